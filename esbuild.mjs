@@ -1,0 +1,20 @@
+// Builds the bundles: dist/cli.js (the `lore` command; the MCP server joins it) and
+// dist/extension.js (VS Code). node-sqlite3-wasm loads its .wasm from beside the bundle, so it is
+// copied into dist/.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+
+mkdirSync('dist', { recursive: true });
+await Promise.all([
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+]);
+chmodSync('dist/cli.js', 0o755);
+const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
+copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
+console.log('built dist/cli.js, dist/extension.js');

@@ -1,0 +1,51 @@
+// `lore doctor`: what Lore sees here — runtime, data directory, store, owner, audit chain — and what to fix.
+
+import { existsSync } from 'node:fs';
+import { SCHEMA_VERSION, isLoreError } from '../../engine';
+import { storePaths } from '../../host/dataDir';
+import { isProcessAlive, readOwner } from '../../host/ownerLock';
+import type { Command } from '../command';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'check the runtime, the data directory, the store and the audit chain',
+  usage: 'lore doctor',
+  options: {},
+  positionals: { min: 0, max: 0, names: '' },
+  async run(ctx) {
+    const checks: Check[] = [];
+    const [major] = process.versions.node.split('.').map(Number);
+    checks.push({ name: 'node', ok: major >= 20, detail: `Node ${process.versions.node}${major >= 20 ? '' : ' (Lore needs Node 20 or newer)'}` });
+    const paths = storePaths(ctx.workspace);
+    checks.push({ name: 'workspace', ok: true, detail: paths.workspaceRoot });
+    checks.push({ name: 'store', ok: true, detail: existsSync(paths.database) ? paths.database : `${paths.database} (created on first save)` });
+    const owner = readOwner(paths.owner);
+    checks.push({
+      name: 'owner',
+      ok: true,
+      detail: owner ? `pid ${owner.pid} (${owner.door}) ${isProcessAlive(owner.pid) ? 'is running' : 'is gone; its lock will be taken over'}` : 'none (the store is free)',
+    });
+    let stats: Record<string, unknown> | undefined;
+    try {
+      await ctx.withEngine((engine) => {
+        const s = engine.stats();
+        stats = { ...s };
+        checks.push({ name: 'schema', ok: s.schema_version === SCHEMA_VERSION, detail: `version ${s.schema_version}` });
+        checks.push({ name: 'memories', ok: true, detail: `${s.memories} (${Object.entries(s.by_status).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${s.archived_versions} archived versions` });
+        const audit = engine.verifyAudit();
+        checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact` : `${audit.problems.length} problem(s): run lore audit verify` });
+      });
+    } catch (error) {
+      checks.push({ name: 'open', ok: false, detail: isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : String(error) });
+    }
+    const ok = checks.every((c) => c.ok);
+    ctx.print({ ok, checks, stats }, (r) => r.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n'));
+    return ok ? 0 : 1;
+  },
+};

@@ -1,0 +1,30 @@
+// Every `lore` command, in the order `lore help` lists them.
+
+import type { Command } from '../command';
+import { auditCommand } from './audit';
+import { doctorCommand } from './doctor';
+import { forgetCommand } from './forget';
+import { getCommand } from './get';
+import { historyCommand } from './history';
+import { listCommand } from './list';
+import { promoteCommand } from './promote';
+import { recallCommand } from './recall';
+import { rememberCommand } from './remember';
+import { deprecateCommand, disputeCommand, retractCommand } from './status';
+import { supersedeCommand } from './supersede';
+
+export const COMMANDS: readonly Command[] = [
+  rememberCommand,
+  recallCommand,
+  getCommand,
+  listCommand,
+  historyCommand,
+  deprecateCommand,
+  disputeCommand,
+  retractCommand,
+  supersedeCommand,
+  promoteCommand,
+  forgetCommand,
+  auditCommand,
+  doctorCommand,
+];

@@ -1,0 +1,39 @@
+// `lore recall`: one ranked list of what Lore knows about a question — titles and descriptions, never bodies.
+
+import type { RecallResult } from '../../engine';
+import type { Command } from '../command';
+import { integerOption, listOption } from '../parse';
+
+export const recallCommand: Command = {
+  name: 'recall',
+  summary: 'find the memories that answer a question, best first',
+  usage: 'lore recall QUERY [--type T]... [--limit N] [--as-of ISO]',
+  options: {
+    type: { type: 'string', multiple: true },
+    limit: { type: 'string' },
+    'as-of': { type: 'string' },
+  },
+  positionals: { min: 1, max: Infinity, names: 'QUERY' },
+  async run(ctx, v, positionals) {
+    const input = {
+      query: positionals.join(' '),
+      types: listOption(v.type),
+      limit: integerOption('limit', v.limit),
+      as_of: v['as-of'] as string | undefined,
+    };
+    const result = await ctx.withEngine((engine) => engine.recall(input));
+    ctx.print(result, renderRecall);
+    return 0;
+  },
+};
+
+function renderRecall(result: RecallResult): string {
+  if (!result.results.length) return `nothing recalled for "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}`;
+  return result.results
+    .map((hit, i) => {
+      const flags = hit.flags.length ? `  [${hit.flags.join(', ')}]` : '';
+      const reason = hit.status_reason ? `\n     ${hit.status}: ${hit.status_reason}` : '';
+      return `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n     ${hit.title} — ${hit.description}${reason}`;
+    })
+    .join('\n');
+}

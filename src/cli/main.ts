@@ -1,0 +1,115 @@
+// `lore`: the command-line door. Parses global options (--workspace, --json) and the command's
+// own, runs it, and turns every error into one clear line on stderr and a non-zero exit.
+
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { isLoreError } from '../engine';
+import { cliActor, withStore, type Command, type CommandContext } from './command';
+import { COMMANDS } from './commands';
+import { UsageError } from './parse';
+
+const VERSION = '0.1.0';
+const GLOBAL_OPTIONS = {
+  workspace: { type: 'string' as const, short: 'w' },
+  json: { type: 'boolean' as const },
+  help: { type: 'boolean' as const, short: 'h' },
+};
+
+function helpText(command?: Command): string {
+  if (command) return `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: --workspace DIR (default: current folder), --json`;
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `lore ${VERSION} — a durable engineering memory for your repository`,
+    '',
+    'usage: lore [--workspace DIR] [--json] COMMAND [options]',
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'lore help COMMAND shows a command\'s options.',
+  ].join('\n');
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UsageError(`unknown command "${name}"`, 'run `lore help` for the list of commands');
+  return command;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const commandIndex = argv.findIndex((arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w'].includes(argv[i - 1])));
+  const name = commandIndex >= 0 ? argv[commandIndex] : undefined;
+  let json = argv.includes('--json');
+  try {
+    if (!name || name === 'help') {
+      const topic = name === 'help' ? argv[commandIndex + 1] : undefined;
+      process.stdout.write(helpText(topic ? findCommand(topic) : undefined) + '\n');
+      return 0;
+    }
+    if (name === 'version' || argv.includes('--version')) {
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const command = findCommand(name);
+    const args = [...argv.slice(0, commandIndex), ...argv.slice(commandIndex + 1)];
+    let parsed;
+    try {
+      parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message.replace(/^Unknown option/, 'unknown option')} (lore ${command.name})`, `usage: ${command.usage}`);
+    }
+    const { values, positionals } = parsed;
+    json = values.json === true;
+    if (values.help) {
+      process.stdout.write(helpText(command) + '\n');
+      return 0;
+    }
+    const { min, max, names } = command.positionals;
+    if (positionals.length < min) throw new UsageError(`lore ${command.name} needs ${names}`, `usage: ${command.usage}`);
+    if (positionals.length > max) throw new UsageError(`lore ${command.name} got unexpected argument(s): ${positionals.slice(max).join(' ')}`, `usage: ${command.usage}`);
+
+    const workspace = typeof values.workspace === 'string' ? values.workspace : process.cwd();
+    const ctx: CommandContext = {
+      workspace,
+      json,
+      interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+      print: (result, human) => process.stdout.write((json ? JSON.stringify(result, null, 2) : human(result)) + '\n'),
+      withEngine: (work) => withStore(workspace, work),
+      actor: () => cliActor(false),
+      ask: async (question) => {
+        const rl = createInterface({ input: process.stdin, output: process.stdout });
+        try {
+          return await rl.question(question);
+        } finally {
+          rl.close();
+        }
+      },
+    };
+    return await command.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+  } catch (error) {
+    return reportError(error, json);
+  }
+}
+
+function reportError(error: unknown, json: boolean): number {
+  if (isLoreError(error)) {
+    if (json) process.stdout.write(JSON.stringify({ error: error.toJSON() }, null, 2) + '\n');
+    process.stderr.write(`lore: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+  // An unexpected failure: still one line, plus where to look.
+  process.stderr.write(`lore: unexpected error: ${(error as Error)?.message ?? String(error)} (run with LORE_DEBUG=1 for the stack)\n`);
+  if (process.env.LORE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
+  return 1;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`lore: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

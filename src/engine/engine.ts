@@ -1,0 +1,113 @@
+// The engine facade: one object the doors (CLI, MCP, VS Code) call. It opens nothing itself; the
+// host hands it a migrated SQL connection, a clock and a logger.
+
+import { randomUUID } from 'node:crypto';
+import type { RememberInput } from './model/types';
+import type { Actor, Clock, Logger, SqlDatabase } from './ports';
+import { silentLogger, systemClock } from './ports';
+import type { EngineContext } from './memory/context';
+import { forget, type ForgetReceipt } from './memory/forget';
+import { promote, setStatus, supersede, type LifecycleResult, type StatusChange, type SupersedeResult } from './memory/lifecycle';
+import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
+import { save, type SaveResult } from './memory/save';
+import { recall, type RecallInput, type RecallResult } from './search/recall';
+import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
+import { verifyAudit, type AuditVerdict } from './trust/audit';
+
+export interface EngineOptions {
+  db: SqlDatabase;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface StoreStats {
+  store_id: string;
+  schema_version: number;
+  memories: number;
+  by_status: Record<string, number>;
+  archived_versions: number;
+  audit_events: number;
+}
+
+export class Engine {
+  private readonly ctx: EngineContext;
+
+  constructor(options: EngineOptions) {
+    const applied = migrate(options.db);
+    const logger = options.logger ?? silentLogger;
+    if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
+    this.ctx = { db: options.db, clock: options.clock ?? systemClock, logger, storeId: ensureStoreId(options.db) };
+  }
+
+  get storeId(): string {
+    return this.ctx.storeId;
+  }
+
+  remember(actor: Actor, input: RememberInput | Record<string, unknown>): SaveResult {
+    return save(this.ctx, actor, input);
+  }
+
+  get(key: string, version?: number | null): GetResult {
+    return get(this.ctx, key, version);
+  }
+
+  list(input?: ListInput): ListResult {
+    return list(this.ctx, input);
+  }
+
+  recall(input: RecallInput): RecallResult {
+    return recall(this.ctx, input);
+  }
+
+  history(key: string): HistoryResult {
+    return history(this.ctx, key);
+  }
+
+  setStatus(actor: Actor, key: string, status: StatusChange, reason: unknown): LifecycleResult {
+    return setStatus(this.ctx, actor, key, status, reason);
+  }
+
+  supersede(actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
+    return supersede(this.ctx, actor, oldKey, newKey, validFrom);
+  }
+
+  promote(actor: Actor, key: string): LifecycleResult {
+    return promote(this.ctx, actor, key);
+  }
+
+  forget(actor: Actor, key: string): ForgetReceipt {
+    return forget(this.ctx, actor, key);
+  }
+
+  verifyAudit(): AuditVerdict {
+    return verifyAudit(this.ctx.db);
+  }
+
+  stats(): StoreStats {
+    const db = this.ctx.db;
+    const byStatus = db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM memories WHERE is_current = 1 GROUP BY status');
+    return {
+      store_id: this.ctx.storeId,
+      schema_version: currentSchemaVersion(db),
+      memories: byStatus.reduce((sum, s) => sum + s.n, 0),
+      by_status: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
+      archived_versions: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_current = 0')?.n ?? 0,
+      audit_events: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_events')?.n ?? 0,
+    };
+  }
+
+  /** Runs several engine calls as one transaction: all land or none do. */
+  batch<T>(work: () => T): T {
+    return this.ctx.db.transaction(work);
+  }
+}
+
+function ensureStoreId(db: SqlDatabase): string {
+  const existing = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'store_id'");
+  if (existing) return existing.value;
+  const id = randomUUID();
+  db.run("INSERT INTO meta (name, value) VALUES ('store_id', ?)", [id]);
+  return id;
+}
+
+export { SCHEMA_VERSION };

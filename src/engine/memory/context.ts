@@ -1,0 +1,14 @@
+// What every memory operation works with: the store connection, time, logging and the store's id.
+
+import type { Clock, Logger, SqlDatabase } from '../ports';
+
+export interface EngineContext {
+  db: SqlDatabase;
+  clock: Clock;
+  logger: Logger;
+  storeId: string;
+}
+
+export function nowIso(ctx: EngineContext): string {
+  return ctx.clock.now().toISOString();
+}

@@ -1,0 +1,35 @@
+// Forget: the hard delete. Every version's row, its full-text terms, its vectors and its history
+// go; the audit chain keeps only digests. The receipt proves what was removed without keeping it.
+
+import type { Actor } from '../ports';
+import { appendAudit } from '../trust/audit';
+import { nowIso, type EngineContext } from './context';
+import { requireCurrent } from './lifecycle';
+
+export interface ForgetReceipt {
+  key: string;
+  versions_removed: number;
+  digests: string[];
+  forgotten_at: string;
+  audit_seq: number;
+}
+
+export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetReceipt {
+  return ctx.db.transaction(() => {
+    requireCurrent(ctx, key);
+    const versions = ctx.db.all<{ id: number; content_digest: string }>('SELECT id, content_digest FROM memories WHERE key = ? ORDER BY version', [key]);
+    const now = nowIso(ctx);
+    ctx.db.run('DELETE FROM memory_vectors WHERE memory_id IN (SELECT id FROM memories WHERE key = ?)', [key]);
+    ctx.db.run('DELETE FROM memories WHERE key = ?', [key]);
+    ctx.db.run('DELETE FROM memory_events WHERE key = ?', [key]);
+    ctx.db.run('UPDATE memory_events SET related_key = NULL WHERE related_key = ?', [key]);
+    ctx.db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);
+    ctx.db.run('UPDATE memories SET supersedes = NULL WHERE supersedes = ?', [key]);
+    const digests = versions.map((v) => v.content_digest);
+    const event = appendAudit(ctx.db, actor, now, { event: 'memory.forget', key, digests: { versions: digests.length, content: digests } });
+    // Merging the index drops the deleted terms from its segments; with secure_delete on, the
+    // freed pages are zeroed, so no trace of the text remains in the file.
+    ctx.db.exec("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')");
+    return { key, versions_removed: versions.length, digests, forgotten_at: now, audit_seq: event.seq };
+  });
+}

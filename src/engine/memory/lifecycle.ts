@@ -1,0 +1,101 @@
+// Lifecycle acts on a record: deprecate, dispute, retract (each with a reason), supersede (old →
+// new, with the valid time of the change) and promote (quarantined → active, a person's act).
+
+import { LoreError, invalid } from '../errors';
+import { parseKey } from '../model/keys';
+import { LIMITS } from '../model/limits';
+import type { Status } from '../model/types';
+import { requireDate, requireText } from '../model/validate';
+import type { Actor } from '../ports';
+import { currentRow, type MemoryRow } from '../store/memoryRows';
+import { appendAudit } from '../trust/audit';
+import { digestOf } from '../trust/digest';
+import { nowIso, type EngineContext } from './context';
+import { recordEvent } from './events';
+import { markSuperseded } from './save';
+
+export type StatusChange = 'deprecated' | 'disputed' | 'retracted';
+
+export interface LifecycleResult {
+  key: string;
+  version: number;
+  status: Status;
+  previous_status: Status;
+}
+
+const CHANGEABLE_FROM: Record<StatusChange, readonly Status[]> = {
+  deprecated: ['active', 'disputed'],
+  disputed: ['active', 'deprecated'],
+  retracted: ['active', 'deprecated', 'disputed', 'superseded', 'quarantined'],
+};
+
+export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
+  parseKey(key);
+  const row = currentRow(ctx.db, key);
+  if (!row) throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
+  return row;
+}
+
+export function setStatus(ctx: EngineContext, actor: Actor, key: string, status: StatusChange, rawReason: unknown): LifecycleResult {
+  if (!(status in CHANGEABLE_FROM)) throw invalid(`status must be one of ${Object.keys(CHANGEABLE_FROM).join(', ')}`);
+  const reason = requireText('reason', rawReason, LIMITS.reasonChars);
+  return ctx.db.transaction(() => {
+    const row = requireCurrent(ctx, key);
+    const from = row.status as Status;
+    if (!CHANGEABLE_FROM[status].includes(from)) {
+      throw new LoreError('INVALID_STATE', `${key} is ${from}; it cannot become ${status}`, from === 'retracted' ? 'a retracted record stays retracted; save a new one' : undefined);
+    }
+    const now = nowIso(ctx);
+    ctx.db.run('UPDATE memories SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?', [status, reason, now, row.id]);
+    recordEvent(ctx, actor, { key, version: row.version, event: status, reason, at: now });
+    appendAudit(ctx.db, actor, now, {
+      event: `memory.${status === 'deprecated' ? 'deprecate' : status === 'disputed' ? 'dispute' : 'retract'}`,
+      key,
+      version: row.version,
+      digests: { content: row.content_digest, reason: digestOf(reason) },
+    });
+    return { key, version: row.version, status, previous_status: from };
+  });
+}
+
+export interface SupersedeResult {
+  key: string;
+  superseded_by: string;
+  valid_from: string;
+}
+
+export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
+  const validAt = validFrom === undefined || validFrom === null ? null : requireDate('valid_from', validFrom);
+  if (oldKey === newKey) throw invalid('a record cannot supersede itself');
+  return ctx.db.transaction(() => {
+    const old = requireCurrent(ctx, oldKey);
+    const successor = requireCurrent(ctx, newKey);
+    if (!['active', 'deprecated', 'disputed'].includes(old.status)) {
+      throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
+    }
+    if (!['active', 'deprecated', 'disputed'].includes(successor.status)) {
+      throw new LoreError('INVALID_STATE', `${newKey} is ${successor.status}; the successor must be a live record`, successor.status === 'quarantined' ? 'promote it first' : undefined);
+    }
+    const now = nowIso(ctx);
+    const at = validAt ?? now;
+    if (at < old.valid_from) throw invalid(`valid_from ${at} is before ${oldKey} became valid (${old.valid_from})`);
+    markSuperseded(ctx, actor, old, newKey, at, now);
+    ctx.db.run('UPDATE memories SET supersedes = ?, updated_at = ? WHERE id = ?', [oldKey, now, successor.id]);
+    return { key: oldKey, superseded_by: newKey, valid_from: at };
+  });
+}
+
+export function promote(ctx: EngineContext, actor: Actor, key: string): LifecycleResult {
+  if (!actor.human) {
+    throw new LoreError('HUMAN_ONLY', 'promote is a person\'s act and was not confirmed by one', 'confirm it in the editor or run `lore promote KEY` in an interactive terminal');
+  }
+  return ctx.db.transaction(() => {
+    const row = requireCurrent(ctx, key);
+    if (row.status !== 'quarantined') throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
+    const now = nowIso(ctx);
+    ctx.db.run("UPDATE memories SET status = 'active', status_reason = NULL, updated_at = ? WHERE id = ?", [now, row.id]);
+    recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });
+    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests: { content: row.content_digest } });
+    return { key, version: row.version, status: 'active', previous_status: 'quarantined' };
+  });
+}

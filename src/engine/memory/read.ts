@@ -1,0 +1,121 @@
+// Reading records: get (whole record, any kept version), list (pages of summaries) and history
+// (every version, supersession and tombstone of a key, in order).
+
+import { LoreError } from '../errors';
+import { parseKey } from '../model/keys';
+import { LIMITS } from '../model/limits';
+import { MEMORY_TYPES, STATUSES, type Memory, type MemorySummary, type MemoryType, type Status } from '../model/types';
+import { optionalInteger, requireEnum } from '../model/validate';
+import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
+import { nowIso, type EngineContext } from './context';
+import { eventsFor, type MemoryEvent } from './events';
+
+export interface GetResult {
+  memory: Memory;
+  flags: string[];
+  archived: boolean;
+}
+
+export function get(ctx: EngineContext, key: string, version?: number | null): GetResult {
+  parseKey(key);
+  const wanted = optionalInteger('version', version, 1, Number.MAX_SAFE_INTEGER);
+  const row =
+    wanted === null
+      ? ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND is_current = 1', [key])
+      : ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND version = ?', [key, wanted]);
+  if (!row) {
+    const exists = ctx.db.get<{ version: number }>('SELECT version FROM memories WHERE key = ? AND is_current = 1', [key]);
+    if (exists && wanted !== null) {
+      throw new LoreError('NOT_FOUND', `${key} has no kept version ${wanted}`, `see \`lore history ${key}\` for the versions kept (the newest ${LIMITS.archivedVersions} archived ones)`);
+    }
+    throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
+  }
+  const memory = rowToMemory(row);
+  return { memory, flags: flagsFor(memory, nowIso(ctx)), archived: row.is_current === 0 };
+}
+
+export interface ListInput {
+  types?: string[];
+  statuses?: string[];
+  offset?: number;
+  limit?: number;
+}
+
+export interface ListResult {
+  items: MemorySummary[];
+  total: number;
+  offset: number;
+  limit: number;
+  next_offset: number | null;
+}
+
+export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
+  const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
+  const statuses = (input.statuses ?? []).map((s) => requireEnum('status', s, STATUSES)) as Status[];
+  const offset = optionalInteger('offset', input.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
+
+  const where = ['is_current = 1'];
+  const params: string[] = [];
+  if (types.length) {
+    where.push(`type IN (${types.map(() => '?').join(', ')})`);
+    params.push(...types);
+  }
+  if (statuses.length) {
+    where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    params.push(...statuses);
+  } else {
+    where.push("status <> 'retracted'");
+  }
+  const clause = where.join(' AND ');
+  const total = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories WHERE ${clause}`, params)?.n ?? 0;
+  const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`, [...params, limit, offset]);
+  const now = nowIso(ctx);
+  return {
+    items: rows.map((row) => summarize(rowToMemory(row), now)),
+    total,
+    offset,
+    limit,
+    next_offset: offset + rows.length < total ? offset + rows.length : null,
+  };
+}
+
+export interface HistoryVersion {
+  version: number;
+  current: boolean;
+  title: string;
+  description: string;
+  status: Status;
+  valid_from: string;
+  valid_until: string | null;
+  recorded_at: string;
+  content_digest: string;
+}
+
+export interface HistoryResult {
+  key: string;
+  versions: HistoryVersion[];
+  events: MemoryEvent[];
+}
+
+export function history(ctx: EngineContext, key: string): HistoryResult {
+  parseKey(key);
+  const rows = ctx.db.all<MemoryRow>('SELECT * FROM memories WHERE key = ? ORDER BY version', [key]);
+  const events = eventsFor(ctx, key);
+  if (!rows.length && !events.length) throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'forgotten records leave no history; check the key with `lore list`');
+  return {
+    key,
+    versions: rows.map((row) => ({
+      version: row.version,
+      current: row.is_current === 1,
+      title: row.title,
+      description: row.description,
+      status: row.status as Status,
+      valid_from: row.valid_from,
+      valid_until: row.valid_until,
+      recorded_at: row.recorded_at,
+      content_digest: row.content_digest,
+    })),
+    events,
+  };
+}

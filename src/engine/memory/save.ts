@@ -1,0 +1,215 @@
+// `remember`: validated, secret-free, versioned, conditional saves. A save of an existing key
+// archives the previous version (the newest five are kept); a caller's expected_version that
+// lost a race gets the winner back instead of overwriting it; a fact_key takes over from the
+// active record that held it; untrusted sources land quarantined; resembling dead ends come back
+// as warnings.
+
+import { LIMITS } from '../model/limits';
+import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from '../model/types';
+import { validateRemember, type ValidRemember } from '../model/validate';
+import type { Actor } from '../ports';
+import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
+import { currentRow, insertMemoryRow, rowToMemory, summarize } from '../store/memoryRows';
+import { appendAudit } from '../trust/audit';
+import { digestOf } from '../trust/digest';
+import { nowIso, type EngineContext } from './context';
+import { recordEvent } from './events';
+
+export type SaveResult =
+  | {
+      saved: true;
+      key: string;
+      version: number;
+      status: Status;
+      created: boolean;
+      unchanged: boolean;
+      superseded: string[];
+      warnings: { dead_ends: DeadEndMatch[] };
+    }
+  | {
+      saved: false;
+      key: string;
+      conflict: { reason: string; expected_version: number; current_version: number | null; current: Memory | null };
+    };
+
+/** The fields a content digest covers: what the record says, not its lifecycle or bookkeeping. */
+export function contentDigest(m: Pick<Memory, 'key' | 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'basis' | 'confidence' | 'fact_key' | 'valid_from' | 'valid_until' | 'review_after'>): string {
+  return digestOf({
+    key: m.key,
+    type: m.type,
+    title: m.title,
+    description: m.description,
+    body: m.body,
+    links: m.links,
+    anchors: m.anchors,
+    tags: m.tags,
+    scope: m.scope,
+    basis: m.basis,
+    confidence: m.confidence,
+    fact_key: m.fact_key,
+    valid_from: m.valid_from,
+    valid_until: m.valid_until,
+    review_after: m.review_after,
+  });
+}
+
+function nextStatus(input: ValidRemember, previous: Memory | undefined): Status {
+  if (UNTRUSTED_SOURCES.includes(input.provenance.source)) return 'quarantined';
+  if (!previous || previous.status === 'retracted') return 'active';
+  // An update never launders a quarantined record: only promote (a person's act) does that.
+  return previous.status;
+}
+
+export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Record<string, unknown>): SaveResult {
+  const input = validateRemember(raw);
+  return ctx.db.transaction(() => {
+    const now = nowIso(ctx);
+    const previousRow = currentRow(ctx.db, input.key);
+    const previous = previousRow ? rowToMemory(previousRow) : undefined;
+
+    if (input.expected_version !== null && input.expected_version !== (previous?.version ?? 0)) {
+      return {
+        saved: false as const,
+        key: input.key,
+        conflict: {
+          reason: previous
+            ? `${input.key} is at version ${previous.version}, not ${input.expected_version}: someone saved it first`
+            : `${input.key} does not exist, so it is not at version ${input.expected_version}`,
+          expected_version: input.expected_version,
+          current_version: previous?.version ?? null,
+          current: previous ?? null,
+        },
+      };
+    }
+
+    const draft: Memory = {
+      key: input.key,
+      type: input.type,
+      title: input.title,
+      description: input.description,
+      body: input.body,
+      links: input.links,
+      anchors: input.anchors,
+      tags: input.tags,
+      scope: input.scope,
+      status: nextStatus(input, previous),
+      status_reason: previous && previous.status !== 'retracted' ? previous.status_reason : null,
+      superseded_by: previous?.superseded_by ?? null,
+      supersedes: previous?.supersedes ?? null,
+      basis: input.basis,
+      confidence: input.confidence,
+      provenance: { ...input.provenance, created_at: now },
+      valid_from: input.valid_from ?? previous?.valid_from ?? now,
+      valid_until: input.valid_until,
+      recorded_at: now,
+      updated_at: now,
+      review_after: input.review_after,
+      fact_key: input.fact_key,
+      version: (previous?.version ?? 0) + 1,
+      author: null,
+      signature: null,
+      content_digest: '',
+    };
+    draft.content_digest = contentDigest(draft);
+
+    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx.db, `${input.title} ${input.description}`, input.key);
+
+    if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
+      return {
+        saved: true as const,
+        key: previous.key,
+        version: previous.version,
+        status: previous.status,
+        created: false,
+        unchanged: true,
+        superseded: [],
+        warnings: { dead_ends: deadEndProbe },
+      };
+    }
+
+    if (previous) {
+      // A change of content starts a new valid interval now unless the caller said when it began;
+      // the archived version's interval ends where the new one starts.
+      if (input.valid_from === null && previous.valid_from < now) draft.valid_from = now;
+      draft.content_digest = contentDigest(draft);
+      ctx.db.run(
+        'UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?',
+        [draft.valid_from, draft.valid_from, previousRow!.id],
+      );
+      pruneArchive(ctx, input.key);
+    }
+    insertMemoryRow(ctx.db, draft, true);
+    recordEvent(ctx, actor, {
+      key: draft.key,
+      version: draft.version,
+      event: previous && previous.status !== 'retracted' ? 'updated' : draft.status === 'quarantined' ? 'quarantined' : 'created',
+      at: now,
+      valid_at: draft.valid_from,
+    });
+    appendAudit(ctx.db, actor, now, {
+      event: previous ? 'memory.update' : 'memory.create',
+      key: draft.key,
+      version: draft.version,
+      digests: { content: draft.content_digest, ...(previous ? { previous: previous.content_digest } : {}) },
+    });
+
+    const superseded = input.fact_key ? supersedeFactHolders(ctx, actor, draft, now) : [];
+
+    return {
+      saved: true as const,
+      key: draft.key,
+      version: draft.version,
+      status: draft.status,
+      created: !previous,
+      unchanged: false,
+      superseded,
+      warnings: { dead_ends: deadEndProbe },
+    };
+  });
+}
+
+/** Keeps the newest LIMITS.archivedVersions archived versions of a key; older ones are deleted. */
+function pruneArchive(ctx: EngineContext, key: string): void {
+  ctx.db.run(
+    `DELETE FROM memories WHERE key = ? AND is_current = 0 AND id NOT IN (
+       SELECT id FROM memories WHERE key = ? AND is_current = 0 ORDER BY version DESC LIMIT ?)`,
+    [key, key, LIMITS.archivedVersions],
+  );
+}
+
+/** A save carrying the fact_key of other live records supersedes them, effective at the new record's valid_from. */
+function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, now: string): string[] {
+  if (record.status === 'quarantined') return [];
+  const holders = ctx.db.all<{ id: number; key: string; version: number; content_digest: string }>(
+    `SELECT id, key, version, content_digest FROM memories
+     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ('active', 'deprecated', 'disputed')`,
+    [record.fact_key, record.key],
+  );
+  for (const holder of holders) {
+    markSuperseded(ctx, actor, holder, record.key, record.valid_from, now);
+  }
+  if (holders.length) {
+    ctx.db.run('UPDATE memories SET supersedes = ? WHERE key = ? AND is_current = 1', [holders[0].key, record.key]);
+  }
+  return holders.map((h) => h.key);
+}
+
+/** Marks `old` superseded by `successor` from `validAt`, with its event and audit entry. */
+export function markSuperseded(
+  ctx: EngineContext,
+  actor: Actor,
+  old: { id: number; key: string; version: number; content_digest: string },
+  successor: string,
+  validAt: string,
+  now: string,
+): void {
+  ctx.db.run(
+    "UPDATE memories SET status = 'superseded', superseded_by = ?, status_reason = NULL, valid_until = ?, updated_at = ? WHERE id = ?",
+    [successor, validAt, now, old.id],
+  );
+  recordEvent(ctx, actor, { key: old.key, version: old.version, event: 'superseded', related_key: successor, valid_at: validAt, at: now });
+  recordEvent(ctx, actor, { key: successor, version: 0, event: 'supersedes', related_key: old.key, valid_at: validAt, at: now });
+  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, successor: digestOf(successor) } });
+}
+
+export { summarize };

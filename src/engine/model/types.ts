@@ -1,0 +1,118 @@
+// Record types: the memory record and the values its fields may take (PRODUCT.md "Records").
+// Field names are snake_case because they are the wire format every door speaks.
+
+export const MEMORY_TYPES = [
+  'decision',
+  'dead_end',
+  'runbook',
+  'incident',
+  'postmortem',
+  'convention',
+  'fact',
+  'preference',
+  'reference',
+] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export const STATUSES = ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const BASES = ['declared', 'verified', 'observed', 'inferred', 'unstated'] as const;
+export type Basis = (typeof BASES)[number];
+
+export const SOURCE_KINDS = ['user', 'agent', 'file', 'webpage', 'tool', 'import'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+export const SCOPES = ['workspace', 'user'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Sources whose text is untrusted: their records land quarantined until a person promotes them. */
+export const UNTRUSTED_SOURCES: readonly SourceKind[] = ['webpage', 'tool'];
+
+export interface Provenance {
+  source: SourceKind;
+  client?: string;
+  agent?: string;
+  session_id?: string;
+  turn?: number;
+  created_at: string;
+  evidence: string[];
+}
+
+export interface Memory {
+  key: string;
+  type: MemoryType;
+  title: string;
+  description: string;
+  body: string;
+  links: string[];
+  anchors: string[];
+  tags: string[];
+  scope: Scope;
+  status: Status;
+  status_reason: string | null;
+  superseded_by: string | null;
+  supersedes: string | null;
+  basis: Basis;
+  confidence: number | null;
+  provenance: Provenance;
+  valid_from: string;
+  valid_until: string | null;
+  recorded_at: string;
+  updated_at: string;
+  review_after: string | null;
+  fact_key: string | null;
+  version: number;
+  author: string | null;
+  signature: string | null;
+  content_digest: string;
+}
+
+/** What a caller may send to `remember`. Everything not listed here is Lore's to decide. */
+export interface RememberInput {
+  type: MemoryType;
+  title: string;
+  description: string;
+  body?: string;
+  key?: string;
+  links?: string[];
+  anchors?: string[];
+  tags?: string[];
+  scope?: Scope;
+  basis?: Basis;
+  confidence?: number;
+  provenance: {
+    source: SourceKind;
+    client?: string;
+    agent?: string;
+    session_id?: string;
+    turn?: number;
+    evidence?: string[];
+  };
+  valid_from?: string;
+  valid_until?: string;
+  review_after?: string;
+  fact_key?: string;
+  expected_version?: number;
+}
+
+/** The lean view recall and list hand out: never the body. */
+export interface MemorySummary {
+  key: string;
+  type: MemoryType;
+  title: string;
+  description: string;
+  status: Status;
+  status_reason: string | null;
+  superseded_by: string | null;
+  basis: Basis;
+  confidence: number | null;
+  source: SourceKind;
+  version: number;
+  valid_from: string;
+  valid_until: string | null;
+  recorded_at: string;
+  updated_at: string;
+  review_after: string | null;
+  flags: string[];
+}

@@ -1,0 +1,50 @@
+// The small interfaces the engine needs from its host: a SQL database, a clock and a logger.
+// Hosts (CLI, MCP server, VS Code) implement them; the engine never touches process I/O itself.
+
+export type SqlValue = string | number | bigint | null | Uint8Array;
+export type SqlParams = SqlValue[] | Record<string, SqlValue>;
+
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number;
+}
+
+/** A synchronous SQLite connection. `transaction` nests (savepoints) and rolls back on throw. */
+export interface SqlDatabase {
+  run(sql: string, params?: SqlParams): RunResult;
+  get<T>(sql: string, params?: SqlParams): T | undefined;
+  all<T>(sql: string, params?: SqlParams): T[];
+  exec(sql: string): void;
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Mirrors VS Code's LogOutputChannel so every host can pass its own sink. */
+export interface Logger {
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export const silentLogger: Logger = {
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+};
+
+/** Who performs a write: the door it came through and a name. Only a door that confirmed with a person sets `human`. */
+export interface Actor {
+  door: 'cli' | 'mcp' | 'ui' | 'steward' | 'import' | 'test';
+  name: string;
+  human?: boolean;
+}

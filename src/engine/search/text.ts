@@ -1,0 +1,60 @@
+// Text analysis for queries: terms, stop words, a light stemmer for comparing texts, and the
+// FTS5 query built from them (each term quoted, so user text can never inject FTS syntax).
+
+const STOP_WORDS = new Set(
+  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our should so than that the their them then there these they this to was we were ' +
+    'what when where which while who why will with would you your about after before should shall may might ' +
+    'must also any all some such only own same too very just over under again further once here both each few ' +
+    'more most other nor off out up down use using used')
+    .split(/\s+/),
+);
+
+const MAX_QUERY_TERMS = 32;
+
+/** Lowercased words of two or more characters (letters, digits), stop words removed, in order, unique. */
+export function terms(text: string): string[] {
+  const words = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
+}
+
+/** A deliberately light suffix stripper: enough to match "migrations" with "migrating" for resemblance. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  const rules: Array<[RegExp, string]> = [
+    [/ies$/, 'y'],
+    [/(ss)es$/, '$1'],
+    [/([^s])s$/, '$1'],
+    [/ing$/, ''],
+    [/ed$/, ''],
+    [/ation$/, 'at'],
+    [/ly$/, ''],
+  ];
+  for (const [pattern, replacement] of rules) {
+    if (pattern.test(word)) {
+      const stemmed = word.replace(pattern, replacement);
+      if (stemmed.length >= 3) return stemmed.replace(/e$/, '');
+    }
+  }
+  return word.replace(/e$/, '');
+}
+
+export function stems(text: string): Set<string> {
+  return new Set(terms(text).map(stem));
+}
+
+/** An FTS5 MATCH expression: any of the terms, each quoted. Empty when the text has no terms. */
+export function ftsQuery(text: string): string {
+  return terms(text)
+    .slice(0, MAX_QUERY_TERMS)
+    .map((t) => `"${t.replace(/"/g, '""')}"`)
+    .join(' OR ');
+}
+
+/** Share of `probe`'s stems found in `target` (0..1). */
+export function coverage(probe: Set<string>, target: Set<string>): number {
+  if (probe.size === 0) return 0;
+  let hits = 0;
+  for (const s of probe) if (target.has(s)) hits++;
+  return hits / probe.size;
+}

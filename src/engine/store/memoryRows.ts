@@ -1,0 +1,127 @@
+// Row mapping and the queries over the memories table that more than one module needs.
+
+import type { SqlDatabase } from '../ports';
+import type { Memory, MemorySummary } from '../model/types';
+
+export interface MemoryRow {
+  id: number;
+  key: string;
+  version: number;
+  is_current: number;
+  type: string;
+  title: string;
+  description: string;
+  body: string;
+  links: string;
+  anchors: string;
+  tags: string;
+  scope: string;
+  status: string;
+  status_reason: string | null;
+  superseded_by: string | null;
+  supersedes: string | null;
+  basis: string;
+  confidence: number | null;
+  provenance: string;
+  valid_from: string;
+  valid_until: string | null;
+  recorded_at: string;
+  updated_at: string;
+  review_after: string | null;
+  fact_key: string | null;
+  author: string | null;
+  signature: string | null;
+  content_digest: string;
+}
+
+export const MEMORY_COLUMNS = [
+  'key', 'version', 'is_current', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope',
+  'status', 'status_reason', 'superseded_by', 'supersedes', 'basis', 'confidence', 'provenance', 'valid_from',
+  'valid_until', 'recorded_at', 'updated_at', 'review_after', 'fact_key', 'author', 'signature', 'content_digest',
+] as const;
+
+export function rowToMemory(row: MemoryRow): Memory {
+  return {
+    key: row.key,
+    type: row.type as Memory['type'],
+    title: row.title,
+    description: row.description,
+    body: row.body,
+    links: JSON.parse(row.links),
+    anchors: JSON.parse(row.anchors),
+    tags: JSON.parse(row.tags),
+    scope: row.scope as Memory['scope'],
+    status: row.status as Memory['status'],
+    status_reason: row.status_reason,
+    superseded_by: row.superseded_by,
+    supersedes: row.supersedes,
+    basis: row.basis as Memory['basis'],
+    confidence: row.confidence,
+    provenance: JSON.parse(row.provenance),
+    valid_from: row.valid_from,
+    valid_until: row.valid_until,
+    recorded_at: row.recorded_at,
+    updated_at: row.updated_at,
+    review_after: row.review_after,
+    fact_key: row.fact_key,
+    version: row.version,
+    author: row.author,
+    signature: row.signature,
+    content_digest: row.content_digest,
+  };
+}
+
+export function memoryToRow(memory: Memory, isCurrent: boolean): Omit<MemoryRow, 'id'> {
+  return {
+    ...memory,
+    is_current: isCurrent ? 1 : 0,
+    links: JSON.stringify(memory.links),
+    anchors: JSON.stringify(memory.anchors),
+    tags: JSON.stringify(memory.tags),
+    provenance: JSON.stringify(memory.provenance),
+  };
+}
+
+export function insertMemoryRow(db: SqlDatabase, memory: Memory, isCurrent: boolean): number {
+  const row = memoryToRow(memory, isCurrent);
+  const values = MEMORY_COLUMNS.map((column) => row[column]);
+  return db.run(
+    `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})`,
+    values,
+  ).lastInsertRowid;
+}
+
+export function currentRow(db: SqlDatabase, key: string): MemoryRow | undefined {
+  return db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND is_current = 1', [key]);
+}
+
+/** Flags any reader should see on a record: lifecycle states and a review date that has passed. */
+export function flagsFor(memory: Pick<Memory, 'status' | 'review_after' | 'valid_until'>, now: string): string[] {
+  const flags: string[] = [];
+  if (memory.status !== 'active') flags.push(memory.status);
+  if (memory.review_after && memory.review_after <= now) flags.push('stale');
+  if (memory.valid_until && memory.valid_until <= now) flags.push('expired');
+  return flags;
+}
+
+export function summarize(memory: Memory, now: string): MemorySummary {
+  return {
+    key: memory.key,
+    type: memory.type,
+    title: memory.title,
+    description: memory.description,
+    status: memory.status,
+    status_reason: memory.status_reason,
+    superseded_by: memory.superseded_by,
+    basis: memory.basis,
+    confidence: memory.confidence,
+    source: memory.provenance.source,
+    version: memory.version,
+    valid_from: memory.valid_from,
+    valid_until: memory.valid_until,
+    recorded_at: memory.recorded_at,
+    updated_at: memory.updated_at,
+    review_after: memory.review_after,
+    flags: flagsFor(memory, now),
+  };
+}

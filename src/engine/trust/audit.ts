@@ -1,0 +1,96 @@
+// The audit chain: every write appends an event (type, key, actor, digests, time) whose hash
+// covers the previous event's hash, so an edited, deleted or reordered event breaks the chain.
+// Raw content never enters the chain; forget leaves only digests behind.
+
+import type { Actor, SqlDatabase } from '../ports';
+import { canonicalJson, sha256 } from './digest';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface AuditEventInput {
+  event: string;
+  key?: string | null;
+  version?: number | null;
+  /** Named digests (content digests, receipts); values must be digests or counts, never text. */
+  digests?: Record<string, string | number | string[]>;
+}
+
+export interface AuditEvent {
+  seq: number;
+  at: string;
+  event: string;
+  key: string | null;
+  version: number | null;
+  actor: string;
+  digests: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditProblem {
+  seq: number;
+  problem: string;
+}
+
+export interface AuditVerdict {
+  ok: boolean;
+  events: number;
+  head: string;
+  problems: AuditProblem[];
+}
+
+export function actorLabel(actor: Actor): string {
+  return `${actor.door}:${actor.name}`;
+}
+
+/** The hashed form of an event: the same fields an independent verifier recomputes. */
+export function eventHash(event: Omit<AuditEvent, 'hash'>): string {
+  const { prev_hash, ...fields } = event;
+  return sha256(`${prev_hash}\n${canonicalJson(fields)}`);
+}
+
+export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: AuditEventInput): AuditEvent {
+  const last = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1');
+  const unhashed = {
+    seq: (last?.seq ?? 0) + 1,
+    at,
+    event: input.event,
+    key: input.key ?? null,
+    version: input.version ?? null,
+    actor: actorLabel(actor),
+    digests: canonicalJson(input.digests ?? {}),
+    prev_hash: last?.hash ?? GENESIS_HASH,
+  };
+  const event = { ...unhashed, hash: eventHash(unhashed) };
+  db.run(
+    'INSERT INTO audit_events (seq, at, event, key, version, actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [event.seq, event.at, event.event, event.key, event.version, event.actor, event.digests, event.prev_hash, event.hash],
+  );
+  // The head is kept apart from the rows so that deleting the newest events is noticed too.
+  db.run("INSERT INTO meta (name, value) VALUES ('audit_head', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [
+    `${event.seq}:${event.hash}`,
+  ]);
+  return event;
+}
+
+export function verifyAudit(db: SqlDatabase): AuditVerdict {
+  const events = db.all<AuditEvent>('SELECT * FROM audit_events ORDER BY seq');
+  const problems: AuditProblem[] = [];
+  let prev = GENESIS_HASH;
+  let expectedSeq = 1;
+  for (const event of events) {
+    if (event.seq !== expectedSeq) problems.push({ seq: event.seq, problem: `expected event ${expectedSeq} here: events are missing or out of order` });
+    if (event.prev_hash !== prev) problems.push({ seq: event.seq, problem: 'does not follow the event before it (an event was deleted, inserted or reordered)' });
+    const { hash, ...unhashed } = event;
+    if (eventHash(unhashed) !== hash) problems.push({ seq: event.seq, problem: 'its contents do not match its hash (the event was edited)' });
+    prev = hash;
+    expectedSeq = event.seq + 1;
+  }
+  const head = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'audit_head'")?.value;
+  const last = events[events.length - 1];
+  const actualHead = last ? `${last.seq}:${last.hash}` : undefined;
+  if (head !== actualHead) {
+    problems.push({ seq: last?.seq ?? 0, problem: `the chain ends at ${actualHead ?? 'nothing'} but its recorded head is ${head ?? 'missing'} (events were removed from the end or the chain was rewritten)` });
+  }
+  return { ok: problems.length === 0, events: events.length, head: last?.hash ?? GENESIS_HASH, problems };
+}

@@ -1,0 +1,75 @@
+// The owner lock: exactly one process opens a workspace's database at a time. The owner writes
+// owner.json (pid, port, token; mode 0600) next to it. A second process finds a live owner and
+// gets an error naming it; a lock left by a dead process is taken over, and the SQLite lock
+// directory that crash left behind is cleared so the hot journal can be rolled back.
+
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { LoreError } from '../engine';
+
+export interface OwnerInfo {
+  pid: number;
+  host: string;
+  port: number | null;
+  token: string;
+  door: string;
+  started_at: string;
+}
+
+export interface OwnerLock {
+  info: OwnerInfo;
+  release(): void;
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readOwner(ownerFile: string): OwnerInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(ownerFile, 'utf8')) as OwnerInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function isLive(owner: OwnerInfo): boolean {
+  return owner.host === hostname() ? isProcessAlive(owner.pid) : true;
+}
+
+export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: string): OwnerLock {
+  const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      // 'wx' creates exclusively: of two processes racing here, one wins.
+      writeFileSync(ownerFile, JSON.stringify(info, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+      return {
+        info,
+        release: () => {
+          if (readOwner(ownerFile)?.token === info.token) unlinkSync(ownerFile);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = readOwner(ownerFile);
+    if (owner && isLive(owner)) {
+      throw new LoreError(
+        'STORE_BUSY',
+        `the store is in use by another Lore process (pid ${owner.pid}, ${owner.door}, since ${owner.started_at})`,
+        'wait for it to finish or stop it; a lock left by a process that died is taken over automatically',
+        { owner: { pid: owner.pid, door: owner.door, port: owner.port, started_at: owner.started_at } },
+      );
+    }
+    // The owner died (or left an unreadable file): take over. Its SQLite lock directory died with it.
+    rmSync(ownerFile, { force: true });
+    rmSync(`${databaseFile}.lock`, { recursive: true, force: true });
+  }
+  throw new LoreError('STORE_BUSY', 'could not take the store lock after three attempts', 'another Lore process is starting at the same time; try again');
+}

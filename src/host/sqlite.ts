@@ -1,0 +1,66 @@
+// The SqlDatabase port over node-sqlite3-wasm: cached prepared statements (all finalized on
+// close), nested transactions through savepoints, and the pragmas Lore relies on.
+
+import { Database, type Statement } from 'node-sqlite3-wasm';
+import type { RunResult, SqlDatabase, SqlParams } from '../engine';
+
+export class WasmSqlDatabase implements SqlDatabase {
+  private readonly db: Database;
+  private readonly statements = new Map<string, Statement>();
+  private depth = 0;
+
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    // secure_delete zeroes freed pages so forgotten text does not linger in the file.
+    this.db.exec('PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL');
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  run(sql: string, params?: SqlParams): RunResult {
+    const result = this.statement(sql).run(params as never);
+    return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+  }
+
+  // `all` runs every statement to completion, so no cached statement is left mid-step holding a lock.
+  get<T>(sql: string, params?: SqlParams): T | undefined {
+    return this.all<T>(sql, params)[0];
+  }
+
+  all<T>(sql: string, params?: SqlParams): T[] {
+    return this.statement(sql).all(params as never) as T[];
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  transaction<T>(work: () => T): T {
+    const savepoint = `lore_${this.depth}`;
+    this.db.exec(this.depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+    this.depth++;
+    try {
+      const result = work();
+      this.depth--;
+      this.db.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      this.depth--;
+      this.db.exec(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw error;
+    }
+  }
+
+  close(): void {
+    for (const statement of this.statements.values()) statement.finalize();
+    this.statements.clear();
+    if (this.db.isOpen) this.db.close();
+  }
+}
