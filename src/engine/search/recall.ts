@@ -58,11 +58,11 @@ function freshness(updatedAt: string, now: string): number {
 
 export function recall(ctx: EngineContext, input: RecallInput): RecallResult {
   const query = requireText('query', input.query, LIMITS.queryChars);
-  const match = ftsQuery(query);
-  if (!match) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
   const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.recallMax) ?? LIMITS.recallDefault;
   const asOf = input.as_of === undefined || input.as_of === null ? null : requireDate('as_of', input.as_of);
+  const match = ftsQuery(query);
+  if (!match) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
   const now = nowIso(ctx);
 
   const where: string[] = ['memory_fts MATCH ?'];

@@ -102,12 +102,14 @@ const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX memory_events_key ON memory_events (key, id);
 
-      -- The audit chain: digests only, never content. hash = sha256(prev_hash || canonical event).
+      -- The audit chain: digests only, never content. Even the key is kept as a digest, because
+      -- keys are made from titles and forget must leave no text behind.
+      -- hash = sha256(prev_hash || canonical event).
       CREATE TABLE audit_events (
         seq INTEGER PRIMARY KEY,
         at TEXT NOT NULL,
         event TEXT NOT NULL,
-        key TEXT,
+        key_digest TEXT,
         version INTEGER,
         actor TEXT NOT NULL,
         digests TEXT NOT NULL,

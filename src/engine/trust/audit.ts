@@ -1,6 +1,7 @@
-// The audit chain: every write appends an event (type, key, actor, digests, time) whose hash
-// covers the previous event's hash, so an edited, deleted or reordered event breaks the chain.
-// Raw content never enters the chain; forget leaves only digests behind.
+// The audit chain: every write appends an event (type, key digest, actor, digests, time) whose
+// hash covers the previous event's hash, so an edited, deleted or reordered event breaks the
+// chain. Raw content never enters the chain, not even the key (keys are made from titles), so
+// forget leaves only digests behind; sha256(key) lets anyone who knows a key find its events.
 
 import type { Actor, SqlDatabase } from '../ports';
 import { canonicalJson, sha256 } from './digest';
@@ -19,7 +20,7 @@ export interface AuditEvent {
   seq: number;
   at: string;
   event: string;
-  key: string | null;
+  key_digest: string | null;
   version: number | null;
   actor: string;
   digests: string;
@@ -55,7 +56,7 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
     seq: (last?.seq ?? 0) + 1,
     at,
     event: input.event,
-    key: input.key ?? null,
+    key_digest: input.key ? sha256(input.key) : null,
     version: input.version ?? null,
     actor: actorLabel(actor),
     digests: canonicalJson(input.digests ?? {}),
@@ -63,8 +64,8 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
   };
   const event = { ...unhashed, hash: eventHash(unhashed) };
   db.run(
-    'INSERT INTO audit_events (seq, at, event, key, version, actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [event.seq, event.at, event.event, event.key, event.version, event.actor, event.digests, event.prev_hash, event.hash],
+    'INSERT INTO audit_events (seq, at, event, key_digest, version, actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [event.seq, event.at, event.event, event.key_digest, event.version, event.actor, event.digests, event.prev_hash, event.hash],
   );
   // The head is kept apart from the rows so that deleting the newest events is noticed too.
   db.run("INSERT INTO meta (name, value) VALUES ('audit_head', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [
