@@ -1,0 +1,54 @@
+// Zod shapes shared by the tools' input and output schemas.
+
+import { z } from 'zod';
+import { BASES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
+
+export const memoryType = z.enum(MEMORY_TYPES);
+export const status = z.enum(STATUSES);
+export const basis = z.enum(BASES);
+export const key = z.string().min(3).max(LIMITS.keyChars).describe('a memory key, <type>/<slug>, e.g. "decision/use-postgres"');
+export const isoDate = z.string().describe('ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z');
+
+export const scoreParts = z.object({
+  total: z.number(),
+  lexical: z.number(),
+  basis: z.number(),
+  status: z.number(),
+  freshness: z.number(),
+  dead_end_match: z.number().optional(),
+});
+
+export const memorySummary = z.object({
+  key: z.string(),
+  type: memoryType,
+  title: z.string(),
+  description: z.string(),
+  status,
+  status_reason: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  basis,
+  confidence: z.number().nullable(),
+  source: z.string(),
+  version: z.number(),
+  valid_from: z.string(),
+  valid_until: z.string().nullable(),
+  recorded_at: z.string(),
+  updated_at: z.string(),
+  review_after: z.string().nullable(),
+  flags: z.array(z.string()),
+});
+
+export const memoryRecord = memorySummary.omit({ source: true, flags: true }).extend({
+  body: z.string(),
+  links: z.array(z.string()),
+  anchors: z.array(z.string()),
+  tags: z.array(z.string()),
+  scope: z.enum(SCOPES),
+  supersedes: z.string().nullable(),
+  provenance: z.object({ source: z.string() }).passthrough(),
+  fact_key: z.string().nullable(),
+  author: z.string().nullable(),
+  content_digest: z.string(),
+});
+
+export const deadEndWarning = z.object({ key: z.string(), title: z.string(), description: z.string(), status: z.string(), resemblance: z.number() });

@@ -1,0 +1,41 @@
+// Tool `context`: where Lore is and what it holds. Answers even when no store can be opened, so
+// an agent learns what to do next.
+
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { StoreStats } from '../../engine';
+import type { ToolDeps } from './deps';
+import { guarded, ok } from './result';
+
+export function registerContext(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    'context',
+    {
+      title: 'Lore status',
+      description: 'Where Lore is running, whether its store is available, and how many memories it holds. Works even when the store is not; call it when another tool reports the store unavailable.',
+      inputSchema: {},
+      outputSchema: {
+        workspace: z.string().nullable(),
+        store: z.string().nullable(),
+        state: z.enum(['open', 'closed', 'unavailable']),
+        problem: z.string().nullable(),
+        stats: z.object({ memories: z.number(), by_status: z.record(z.string(), z.number()), archived_versions: z.number(), audit_events: z.number() }).nullable(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    () =>
+      guarded(async () => {
+        let stats: StoreStats | null = null;
+        try {
+          stats = await deps.access.use((engine) => engine.stats());
+        } catch {
+          // The description below carries the problem.
+        }
+        const where = deps.access.describe();
+        const text = stats
+          ? `Lore is serving ${where.workspace}: ${stats.memories} memories (${Object.entries(stats.by_status).map(([s, n]) => `${n} ${s}`).join(', ') || 'none yet'}).`
+          : `Lore's store is not available${where.workspace ? ` for ${where.workspace}` : ''}: ${where.problem ?? 'unknown reason'}.`;
+        return ok({ ...where, stats: stats && { memories: stats.memories, by_status: stats.by_status, archived_versions: stats.archived_versions, audit_events: stats.audit_events } }, text);
+      }),
+  );
+}

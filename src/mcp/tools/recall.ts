@@ -1,0 +1,52 @@
+// Tool `recall`: ranked summaries that answer a question; fenced, bounded text for the model.
+
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LIMITS, type RecallHit } from '../../engine';
+import { fence } from '../fence';
+import { isoDate, memorySummary, memoryType, scoreParts } from '../schemas';
+import type { ToolDeps } from './deps';
+import { guarded, ok } from './result';
+
+export function renderHit(hit: RecallHit, rank: number): string {
+  const flags = hit.flags.length ? ` [${hit.flags.join(', ')}]` : '';
+  const reason = hit.status_reason ? `\n   ${hit.status}: ${hit.status_reason}` : '';
+  const successor = hit.superseded_by ? `\n   superseded by ${hit.superseded_by}` : '';
+  return `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ${hit.basis})${flags}\n   ${hit.title} — ${hit.description}${reason}${successor}`;
+}
+
+export function registerRecall(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    'recall',
+    {
+      title: 'Recall memories',
+      description:
+        'Search Lore before you change code or repeat an approach: returns the decisions, dead ends, runbooks and facts that match, best first, as titles and one-line descriptions (call `get` for a body). Dead ends that resemble the query come first, flagged "dead_end". Use as_of to ask what was valid at a past instant.',
+      inputSchema: {
+        query: z.string().min(1).max(LIMITS.queryChars).describe('what you are about to do or want to know, in plain words'),
+        types: z.array(memoryType).max(9).optional().describe('only these record types'),
+        limit: z.number().int().min(1).max(LIMITS.recallMax).optional().describe(`how many results (default ${LIMITS.recallDefault})`),
+        as_of: isoDate.optional().describe('answer as of this instant (valid time), including records superseded since'),
+      },
+      outputSchema: {
+        query: z.string(),
+        as_of: z.string().nullable(),
+        results: z.array(memorySummary.extend({ score: scoreParts })),
+        candidates: z.number(),
+        truncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const result = await deps.access.use((engine) => engine.recall(args));
+        if (!result.results.length) {
+          return ok({ ...result, truncated: false }, `Nothing in Lore matches "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}. If you settle something worth keeping, save it with remember.`);
+        }
+        const block = fence(`recall results for "${result.query}"`, result.results.map((hit, i) => renderHit(hit, i + 1)));
+        const deadEnds = result.results.filter((h) => h.flags.includes('dead_end'));
+        const warning = deadEnds.length ? `Warning: ${deadEnds.map((d) => d.key).join(', ')} ${deadEnds.length > 1 ? 'are dead ends' : 'is a dead end'} resembling this query; read ${deadEnds.length > 1 ? 'them' : 'it'} before trying that approach.\n` : '';
+        return ok({ ...result, results: result.results.slice(0, block.items_shown || 1), truncated: block.truncated }, warning + block.text);
+      }),
+  );
+}
