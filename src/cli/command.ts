@@ -2,9 +2,13 @@
 // function that prints JSON under --json and readable text otherwise, and the store on demand.
 
 import { userInfo } from 'node:os';
-import type { Actor, Engine } from '../engine';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isLoreError, type Actor } from '../engine';
+import { storePaths } from '../host/dataDir';
+import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
 import { openStore } from '../host/openStore';
+import { findLiveOwner } from '../host/owner';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -23,7 +27,7 @@ export interface CommandContext {
   interactive: boolean;
   /** Prints `result` as JSON with --json, else the human rendering. */
   print<T>(result: T, human: (result: T) => string): void;
-  withEngine<T>(work: (engine: Engine) => T | Promise<T>): Promise<T>;
+  withEngine<T>(work: (engine: EngineApi) => T | Promise<T>): Promise<T>;
   actor(): Actor;
   ask(question: string): Promise<string>;
 }
@@ -38,11 +42,34 @@ export function cliActor(human = false): Actor {
   return { door: 'cli', name, human };
 }
 
-export async function withStore<T>(workspace: string, work: (engine: Engine) => T | Promise<T>): Promise<T> {
-  const store = openStore({ workspace, door: 'cli', logger: stderrLogger() });
-  try {
-    return await work(store.engine);
-  } finally {
-    store.close();
+/** How long a command waits for another short-lived command holding the store to finish. */
+const BUSY_WAIT_MS = 5000;
+
+/**
+ * Runs `work` against the workspace's store: through the live owner when one serves (`lore serve`,
+ * `lore mcp`, the editor), else by opening the store itself for the duration of the command.
+ */
+export async function withStore<T>(workspace: string, work: (engine: EngineApi) => T | Promise<T>): Promise<T> {
+  const paths = storePaths(workspace);
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const owner = await findLiveOwner(paths.owner);
+    if (owner) return await work(remoteApi(`${owner.url}/rpc`, owner.info.token));
+    let store;
+    try {
+      store = openStore({ workspace, door: 'cli', logger: stderrLogger() });
+    } catch (error) {
+      // Another command holds the store for a moment (an owner with no port); wait for it.
+      if (isLoreError(error) && error.code === 'STORE_BUSY' && Date.now() < deadline) {
+        await delay(50);
+        continue;
+      }
+      throw error;
+    }
+    try {
+      return await work(localApi(store.engine));
+    } finally {
+      store.close();
+    }
   }
 }

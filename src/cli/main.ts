@@ -40,12 +40,16 @@ export async function main(argv: string[]): Promise<number> {
   const name = commandIndex >= 0 ? argv[commandIndex] : undefined;
   let json = argv.includes('--json');
   try {
+    if (!name && argv.includes('--version')) {
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
     if (!name || name === 'help') {
       const topic = name === 'help' ? argv[commandIndex + 1] : undefined;
       process.stdout.write(helpText(topic ? findCommand(topic) : undefined) + '\n');
       return 0;
     }
-    if (name === 'version' || argv.includes('--version')) {
+    if (name === 'version') {
       process.stdout.write(`${VERSION}\n`);
       return 0;
     }
@@ -55,7 +59,9 @@ export async function main(argv: string[]): Promise<number> {
     try {
       parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
     } catch (error) {
-      throw new UsageError(`${(error as Error).message.replace(/^Unknown option/, 'unknown option')} (lore ${command.name})`, `usage: ${command.usage}`);
+      // parseArgs explains over several lines; the first says what was wrong.
+      const [first] = (error as Error).message.split('\n');
+      throw new UsageError(`${first.replace(/^Unknown option/, 'unknown option')} (lore ${command.name})`, `usage: ${command.usage}`);
     }
     const { values, positionals } = parsed;
     json = values.json === true;

@@ -4,7 +4,7 @@
 // directory that crash left behind is cleared so the hot journal can be rolled back.
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LoreError } from '../engine';
 
@@ -19,6 +19,8 @@ export interface OwnerInfo {
 
 export interface OwnerLock {
   info: OwnerInfo;
+  /** Records the port this owner serves on, so other processes can become its clients. */
+  publish(port: number): void;
   release(): void;
 }
 
@@ -39,7 +41,7 @@ export function readOwner(ownerFile: string): OwnerInfo | undefined {
   }
 }
 
-function isLive(owner: OwnerInfo): boolean {
+export function isLive(owner: OwnerInfo): boolean {
   return owner.host === hostname() ? isProcessAlive(owner.pid) : true;
 }
 
@@ -51,6 +53,12 @@ export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: 
       writeFileSync(ownerFile, JSON.stringify(info, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
       return {
         info,
+        publish: (port) => {
+          info.port = port;
+          const temp = `${ownerFile}.${process.pid}.tmp`;
+          writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+          renameSync(temp, ownerFile);
+        },
         release: () => {
           if (readOwner(ownerFile)?.token === info.token) unlinkSync(ownerFile);
         },

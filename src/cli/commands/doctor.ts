@@ -33,12 +33,12 @@ export const doctorCommand: Command = {
     });
     let stats: Record<string, unknown> | undefined;
     try {
-      await ctx.withEngine((engine) => {
-        const s = engine.stats();
+      await ctx.withEngine(async (engine) => {
+        const s = await engine.stats();
         stats = { ...s };
         checks.push({ name: 'schema', ok: s.schema_version === SCHEMA_VERSION, detail: `version ${s.schema_version}` });
         checks.push({ name: 'memories', ok: true, detail: `${s.memories} (${Object.entries(s.by_status).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${s.archived_versions} archived versions` });
-        const audit = engine.verifyAudit();
+        const audit = await engine.verifyAudit();
         checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact` : `${audit.problems.length} problem(s): run lore audit verify` });
       });
     } catch (error) {

@@ -7,9 +7,11 @@ import { forgetCommand } from './forget';
 import { getCommand } from './get';
 import { historyCommand } from './history';
 import { listCommand } from './list';
+import { mcpCommand } from './mcp';
 import { promoteCommand } from './promote';
 import { recallCommand } from './recall';
 import { rememberCommand } from './remember';
+import { serveCommand } from './serve';
 import { deprecateCommand, disputeCommand, retractCommand } from './status';
 import { supersedeCommand } from './supersede';
 
@@ -26,5 +28,7 @@ export const COMMANDS: readonly Command[] = [
   promoteCommand,
   forgetCommand,
   auditCommand,
+  mcpCommand,
+  serveCommand,
   doctorCommand,
 ];

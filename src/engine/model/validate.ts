@@ -90,8 +90,14 @@ export function requireDate(field: string, value: unknown): string {
   if (typeof value !== 'string' || !iso.test(value.trim())) {
     throw invalid(`${field} must be an ISO 8601 date such as 2026-03-01 or 2026-03-01T12:00:00Z; got ${JSON.stringify(value)}`);
   }
-  const date = new Date(value.trim());
-  if (Number.isNaN(date.getTime())) throw invalid(`${field} is not a real date: ${JSON.stringify(value)}`);
+  const text = value.trim();
+  const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
+  // Date rolls 2026-02-30 over to March 2; a calendar day that does not exist is refused instead.
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
+    throw invalid(`${field} is not a real date: ${JSON.stringify(value)}`);
+  }
   return date.toISOString();
 }
 

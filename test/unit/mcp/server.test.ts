@@ -147,7 +147,7 @@ describe('MCP server (in process)', () => {
     const { resources } = await h.client.listResources();
     assert.deepEqual(resources.map((r) => r.uri), ['lore://memory/decision/use-postgres-for-the-job-queue']);
     const read = await h.client.readResource({ uri: 'lore://memory/decision/use-postgres-for-the-job-queue' });
-    assert.match(String(read.contents[0].text), /We already operate Postgres/);
+    assert.match(String((read.contents[0] as { text: string }).text), /We already operate Postgres/);
     const { prompts } = await h.client.listPrompts();
     assert.deepEqual(prompts.map((p) => p.name).sort(), ['recall', 'remember']);
     const prompt = await h.client.getPrompt({ name: 'recall', arguments: { topic: 'job queue' } });

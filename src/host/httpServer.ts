@@ -1,0 +1,135 @@
+// Loopback HTTP for the store owner: MCP over Streamable HTTP at /mcp (one session per client)
+// and the owner's RPC for Lore's own CLI at /rpc. Every request must carry the bearer token; one
+// without it gets 401 and touches nothing. Binding beyond loopback is refused unless asked for.
+
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { LoreError, isLoreError, type Logger } from '../engine';
+import type { StoreAccess } from '../mcp/access';
+import { buildServer } from '../mcp/server';
+import { dispatchRpc } from './engineApi';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export interface HttpServeOptions {
+  access: StoreAccess;
+  workspaceRoot: () => string | null;
+  token: string;
+  host?: string;
+  port?: number;
+  allowRemote?: boolean;
+  logger: Logger;
+}
+
+export interface RunningHttpServer {
+  port: number;
+  host: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new LoreError('LIMIT_EXCEEDED', 'request body over 4 MiB');
+    chunks.push(chunk as Buffer);
+  }
+  if (!size) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new LoreError('INVALID_INPUT', 'request body is not JSON');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export async function startHttpServer(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !options.allowRemote) {
+    throw new LoreError('INVALID_INPUT', `refusing to listen on ${host}: Lore serves loopback only`, 'to expose it anyway pass --allow-remote (the bearer token is still required)');
+  }
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
+    const sessionId = req.headers['mcp-session-id'];
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing) return existing.handleRequest(req, res, body);
+    if (sessionId) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'unknown session; initialize again' }, id: null });
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'start with an initialize request' }, id: null });
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = buildServer({ access: options.access, workspaceRoot: options.workspaceRoot });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
+    const body = await readJson(req);
+    const result = await options.access.use((engine) => dispatchRpc(engine, body));
+    sendJson(res, 200, { result });
+  };
+
+  const http = createServer((req, res) => {
+    if (!authorized(req, options.token)) {
+      // Nothing is read, parsed or opened for a request without the token.
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } }));
+      return;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/health') return sendJson(res, 200, { ok: true, pid: process.pid });
+    const work = path === '/mcp' ? handleMcp(req, res) : path === '/rpc' ? handleRpc(req, res) : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
+    work.catch((error) => {
+      if (!isLoreError(error)) options.logger.error(`HTTP ${req.method} ${path}: ${(error as Error)?.stack ?? error}`);
+      if (!res.headersSent) sendJson(res, isLoreError(error) ? 400 : 500, { error: isLoreError(error) ? error.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } });
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  options.logger.info(`serving MCP on http://${urlHost}:${port}/mcp`);
+  return {
+    port,
+    host,
+    url: `http://${urlHost}:${port}`,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close().catch(() => {});
+      sessions.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

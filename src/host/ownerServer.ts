@@ -1,0 +1,64 @@
+// Serving a store as its owner: the store opens (taking the owner lock) on first use or at once,
+// then the loopback HTTP server starts and its port is published in owner.json so other Lore
+// processes become clients instead of fighting over the database.
+
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../engine';
+import { startHttpServer, type RunningHttpServer } from './httpServer';
+import { OwnedStoreAccess } from './storeAccess';
+
+export interface OwnerServerOptions {
+  workspace: string | null;
+  home?: string;
+  door: string;
+  logger: Logger;
+  host?: string;
+  port?: number;
+  allowRemote?: boolean;
+}
+
+export interface OwnerServer {
+  access: OwnedStoreAccess;
+  /** Resolves once the HTTP server listens (after the store opened). */
+  http(): Promise<RunningHttpServer>;
+  close(): Promise<void>;
+}
+
+export function ownerServer(options: OwnerServerOptions): OwnerServer {
+  let started: Promise<RunningHttpServer> | undefined;
+  let resolveStarted!: (server: Promise<RunningHttpServer>) => void;
+  const ready = new Promise<RunningHttpServer>((resolve) => {
+    resolveStarted = (server) => void server.then(resolve, () => {});
+  });
+  const access: OwnedStoreAccess = new OwnedStoreAccess({
+    workspace: options.workspace,
+    home: options.home,
+    door: options.door,
+    logger: options.logger,
+    onOpen: (store) => {
+      started = startHttpServer({
+        access,
+        workspaceRoot: () => store.paths.workspaceRoot,
+        // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
+        token: store.lock.info.token || randomBytes(32).toString('hex'),
+        host: options.host,
+        port: options.port,
+        allowRemote: options.allowRemote,
+        logger: options.logger,
+      });
+      started.then(
+        (server) => store.lock.publish(server.port),
+        (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),
+      );
+      resolveStarted(started);
+    },
+  });
+  return {
+    access,
+    http: () => started ?? ready,
+    close: async () => {
+      if (started) await (await started.catch(() => undefined))?.close();
+      access.close();
+    },
+  };
+}
