@@ -23,6 +23,8 @@ export interface Command {
 
 export interface CommandContext {
   workspace: string;
+  /** Whether --workspace was given (else the workspace is the current folder). */
+  workspaceGiven: boolean;
   json: boolean;
   interactive: boolean;
   /** Prints `result` as JSON with --json, else the human rendering. */

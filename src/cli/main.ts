@@ -76,6 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     const workspace = typeof values.workspace === 'string' ? values.workspace : process.cwd();
     const ctx: CommandContext = {
       workspace,
+      workspaceGiven: typeof values.workspace === 'string',
       json,
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
       print: (result, human) => process.stdout.write((json ? JSON.stringify(result, null, 2) : human(result)) + '\n'),

@@ -6,6 +6,7 @@ import { doctorCommand } from './doctor';
 import { forgetCommand } from './forget';
 import { getCommand } from './get';
 import { historyCommand } from './history';
+import { hookCommand } from './hook';
 import { listCommand } from './list';
 import { mcpCommand } from './mcp';
 import { promoteCommand } from './promote';
@@ -30,5 +31,6 @@ export const COMMANDS: readonly Command[] = [
   auditCommand,
   mcpCommand,
   serveCommand,
+  hookCommand,
   doctorCommand,
 ];

@@ -1,0 +1,80 @@
+// `lore hook session-start`: the JSON a Claude Code SessionStart hook reads, carrying a bounded,
+// fenced block of what this repository's memory holds (dead ends first). On any failure it prints
+// nothing and exits 0, so a missing or broken store never blocks a session.
+
+import { existsSync } from 'node:fs';
+import type { MemorySummary } from '../../engine';
+import { storePaths } from '../../host/dataDir';
+import { findLiveOwner } from '../../host/owner';
+import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
+import type { Command } from '../command';
+import { withStore } from '../command';
+
+const SECTIONS: Array<{ heading: string; types: string[] }> = [
+  { heading: 'Dead ends (approaches that failed — do not repeat without reading them)', types: ['dead_end'] },
+  { heading: 'Decisions', types: ['decision'] },
+  { heading: 'Conventions', types: ['convention', 'preference'] },
+  { heading: 'Runbooks', types: ['runbook'] },
+  { heading: 'Incidents and postmortems', types: ['incident', 'postmortem'] },
+  { heading: 'Facts and references', types: ['fact', 'reference'] },
+];
+
+function line(m: MemorySummary): string {
+  const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
+  return `- ${m.key}${flags}: ${m.title} — ${m.description}`;
+}
+
+/** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
+async function readHookInput(): Promise<{ cwd?: string }> {
+  if (process.stdin.isTTY) return {};
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve) => {
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.once('end', resolve);
+    process.stdin.once('error', resolve);
+    // A host that keeps stdin open without writing must not hang the session start.
+    setTimeout(resolve, 1000).unref();
+  });
+  await done;
+  process.stdin.pause();
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cwd?: string };
+  } catch {
+    return {};
+  }
+}
+
+export const hookCommand: Command = {
+  name: 'hook',
+  summary: 'print agent hook output (session-start: a bounded recall block for Claude Code)',
+  usage: 'lore hook session-start [--workspace DIR]',
+  options: {},
+  positionals: { min: 1, max: 1, names: 'session-start' },
+  async run(ctx, _v, [event]) {
+    if (event !== 'session-start') return 0;
+    try {
+      const input = await readHookInput();
+      const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
+      // A repository Lore has never seen gets no block, and no store is created for it.
+      const paths = storePaths(workspace);
+      if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return 0;
+      const items: string[] = [];
+      const total = await withStore(workspace, async (engine) => {
+        const stats = await engine.stats();
+        for (const section of SECTIONS) {
+          const page = await engine.list({ types: section.types, statuses: ['active', 'deprecated', 'disputed'], limit: 200 });
+          if (!page.items.length) continue;
+          items.push(`${section.heading}:`, ...page.items.map(line));
+        }
+        return stats.memories;
+      });
+      if (!items.length) return 0;
+      const block = fence(`session start: ${total} memories of this repository`, items, { maxBytes: SESSION_START_BLOCK_BYTES, more: 'use the recall tool for the rest' });
+      const additionalContext = `Lore holds this repository's engineering memory. Call its recall tool before changing code and remember after deciding.\n${block.text}`;
+      process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }) + '\n');
+    } catch {
+      // Silent by contract: the session starts without Lore's block.
+    }
+    return 0;
+  },
+};
