@@ -3,7 +3,9 @@
 
 import { userInfo } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isLoreError, type Actor } from '../engine';
+import { existsSync } from 'node:fs';
+import { Engine, isLoreError, type Actor } from '../engine';
+import { WasmSqlDatabase } from '../host/sqlite';
 import { storePaths } from '../host/dataDir';
 import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
@@ -29,7 +31,7 @@ export interface CommandContext {
   interactive: boolean;
   /** Prints `result` as JSON with --json, else the human rendering. */
   print<T>(result: T, human: (result: T) => string): void;
-  withEngine<T>(work: (engine: EngineApi) => T | Promise<T>): Promise<T>;
+  withEngine<T>(work: (engine: EngineApi) => T | Promise<T>, use?: StoreUse): Promise<T>;
   actor(): Actor;
   ask(question: string): Promise<string>;
 }
@@ -47,16 +49,30 @@ export function cliActor(human = false): Actor {
 /** How long a command waits for another short-lived command holding the store to finish. */
 const BUSY_WAIT_MS = 5000;
 
+export interface StoreUse {
+  /** Only a command that saves may create a workspace's store; the others read an empty one. */
+  create: boolean;
+}
+
 /**
  * Runs `work` against the workspace's store: through the live owner when one serves (`lore serve`,
- * `lore mcp`, the editor), else by opening the store itself for the duration of the command.
+ * `lore mcp`, the editor), else by opening the store itself for the duration of the command. A
+ * workspace that has no store yet is read as an empty one (in memory), so looking never writes.
  */
-export async function withStore<T>(workspace: string, work: (engine: EngineApi) => T | Promise<T>): Promise<T> {
+export async function withStore<T>(workspace: string, work: (engine: EngineApi) => T | Promise<T>, use: StoreUse = { create: false }): Promise<T> {
   const paths = storePaths(workspace);
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {
     const owner = await findLiveOwner(paths.owner);
     if (owner) return await work(remoteApi(`${owner.url}/rpc`, owner.info.token));
+    if (!use.create && !existsSync(paths.database)) {
+      const empty = new WasmSqlDatabase(':memory:');
+      try {
+        return await work(localApi(new Engine({ db: empty })));
+      } finally {
+        empty.close();
+      }
+    }
     let store;
     try {
       store = openStore({ workspace, door: 'cli', logger: stderrLogger() });

@@ -4,6 +4,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { isLoreError } from '../engine';
+import { findWorkspaceRoot } from '../host/dataDir';
 import { cliActor, withStore, type Command, type CommandContext } from './command';
 import { COMMANDS } from './commands';
 import { UsageError } from './parse';
@@ -21,7 +22,7 @@ function helpText(command?: Command): string {
   return [
     `lore ${VERSION} — a durable engineering memory for your repository`,
     '',
-    'usage: lore [--workspace DIR] [--json] COMMAND [options]',
+    'usage: lore [--workspace DIR] [--json] COMMAND [options]   (the workspace defaults to the repository around the current folder)',
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
@@ -73,14 +74,14 @@ export async function main(argv: string[]): Promise<number> {
     if (positionals.length < min) throw new UsageError(`lore ${command.name} needs ${names}`, `usage: ${command.usage}`);
     if (positionals.length > max) throw new UsageError(`lore ${command.name} got unexpected argument(s): ${positionals.slice(max).join(' ')}`, `usage: ${command.usage}`);
 
-    const workspace = typeof values.workspace === 'string' ? values.workspace : process.cwd();
+    const workspace = typeof values.workspace === 'string' ? values.workspace : findWorkspaceRoot(process.cwd());
     const ctx: CommandContext = {
       workspace,
       workspaceGiven: typeof values.workspace === 'string',
       json,
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
       print: (result, human) => process.stdout.write((json ? JSON.stringify(result, null, 2) : human(result)) + '\n'),
-      withEngine: (work) => withStore(workspace, work),
+      withEngine: (work, use) => withStore(workspace, work, use),
       actor: () => cliActor(false),
       ask: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });

@@ -5,6 +5,7 @@ export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';
 export { LIMITS } from './model/limits';
+export { validateRemember } from './model/validate';
 export { MEMORY_TYPES, STATUSES, BASES, SOURCE_KINDS, SCOPES } from './model/types';
 export type { Memory, MemorySummary, MemoryType, Status, Basis, SourceKind, RememberInput } from './model/types';
 export type { SaveResult } from './memory/save';

@@ -2,9 +2,9 @@
 // LORE_HOME), in a folder keyed by the workspace root's real path.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { LoreError } from '../engine';
 
 export interface StorePaths {
@@ -21,6 +21,18 @@ export function loreHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.
   if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'lore');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'lore');
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'lore');
+}
+
+/**
+ * The workspace a command run from `start` means: the nearest folder at or above it that holds a
+ * repository (`.git`) or Lore's own records (`.lore`), so a command run from a subfolder uses the
+ * repository's store; `start` itself when there is none.
+ */
+export function findWorkspaceRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git')) || existsSync(join(dir, '.lore'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
 }
 
 export function resolveWorkspaceRoot(dir: string): string {

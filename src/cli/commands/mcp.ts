@@ -21,14 +21,13 @@ export const mcpCommand: Command = {
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx) {
     const logger = stderrLogger(process.env.LORE_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
-    let workspace: string | null = ctx.workspace;
     let owner: LiveOwner | undefined;
     try {
       owner = await findLiveOwner(storePaths(ctx.workspace).owner);
     } catch (error) {
-      // No usable workspace: still speak MCP, and let every tool say what to do.
-      logger.warn(`no workspace: ${(error as Error).message}`);
-      workspace = null;
+      // No usable workspace yet: still speak MCP; every tool says what to do, and each call
+      // tries again, so a folder that appears later is used.
+      logger.warn(`workspace not usable yet: ${(error as Error).message}`);
     }
     const stdio = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
@@ -40,7 +39,7 @@ export const mcpCommand: Command = {
       await closed;
       return 0;
     }
-    const served = ownerServer({ workspace, door: 'lore mcp', logger });
+    const served = ownerServer({ workspace: ctx.workspace, door: 'lore mcp', logger });
     try {
       served.access.open();
     } catch (error) {

@@ -1,7 +1,7 @@
 // `lore remember`: save a memory (a new one, or a new version of an existing key).
 
 import { readFileSync } from 'node:fs';
-import type { RememberInput, SaveResult } from '../../engine';
+import { validateRemember, type RememberInput, type SaveResult } from '../../engine';
 import type { Command } from '../command';
 import { integerOption, listOption, numberOption, requiredOption, stringOption, UsageError } from '../parse';
 
@@ -61,7 +61,9 @@ export const rememberCommand: Command = {
       fact_key: stringOption(v['fact-key']),
       expected_version: integerOption('expected-version', v['expected-version']),
     };
-    const result = await ctx.withEngine((engine) => engine.remember(ctx.actor(), input as unknown as RememberInput));
+    // Checked before the store is opened, so refused input never creates a store.
+    validateRemember(input as unknown as RememberInput);
+    const result = await ctx.withEngine((engine) => engine.remember(ctx.actor(), input as unknown as RememberInput), { create: true });
     ctx.print(result, renderSave);
     // A lost race is an answer, not a failure, but scripts need to see it: exit 3.
     return result.saved ? 0 : 3;

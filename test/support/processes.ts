@@ -1,0 +1,109 @@
+// Long-running Lore processes for end-to-end tests: `lore serve` started and awaited on its own
+// output (never on a timer), MCP clients over stdio and HTTP, and the owner file they publish.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { once } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { storePaths } from '../../src/host/dataDir';
+import type { OwnerInfo } from '../../src/host/ownerLock';
+import { tempDir } from './store';
+
+export const CLI = resolve(__dirname, '..', '..', 'dist', 'cli.js');
+
+export interface Sandbox {
+  home: string;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function sandbox(): Sandbox {
+  const root = tempDir('lore-e2e-');
+  const home = join(root, 'home');
+  const workspace = join(root, 'repo');
+  mkdirSync(workspace, { recursive: true });
+  return { home, workspace, env: { ...process.env, LORE_HOME: home } };
+}
+
+export function ownerFile(box: Sandbox): string {
+  return storePaths(box.workspace, box.home).owner;
+}
+
+export function readOwnerFile(box: Sandbox): OwnerInfo {
+  return JSON.parse(readFileSync(ownerFile(box), 'utf8')) as OwnerInfo;
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `lore serve --json` and resolves once it prints where it listens. */
+export async function startServe(box: Sandbox, extraArgs: string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'serve', ...extraArgs], { env: box.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const started = await new Promise<{ url: string }>((resolveStart, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      try {
+        resolveStart(JSON.parse(out));
+      } catch {
+        // not a whole JSON document yet
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`lore serve exited ${code}: ${err}`)));
+  });
+  return {
+    child,
+    url: started.url,
+    token: readOwnerFile(box).token,
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      return code as number | null;
+    },
+  };
+}
+
+export interface Agent {
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+function agentOf(client: Client): Agent {
+  return {
+    client,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    close: () => client.close(),
+  };
+}
+
+/** An MCP client that starts `lore mcp` over stdio, the way Claude Code does. */
+export async function stdioAgent(box: Sandbox, name = 'stdio-agent', workspace = box.workspace): Promise<Agent> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--workspace', workspace, 'mcp'], env: box.env as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return agentOf(client);
+}
+
+/** An MCP client over Streamable HTTP with the owner's bearer token. */
+export async function httpAgent(url: string, token: string, name = 'http-agent'): Promise<Agent> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return agentOf(client);
+}
+
+export function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
