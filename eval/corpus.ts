@@ -1,0 +1,54 @@
+// `npm run eval -- --corpus DIR`: measures the indexer on a labelled corpus laid out like
+// ../shared/corpus/* (files/, classes.tsv, queries.jsonl): classification accuracy per kind with
+// a confusion summary.
+
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chartRootsOf, classify } from '../src/engine/index/classify';
+
+function walk(dir: string, root = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path, root) : [relative(root, path).split('\\').join('/')];
+  });
+}
+
+export function evaluateClassification(corpus: string): { accuracy: number; total: number; wrong: Array<[string, string, string]>; perKind: Map<string, { right: number; total: number }> } {
+  const files = join(corpus, 'files');
+  const labels = readFileSync(join(corpus, 'classes.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const ctx = { chartRoots: chartRootsOf(walk(files)) };
+  const perKind = new Map<string, { right: number; total: number }>();
+  const wrong: Array<[string, string, string]> = [];
+  let right = 0;
+  for (const [path, expected] of labels) {
+    const got = classify(path, readFileSync(join(files, path), 'utf8'), ctx);
+    const bucket = perKind.get(expected) ?? { right: 0, total: 0 };
+    bucket.total++;
+    if (got === expected) {
+      bucket.right++;
+      right++;
+    } else wrong.push([path, expected, got]);
+    perKind.set(expected, bucket);
+  }
+  return { accuracy: right / labels.length, total: labels.length, wrong, perKind };
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
+  if (!values.corpus) {
+    console.error('usage: npm run eval -- --corpus DIR   (a folder with files/, classes.tsv, queries.jsonl)');
+    process.exit(2);
+  }
+  const result = evaluateClassification(values.corpus);
+  console.log(`classification: ${(result.accuracy * 100).toFixed(1)}% of ${result.total} files`);
+  console.log('kind         right/total  accuracy');
+  for (const [kind, { right, total }] of [...result.perKind].sort()) console.log(`${kind.padEnd(12)} ${`${right}/${total}`.padStart(11)}  ${((right / total) * 100).toFixed(0).padStart(7)}%`);
+  const confusion = new Map<string, number>();
+  for (const [, expected, got] of result.wrong) confusion.set(`${expected} → ${got}`, (confusion.get(`${expected} → ${got}`) ?? 0) + 1);
+  console.log('\nconfusions (expected → got):');
+  for (const [pair, n] of [...confusion].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(3)}  ${pair}`);
+  if (values.verbose) for (const [path, expected, got] of result.wrong) console.log(`  ${path}: ${expected} → ${got}`);
+}
+
+if (require.main === module) main();

@@ -1,0 +1,163 @@
+// Classification of a workspace file into a DocKind from its path and its content: front matter,
+// the headings an ADR or postmortem has, procedural steps, resource blocks, apiVersion/kind,
+// template syntax. Rules name structures, never a particular repository's files.
+
+import type { DocKind } from './kinds';
+
+export interface ClassifyContext {
+  /** Folders that hold a Chart.yaml: files under them belong to a Helm chart. */
+  chartRoots: ReadonlySet<string>;
+}
+
+const CODE_EXTENSIONS = new Set([
+  'go', 'py', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'rb', 'java', 'kt', 'scala', 'rs', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs',
+  'php', 'swift', 'm', 'rego', 'sh', 'bash', 'zsh', 'ps1', 'lua', 'pl', 'ex', 'exs', 'erl', 'clj', 'groovy', 'sql', 'r', 'dart', 'vue', 'svelte',
+]);
+const CONFIG_EXTENSIONS = new Set(['toml', 'ini', 'cfg', 'conf', 'properties', 'env', 'editorconfig', 'lock', 'sum', 'mod', 'xml', 'plist']);
+const CONFIG_NAMES = new Set([
+  '.editorconfig', '.gitignore', '.gitattributes', '.dockerignore', '.npmignore', '.terraform-version', '.nvmrc', '.node-version',
+  '.tool-versions', '.ruby-version', '.python-version', 'brewfile', 'gemfile', 'project', 'version', 'procfile', '.helmignore',
+  'gopkg.toml', 'go.mod', 'go.sum', 'package.json', 'tsconfig.json', 'kubeconfig', 'codeowners', '.prettierrc', '.eslintrc',
+]);
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function extension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+function inChart(path: string, ctx: ClassifyContext): boolean {
+  for (const root of ctx.chartRoots) if (root === '' || path.startsWith(root + '/')) return true;
+  return false;
+}
+
+function headings(text: string): string[] {
+  return [...text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => m[1].toLowerCase());
+}
+
+function hasHeading(hs: string[], pattern: RegExp): boolean {
+  return hs.some((h) => pattern.test(h));
+}
+
+function frontMatter(text: string): Record<string, string> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!match) return {};
+  return Object.fromEntries([...match[1].matchAll(/^([A-Za-z_-]+):\s*(.*)$/gm)].map((m) => [m[1].toLowerCase(), m[2].trim().replace(/^["']|["']$/g, '')]));
+}
+
+/** Markdown and similar prose: which kind of document is it? */
+function classifyProse(path: string, name: string, text: string): DocKind {
+  const lower = path.toLowerCase();
+  const lname = name.toLowerCase();
+  const hs = headings(text);
+  const fm = frontMatter(text);
+  const head = text.slice(0, 4000).toLowerCase();
+
+  if (/^(changelog|changes|history|releases?)(\.|$)/.test(lname)) return 'changelog';
+  if (/^readme([-_.]|$)/.test(lname)) return 'readme';
+
+  const decisionHeadings = [/\bstatus\b/, /\bcontext\b|\bproblem\b|\bbackground\b/, /\bdecision\b|\bdecided\b|\bdecision outcome\b/, /\bconsequences?\b/].filter((p) => hasHeading(hs, p)).length;
+  const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
+  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || decisionHeadings >= 3) return 'adr';
+
+  if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
+  const rfcHeadings = [/\bmotivation\b/, /\b(detailed )?design\b|\bproposal\b/, /\bdrawbacks?\b/, /\balternatives?\b/, /\bunresolved questions?\b/].filter((p) => hasHeading(hs, p)).length;
+  if (rfcHeadings >= 3) return 'rfc';
+
+  const incidentPath = /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) || /(postmortem|post-mortem|incident)/.test(lname);
+  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/, /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/].filter((p) => hasHeading(hs, p)).length;
+  if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
+
+  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  // Notes and spikes, and a doc that is only an outline (short bullets, no line of prose), are
+  // not guides.
+  if (/(^|\/)(notes?|spikes?|scratch|drafts?)\//.test(lower)) return 'other';
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const bullets = lines.filter((l) => /^[-*+]\s/.test(l));
+  const proseLines = lines.filter((l) => !/^([-*+#>|]|\d+[.)]|```)/.test(l) && l.split(/\s+/).length >= 8).length;
+  const bulletWords = bullets.reduce((n, l) => n + l.split(/\s+/).length - 1, 0) / Math.max(1, bullets.length);
+  if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';
+
+  if (looksProcedural(name, text, hs)) return 'runbook';
+  return 'guide';
+}
+
+/**
+ * Procedures read as runbooks: the vocabulary of operating a system (upgrade, recover, resize,
+ * provision, rollback...) in the title and the text, ordered steps, and commands to run.
+ */
+const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up)\b/g;
+
+function looksProcedural(name: string, text: string, hs: string[]): boolean {
+  const title = ((hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
+  const numbered = (text.match(/^\s*\d+[.)]\s+\S/gm) ?? []).length;
+  const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
+  const shellLines = (text.match(/^\s*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
+  const opsWords = (text.toLowerCase().match(OPERATING) ?? []).length;
+  const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
+  const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
+  let score = 0;
+  if (new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title)) score += 2;
+  if (opsWords >= 5) score += 2;
+  if (stepHeadings >= 2) score += 2;
+  if (numbered >= 5) score += 1;
+  if (codeBlocks >= 3 || shellLines >= 4) score += 1;
+  if (procedureHeadings >= 1) score += 1;
+  return score >= 2;
+}
+
+function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
+  const lower = path.toLowerCase();
+  const lname = name.toLowerCase();
+  if (/(^|\/)\.github\/workflows\//.test(lower) || /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(lname) || /(^|\/)\.(circleci|buildkite)\//.test(lower)) return 'ci';
+  if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
+  if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
+  // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
+  if ((/^jobs:/m.test(text) && /^\s*-?\s*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
+  if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?\s*[^}]*\}\}/.test(text)) return 'helm';
+  if (/\{\{-?\s*(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
+  if (/^AWSTemplateFormatVersion:|^\s{0,2}Type:\s*['"]?AWS::/m.test(text) && /^Resources:/m.test(text)) return 'other';
+  // Ansible: plays with hosts and tasks, or files under a role's tasks/handlers.
+  if ((/^-\s+(hosts|name):/m.test(text) && /^\s+(tasks|roles):/m.test(text)) || /(^|\/)roles\/[^/]+\/(tasks|handlers)\//.test(lower) || /(^|\/)(playbooks?)\//.test(lower)) return 'ansible';
+  if (/^kustomization\.ya?ml$/.test(lname)) return 'kubernetes';
+  if (/^apiVersion:\s*\S+/m.test(text) && /^kind:\s*\S+/m.test(text)) return 'kubernetes';
+  // A bare list of RBAC rules is a manifest fragment.
+  if (/^-\s+apiGroups:/m.test(text) && /^\s+verbs:/m.test(text)) return 'kubernetes';
+  return 'config';
+}
+
+export function classify(path: string, text: string, ctx: ClassifyContext = { chartRoots: new Set() }): DocKind {
+  const name = baseName(path);
+  const lname = name.toLowerCase();
+  const ext = extension(name);
+  const lower = path.toLowerCase();
+
+  if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile') return 'dockerfile';
+  if (/^(license|licence|copying|notice)(\.|$)/.test(lname)) return 'other';
+  if (lname === 'jenkinsfile') return 'ci';
+  if (ext === 'tf' || ext === 'tfvars' || ext === 'hcl') return 'terraform';
+  if (inChart(path, ctx) && (ext === 'tpl' || (lname === 'notes.txt' && /(^|\/)templates\//.test(lower)) || lname === 'requirements.lock')) return 'helm';
+  if (/^(makefile|gnumakefile|vagrantfile|rakefile|justfile)$/.test(lname)) return 'code';
+  if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
+  if (['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) || lower.endsWith('.html.md.erb') || /^readme$/.test(lname)) {
+    if (ext === 'txt' && !/^readme/.test(lname)) return 'other';
+    return classifyProse(path, name, text);
+  }
+  if (CONFIG_NAMES.has(lname) || CONFIG_EXTENSIONS.has(ext) || (lname.startsWith('.') && !ext)) return 'config';
+  if (CODE_EXTENSIONS.has(ext)) return 'code';
+  if (ext === 'json') return 'config';
+  if (!ext && /^#!/.test(text)) return 'code';
+  return 'other';
+}
+
+/** Folders holding a Chart.yaml, from the list of workspace paths. */
+export function chartRootsOf(paths: Iterable<string>): Set<string> {
+  const roots = new Set<string>();
+  for (const path of paths) {
+    if (/(^|\/)Chart\.ya?ml$/.test(path)) roots.add(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+  }
+  return roots;
+}
