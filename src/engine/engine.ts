@@ -10,7 +10,11 @@ import { forget, type ForgetReceipt } from './memory/forget';
 import { promote, setStatus, supersede, type LifecycleResult, type StatusChange, type SupersedeResult } from './memory/lifecycle';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
 import { save, type SaveResult } from './memory/save';
+import type { Embedder } from './embed/embedder';
+import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './index/indexer';
+import { countPending, indexCounts, type IndexCounts } from './index/docStore';
 import { recall, type RecallInput, type RecallResult } from './search/recall';
+import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { verifyAudit, type AuditVerdict } from './trust/audit';
 
@@ -18,6 +22,17 @@ export interface EngineOptions {
   db: SqlDatabase;
   clock?: Clock;
   logger?: Logger;
+  /** The local embedding model; without one, recall is lexical only. */
+  embedder?: Embedder;
+  /** Why there is no embedder, for status. */
+  embedderProblem?: string;
+}
+
+export interface IndexStatus extends IndexCounts {
+  model: string | null;
+  model_problem: string | null;
+  pending: number;
+  last_update: string | null;
 }
 
 export interface StoreStats {
@@ -31,12 +46,17 @@ export interface StoreStats {
 
 export class Engine {
   private readonly ctx: EngineContext;
+  private readonly vectors = new VectorCache();
+  private readonly embedder: Embedder | undefined;
+  private readonly embedderProblem: string | null;
 
   constructor(options: EngineOptions) {
     const applied = migrate(options.db);
     const logger = options.logger ?? silentLogger;
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     this.ctx = { db: options.db, clock: options.clock ?? systemClock, logger, storeId: ensureStoreId(options.db) };
+    this.embedder = options.embedder;
+    this.embedderProblem = options.embedder ? null : options.embedderProblem ?? 'no embedding model configured';
   }
 
   get storeId(): string {
@@ -55,8 +75,23 @@ export class Engine {
     return list(this.ctx, input);
   }
 
-  recall(input: RecallInput): RecallResult {
-    return recall(this.ctx, input);
+  recall(input: RecallInput): Promise<RecallResult> {
+    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors });
+  }
+
+  /** Indexes the workspace's documents; yields progress, returns what changed. */
+  index(source: FileSource, options: Omit<IndexOptions, 'embedder'> = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+    return indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder });
+  }
+
+  indexStatus(): IndexStatus {
+    return {
+      ...indexCounts(this.ctx.db),
+      model: this.embedder?.modelId ?? null,
+      model_problem: this.embedderProblem,
+      pending: this.embedder ? countPending(this.ctx.db, this.embedder.modelId) : 0,
+      last_update: getIndexState(this.ctx, 'last_index'),
+    };
   }
 
   history(key: string): HistoryResult {

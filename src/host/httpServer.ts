@@ -94,7 +94,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
     const body = await readJson(req);
-    const result = await options.access.use((engine) => dispatchRpc(engine, body));
+    const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body));
     sendJson(res, 200, { result });
   };
 

@@ -4,7 +4,7 @@
 
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { LoreError, findSecrets } from '../engine';
+import { LoreError, redact } from '../engine';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -30,18 +30,6 @@ export interface WorkspaceFile {
 
 function refuse(message: string, hint?: string): never {
   throw new LoreError('INVALID_INPUT', message, hint);
-}
-
-export function redactSecrets(text: string): { text: string; redactions: number } {
-  const findings = findSecrets(text);
-  let out = '';
-  let at = 0;
-  for (const f of findings) {
-    if (f.index < at) continue; // overlapping matches of two rules
-    out += text.slice(at, f.index) + `[REDACTED:${f.rule}]`;
-    at = f.index + f.length;
-  }
-  return { text: out + text.slice(at), redactions: findings.length };
 }
 
 /** Resolves `requested` inside `root`, refusing anything that leaves it or is denied. */
@@ -78,6 +66,6 @@ export function readWorkspaceFile(root: string, requested: string, startLine = 1
   const last = Math.min(lines.length, endLine ?? lines.length);
   if (first > lines.length) refuse(`${relativePath} has ${lines.length} lines; start_line ${startLine} is past the end`);
   if (last < first) refuse(`end_line ${endLine} is before start_line ${startLine}`);
-  const { text, redactions } = redactSecrets(lines.slice(first - 1, last).join('\n'));
+  const { text, redactions } = redact(lines.slice(first - 1, last).join('\n'));
   return { path: relativePath, text, total_lines: lines.length, start_line: first, end_line: last, redactions };
 }

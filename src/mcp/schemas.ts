@@ -1,7 +1,7 @@
 // Zod shapes shared by the tools' input and output schemas.
 
 import { z } from 'zod';
-import { BASES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
+import { BASES, DOC_KINDS, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
 
 export const memoryType = z.enum(MEMORY_TYPES);
 export const status = z.enum(STATUSES);
@@ -15,6 +15,8 @@ export const scoreParts = z.object({
   basis: z.number(),
   status: z.number(),
   freshness: z.number(),
+  vector: z.number().optional(),
+  kind: z.number().optional(),
   dead_end_match: z.number().optional(),
 });
 
@@ -52,3 +54,16 @@ export const memoryRecord = memorySummary.omit({ source: true, flags: true }).ex
 });
 
 export const deadEndWarning = z.object({ key: z.string(), title: z.string(), description: z.string(), status: z.string(), resemblance: z.number() });
+
+export const docHit = z.object({
+  record: z.literal('doc'),
+  key: z.string(),
+  path: z.string(),
+  kind: z.enum(DOC_KINDS),
+  title: z.string(),
+  description: z.string(),
+  lines: z.tuple([z.number(), z.number()]),
+  indexed_at: z.string(),
+  flags: z.array(z.string()),
+  score: scoreParts,
+});

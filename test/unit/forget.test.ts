@@ -24,7 +24,7 @@ describe('forget', () => {
   });
   afterEach(() => s.cleanup());
 
-  it('returns a receipt with the versions removed and their digests', () => {
+  it('returns a receipt with the versions removed and their digests', async () => {
     const digests = s.engine.history(KEY).versions.map((v) => v.content_digest);
     const receipt = s.engine.forget(person, KEY);
     assert.equal(receipt.key, KEY);
@@ -33,19 +33,19 @@ describe('forget', () => {
     assert.equal(receipt.forgotten_at, s.clock.now().toISOString());
   });
 
-  it('purges rows, full-text terms, vectors, archived versions and history', () => {
+  it('purges rows, full-text terms, vectors, archived versions and history', async () => {
     s.engine.forget(person, KEY);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE key = ?', [KEY])!.n, 0);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_vectors')!.n, 0);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_events WHERE key = ?', [KEY])!.n, 0);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [MARKER])!.n, 0);
-    assert.deepEqual(s.engine.recall({ query: `${MARKER} migration` }).results, []);
+    assert.deepEqual((await s.engine.recall({ query: `${MARKER} migration` })).results, []);
     assert.throws(() => s.engine.get(KEY), /no memory with key/);
     assert.throws(() => s.engine.history(KEY), /no memory with key/);
     assert.equal(s.engine.stats().memories, 40);
   });
 
-  it('leaves no trace of the content anywhere in the store file', () => {
+  it('leaves no trace of the content anywhere in the store file', async () => {
     assert.ok(fileContains(s.path, MARKER), 'the marker is in the file before forget');
     s.engine.forget(person, KEY);
     s.db.close();
@@ -54,7 +54,7 @@ describe('forget', () => {
     }
   });
 
-  it('keeps only digests in the audit chain', () => {
+  it('keeps only digests in the audit chain', async () => {
     s.engine.forget(person, KEY);
     const events = s.db.all<Record<string, unknown>>('SELECT * FROM audit_events');
     assert.ok(!JSON.stringify(events).includes(MARKER.slice(0, 8) + ' '), 'audit events must not hold text');
@@ -64,7 +64,7 @@ describe('forget', () => {
     assert.ok(s.engine.verifyAudit().ok);
   });
 
-  it('is final: the key can be used afresh, from version 1', () => {
+  it('is final: the key can be used afresh, from version 1', async () => {
     s.engine.forget(person, KEY);
     const r = s.engine.remember(person, memory({ key: KEY, title: 'A new plan', description: 'Fresh start' }));
     assert.equal(r.saved && r.version, 1);

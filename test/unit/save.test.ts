@@ -21,7 +21,7 @@ describe('remember', () => {
   beforeEach(() => (s = openTestStore()));
   afterEach(() => s.cleanup());
 
-  it('derives a readable key from type and title and stores every field', () => {
+  it('derives a readable key from type and title and stores every field', async () => {
     const r = saved(
       s.engine.remember(person, memory({ anchors: ['src/jobs/queue.ts#enqueue'], links: ['docs/adr/0007.md'], tags: ['Queue'], confidence: 0.8, fact_key: 'jobs.backend', review_after: '2027-01-01' })),
     );
@@ -43,14 +43,14 @@ describe('remember', () => {
     assert.match(m.content_digest, /^[0-9a-f]{64}$/);
   });
 
-  it('keeps valid time apart from record time', () => {
+  it('keeps valid time apart from record time', async () => {
     const r = saved(s.engine.remember(person, memory({ valid_from: '2024-05-01' })));
     const { memory: m } = s.engine.get(r.key);
     assert.equal(m.valid_from, '2024-05-01T00:00:00.000Z');
     assert.equal(m.recorded_at, '2026-01-01T00:00:00.000Z');
   });
 
-  it('enforces every limit where data comes in', () => {
+  it('enforces every limit where data comes in', async () => {
     rejects(() => s.engine.remember(person, memory({ title: 'x'.repeat(LIMITS.titleChars + 1) })), 'LIMIT_EXCEEDED', /title is 121 characters; the limit is 120/);
     rejects(() => s.engine.remember(person, memory({ description: 'x'.repeat(301) })), 'LIMIT_EXCEEDED', /description/);
     rejects(() => s.engine.remember(person, memory({ body: 'é'.repeat(8 * 1024 + 1) })), 'LIMIT_EXCEEDED', /body is 16386 bytes/);
@@ -60,11 +60,11 @@ describe('remember', () => {
     assert.equal(s.engine.stats().audit_events, 0);
   });
 
-  it('accepts text exactly at the limits', () => {
+  it('accepts text exactly at the limits', async () => {
     saved(s.engine.remember(person, memory({ title: 't'.repeat(120), description: 'd'.repeat(300), body: 'b'.repeat(16 * 1024), links: Array.from({ length: 32 }, (_, i) => `docs/${i}.md`) })));
   });
 
-  it('validates types, enums, dates and unknown fields with errors that say what to do', () => {
+  it('validates types, enums, dates and unknown fields with errors that say what to do', async () => {
     rejects(() => s.engine.remember(person, memory({ type: 'idea' as never })), 'INVALID_INPUT', /type must be one of decision, dead_end/);
     rejects(() => s.engine.remember(person, memory({ title: '  ' })), 'INVALID_INPUT', /title is required/);
     rejects(() => s.engine.remember(person, memory({ valid_from: '2026-13-45' })), 'INVALID_INPUT', /valid_from/);
@@ -90,7 +90,7 @@ describe('remember', () => {
       ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
     ];
     for (const [rule, text] of cases) {
-      it(`refuses ${rule} and names the rule, not the secret`, () => {
+      it(`refuses ${rule} and names the rule, not the secret`, async () => {
         assert.throws(
           () => s.engine.remember(person, memory({ body: text })),
           (error: unknown) => {
@@ -105,18 +105,18 @@ describe('remember', () => {
       });
     }
 
-    it('checks every text field, not only the body', () => {
+    it('checks every text field, not only the body', async () => {
       rejects(() => s.engine.remember(person, memory({ links: ['https://bob:s3cretpass@example.com/x'] })), 'SECRET_DETECTED', /links\[0\]/);
       rejects(() => s.engine.remember(person, memory({ title: `use ghp_${'x'.repeat(36)}` })), 'SECRET_DETECTED', /title/);
     });
 
-    it('lets ordinary prose about passwords and tokens through', () => {
+    it('lets ordinary prose about passwords and tokens through', async () => {
       saved(s.engine.remember(person, memory({ body: 'Rotate the password every 90 days; the API token lives in Vault at ops/db. Set password: via the UI.' })));
     });
   });
 
   describe('versions', () => {
-    it('archives the previous version on a save of an existing key and keeps the last five', () => {
+    it('archives the previous version on a save of an existing key and keeps the last five', async () => {
       for (let i = 1; i <= 8; i++) {
         s.clock.advanceDays(1);
         const r = saved(s.engine.remember(person, memory({ body: `revision ${i}` })));
@@ -129,14 +129,14 @@ describe('remember', () => {
       assert.throws(() => s.engine.get('decision/use-postgres-for-the-job-queue', 2), /has no kept version 2/);
     });
 
-    it('keeps archived versions out of recall', () => {
+    it('keeps archived versions out of recall', async () => {
       saved(s.engine.remember(person, memory({ body: 'zeppelin transport considered' })));
       s.clock.advanceDays(1);
       saved(s.engine.remember(person, memory({ body: 'nothing about airships' })));
-      assert.deepEqual(s.engine.recall({ query: 'zeppelin' }).results, []);
+      assert.deepEqual((await s.engine.recall({ query: 'zeppelin' })).results, []);
     });
 
-    it('treats an identical save as unchanged, without a new version or audit event', () => {
+    it('treats an identical save as unchanged, without a new version or audit event', async () => {
       saved(s.engine.remember(person, memory()));
       const events = s.engine.stats().audit_events;
       const r = saved(s.engine.remember(person, memory()));
@@ -145,7 +145,7 @@ describe('remember', () => {
       assert.equal(s.engine.stats().audit_events, events);
     });
 
-    it('returns the winner instead of overwriting when expected_version lost a race', () => {
+    it('returns the winner instead of overwriting when expected_version lost a race', async () => {
       saved(s.engine.remember(person, memory({ body: 'v1' })));
       saved(s.engine.remember(agent, memory({ body: 'agent A wins', expected_version: 1, provenance: { source: 'agent' } })));
       const lost = s.engine.remember(agent, memory({ body: 'agent B loses', expected_version: 1, provenance: { source: 'agent' } }));
@@ -156,14 +156,14 @@ describe('remember', () => {
       assert.equal(s.engine.get(lost.key).memory.body, 'agent A wins');
     });
 
-    it('expected_version 0 means "create only"', () => {
+    it('expected_version 0 means "create only"', async () => {
       saved(s.engine.remember(person, memory({ expected_version: 0 })));
       const again = s.engine.remember(person, memory({ body: 'other', expected_version: 0 }));
       assert.equal(again.saved, false);
     });
   });
 
-  it('supersedes the active record holding the same fact_key', () => {
+  it('supersedes the active record holding the same fact_key', async () => {
     s.clock.set('2026-01-01T00:00:00Z');
     saved(s.engine.remember(person, memory({ type: 'fact', title: 'Deploys run on Jenkins', description: 'The CI system is Jenkins', fact_key: 'ci.system' })));
     s.clock.set('2026-03-01T00:00:00Z');
@@ -176,7 +176,7 @@ describe('remember', () => {
     assert.equal(s.engine.get(r.key).memory.supersedes, 'fact/deploys-run-on-jenkins');
   });
 
-  it('attaches a resembling dead end as a warning', () => {
+  it('attaches a resembling dead end as a warning', async () => {
     saved(s.engine.remember(person, memory({ type: 'dead_end', title: 'Redis lists as the job queue', description: 'Tried Redis lists for background jobs; jobs were lost on failover' })));
     const r = saved(s.engine.remember(agent, memory({ title: 'Move background jobs to a Redis queue', description: 'Use Redis lists for the job queue to cut Postgres load', provenance: { source: 'agent' } })));
     assert.deepEqual(r.warnings.dead_ends.map((d) => d.key), ['dead_end/redis-lists-as-the-job-queue']);
@@ -184,11 +184,11 @@ describe('remember', () => {
     assert.deepEqual(unrelated.warnings.dead_ends, []);
   });
 
-  it('quarantines records from webpage and tool sources, and an update never lifts quarantine', () => {
+  it('quarantines records from webpage and tool sources, and an update never lifts quarantine', async () => {
     const r = saved(s.engine.remember(agent, memory({ provenance: { source: 'webpage', evidence: ['https://example.com/post'] } })));
     assert.equal(r.status, 'quarantined');
     const again = saved(s.engine.remember(agent, memory({ body: 'changed by an agent', provenance: { source: 'agent' } })));
     assert.equal(again.status, 'quarantined');
-    assert.deepEqual(s.engine.recall({ query: 'postgres job queue' }).results, []);
+    assert.deepEqual((await s.engine.recall({ query: 'postgres job queue' })).results, []);
   });
 });

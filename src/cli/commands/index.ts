@@ -7,6 +7,7 @@ import { forgetCommand } from './forget';
 import { getCommand } from './get';
 import { historyCommand } from './history';
 import { hookCommand } from './hook';
+import { indexCommand } from './indexWorkspace';
 import { listCommand } from './list';
 import { mcpCommand } from './mcp';
 import { promoteCommand } from './promote';
@@ -19,6 +20,7 @@ import { supersedeCommand } from './supersede';
 export const COMMANDS: readonly Command[] = [
   rememberCommand,
   recallCommand,
+  indexCommand,
   getCommand,
   listCommand,
   historyCommand,

@@ -6,10 +6,11 @@ import { integerOption, listOption } from '../parse';
 
 export const recallCommand: Command = {
   name: 'recall',
-  summary: 'find the memories that answer a question, best first',
-  usage: 'lore recall QUERY [--type T]... [--limit N] [--as-of ISO]',
+  summary: 'find the memories and documents that answer a question, best first',
+  usage: 'lore recall QUERY [--type T]... [--kind K]... [--limit N] [--as-of ISO]',
   options: {
     type: { type: 'string', multiple: true },
+    kind: { type: 'string', multiple: true },
     limit: { type: 'string' },
     'as-of': { type: 'string' },
   },
@@ -18,6 +19,7 @@ export const recallCommand: Command = {
     const input = {
       query: positionals.join(' '),
       types: listOption(v.type),
+      kinds: listOption(v.kind),
       limit: integerOption('limit', v.limit),
       as_of: v['as-of'] as string | undefined,
     };
@@ -32,6 +34,7 @@ function renderRecall(result: RecallResult): string {
   return result.results
     .map((hit, i) => {
       const flags = hit.flags.length ? `  [${hit.flags.join(', ')}]` : '';
+      if (hit.record === 'doc') return `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  (${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ${hit.title} — ${hit.description}`;
       const reason = hit.status_reason ? `\n     ${hit.status}: ${hit.status_reason}` : '';
       return `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n     ${hit.title} — ${hit.description}${reason}`;
     })

@@ -1,21 +1,34 @@
-// Recall over memories: one ranked list of summaries (never bodies). Lexical relevance from FTS5
-// (stemmed; title 4, description 2, body 1, tags 2), then basis, status and freshness priors as
-// multipliers. Retracted, quarantined, superseded and expired records are not candidates (as_of
-// asks instead what was valid at an instant, superseded records included). A dead end that the
-// query resembles comes first, marked.
+// Recall: one ranked list over memories and indexed documents — titles and one-line descriptions,
+// never bodies. Relevance is lexical (FTS5, stemmed; memories: title 4, description 2, body 1,
+// tags 2; documents: title 4, heading path 2, text 1), each list normalised to its best match,
+// fused with vector similarity from the local model when one is available (an even blend of the
+// two). Then priors as multipliers: basis, status and freshness for memories, kind for documents.
+// Retracted, quarantined, superseded and expired memories are not candidates (as_of asks instead
+// what was valid at an instant). A dead end that the query resembles comes first, marked.
 
+import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
+import { DOC_KINDS, type DocKind } from '../index/kinds';
 import { LIMITS } from '../model/limits';
 import { MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
 import { nowIso, type EngineContext } from '../memory/context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
+import { bestPerDoc, docDescription, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { ftsQuery, stems } from './text';
+import type { VectorCache } from './vectors';
 
 export const BASIS_WEIGHT: Record<Basis, number> = { declared: 1.0, verified: 1.0, observed: 0.9, inferred: 0.6, unstated: 0.8 };
 export const STATUS_WEIGHT: Record<Status, number> = { active: 1.0, deprecated: 0.7, disputed: 0.6, superseded: 1.0, retracted: 0, quarantined: 0 };
 const FTS_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
+/** Documents are the repository's own text; kinds written to be acted on rank a little higher. */
+export const KIND_WEIGHT: Record<DocKind, number> = {
+  adr: 1.0, rfc: 1.0, runbook: 1.0, postmortem: 1.0, guide: 0.95, readme: 0.9, changelog: 0.85,
+  terraform: 0.85, kubernetes: 0.85, helm: 0.85, dockerfile: 0.85, ci: 0.85, ansible: 0.85, config: 0.75, code: 0.75, other: 0.75,
+};
+/** How much of relevance vector similarity contributes when vectors are available. */
+const VECTOR_SHARE = 0.5;
 /** Freshness is a nudge: at most 15% off for records untouched for years. */
 const FRESHNESS_FLOOR = 0.85;
 const FRESHNESS_HALF_LIFE_DAYS = 365;
@@ -23,6 +36,7 @@ const FRESHNESS_HALF_LIFE_DAYS = 365;
 export interface RecallInput {
   query: string;
   types?: string[];
+  kinds?: string[];
   limit?: number;
   as_of?: string;
 }
@@ -30,21 +44,45 @@ export interface RecallInput {
 export interface ScoreParts {
   total: number;
   lexical: number;
+  vector?: number;
   basis: number;
   status: number;
   freshness: number;
+  kind?: number;
   dead_end_match?: number;
 }
 
-export interface RecallHit extends MemorySummary {
+export interface MemoryHit extends MemorySummary {
+  record: 'memory';
   score: ScoreParts;
 }
+
+export interface DocHit {
+  record: 'doc';
+  key: string;
+  path: string;
+  kind: DocKind;
+  title: string;
+  description: string;
+  lines: [number, number];
+  indexed_at: string;
+  flags: string[];
+  score: ScoreParts;
+}
+
+export type RecallHit = MemoryHit | DocHit;
 
 export interface RecallResult {
   query: string;
   as_of: string | null;
   results: RecallHit[];
   candidates: number;
+  vectors: boolean;
+}
+
+export interface RecallDeps {
+  embedder?: Embedder;
+  vectors: VectorCache;
 }
 
 function round(n: number): number {
@@ -56,17 +94,11 @@ function freshness(updatedAt: string, now: string): number {
   return FRESHNESS_FLOOR + (1 - FRESHNESS_FLOOR) * Math.pow(0.5, ageDays / FRESHNESS_HALF_LIFE_DAYS);
 }
 
-export function recall(ctx: EngineContext, input: RecallInput): RecallResult {
-  const query = requireText('query', input.query, LIMITS.queryChars);
-  const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
-  const limit = optionalInteger('limit', input.limit, 1, LIMITS.recallMax) ?? LIMITS.recallDefault;
-  const asOf = input.as_of === undefined || input.as_of === null ? null : requireDate('as_of', input.as_of);
-  const match = ftsQuery(query);
-  if (!match) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
-  const now = nowIso(ctx);
+type Row = MemoryRow & { bm?: number; cosine?: number };
 
-  const where: string[] = ['memory_fts MATCH ?'];
-  const params: (string | number)[] = [match];
+function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): { where: string[]; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
   if (asOf) {
     // What was valid at that instant, archived versions and superseded records included, but
     // never a record whose current state is a tombstone or quarantined.
@@ -82,36 +114,94 @@ export function recall(ctx: EngineContext, input: RecallInput): RecallResult {
     where.push(`m.type IN (${types.map(() => '?').join(', ')})`);
     params.push(...types);
   }
-  // Over-fetch so the priors can reorder what bm25 alone ranked.
-  const fetch = Math.max(50, limit * 5);
-  const rows = ctx.db.all<MemoryRow & { bm: number }>(
-    `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
-     WHERE ${where.join(' AND ')} ORDER BY bm LIMIT ?`,
-    [...params, fetch],
-  );
+  return { where, params };
+}
 
-  // For as_of, keep one version per key: the newest valid at that instant.
-  const byKey = new Map<string, MemoryRow & { bm: number }>();
-  for (const row of rows) {
-    const seen = byKey.get(row.key);
-    if (!seen || row.version > seen.version) byKey.set(row.key, row);
+export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps): Promise<RecallResult> {
+  const query = requireText('query', input.query, LIMITS.queryChars);
+  const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
+  const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS)) as DocKind[];
+  const limit = optionalInteger('limit', input.limit, 1, LIMITS.recallMax) ?? LIMITS.recallDefault;
+  const asOf = input.as_of === undefined || input.as_of === null ? null : requireDate('as_of', input.as_of);
+  const match = ftsQuery(query);
+  if (!match) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
+  const now = nowIso(ctx);
+  // Type filters name memory types; documents join in unless only memory types were asked for.
+  const wantMemories = !kinds.length || types.length > 0;
+  const wantDocs = !asOf && (kinds.length > 0 || !types.length);
+  const fetch = Math.max(50, limit * 5);
+  const filters = memoryFilters(asOf, now, types);
+
+  const memoryRows = new Map<string, Row>();
+  const keep = (row: Row) => {
+    const seen = memoryRows.get(row.key);
+    if (!seen || row.version > seen.version) memoryRows.set(row.key, { ...seen, ...row, bm: row.bm ?? seen?.bm, cosine: row.cosine ?? seen?.cosine });
+    else if (seen) {
+      if (row.bm !== undefined) seen.bm = row.bm;
+      if (row.cosine !== undefined) seen.cosine = row.cosine;
+    }
+  };
+  if (wantMemories) {
+    ctx.db
+      .all<Row>(
+        `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
+         WHERE memory_fts MATCH ? AND ${filters.where.join(' AND ')} ORDER BY bm LIMIT ?`,
+        [match, ...filters.params, fetch],
+      )
+      .forEach(keep);
+  }
+  const docs = new Map<string, DocCandidate>();
+  if (wantDocs) for (const doc of lexicalDocs(ctx.db, match, kinds, fetch)) docs.set(doc.path, doc);
+
+  // Vector candidates, when the current model has vectors and can embed the query.
+  let vectorsUsed = false;
+  const embedder = deps.embedder;
+  if (embedder && deps.vectors.size(ctx.db, embedder.modelId) > 0) {
+    const [queryVector] = await embedder.embed([query]);
+    const hits = deps.vectors.search(ctx.db, embedder.modelId, queryVector, fetch * 2);
+    vectorsUsed = true;
+    const memoryIds = hits.filter((h) => h.table === 'memory');
+    if (wantMemories && memoryIds.length) {
+      const cosine = new Map(memoryIds.map((h) => [h.id, h.score]));
+      ctx.db
+        .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${memoryIds.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ')}`, [...memoryIds.map((h) => h.id), ...filters.params])
+        .forEach((row) => keep({ ...row, bm: undefined, cosine: cosine.get(row.id) }));
+    }
+    const chunkHits = hits.filter((h) => h.table === 'chunk');
+    if (wantDocs && chunkHits.length) {
+      const cosine = new Map(chunkHits.map((h) => [h.id, h.score]));
+      const byVector = bestPerDoc(
+        docsByChunk(ctx.db, chunkHits.map((h) => h.id), kinds).map((d) => ({ ...d, cosine: cosine.get(d.chunkId) })),
+        (a, b) => (a.cosine ?? 0) > (b.cosine ?? 0),
+      );
+      for (const doc of byVector) {
+        const seen = docs.get(doc.path);
+        docs.set(doc.path, seen ? { ...seen, cosine: doc.cosine } : doc);
+      }
+    }
   }
 
-  const best = Math.min(...[...byKey.values()].map((r) => r.bm), -Number.EPSILON);
+  const bestMemoryBm = Math.min(...[...memoryRows.values()].map((r) => r.bm ?? 0), -Number.EPSILON);
+  const bestDocBm = Math.min(...[...docs.values()].map((d) => d.bm ?? 0), -Number.EPSILON);
+  const bestCosine = Math.max(...[...memoryRows.values()].map((r) => r.cosine ?? 0), ...[...docs.values()].map((d) => d.cosine ?? 0), Number.EPSILON);
+  const relevance = (lexical: number, cosine: number | undefined) =>
+    vectorsUsed ? (1 - VECTOR_SHARE) * lexical + VECTOR_SHARE * Math.max(0, cosine ?? 0) / bestCosine : lexical;
+
   const probe = stems(query);
-  const hits = [...byKey.values()].map((row) => {
+  const hits: RecallHit[] = [];
+  for (const row of memoryRows.values()) {
     const memory = rowToMemory(row);
-    // bm25 is negative, better when lower: relevance is the share of the best match's score.
-    const lexical = row.bm / best;
-    const status: Status = asOf && memory.status === 'superseded' ? 'superseded' : memory.status;
+    // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
+    const lexical = row.bm === undefined ? 0 : row.bm / bestMemoryBm;
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
+      ...(vectorsUsed ? { vector: round(Math.max(0, row.cosine ?? 0)) } : {}),
       basis: BASIS_WEIGHT[memory.basis],
-      status: STATUS_WEIGHT[status],
+      status: STATUS_WEIGHT[memory.status],
       freshness: round(freshness(memory.updated_at, asOf ?? now)),
     };
-    parts.total = round(lexical * parts.basis * parts.status * parts.freshness);
+    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness);
     const summary = summarize(memory, asOf ?? now);
     if (row.is_current === 0) summary.flags.push('archived_version');
     if (memory.type === 'dead_end') {
@@ -121,8 +211,33 @@ export function recall(ctx: EngineContext, input: RecallInput): RecallResult {
         summary.flags.unshift('dead_end');
       }
     }
-    return { ...summary, score: parts };
-  });
+    hits.push({ record: 'memory', ...summary, score: parts });
+  }
+  for (const doc of docs.values()) {
+    const lexical = doc.bm === undefined ? 0 : doc.bm / bestDocBm;
+    const parts: ScoreParts = {
+      total: 0,
+      lexical: round(lexical),
+      ...(vectorsUsed ? { vector: round(Math.max(0, doc.cosine ?? 0)) } : {}),
+      basis: 1,
+      status: 1,
+      freshness: 1,
+      kind: KIND_WEIGHT[doc.kind],
+    };
+    parts.total = round(relevance(lexical, doc.cosine) * parts.kind!);
+    hits.push({
+      record: 'doc',
+      key: `doc:${doc.path}`,
+      path: doc.path,
+      kind: doc.kind,
+      title: doc.title,
+      description: docDescription(doc),
+      lines: [doc.startLine, doc.endLine],
+      indexed_at: doc.indexedAt,
+      flags: [],
+      score: parts,
+    });
+  }
 
   hits.sort(
     (a, b) =>
@@ -130,5 +245,5 @@ export function recall(ctx: EngineContext, input: RecallInput): RecallResult {
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
-  return { query, as_of: asOf, results: hits.slice(0, limit), candidates: byKey.size };
+  return { query, as_of: asOf, results: hits.slice(0, limit), candidates: hits.length, vectors: vectorsUsed };
 }

@@ -118,6 +118,57 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'workspace index: documents, chunks, their full-text index and vectors',
+    sql: `
+      CREATE TABLE docs (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        title TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        redactions INTEGER NOT NULL,
+        indexed_at TEXT NOT NULL
+      );
+      CREATE INDEX docs_hash ON docs (content_hash);
+
+      CREATE TABLE doc_chunks (
+        id INTEGER PRIMARY KEY,
+        doc_id INTEGER NOT NULL REFERENCES docs (id),
+        ord INTEGER NOT NULL,
+        title TEXT NOT NULL,
+        heading TEXT NOT NULL,
+        start_line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        text TEXT NOT NULL
+      );
+      CREATE INDEX doc_chunks_doc ON doc_chunks (doc_id, ord);
+
+      CREATE VIRTUAL TABLE doc_fts USING fts5(
+        title, heading, text,
+        content = 'doc_chunks', content_rowid = 'id',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER doc_chunks_fts_insert AFTER INSERT ON doc_chunks BEGIN
+        INSERT INTO doc_fts (rowid, title, heading, text) VALUES (new.id, new.title, new.heading, new.text);
+      END;
+      CREATE TRIGGER doc_chunks_fts_delete AFTER DELETE ON doc_chunks BEGIN
+        INSERT INTO doc_fts (doc_fts, rowid, title, heading, text) VALUES ('delete', old.id, old.title, old.heading, old.text);
+      END;
+
+      -- Vectors of chunks, tagged with the model that made them; only the current model's are used.
+      CREATE TABLE chunk_vectors (
+        chunk_id INTEGER NOT NULL REFERENCES doc_chunks (id),
+        model TEXT NOT NULL,
+        dims INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (chunk_id, model)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

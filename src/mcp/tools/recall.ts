@@ -2,14 +2,17 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LIMITS, type RecallHit } from '../../engine';
+import { DOC_KINDS, LIMITS, type RecallHit } from '../../engine';
 import { fence } from '../fence';
-import { isoDate, memorySummary, memoryType, scoreParts } from '../schemas';
+import { docHit, isoDate, memorySummary, memoryType, scoreParts } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
 export function renderHit(hit: RecallHit, rank: number): string {
   const flags = hit.flags.length ? ` [${hit.flags.join(', ')}]` : '';
+  if (hit.record === 'doc') {
+    return `${rank}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]} (score ${hit.score.total}; ${hit.kind} document)${flags}\n   ${hit.title} — ${hit.description}`;
+  }
   const reason = hit.status_reason ? `\n   ${hit.status}: ${hit.status_reason}` : '';
   const successor = hit.superseded_by ? `\n   superseded by ${hit.superseded_by}` : '';
   return `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ${hit.basis})${flags}\n   ${hit.title} — ${hit.description}${reason}${successor}`;
@@ -21,18 +24,20 @@ export function registerRecall(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Recall memories',
       description:
-        'Search Lore before you change code or repeat an approach: returns the decisions, dead ends, runbooks and facts that match, best first, as titles and one-line descriptions (call `get` for a body). Dead ends that resemble the query come first, flagged "dead_end". Use as_of to ask what was valid at a past instant.',
+        'Search Lore before you change code or repeat an approach: returns the memories (decisions, dead ends, runbooks, facts) and the repository documents (ADRs, runbooks, postmortems, guides, infrastructure) that match, best first, as titles and one-line descriptions (call `get` for a memory\'s body, `read_file` with the path and lines for a document). Dead ends that resemble the query come first, flagged "dead_end". Use as_of to ask what was valid at a past instant.',
       inputSchema: {
         query: z.string().min(1).max(LIMITS.queryChars).describe('what you are about to do or want to know, in plain words'),
-        types: z.array(memoryType).max(9).optional().describe('only these record types'),
+        types: z.array(memoryType).max(9).optional().describe('only these memory types (documents are left out unless kinds is given too)'),
+        kinds: z.array(z.enum(DOC_KINDS)).max(16).optional().describe('only documents of these kinds (e.g. adr, runbook)'),
         limit: z.number().int().min(1).max(LIMITS.recallMax).optional().describe(`how many results (default ${LIMITS.recallDefault})`),
         as_of: isoDate.optional().describe('answer as of this instant (valid time), including records superseded since'),
       },
       outputSchema: {
         query: z.string(),
         as_of: z.string().nullable(),
-        results: z.array(memorySummary.extend({ score: scoreParts })),
+        results: z.array(z.discriminatedUnion('record', [memorySummary.extend({ record: z.literal('memory'), score: scoreParts }), docHit])),
         candidates: z.number(),
+        vectors: z.boolean().describe('whether vector similarity from the local model took part'),
         truncated: z.boolean(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

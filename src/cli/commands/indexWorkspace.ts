@@ -1,0 +1,43 @@
+// `lore index [--full]`: bring the workspace index up to date (only changed files unless --full)
+// and print what changed and the index status.
+
+import { storePaths } from '../../host/dataDir';
+import type { IndexStatus, IndexSummary } from '../../engine';
+import type { Command } from '../command';
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'index the workspace\'s docs and infrastructure files (changed files only unless --full)',
+  usage: 'lore index [--full]',
+  options: { full: { type: 'boolean' } },
+  positionals: { min: 0, max: 0, names: '' },
+  async run(ctx, v) {
+    const root = storePaths(ctx.workspace).workspaceRoot;
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    try {
+      const result = await ctx.withEngine(
+        (engine) =>
+          engine.indexWorkspace(root, { full: v.full === true, signal: controller.signal }, (p) => {
+            if (!ctx.json && process.stderr.isTTY) process.stderr.write(`\r${p.phase} ${p.done}/${p.total}`.padEnd(40));
+          }),
+        { create: true },
+      );
+      if (!ctx.json && process.stderr.isTTY) process.stderr.write('\r'.padEnd(41) + '\r');
+      ctx.print(result, renderIndex);
+      return result.summary.cancelled ? 130 : 0;
+    } finally {
+      process.removeListener('SIGINT', stop);
+    }
+  },
+};
+
+function renderIndex({ summary: s, status }: { summary: IndexSummary; status: IndexStatus }): string {
+  const lines = [
+    `${s.cancelled ? 'cancelled: ' : ''}${s.files} files: ${s.indexed} indexed, ${s.renamed} renamed, ${s.deleted} removed, ${s.unchanged} unchanged${s.redactions ? `; ${s.redactions} secret(s) redacted` : ''}`,
+    `index: ${status.files} files, ${status.chunks} chunks (${Object.entries(status.by_kind).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'})`,
+    status.model ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending` : `model: none (${status.model_problem}); recall is lexical only`,
+  ];
+  return lines.join('\n');
+}

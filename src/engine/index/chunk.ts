@@ -1,0 +1,129 @@
+// Chunking: markdown by headings (keeping the heading path and line range), Terraform by block,
+// YAML by document, Dockerfiles whole, anything else in bounded windows of lines. Chunks are
+// bounded so one long section never becomes one huge embedding.
+
+import type { DocKind } from './kinds';
+import { PROSE_KINDS } from './kinds';
+
+export interface Chunk {
+  heading: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+const MAX_CHUNK_CHARS = 2000;
+const WINDOW_LINES = 60;
+
+/** Removes ERB/HTML leftovers (`<% %>`, tags, comments) that published-docs sources carry. */
+export function cleanMarkup(text: string): string {
+  return text
+    .replace(/<%[\s\S]*?%>/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, (m) => '\n'.repeat((m.match(/\n/g) ?? []).length))
+    .replace(/<\/?[a-zA-Z][^>\n]*>/g, ' ');
+}
+
+/** Splits a run of lines into pieces of at most MAX_CHUNK_CHARS, keeping line numbers. */
+function bounded(heading: string, lines: string[], firstLine: number): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  while (start < lines.length) {
+    let end = start;
+    let size = 0;
+    while (end < lines.length && (end === start || size + lines[end].length + 1 <= MAX_CHUNK_CHARS) && end - start < WINDOW_LINES * 2) {
+      size += lines[end].length + 1;
+      end++;
+    }
+    const text = lines.slice(start, end).join('\n').trim();
+    if (text) chunks.push({ heading, startLine: firstLine + start, endLine: firstLine + end - 1, text: text.slice(0, MAX_CHUNK_CHARS) });
+    start = end;
+  }
+  return chunks;
+}
+
+function markdownChunks(lines: string[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  const path: string[] = [];
+  let sectionStart = 0;
+  let inFence = false;
+  const flush = (end: number) => {
+    chunks.push(...bounded(path.join(' > '), lines.slice(sectionStart, end), sectionStart + 1));
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*(```|~~~)/.test(lines[i])) inFence = !inFence;
+    const heading = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(lines[i]);
+    if (!heading) continue;
+    if (i > sectionStart) flush(i);
+    const level = heading[1].length;
+    path.length = Math.min(path.length, level - 1);
+    path[level - 1] = heading[2];
+    for (let j = 0; j < level - 1; j++) path[j] ??= '';
+    sectionStart = i;
+  }
+  flush(lines.length);
+  return chunks.map((c) => ({ ...c, heading: c.heading.split(' > ').filter(Boolean).join(' > ') }));
+}
+
+/** Top-level Terraform/HCL blocks: `resource "a" "b" {`, `module "x" {`, `variable`, ... */
+function terraformChunks(lines: string[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = -1;
+  let label = '';
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (depth === 0) {
+      const block = /^([a-z_]+)((?:\s+"[^"]*")*)\s*\{/.exec(line);
+      if (block) {
+        start = i;
+        label = `${block[1]}${block[2].replace(/"/g, '').replace(/\s+/g, ' ')}`.trim();
+      }
+    }
+    depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
+    if (depth <= 0 && start >= 0) {
+      chunks.push(...bounded(label, lines.slice(start, i + 1), start + 1));
+      start = -1;
+      depth = 0;
+    }
+  }
+  return chunks.length ? chunks : bounded('', lines, 1);
+}
+
+/** YAML documents separated by `---`, each labelled with its kind/name when it has one. */
+function yamlChunks(lines: string[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  const flush = (end: number) => {
+    const doc = lines.slice(start, end);
+    const kind = doc.map((l) => /^kind:\s*(\S+)/.exec(l)?.[1]).find(Boolean);
+    const name = doc.map((l) => /^\s{2}name:\s*(\S+)/.exec(l)?.[1]).find(Boolean);
+    chunks.push(...bounded([kind, name].filter(Boolean).join(' '), doc, start + 1));
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (/^---\s*$/.test(lines[i])) {
+      if (i > start) flush(i);
+      start = i + 1;
+    }
+  }
+  flush(lines.length);
+  return chunks;
+}
+
+export function chunkDocument(kind: DocKind, text: string): Chunk[] {
+  const lines = text.split(/\r?\n/);
+  if (PROSE_KINDS.includes(kind)) return markdownChunks(cleanMarkup(text).split(/\r?\n/));
+  if (kind === 'terraform') return terraformChunks(lines);
+  if (kind === 'kubernetes' || kind === 'helm' || kind === 'ci' || kind === 'ansible') return yamlChunks(lines);
+  if (kind === 'dockerfile') return bounded('Dockerfile', lines, 1);
+  return bounded('', lines, 1);
+}
+
+/** The title a person would give the document: front matter, then the first heading, then the file name. */
+export function documentTitle(path: string, text: string): string {
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const fmTitle = fm && /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm[1])?.[1];
+  if (fmTitle) return fmTitle.slice(0, 200);
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? /^(.+)\r?\n=+\s*$/m.exec(text)?.[1];
+  if (heading) return heading.replace(/<[^>]+>/g, '').trim().slice(0, 200);
+  return path.slice(path.lastIndexOf('/') + 1);
+}

@@ -1,0 +1,51 @@
+// What the index reads: allowlist globs for documents and infrastructure, default excludes
+// (dependencies, build output, lock files, binaries, secret-bearing files), a size cap. Settings
+// may replace either list. The host walks the disk; this decides.
+
+import picomatch from 'picomatch';
+
+export const MAX_INDEXED_BYTES = 1024 * 1024;
+
+export const DEFAULT_INCLUDE: readonly string[] = [
+  '**/*.md', '**/*.mdx', '**/*.markdown', '**/*.html.md.erb', '**/*.rst', '**/*.adoc', '**/*.asciidoc',
+  '**/README', '**/README.*', '**/CHANGELOG*', '**/HISTORY*', '**/NOTES.txt',
+  '**/*.tf', '**/*.hcl', '**/*.yaml', '**/*.yml', '**/*.tpl',
+  '**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/Containerfile', '**/Jenkinsfile',
+];
+
+export const DEFAULT_EXCLUDE: readonly string[] = [
+  '**/node_modules/**', '**/bower_components/**', '**/vendor/**', '**/.git/**', '**/.hg/**', '**/.svn/**',
+  '**/dist/**', '**/build/**', '**/out/**', '**/target/**', '**/.next/**', '**/.nuxt/**', '**/coverage/**',
+  '**/__pycache__/**', '**/.venv/**', '**/venv/**', '**/.terraform/**', '**/.cache/**', '**/.idea/**', '**/.vscode-test/**',
+  '**/package-lock.json', '**/yarn.lock', '**/pnpm-lock.yaml', '**/Gemfile.lock', '**/poetry.lock', '**/Cargo.lock', '**/composer.lock',
+  '**/*.min.*', '**/*.map',
+  // Secret-bearing files stay out unless a person allows them explicitly.
+  '**/*.tfvars', '**/*.tfvars.json', '**/*.tfstate', '**/*.tfstate.*', '**/.env', '**/.env.*', '**/*.pem', '**/*.key',
+  '**/secrets.yaml', '**/secrets.yml', '**/*.secret.yaml', '**/credentials*',
+];
+
+export interface DiscoveryRules {
+  include?: readonly string[];
+  exclude?: readonly string[];
+  maxBytes?: number;
+}
+
+export interface DiscoveryMatcher {
+  /** Whether a workspace-relative path (with `/`) should be indexed. */
+  accepts(path: string): boolean;
+  /** Whether a folder can be skipped without looking inside. */
+  skipsFolder(path: string): boolean;
+  maxBytes: number;
+}
+
+export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
+  const options = { dot: true, nocase: false };
+  const include = picomatch([...(rules.include ?? DEFAULT_INCLUDE)], options);
+  const excludeGlobs = [...(rules.exclude ?? DEFAULT_EXCLUDE)];
+  const exclude = picomatch(excludeGlobs, options);
+  return {
+    accepts: (path) => include(path) && !exclude(path),
+    skipsFolder: (path) => exclude(`${path}/`) || exclude(`${path}/x`),
+    maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
+  };
+}

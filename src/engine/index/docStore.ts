@@ -1,0 +1,122 @@
+// The index's tables: the content-hash catalog of documents, their chunks and chunk vectors.
+
+import type { SqlDatabase } from '../ports';
+import type { Chunk } from './chunk';
+import type { DocKind } from './kinds';
+
+export interface CatalogEntry {
+  id: number;
+  path: string;
+  content_hash: string;
+  size: number;
+  mtime_ms: number;
+}
+
+export interface DocRecord {
+  path: string;
+  kind: DocKind;
+  title: string;
+  contentHash: string;
+  size: number;
+  mtimeMs: number;
+  redactions: number;
+  chunks: Chunk[];
+}
+
+export function catalog(db: SqlDatabase): Map<string, CatalogEntry> {
+  return new Map(db.all<CatalogEntry>('SELECT id, path, content_hash, size, mtime_ms FROM docs').map((e) => [e.path, e]));
+}
+
+export function deleteDoc(db: SqlDatabase, id: number): void {
+  db.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM doc_chunks WHERE doc_id = ?)', [id]);
+  db.run('DELETE FROM doc_chunks WHERE doc_id = ?', [id]);
+  db.run('DELETE FROM docs WHERE id = ?', [id]);
+}
+
+/** Writes a document and its chunks, replacing whatever was stored at that path. */
+export function putDoc(db: SqlDatabase, doc: DocRecord, now: string): void {
+  const existing = db.get<{ id: number }>('SELECT id FROM docs WHERE path = ?', [doc.path]);
+  if (existing) deleteDoc(db, existing.id);
+  const id = db.run(
+    'INSERT INTO docs (path, kind, title, content_hash, size, mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [doc.path, doc.kind, doc.title, doc.contentHash, doc.size, doc.mtimeMs, doc.redactions, now],
+  ).lastInsertRowid;
+  doc.chunks.forEach((chunk, ord) => {
+    db.run('INSERT INTO doc_chunks (doc_id, ord, title, heading, start_line, end_line, text) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      id, ord, doc.title, chunk.heading, chunk.startLine, chunk.endLine, chunk.text,
+    ]);
+  });
+}
+
+/** A rename is a new path for the same content: chunks and vectors stay, nothing is re-embedded. */
+export function renameDoc(db: SqlDatabase, id: number, path: string, mtimeMs: number, now: string): void {
+  db.run('UPDATE docs SET path = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?', [path, mtimeMs, now, id]);
+}
+
+export function touchDoc(db: SqlDatabase, id: number, mtimeMs: number): void {
+  db.run('UPDATE docs SET mtime_ms = ? WHERE id = ?', [mtimeMs, id]);
+}
+
+export interface PendingText {
+  table: 'chunk' | 'memory';
+  id: number;
+  text: string;
+}
+
+/** Chunks and current memories that have no vector from `model` yet. */
+export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number): PendingText[] {
+  const chunks = db.all<{ id: number; text: string; title: string; heading: string }>(
+    `SELECT c.id, c.text, c.title, c.heading FROM doc_chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?) LIMIT ?`,
+    [model, limit],
+  );
+  const out: PendingText[] = chunks.map((c) => ({ table: 'chunk', id: c.id, text: `${c.title}\n${c.heading}\n${c.text}` }));
+  if (out.length < limit) {
+    const memories = db.all<{ id: number; title: string; description: string; body: string }>(
+      `SELECT m.id, m.title, m.description, m.body FROM memories m
+       WHERE m.is_current = 1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
+      [model, limit - out.length],
+    );
+    out.push(...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })));
+  }
+  return out;
+}
+
+export function countPending(db: SqlDatabase, model: string): number {
+  const chunks = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?)', [model])?.n ?? 0;
+  const memories = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories m WHERE m.is_current = 1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?)', [model])?.n ?? 0;
+  return chunks + memories;
+}
+
+export function storeVector(db: SqlDatabase, item: PendingText, model: string, vector: Float32Array): void {
+  const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  if (item.table === 'chunk') {
+    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dims, vector) VALUES (?, ?, ?, ?)', [item.id, model, vector.length, blob]);
+  } else {
+    db.run('INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector) VALUES (?, ?, ?, ?)', [item.id, model, vector.length, blob]);
+  }
+}
+
+/** Vectors of models other than the current one are never compared; a model change drops them. */
+export function dropOtherModels(db: SqlDatabase, model: string): number {
+  const a = db.run('DELETE FROM chunk_vectors WHERE model <> ?', [model]).changes;
+  const b = db.run('DELETE FROM memory_vectors WHERE model <> ?', [model]).changes;
+  return a + b;
+}
+
+export interface IndexCounts {
+  files: number;
+  chunks: number;
+  redactions: number;
+  by_kind: Record<string, number>;
+}
+
+export function indexCounts(db: SqlDatabase): IndexCounts {
+  const kinds = db.all<{ kind: string; n: number; r: number }>('SELECT kind, COUNT(*) AS n, SUM(redactions) AS r FROM docs GROUP BY kind');
+  return {
+    files: kinds.reduce((n, k) => n + k.n, 0),
+    chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0,
+    redactions: kinds.reduce((n, k) => n + (k.r ?? 0), 0),
+    by_kind: Object.fromEntries(kinds.map((k) => [k.kind, k.n])),
+  };
+}

@@ -1,0 +1,154 @@
+// The indexer: a content-hash catalog diffed against the workspace's files into work (index,
+// rename, delete), done in batches that each commit on their own — a kill loses at most the
+// batch in flight — then embeddings for whatever has no vector from the current model. An async
+// generator: it yields progress and stops between batches when its signal aborts.
+
+import { sha256 } from '../trust/digest';
+import type { Embedder } from '../embed/embedder';
+import type { EngineContext } from '../memory/context';
+import { nowIso } from '../memory/context';
+import { chunkDocument, documentTitle } from './chunk';
+import { chartRootsOf, classify } from './classify';
+import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';
+import { redact } from './redact';
+
+export interface SourceFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The workspace's files as the index sees them (already filtered by the discovery rules). */
+export interface FileSource {
+  list(): Promise<SourceFile[]>;
+  read(path: string): Promise<string>;
+}
+
+export interface IndexOptions {
+  embedder?: Embedder;
+  /** Re-read and re-chunk every file, not only changed ones. */
+  full?: boolean;
+  signal?: AbortSignal;
+  batchSize?: number;
+  embedBatchSize?: number;
+}
+
+export interface IndexProgress {
+  phase: 'scan' | 'index' | 'embed';
+  done: number;
+  total: number;
+  path?: string;
+}
+
+export interface IndexSummary {
+  files: number;
+  indexed: number;
+  renamed: number;
+  deleted: number;
+  unchanged: number;
+  embedded: number;
+  redactions: number;
+  model: string | null;
+  cancelled: boolean;
+}
+
+function aborted(signal?: AbortSignal): boolean {
+  return signal?.aborted === true;
+}
+
+export async function* indexWorkspace(ctx: EngineContext, source: FileSource, options: IndexOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+  const batchSize = options.batchSize ?? 25;
+  const summary: IndexSummary = { files: 0, indexed: 0, renamed: 0, deleted: 0, unchanged: 0, embedded: 0, redactions: 0, model: options.embedder?.modelId ?? null, cancelled: false };
+  yield { phase: 'scan', done: 0, total: 0 };
+  const files = await source.list();
+  summary.files = files.length;
+  const known = catalog(ctx.db);
+  const present = new Set(files.map((f) => f.path));
+  const chartRoots = chartRootsOf(files.map((f) => f.path));
+  // Content of files that disappeared, by hash: a new path with the same content is a rename.
+  const vanished = new Map([...known.values()].filter((e) => !present.has(e.path)).map((e) => [e.content_hash, e]));
+
+  let batch: Array<() => void> = [];
+  const commit = () => {
+    if (!batch.length) return;
+    const work = batch;
+    batch = [];
+    ctx.db.transaction(() => work.forEach((w) => w()));
+  };
+
+  for (let i = 0; i < files.length; i++) {
+    if (aborted(options.signal)) {
+      summary.cancelled = true;
+      break;
+    }
+    const file = files[i];
+    const entry = known.get(file.path);
+    if (entry && !options.full && entry.size === file.size && entry.mtime_ms === file.mtimeMs) {
+      summary.unchanged++;
+      continue;
+    }
+    const raw = await source.read(file.path);
+    const hash = sha256(raw);
+    const now = nowIso(ctx);
+    if (entry && entry.content_hash === hash && !options.full) {
+      batch.push(() => touchDoc(ctx.db, entry.id, file.mtimeMs));
+      summary.unchanged++;
+    } else if (!entry && vanished.has(hash)) {
+      const moved = vanished.get(hash)!;
+      vanished.delete(hash);
+      batch.push(() => renameDoc(ctx.db, moved.id, file.path, file.mtimeMs, now));
+      summary.renamed++;
+    } else {
+      const kind = classify(file.path, raw, { chartRoots });
+      const { text, redactions } = redact(raw);
+      const doc: DocRecord = { path: file.path, kind, title: documentTitle(file.path, text), contentHash: hash, size: file.size, mtimeMs: file.mtimeMs, redactions, chunks: chunkDocument(kind, text) };
+      batch.push(() => putDoc(ctx.db, doc, now));
+      summary.indexed++;
+      summary.redactions += redactions;
+    }
+    if (batch.length >= batchSize) {
+      commit();
+      yield { phase: 'index', done: i + 1, total: files.length, path: file.path };
+    }
+  }
+  if (!summary.cancelled) {
+    for (const gone of vanished.values()) batch.push(() => deleteDoc(ctx.db, gone.id));
+    summary.deleted = vanished.size;
+  }
+  commit();
+  yield { phase: 'index', done: files.length, total: files.length };
+  setIndexState(ctx, 'last_index', nowIso(ctx));
+
+  const embedder = options.embedder;
+  if (embedder && !summary.cancelled) {
+    ctx.db.transaction(() => dropOtherModels(ctx.db, embedder.modelId));
+    const total = countPending(ctx.db, embedder.modelId);
+    const size = options.embedBatchSize ?? 32;
+    while (!aborted(options.signal)) {
+      const pending = pendingEmbeddings(ctx.db, embedder.modelId, size);
+      if (!pending.length) break;
+      const vectors = await embedder.embed(pending.map((p) => p.text), options.signal);
+      ctx.db.transaction(() => pending.forEach((item, i) => storeVector(ctx.db, item, embedder.modelId, vectors[i])));
+      summary.embedded += pending.length;
+      bumpVectorGeneration(ctx);
+      yield { phase: 'embed', done: summary.embedded, total };
+    }
+    summary.cancelled = aborted(options.signal);
+    setIndexState(ctx, 'model', embedder.modelId);
+  }
+  return summary;
+}
+
+export function setIndexState(ctx: EngineContext, name: string, value: string): void {
+  ctx.db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [`index.${name}`, value]);
+}
+
+export function getIndexState(ctx: EngineContext, name: string): string | null {
+  return ctx.db.get<{ value: string }>('SELECT value FROM meta WHERE name = ?', [`index.${name}`])?.value ?? null;
+}
+
+/** Vector caches compare this to know when to reload. */
+export function bumpVectorGeneration(ctx: EngineContext): void {
+  const current = Number(getIndexState(ctx, 'vector_generation') ?? '0');
+  setIndexState(ctx, 'vector_generation', String(current + 1));
+}

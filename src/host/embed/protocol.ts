@@ -1,0 +1,39 @@
+// Messages between TransformersEmbedder (the caller's thread) and embedWorker (its worker_thread).
+// One request is in flight at a time; each carries one batch, so cancellation happens between
+// batches on the caller's side.
+
+export type BackendChoice = 'auto' | 'native' | 'wasm';
+export type Backend = 'native' | 'wasm';
+
+export interface WorkerInit {
+  /** transformers.js env.localModelPath: the folder that holds `<modelName>/`. */
+  modelRoot: string;
+  /** Model id, the folder under modelRoot (e.g. "Xenova/all-MiniLM-L6-v2"). */
+  modelName: string;
+  /** transformers.js dtype: "fp32" reads onnx/model.onnx, "q8" onnx/model_quantized.onnx. */
+  dtype: string;
+  /** ONNX Runtime intra-op threads (native) or WASM threads. */
+  threads: number;
+  backend: BackendChoice;
+  /** Module to load as the native backend; tests pass a missing one to exercise the WASM fallback. */
+  nativeModule: string;
+  /** Hash the model file into the model id (local folders); skipped for the known default model. */
+  fingerprint: boolean;
+}
+
+export type WorkerRequest = { type: 'embed'; id: number; texts: string[] };
+
+export type WorkerMessage =
+  | {
+      type: 'ready';
+      dims: number;
+      backend: Backend;
+      /** Why the preferred backend was not used, when it was not. */
+      fallbackReason?: string;
+      /** First hex digits of the model file's sha256, when asked for. */
+      fingerprint?: string;
+      loadMs: number;
+    }
+  | { type: 'failed'; message: string }
+  | { type: 'embedded'; id: number; dims: number; vectors: Float32Array }
+  | { type: 'error'; id: number; message: string };
