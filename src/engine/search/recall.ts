@@ -1,6 +1,6 @@
 // Recall: one ranked list over memories and indexed documents — titles and one-line descriptions,
 // never bodies. Relevance is lexical (FTS5, stemmed; memories: title 4, description 2, body 1,
-// tags 2; documents: title 4, heading path 2, text 1), each list normalised to its best match,
+// tags 2; documents: title 4, heading path 2, text 1) as a share of the best match of either,
 // fused with vector similarity from the local model when one is available (an even blend of the
 // two). Then priors as multipliers: basis, status and freshness for memories, kind for documents.
 // Retracted, quarantined, superseded and expired memories are not candidates (as_of asks instead
@@ -29,6 +29,7 @@ export const KIND_WEIGHT: Record<DocKind, number> = {
 };
 /** How much of relevance vector similarity contributes when vectors are available. */
 const VECTOR_SHARE = 0.5;
+const MIN_SCORE = 0.001;
 /** Freshness is a nudge: at most 15% off for records untouched for years. */
 const FRESHNESS_FLOOR = 0.85;
 const FRESHNESS_HALF_LIFE_DAYS = 365;
@@ -181,8 +182,8 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     }
   }
 
-  const bestMemoryBm = Math.min(...[...memoryRows.values()].map((r) => r.bm ?? 0), -Number.EPSILON);
-  const bestDocBm = Math.min(...[...docs.values()].map((d) => d.bm ?? 0), -Number.EPSILON);
+  // One scale for both lists, so a weak memory match does not tie with a strong document match.
+  const bestBm = Math.min(...[...memoryRows.values()].map((r) => r.bm ?? 0), ...[...docs.values()].map((d) => d.bm ?? 0), -Number.EPSILON);
   const bestCosine = Math.max(...[...memoryRows.values()].map((r) => r.cosine ?? 0), ...[...docs.values()].map((d) => d.cosine ?? 0), Number.EPSILON);
   const relevance = (lexical: number, cosine: number | undefined) =>
     vectorsUsed ? (1 - VECTOR_SHARE) * lexical + VECTOR_SHARE * Math.max(0, cosine ?? 0) / bestCosine : lexical;
@@ -192,7 +193,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
   for (const row of memoryRows.values()) {
     const memory = rowToMemory(row);
     // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
-    const lexical = row.bm === undefined ? 0 : row.bm / bestMemoryBm;
+    const lexical = row.bm === undefined ? 0 : row.bm / bestBm;
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -214,7 +215,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     hits.push({ record: 'memory', ...summary, score: parts });
   }
   for (const doc of docs.values()) {
-    const lexical = doc.bm === undefined ? 0 : doc.bm / bestDocBm;
+    const lexical = doc.bm === undefined ? 0 : doc.bm / bestBm;
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -239,11 +240,13 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     });
   }
 
-  hits.sort(
+  // A match on nothing but words every record contains carries no evidence; it is dropped.
+  const relevant = hits.filter((h) => h.score.total >= MIN_SCORE || h.score.dead_end_match !== undefined);
+  relevant.sort(
     (a, b) =>
       Number(b.score.dead_end_match !== undefined) - Number(a.score.dead_end_match !== undefined) ||
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
-  return { query, as_of: asOf, results: hits.slice(0, limit), candidates: hits.length, vectors: vectorsUsed };
+  return { query, as_of: asOf, results: relevant.slice(0, limit), candidates: relevant.length, vectors: vectorsUsed };
 }

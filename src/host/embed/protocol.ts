@@ -17,8 +17,8 @@ export interface WorkerInit {
   backend: BackendChoice;
   /** Module to load as the native backend; tests pass a missing one to exercise the WASM fallback. */
   nativeModule: string;
-  /** Hash the model file into the model id (local folders); skipped for the known default model. */
-  fingerprint: boolean;
+  /** The ONNX file the dtype selects; its sha256 goes into the model id. */
+  modelFile: string;
 }
 
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] };
@@ -30,8 +30,8 @@ export type WorkerMessage =
       backend: Backend;
       /** Why the preferred backend was not used, when it was not. */
       fallbackReason?: string;
-      /** First hex digits of the model file's sha256, when asked for. */
-      fingerprint?: string;
+      /** sha256 (hex) of the model file. */
+      fingerprint: string;
       loadMs: number;
     }
   | { type: 'failed'; message: string }

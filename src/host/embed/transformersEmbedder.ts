@@ -1,0 +1,208 @@
+// The real Embedder: transformers.js (feature extraction, mean pooling, L2 normalisation) in a
+// worker_thread, so ONNX inference never blocks the caller's event loop. Texts go to the worker
+// one batch at a time; an aborted signal stops the work between batches and rejects with an
+// AbortError. ONNX intra-op threads are capped (default 1).
+//
+// The worker file is dist/embedWorker.js next to the bundle, or embedWorker.ts beside this file
+// when running from source under tsx. Either way transformers.js and onnxruntime are loaded from
+// node_modules at run time (the bundles keep them external).
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
+import { silentLogger, type Logger } from '../../engine/ports';
+import { locateModel, type ModelLocation, type ModelSource } from './modelFiles';
+import type { Backend, BackendChoice, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
+
+export interface TransformersEmbedderOptions extends ModelSource {
+  /** ONNX Runtime intra-op threads (or WASM threads). Default 1. */
+  threads?: number;
+  /** Texts per inference call. Default 16. */
+  batchSize?: number;
+  /** 'auto' (default): native onnxruntime-node, WebAssembly when the native binding cannot load. */
+  backend?: BackendChoice;
+  logger?: Logger;
+  /** For tests: the module to load as the native backend (a missing one forces the WASM fallback). */
+  nativeModule?: string;
+}
+
+export function isEmbedderUnavailable(value: unknown): value is EmbedderUnavailable {
+  return typeof value === 'object' && value !== null && typeof (value as EmbedderUnavailable).reason === 'string' && !('embed' in value);
+}
+
+export function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return new DOMException('The embedding was cancelled', 'AbortError');
+}
+
+function workerFile(): string {
+  const bundled = join(__dirname, 'embedWorker.js');
+  return existsSync(bundled) ? bundled : join(__dirname, 'embedWorker.ts');
+}
+
+interface Pending {
+  resolve(vectors: Float32Array[]): void;
+  reject(err: Error): void;
+}
+
+export class TransformersEmbedder implements Embedder {
+  /** `<name>@<dtype>#<first 12 hex digits of the ONNX file's sha256>`. */
+  readonly modelId: string;
+  readonly dims: number;
+  /** The runtime in use: native onnxruntime-node or its WebAssembly build. */
+  readonly backend: Backend;
+  /** Why the native runtime was not used, when the WebAssembly one was picked for want of it. */
+  readonly fallbackReason: string | undefined;
+  readonly threads: number;
+  readonly batchSize: number;
+  readonly model: ModelLocation;
+  /** Time to load the model in the worker, in ms. */
+  readonly loadMs: number;
+
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** embed() calls run one after another; each sends its batches in order. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private broken: Error | undefined;
+
+  /** Use createTransformersEmbedder(). */
+  constructor(
+    private readonly worker: Worker,
+    ready: Extract<WorkerMessage, { type: 'ready' }>,
+    model: ModelLocation,
+    threads: number,
+    batchSize: number,
+    private readonly logger: Logger,
+  ) {
+    this.model = model;
+    this.modelId = `${model.name}@${model.dtype}#${ready.fingerprint.slice(0, 12)}`;
+    this.dims = ready.dims;
+    this.backend = ready.backend;
+    this.fallbackReason = ready.fallbackReason;
+    this.threads = threads;
+    this.batchSize = batchSize;
+    this.loadMs = ready.loadMs;
+    worker.on('message', (m: WorkerMessage) => this.onMessage(m));
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', (code) => this.fail(new Error(`the embedding worker exited (code ${code})`)));
+    worker.unref();
+  }
+
+  private onMessage(m: WorkerMessage): void {
+    if (m.type !== 'embedded' && m.type !== 'error') return;
+    const waiter = this.pending.get(m.id);
+    this.pending.delete(m.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (!waiter) return; // its caller gave up (aborted)
+    if (m.type === 'error') return waiter.reject(new Error(`embedding failed: ${m.message}`));
+    const vectors: Float32Array[] = [];
+    for (let at = 0; at < m.vectors.length; at += m.dims) vectors.push(m.vectors.slice(at, at + m.dims));
+    waiter.resolve(vectors);
+  }
+
+  private fail(err: Error): void {
+    if (this.closed) return;
+    this.broken ??= err;
+    this.logger.error(`embedder: ${err.message}`);
+    for (const waiter of this.pending.values()) waiter.reject(err);
+    this.pending.clear();
+  }
+
+  private batch(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      const onAbort = (): void => {
+        // The worker finishes this batch; its result is dropped when it arrives.
+        this.pending.set(id, { resolve: () => {}, reject: () => {} });
+        reject(abortError(signal));
+      };
+      this.pending.set(id, {
+        resolve: (v) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.worker.ref();
+      this.worker.postMessage({ type: 'embed', id, texts } satisfies WorkerRequest);
+    });
+  }
+
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const run = async (): Promise<Float32Array[]> => {
+      const out: Float32Array[] = [];
+      for (let at = 0; at < texts.length; at += this.batchSize) {
+        if (signal?.aborted) throw abortError(signal);
+        if (this.closed) throw new Error('the embedder is closed');
+        if (this.broken) throw this.broken;
+        out.push(...(await this.batch(texts.slice(at, at + this.batchSize), signal)));
+      }
+      return out;
+    };
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.closed) return Promise.reject(new Error('the embedder is closed'));
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const err = new Error('the embedder was closed');
+    for (const waiter of this.pending.values()) waiter.reject(err);
+    this.pending.clear();
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * Starts an embedder for a local model, or says why there is none. Never throws for a missing or
+ * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
+ */
+export async function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder | EmbedderUnavailable> {
+  const model = locateModel(options);
+  if ('reason' in model) return model;
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 16));
+  const logger = options.logger ?? silentLogger;
+  const init: WorkerInit = {
+    modelRoot: model.root,
+    modelName: model.name,
+    dtype: model.dtype,
+    modelFile: model.file,
+    threads,
+    backend: options.backend ?? 'auto',
+    nativeModule: options.nativeModule ?? 'onnxruntime-node',
+  };
+  let worker: Worker;
+  try {
+    // stdout/stderr are piped, never the host's: an MCP stdio server's stdout carries the protocol.
+    worker = new Worker(workerFile(), { workerData: init, stdout: true, stderr: true });
+  } catch (err) {
+    return { reason: `The embedding worker could not start: ${(err as Error).message}` };
+  }
+  worker.stdout.on('data', (chunk: Buffer) => logger.debug(`embed worker: ${chunk.toString().trimEnd()}`));
+  worker.stderr.on('data', (chunk: Buffer) => logger.warn(`embed worker: ${chunk.toString().trimEnd()}`));
+  const ready = await new Promise<Extract<WorkerMessage, { type: 'ready' }> | EmbedderUnavailable>((resolve) => {
+    const failed = (why: string): void => resolve({ reason: `The embedding model in ${model.folder} (${model.dtype}) could not be loaded: ${why}. Check that the folder holds a complete transformers.js model, or change the model settings; recall stays lexical-only meanwhile.` });
+    worker.once('message', (m: WorkerMessage) => (m.type === 'ready' ? resolve(m) : failed(m.type === 'failed' ? m.message : `unexpected ${m.type}`)));
+    worker.once('error', (err) => failed(err.message));
+    worker.once('exit', (code) => failed(`the worker exited (code ${code})`));
+  });
+  worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  if ('reason' in ready) {
+    await worker.terminate();
+    return ready;
+  }
+  if (ready.fallbackReason) logger.warn(`embedder: using WebAssembly: ${ready.fallbackReason}`);
+  logger.info(`embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ${ready.backend}, ${threads} thread(s), loaded in ${ready.loadMs} ms`);
+  return new TransformersEmbedder(worker, ready, model, threads, batchSize, logger);
+}
