@@ -13,16 +13,21 @@ const require = createRequire(import.meta.url);
 const CLI_BANNER = [
   '#!/usr/bin/env node',
   "'use strict';",
-  "if (!process.argv.slice(2).some((a) => a === 'serve' || a === 'mcp')) require('node:v8').setFlagsFromString('--liftoff-only');",
+  "if (!process.argv.slice(2).some((a) => a === 'serve' || a === 'mcp' || a === 'watch')) require('node:v8').setFlagsFromString('--liftoff-only');",
 ].join('\n');
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+// The embedding worker (dist/embedWorker.js, started by src/host/embed/transformersEmbedder.ts).
+// transformers.js and ONNX Runtime load from node_modules at run time: onnxruntime-node finds its
+// native binding inside its own package, and the WebAssembly fallback reads onnxruntime-web's files.
+const EMBED_EXTERNAL = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp'];
 
 mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } }),
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...common, entryPoints: ['src/host/embed/embedWorker.ts'], outfile: 'dist/embedWorker.js', external: EMBED_EXTERNAL }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
-console.log('built dist/cli.js, dist/extension.js');
+console.log('built dist/cli.js, dist/extension.js, dist/embedWorker.js');

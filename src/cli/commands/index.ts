@@ -16,11 +16,13 @@ import { rememberCommand } from './remember';
 import { serveCommand } from './serve';
 import { deprecateCommand, disputeCommand, retractCommand } from './status';
 import { supersedeCommand } from './supersede';
+import { watchCommand } from './watch';
 
 export const COMMANDS: readonly Command[] = [
   rememberCommand,
   recallCommand,
   indexCommand,
+  watchCommand,
   getCommand,
   listCommand,
   historyCommand,

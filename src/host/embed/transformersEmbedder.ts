@@ -8,6 +8,7 @@
 // node_modules at run time (the bundles keep them external).
 
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
@@ -37,9 +38,18 @@ export function abortError(signal?: AbortSignal): Error {
   return new DOMException('The embedding was cancelled', 'AbortError');
 }
 
-function workerFile(): string {
+/**
+ * Starts the worker: dist/embedWorker.js beside the bundle, else embedWorker.ts beside this file
+ * through tsx's CommonJS hook (workers do not inherit tsx's loader from the parent's --import).
+ */
+function startWorker(init: WorkerInit): Worker {
+  // stdout/stderr are piped, never the host's: an MCP stdio server's stdout carries the protocol.
+  const options = { workerData: init, stdout: true, stderr: true };
   const bundled = join(__dirname, 'embedWorker.js');
-  return existsSync(bundled) ? bundled : join(__dirname, 'embedWorker.ts');
+  if (existsSync(bundled)) return new Worker(bundled, options);
+  const source = join(__dirname, 'embedWorker.ts');
+  const tsx = createRequire(__filename).resolve('tsx/cjs/api');
+  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, { ...options, eval: true });
 }
 
 interface Pending {
@@ -184,18 +194,18 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   };
   let worker: Worker;
   try {
-    // stdout/stderr are piped, never the host's: an MCP stdio server's stdout carries the protocol.
-    worker = new Worker(workerFile(), { workerData: init, stdout: true, stderr: true });
+    worker = startWorker(init);
   } catch (err) {
-    return { reason: `The embedding worker could not start: ${(err as Error).message}` };
+    return { reason: `The embedding worker could not start: ${(err as Error).message}. Reinstall Lore (its dist/embedWorker.js or node_modules may be incomplete); recall stays lexical-only meanwhile.` };
   }
   worker.stdout.on('data', (chunk: Buffer) => logger.debug(`embed worker: ${chunk.toString().trimEnd()}`));
   worker.stderr.on('data', (chunk: Buffer) => logger.warn(`embed worker: ${chunk.toString().trimEnd()}`));
   const ready = await new Promise<Extract<WorkerMessage, { type: 'ready' }> | EmbedderUnavailable>((resolve) => {
     const failed = (why: string): void => resolve({ reason: `The embedding model in ${model.folder} (${model.dtype}) could not be loaded: ${why}. Check that the folder holds a complete transformers.js model, or change the model settings; recall stays lexical-only meanwhile.` });
+    const crashed = (why: string): void => resolve({ reason: `The embedding worker stopped while loading ${model.folder}: ${why}. Reinstall Lore if this persists (node_modules/@huggingface/transformers and onnxruntime may be incomplete); recall stays lexical-only meanwhile.` });
     worker.once('message', (m: WorkerMessage) => (m.type === 'ready' ? resolve(m) : failed(m.type === 'failed' ? m.message : `unexpected ${m.type}`)));
-    worker.once('error', (err) => failed(err.message));
-    worker.once('exit', (code) => failed(`the worker exited (code ${code})`));
+    worker.once('error', (err) => crashed(err.message));
+    worker.once('exit', (code) => crashed(`it exited with code ${code}`));
   });
   worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
   if ('reason' in ready) {

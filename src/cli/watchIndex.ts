@@ -1,0 +1,67 @@
+// The body of `lore watch`, loaded only by that command (chokidar and the MCP server stay out of
+// every other command's start).
+
+import { watch } from 'chokidar';
+import { DEFAULT_EXCLUDE } from '../engine/index/discovery';
+import { runIndex } from '../host/engineApi';
+import { stderrLogger } from '../host/logger';
+import { ownerServer } from '../host/ownerServer';
+import type { CommandContext } from './command';
+
+const SETTLE_MS = 300;
+
+export async function runWatch(ctx: CommandContext): Promise<number> {
+  const logger = stderrLogger('info');
+  const owner = ownerServer({ workspace: ctx.workspace, door: 'lore watch', logger });
+  const store = owner.access.open();
+  await owner.http();
+  const root = store.paths.workspaceRoot;
+  const controller = new AbortController();
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const reindex = async (): Promise<void> => {
+    const { summary, status } = await owner.access.use((engine) => runIndex(engine, root, { signal: controller.signal }));
+    const changed = summary.indexed + summary.renamed + summary.deleted;
+    if (changed || summary.embedded) {
+      ctx.print({ event: 'indexed', summary, status }, () => `indexed ${summary.indexed}, renamed ${summary.renamed}, removed ${summary.deleted}; ${status.files} files, ${status.chunks} chunks`);
+    }
+  };
+  // One index run at a time; changes that arrive during a run cause exactly one more.
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = reindex()
+        .catch((error) => logger.error(`indexing failed: ${(error as Error).message}`))
+        .finally(() => {
+          running = undefined;
+          if (again) {
+            again = false;
+            schedule();
+          }
+        });
+    }, SETTLE_MS);
+  };
+
+  await reindex();
+  const ignored = (path: string) => DEFAULT_EXCLUDE.some((glob) => glob.startsWith('**/') && glob.endsWith('/**') && path.includes(`/${glob.slice(3, -3)}/`)) || /\/\.git(\/|$)/.test(path);
+  const watcher = watch(root, { ignoreInitial: true, ignored, followSymlinks: false });
+  watcher.on('all', schedule);
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  ctx.print({ event: 'watching', workspace: root }, (r) => `watching ${r.workspace} (Ctrl-C to stop)`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  controller.abort();
+  clearTimeout(timer);
+  await watcher.close();
+  await running;
+  await owner.close();
+  return 0;
+}
