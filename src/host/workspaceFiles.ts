@@ -1,10 +1,11 @@
 // Reading files of the workspace on an agent's behalf: only paths inside the workspace (no
-// traversal, no symlink escape), never secret-bearing or dependency files, text only, at most
-// 1 MiB, and secrets redacted before the text leaves.
+// traversal, no symlink escape) that the index's allowlist covers, never secret-bearing or
+// dependency files, text only, at most 1 MiB, and secrets redacted before the text leaves.
 
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { LoreError, redact } from '../engine';
+import { discoveryMatcher } from '../engine/index/discovery';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -51,6 +52,9 @@ export function resolveWorkspacePath(root: string, requested: string): { absolut
   // A symlink inside the workspace that points outside it is refused like a traversal.
   if (relativePath.startsWith('..') || isAbsolute(relativePath)) refuse(`${requested} leads outside the workspace (through a symlink)`);
   if (DENIED.some((pattern) => pattern.test(relativePath))) refuse(`${relativePath} is not readable through Lore: it may hold secrets or is not project text`);
+  if (!discoveryMatcher().accepts(relativePath)) {
+    refuse(`${relativePath} is not one of the documents or infrastructure files Lore serves`, 'read_file serves what the index covers (docs, ADRs, runbooks, Terraform, Kubernetes, Helm, Dockerfiles, CI); read source code with your own tools');
+  }
   return { absolute: real, relativePath };
 }
 

@@ -38,6 +38,13 @@ export const doctorCommand: Command = {
         stats = { ...s };
         checks.push({ name: 'schema', ok: s.schema_version === SCHEMA_VERSION, detail: `version ${s.schema_version}` });
         checks.push({ name: 'memories', ok: true, detail: `${s.memories} (${Object.entries(s.by_status).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${s.archived_versions} archived versions` });
+        const index = await engine.indexStatus();
+        stats.index = index;
+        checks.push({
+          name: 'index',
+          ok: true,
+          detail: `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
+        });
         const audit = await engine.verifyAudit();
         checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact` : `${audit.problems.length} problem(s): run lore audit verify` });
       });

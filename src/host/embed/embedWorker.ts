@@ -95,7 +95,7 @@ async function start(): Promise<void> {
   env.useFSCache = false;
   env.logLevel = LogLevel.ERROR;
   const fingerprint = sha256(init.modelFile);
-  const sessionOptions =
+  const sessionOptions: Record<string, unknown> =
     backend === 'native'
       ? { intraOpNumThreads: init.threads, interOpNumThreads: 1, executionMode: 'sequential' as const }
       : { executionProviders: ['wasm'] };
@@ -106,7 +106,7 @@ async function start(): Promise<void> {
     session_options: sessionOptions,
   })) as FeatureExtractionPipeline;
   const { dims } = await embed(['lore']);
-  post({ type: 'ready', dims, backend, fallbackReason, fingerprint: await fingerprint, loadMs: Date.now() - started });
+  post({ type: 'ready', dims, backend, fallbackReason, fingerprint: await fingerprint, sessionOptions, loadMs: Date.now() - started });
 }
 
 port.on('message', (request: WorkerRequest) => {

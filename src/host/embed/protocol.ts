@@ -32,6 +32,8 @@ export type WorkerMessage =
       fallbackReason?: string;
       /** sha256 (hex) of the model file. */
       fingerprint: string;
+      /** The ONNX Runtime session options the pipeline was created with. */
+      sessionOptions: Record<string, unknown>;
       loadMs: number;
     }
   | { type: 'failed'; message: string }

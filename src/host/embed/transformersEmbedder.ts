@@ -24,6 +24,8 @@ export interface TransformersEmbedderOptions extends ModelSource {
   /** 'auto' (default): native onnxruntime-node, WebAssembly when the native binding cannot load. */
   backend?: BackendChoice;
   logger?: Logger;
+  /** Called after each batch with the number of texts embedded so far in that embed() call and its total. */
+  onBatch?: (done: number, total: number) => void;
   /** For tests: the module to load as the native backend (a missing one forces the WASM fallback). */
   nativeModule?: string;
 }
@@ -42,7 +44,7 @@ export function abortError(signal?: AbortSignal): Error {
  * Starts the worker: dist/embedWorker.js beside the bundle, else embedWorker.ts beside this file
  * through tsx's CommonJS hook (workers do not inherit tsx's loader from the parent's --import).
  */
-function startWorker(init: WorkerInit): Worker {
+export function startEmbedWorker(init: WorkerInit): Worker {
   // stdout/stderr are piped, never the host's: an MCP stdio server's stdout carries the protocol.
   const options = { workerData: init, stdout: true, stderr: true };
   const bundled = join(__dirname, 'embedWorker.js');
@@ -70,12 +72,16 @@ export class TransformersEmbedder implements Embedder {
   readonly model: ModelLocation;
   /** Time to load the model in the worker, in ms. */
   readonly loadMs: number;
+  /** The ONNX Runtime session options in use (intraOpNumThreads for the native runtime). */
+  readonly sessionOptions: Record<string, unknown>;
+  onBatch: ((done: number, total: number) => void) | undefined;
 
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   /** embed() calls run one after another; each sends its batches in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private exited = false;
   private broken: Error | undefined;
 
   /** Use createTransformersEmbedder(). */
@@ -95,10 +101,20 @@ export class TransformersEmbedder implements Embedder {
     this.threads = threads;
     this.batchSize = batchSize;
     this.loadMs = ready.loadMs;
+    this.sessionOptions = ready.sessionOptions;
+    this.onBatch = undefined;
     worker.on('message', (m: WorkerMessage) => this.onMessage(m));
     worker.on('error', (err) => this.fail(err));
-    worker.on('exit', (code) => this.fail(new Error(`the embedding worker exited (code ${code})`)));
+    worker.on('exit', (code) => {
+      this.exited = true;
+      this.fail(new Error(`the embedding worker exited (code ${code})`));
+    });
     worker.unref();
+  }
+
+  /** Whether the worker thread is still alive (false after close() or a crash). */
+  get running(): boolean {
+    return !this.exited;
   }
 
   private onMessage(m: WorkerMessage): void {
@@ -153,6 +169,7 @@ export class TransformersEmbedder implements Embedder {
         if (this.closed) throw new Error('the embedder is closed');
         if (this.broken) throw this.broken;
         out.push(...(await this.batch(texts.slice(at, at + this.batchSize), signal)));
+        this.onBatch?.(out.length, texts.length);
       }
       return out;
     };
@@ -194,7 +211,7 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   };
   let worker: Worker;
   try {
-    worker = startWorker(init);
+    worker = startEmbedWorker(init);
   } catch (err) {
     return { reason: `The embedding worker could not start: ${(err as Error).message}. Reinstall Lore (its dist/embedWorker.js or node_modules may be incomplete); recall stays lexical-only meanwhile.` };
   }
@@ -214,5 +231,7 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   }
   if (ready.fallbackReason) logger.warn(`embedder: using WebAssembly: ${ready.fallbackReason}`);
   logger.info(`embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ${ready.backend}, ${threads} thread(s), loaded in ${ready.loadMs} ms`);
-  return new TransformersEmbedder(worker, ready, model, threads, batchSize, logger);
+  const embedder = new TransformersEmbedder(worker, ready, model, threads, batchSize, logger);
+  embedder.onBatch = options.onBatch;
+  return embedder;
 }

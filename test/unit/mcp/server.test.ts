@@ -162,6 +162,8 @@ describe('MCP read_file', () => {
     mkdirSync(join(h.workspace, 'docs'), { recursive: true });
     writeFileSync(join(h.workspace, 'docs', 'runbook.md'), '# Restart\n\n1. drain\n2. restart\naws key AKIAIOSFODNN7EXAMPLE\n');
     writeFileSync(join(h.workspace, '.env'), 'SECRET=1');
+    mkdirSync(join(h.workspace, 'src'));
+    writeFileSync(join(h.workspace, 'src', 'app.ts'), 'export {};');
     const outside = tempDir('lore-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'outside');
     symlinkSync(join(outside, 'secret.txt'), join(h.workspace, 'docs', 'escape.md'));
@@ -183,6 +185,7 @@ describe('MCP read_file', () => {
     ['docs/escape.md', /through a symlink/],
     ['.env', /may hold secrets/],
     ['docs/missing.md', /does not exist/],
+    ['src/app.ts', /not one of the documents or infrastructure files Lore serves/],
   ] as const) {
     it(`refuses ${path}`, async () => {
       const result = await h.call('read_file', { path });
