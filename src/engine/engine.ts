@@ -17,6 +17,8 @@ import { recall, type RecallInput, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { verifyAudit, type AuditVerdict } from './trust/audit';
+import { ephemeralSigner, IntegrityChecker, registerAuthor } from './trust/integrity';
+import type { Signer } from './trust/signatures';
 
 export interface EngineOptions {
   db: SqlDatabase;
@@ -26,6 +28,8 @@ export interface EngineOptions {
   embedder?: Embedder;
   /** Why there is no embedder, for status. */
   embedderProblem?: string;
+  /** This machine's signing key; without one, a key that lives as long as this engine signs. */
+  signer?: Signer;
 }
 
 export interface IndexStatus extends IndexCounts {
@@ -54,7 +58,11 @@ export class Engine {
     const applied = migrate(options.db);
     const logger = options.logger ?? silentLogger;
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
-    this.ctx = { db: options.db, clock: options.clock ?? systemClock, logger, storeId: ensureStoreId(options.db) };
+    const clock = options.clock ?? systemClock;
+    const signer = options.signer ?? ephemeralSigner();
+    registerAuthor({ db: options.db, clock }, signer, 'this machine');
+    const storeId = ensureStoreId(options.db);
+    this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
     this.embedder = options.embedder;
     this.embedderProblem = options.embedder ? null : options.embedderProblem ?? 'no embedding model configured';
   }

@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'HUMAN_ONLY'
   | 'STORE_BUSY'
   | 'STORE_TOO_NEW'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'INTEGRITY';
 
 export class LoreError extends Error {
   override readonly name = 'LoreError';

@@ -2,6 +2,7 @@
 
 import { Engine, type Logger } from '../engine';
 import { ensureStoreDir, storePaths, type StorePaths } from './dataDir';
+import { loadMachineSigner } from './machineKey';
 import { acquireOwnerLock, type OwnerLock } from './ownerLock';
 import { WasmSqlDatabase } from './sqlite';
 
@@ -26,7 +27,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   let db: WasmSqlDatabase | undefined;
   try {
     db = new WasmSqlDatabase(paths.database);
-    const engine = new Engine({ db, logger: options.logger });
+    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home) });
     const opened = db;
     return {
       engine,

@@ -9,6 +9,7 @@ import { optionalInteger, requireEnum } from '../model/validate';
 import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { nowIso, type EngineContext } from './context';
 import { eventsFor, type MemoryEvent } from './events';
+import type { Refusal } from '../trust/integrity';
 
 export interface GetResult {
   memory: Memory;
@@ -30,8 +31,14 @@ export function get(ctx: EngineContext, key: string, version?: number | null): G
     }
     throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
   }
+  const verdict = ctx.integrity.check(row);
+  if (!verdict.ok) {
+    throw new LoreError('INTEGRITY', `${key} v${row.version} is refused: ${verdict.reason}`, 'it was altered outside Lore; forget it, or restore it from an export', { key, version: row.version, reason: verdict.reason });
+  }
   const memory = rowToMemory(row);
-  return { memory, flags: flagsFor(memory, nowIso(ctx)), archived: row.is_current === 0 };
+  const flags = flagsFor(memory, nowIso(ctx));
+  if (verdict.unattributed) flags.push('unattributed');
+  return { memory, flags, archived: row.is_current === 0 };
 }
 
 export interface ListInput {
@@ -43,6 +50,8 @@ export interface ListInput {
 
 export interface ListResult {
   items: MemorySummary[];
+  /** Records that failed verification: named, never returned as memory. */
+  refused: Refusal[];
   total: number;
   offset: number;
   limit: number;
@@ -71,8 +80,10 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
   const total = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories WHERE ${clause}`, params)?.n ?? 0;
   const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`, [...params, limit, offset]);
   const now = nowIso(ctx);
+  const { accepted, refused } = ctx.integrity.partition(rows);
   return {
-    items: rows.map((row) => summarize(rowToMemory(row), now)),
+    items: accepted.map((row) => summarize(rowToMemory(row), now)),
+    refused,
     total,
     offset,
     limit,

@@ -12,6 +12,8 @@ import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
 import { currentRow, insertMemoryRow, rowToMemory, summarize } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
+import { signingPayload } from '../trust/signatures';
+import { contentDigest } from './contentDigest';
 import { nowIso, type EngineContext } from './context';
 import { recordEvent } from './events';
 
@@ -31,27 +33,6 @@ export type SaveResult =
       key: string;
       conflict: { reason: string; expected_version: number; current_version: number | null; current: Memory | null };
     };
-
-/** The fields a content digest covers: what the record says, not its lifecycle or bookkeeping. */
-export function contentDigest(m: Pick<Memory, 'key' | 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'basis' | 'confidence' | 'fact_key' | 'valid_from' | 'valid_until' | 'review_after'>): string {
-  return digestOf({
-    key: m.key,
-    type: m.type,
-    title: m.title,
-    description: m.description,
-    body: m.body,
-    links: m.links,
-    anchors: m.anchors,
-    tags: m.tags,
-    scope: m.scope,
-    basis: m.basis,
-    confidence: m.confidence,
-    fact_key: m.fact_key,
-    valid_from: m.valid_from,
-    valid_until: m.valid_until,
-    review_after: m.review_after,
-  });
-}
 
 function nextStatus(input: ValidRemember, previous: Memory | undefined): Status {
   if (UNTRUSTED_SOURCES.includes(input.provenance.source)) return 'quarantined';
@@ -112,7 +93,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     };
     draft.content_digest = contentDigest(draft);
 
-    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx.db, `${input.title} ${input.description}`, input.key);
+    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, `${input.title} ${input.description}`, input.key);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
       return {
@@ -138,6 +119,8 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       );
       pruneArchive(ctx, input.key);
     }
+    draft.author = ctx.signer.keyId;
+    draft.signature = ctx.signer.sign(signingPayload(ctx.storeId, draft));
     insertMemoryRow(ctx.db, draft, true);
     recordEvent(ctx, actor, {
       key: draft.key,
@@ -212,4 +195,4 @@ export function markSuperseded(
   appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, successor: digestOf(successor) } });
 }
 
-export { summarize };
+export { contentDigest, summarize };

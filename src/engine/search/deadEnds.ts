@@ -1,9 +1,9 @@
 // Dead-end resemblance: does a query or a new record look like an approach already recorded as a
-// dead end? Candidates come from the full-text index; resemblance is term overlap on stems.
+// dead end? Resemblance is term overlap on stems.
 
-import type { SqlDatabase } from '../ports';
+import type { EngineContext } from '../memory/context';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { ftsQuery, stems } from './text';
+import { stems } from './text';
 
 export interface DeadEndMatch {
   key: string;
@@ -31,22 +31,22 @@ export function resemblance(probe: Set<string>, deadEnd: Set<string>): number {
   return shared / Math.min(probe.size, deadEnd.size);
 }
 
-export function findResemblingDeadEnds(db: SqlDatabase, text: string, excludeKey?: string): DeadEndMatch[] {
-  const match = ftsQuery(text);
-  if (!match) return [];
-  const rows = db.all<MemoryRow>(
-    `SELECT m.* FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
-     WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end'
-       AND m.status IN ('active', 'deprecated', 'disputed')
-     ORDER BY bm25(memory_fts, 4.0, 2.0, 1.0, 2.0) LIMIT 20`,
-    [match],
-  );
+/**
+ * Live dead ends resembling `text`. Dead ends are few, so each is compared directly rather than
+ * through the full-text index (which would score most of the store on every save).
+ */
+export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity'>, text: string, excludeKey?: string): DeadEndMatch[] {
   const probe = stems(text);
-  return rows
-    .filter((row) => row.key !== excludeKey)
-    .map((row) => ({ row, score: resemblance(probe, deadEndText(row)) }))
+  if (!probe.size) return [];
+  const rows = ctx.db.all<MemoryRow>(
+    "SELECT * FROM memories WHERE is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')",
+  );
+  return ctx.integrity
+    .partition(rows.filter((row) => row.key !== excludeKey))
+    .accepted.map((row) => ({ row, score: resemblance(probe, deadEndText(row)) }))
     .filter(({ score }) => score >= RESEMBLANCE_THRESHOLD)
     .sort((a, b) => b.score - a.score)
+    .slice(0, 5)
     .map(({ row, score }) => {
       const memory = rowToMemory(row);
       return { key: memory.key, title: memory.title, description: memory.description, status: memory.status, resemblance: Math.round(score * 100) / 100 };

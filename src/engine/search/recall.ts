@@ -17,6 +17,7 @@ import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docDescription, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { ftsQuery, stems } from './text';
+import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
 
 export const BASIS_WEIGHT: Record<Basis, number> = { declared: 1.0, verified: 1.0, observed: 0.9, inferred: 0.6, unstated: 0.8 };
@@ -77,6 +78,8 @@ export interface RecallResult {
   query: string;
   as_of: string | null;
   results: RecallHit[];
+  /** Matching records that failed verification: named, never returned as memory. */
+  refused: Refusal[];
   candidates: number;
   vectors: boolean;
 }
@@ -165,7 +168,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     if (wantMemories && memoryIds.length) {
       const cosine = new Map(memoryIds.map((h) => [h.id, h.score]));
       ctx.db
-        .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${memoryIds.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ')}`, [...memoryIds.map((h) => h.id), ...filters.params])
+        .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${memoryIds.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`, [...memoryIds.map((h) => h.id), ...filters.params])
         .forEach((row) => keep({ ...row, bm: undefined, cosine: cosine.get(row.id) }));
     }
     const chunkHits = hits.filter((h) => h.table === 'chunk');
@@ -190,7 +193,8 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
 
   const probe = stems(query);
   const hits: RecallHit[] = [];
-  for (const row of memoryRows.values()) {
+  const { accepted, refused } = ctx.integrity.partition([...memoryRows.values()]);
+  for (const row of accepted) {
     const memory = rowToMemory(row);
     // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
     const lexical = row.bm === undefined ? 0 : row.bm / bestBm;
@@ -248,5 +252,5 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
-  return { query, as_of: asOf, results: relevant.slice(0, limit), candidates: relevant.length, vectors: vectorsUsed };
+  return { query, as_of: asOf, results: relevant.slice(0, limit), refused, candidates: relevant.length, vectors: vectorsUsed };
 }

@@ -169,6 +169,20 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'signed records: the public keys of authors',
+    sql: `
+      CREATE TABLE authors (
+        key_id TEXT PRIMARY KEY,
+        public_key TEXT NOT NULL,
+        label TEXT,
+        added_at TEXT NOT NULL
+      );
+      -- Rows written before signing existed read as unattributed; every later row must verify.
+      INSERT INTO meta (name, value) SELECT 'signing_from_id', COALESCE(MAX(id), 0) + 1 FROM memories;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -21,29 +21,27 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 
-const NATIVE_STUB = 'lore:onnxruntime-node-not-loaded';
-
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Loads transformers.js on the WebAssembly runtime, without ever loading the native binding. */
-function loadWithWasm(fromTransformers: NodeRequire): Transformers {
-  const ortWeb = fromTransformers('onnxruntime-web') as typeof import('onnxruntime-web');
-  // Local files, never the CDN transformers.js would otherwise point at.
-  ortWeb.env.wasm.wasmPaths = dirname(fromTransformers.resolve('onnxruntime-web')) + '/';
-  ortWeb.env.wasm.numThreads = init.threads;
-  (globalThis as Record<symbol, unknown>)[Symbol.for('onnxruntime')] = ortWeb;
-  // transformers.js requires onnxruntime-node at load even when told to use another runtime;
-  // answer that require with an empty module so a broken native binding cannot fail the load.
+/**
+ * Requires transformers.js with some of its imports answered by empty modules: onnxruntime-node
+ * when another runtime is used (it is required at load even then), and sharp, its image library,
+ * when that cannot load (text embedding never touches images).
+ */
+function requireTransformers(fromTransformers: NodeRequire, stubs: string[]): Transformers {
+  if (stubs.length === 0) return fromTransformers('@huggingface/transformers') as Transformers;
   const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string; _cache: Record<string, unknown> };
-  const stub = new Module(NATIVE_STUB);
-  stub.loaded = true;
-  stub.exports = {};
-  loader._cache[NATIVE_STUB] = stub;
+  for (const name of stubs) {
+    const stub = new Module(`lore-stub:${name}`);
+    stub.loaded = true;
+    stub.exports = {};
+    loader._cache[`lore-stub:${name}`] = stub;
+  }
   const resolve = loader._resolveFilename;
   loader._resolveFilename = function (request: string, ...rest: unknown[]) {
-    return request === 'onnxruntime-node' ? NATIVE_STUB : resolve.call(this, request, ...rest);
+    return stubs.includes(request) ? `lore-stub:${request}` : resolve.call(this, request, ...rest);
   };
   try {
     return fromTransformers('@huggingface/transformers') as Transformers;
@@ -52,19 +50,34 @@ function loadWithWasm(fromTransformers: NodeRequire): Transformers {
   }
 }
 
+function loadsOrWhy(fromTransformers: NodeRequire, name: string): string | undefined {
+  try {
+    fromTransformers(name);
+    return undefined;
+  } catch (err) {
+    return message(err).split('\n')[0];
+  }
+}
+
 function loadRuntime(): { transformers: Transformers; backend: Backend; fallbackReason?: string } {
   const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
-  if (init.backend === 'wasm') return { transformers: loadWithWasm(fromTransformers), backend: 'wasm' };
-  let nativeError: string;
-  try {
-    fromTransformers(init.nativeModule); // loads the native binding, or throws
-    if (init.nativeModule !== 'onnxruntime-node') throw new Error(`${init.nativeModule} is not onnxruntime-node`);
-    return { transformers: fromTransformers('@huggingface/transformers') as Transformers, backend: 'native' };
-  } catch (err) {
-    nativeError = message(err).split('\n')[0];
+  const stubs = loadsOrWhy(fromTransformers, 'sharp') === undefined ? [] : ['sharp'];
+  let fallbackReason: string | undefined;
+  if (init.backend !== 'wasm') {
+    const nativeError =
+      loadsOrWhy(fromTransformers, init.nativeModule) ?? (init.nativeModule === 'onnxruntime-node' ? undefined : `${init.nativeModule} is not onnxruntime-node`);
+    if (nativeError === undefined) return { transformers: requireTransformers(fromTransformers, stubs), backend: 'native' };
+    fallbackReason = `native onnxruntime-node failed to load: ${nativeError}`;
+    if (init.backend === 'native') throw new Error(fallbackReason);
   }
-  if (init.backend === 'native') throw new Error(`native onnxruntime-node failed to load: ${nativeError}`);
-  return { transformers: loadWithWasm(fromTransformers), backend: 'wasm', fallbackReason: `native onnxruntime-node failed to load: ${nativeError}` };
+  // WebAssembly: onnxruntime-web's Node build with its local .wasm files (transformers.js would
+  // otherwise point at a CDN), handed over through the global transformers.js checks for a
+  // host-provided runtime.
+  const ortWeb = fromTransformers('onnxruntime-web') as typeof import('onnxruntime-web');
+  ortWeb.env.wasm.wasmPaths = dirname(fromTransformers.resolve('onnxruntime-web')) + '/';
+  ortWeb.env.wasm.numThreads = init.threads;
+  (globalThis as Record<symbol, unknown>)[Symbol.for('onnxruntime')] = ortWeb;
+  return { transformers: requireTransformers(fromTransformers, [...stubs, 'onnxruntime-node']), backend: 'wasm', fallbackReason };
 }
 
 async function sha256(file: string): Promise<string> {
@@ -95,6 +108,7 @@ async function start(): Promise<void> {
   env.useFSCache = false;
   env.logLevel = LogLevel.ERROR;
   const fingerprint = sha256(init.modelFile);
+  fingerprint.catch(() => {}); // awaited below; a load failure may come first
   const sessionOptions: Record<string, unknown> =
     backend === 'native'
       ? { intraOpNumThreads: init.threads, interOpNumThreads: 1, executionMode: 'sequential' as const }

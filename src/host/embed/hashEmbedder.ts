@@ -5,30 +5,30 @@
 
 import type { Embedder } from '../../engine/embed/embedder';
 
-/** Lowercased words of letters and digits, accents folded. */
+const STOP_WORDS = new Set(
+  'a an and are as at be been but by for from has have in is it its of on or that the this to was were will with'.split(' '),
+);
+
+/** Lowercased words of letters and digits, accents folded, common function words dropped. */
 function words(text: string): string[] {
-  return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const all = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return all.filter((w) => !STOP_WORDS.has(w));
 }
 
-/** A small suffix stripper so "migrations", "migrating" and "migrated" share a feature. */
+/** A small suffix stripper so "migrations", "migrating", "migrated" and "migrate" share a feature. */
 export function hashStem(word: string): string {
-  if (word.length <= 3) return word;
-  const rules: Array<[RegExp, string]> = [
-    [/ies$/, 'y'],
-    [/(ss)es$/, '$1'],
-    [/([^su])s$/, '$1'],
-    [/ing$/, ''],
-    [/ed$/, ''],
-    [/ation$/, 'at'],
-    [/ly$/, ''],
-  ];
-  for (const [pattern, replacement] of rules) {
-    if (pattern.test(word)) {
-      const stemmed = word.replace(pattern, replacement);
-      if (stemmed.length >= 3) return stemmed.replace(/e$/, '');
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
+  for (const [suffix, replacement] of [['ation', 'at'], ['ing', ''], ['ed', ''], ['ly', ''], ['ment', '']] as const) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length) + replacement;
+      break;
     }
   }
-  return word.replace(/e$/, '');
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
 /** 32-bit FNV-1a over UTF-16 code units. */

@@ -68,7 +68,6 @@ export class TransformersEmbedder implements Embedder {
   /** Why the native runtime was not used, when the WebAssembly one was picked for want of it. */
   readonly fallbackReason: string | undefined;
   readonly threads: number;
-  readonly batchSize: number;
   readonly model: ModelLocation;
   /** Time to load the model in the worker, in ms. */
   readonly loadMs: number;
@@ -80,6 +79,7 @@ export class TransformersEmbedder implements Embedder {
   private nextId = 1;
   /** embed() calls run one after another; each sends its batches in order. */
   private queue: Promise<unknown> = Promise.resolve();
+  private batch_: number;
   private closed = false;
   private exited = false;
   private broken: Error | undefined;
@@ -99,7 +99,7 @@ export class TransformersEmbedder implements Embedder {
     this.backend = ready.backend;
     this.fallbackReason = ready.fallbackReason;
     this.threads = threads;
-    this.batchSize = batchSize;
+    this.batch_ = batchSize;
     this.loadMs = ready.loadMs;
     this.sessionOptions = ready.sessionOptions;
     this.onBatch = undefined;
@@ -110,6 +110,15 @@ export class TransformersEmbedder implements Embedder {
       this.fail(new Error(`the embedding worker exited (code ${code})`));
     });
     worker.unref();
+  }
+
+  /** Texts per inference call; may be changed between calls. */
+  get batchSize(): number {
+    return this.batch_;
+  }
+
+  set batchSize(size: number) {
+    this.batch_ = Math.max(1, Math.floor(size));
   }
 
   /** Whether the worker thread is still alive (false after close() or a crash). */
@@ -164,11 +173,12 @@ export class TransformersEmbedder implements Embedder {
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const run = async (): Promise<Float32Array[]> => {
       const out: Float32Array[] = [];
-      for (let at = 0; at < texts.length; at += this.batchSize) {
+      const size = this.batchSize;
+      for (let at = 0; at < texts.length; at += size) {
         if (signal?.aborted) throw abortError(signal);
         if (this.closed) throw new Error('the embedder is closed');
         if (this.broken) throw this.broken;
-        out.push(...(await this.batch(texts.slice(at, at + this.batchSize), signal)));
+        out.push(...(await this.batch(texts.slice(at, at + size), signal)));
         this.onBatch?.(out.length, texts.length);
       }
       return out;

@@ -1,0 +1,41 @@
+// Record signatures: each memory version is signed (Ed25519) by the key of the machine that wrote
+// it, over a canonical payload binding the store id, key, version, content digest and author. A
+// read verifies both the content (its digest) and the signature; a record that fails is refused,
+// never returned as memory.
+
+import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { canonicalJson } from './digest';
+
+/** The machine's signing key, provided by the host (the private key never enters the store). */
+export interface Signer {
+  keyId: string;
+  /** Base64 SPKI DER of the public key. */
+  publicKey: string;
+  sign(message: string): string;
+}
+
+export interface SignedFields {
+  key: string;
+  version: number;
+  content_digest: string;
+  author: string | null;
+}
+
+export function signingPayload(storeId: string, record: SignedFields): string {
+  return canonicalJson({ store_id: storeId, key: record.key, version: record.version, content_digest: record.content_digest, author: record.author });
+}
+
+const publicKeys = new Map<string, KeyObject>();
+
+export function verifyPayload(publicKey: string, payload: string, signature: string): boolean {
+  let key = publicKeys.get(publicKey);
+  if (!key) {
+    key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
+    publicKeys.set(publicKey, key);
+  }
+  try {
+    return verifySignature(null, Buffer.from(payload, 'utf8'), key, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
