@@ -16,7 +16,7 @@ import { countPending, indexCounts, type IndexCounts } from './index/docStore';
 import { recall, type RecallInput, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
-import { verifyAudit, type AuditVerdict } from './trust/audit';
+import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
 import { ephemeralSigner, IntegrityChecker, registerAuthor } from './trust/integrity';
 import type { Signer } from './trust/signatures';
 
@@ -122,8 +122,13 @@ export class Engine {
     return forget(this.ctx, actor, key);
   }
 
-  verifyAudit(): AuditVerdict {
-    return verifyAudit(this.ctx.db);
+  verifyAudit(checkpoints?: AuditCheckpoint[]): AuditVerdict {
+    return verifyAudit(this.ctx.db, checkpoints);
+  }
+
+  /** The chain's head, for a checkpoint kept outside the store. */
+  auditCheckpoint(): AuditCheckpoint {
+    return { ...auditHead(this.ctx.db), at: this.ctx.clock.now().toISOString(), store_id: this.ctx.storeId };
   }
 
   stats(): StoreStats {

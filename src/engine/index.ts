@@ -17,6 +17,6 @@ export type { ForgetReceipt } from './memory/forget';
 export type { LifecycleResult, StatusChange, SupersedeResult } from './memory/lifecycle';
 export type { GetResult, HistoryResult, ListInput, ListResult } from './memory/read';
 export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScoreParts } from './search/recall';
-export type { AuditVerdict } from './trust/audit';
+export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './index/redact';

@@ -4,7 +4,7 @@
 import { LoreError, Engine, type ErrorCode, type IndexOptions, type IndexProgress, type IndexStatus, type IndexSummary } from '../engine';
 import { WorkspaceFileSource } from './fileSource';
 
-export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'stats', 'indexStatus', 'indexWorkspace'] as const;
+export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'auditCheckpoint', 'stats', 'indexStatus', 'indexWorkspace'] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 type EngineOp = Exclude<RpcOp, 'indexWorkspace'>;
 

@@ -74,7 +74,20 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
   return event;
 }
 
-export function verifyAudit(db: SqlDatabase): AuditVerdict {
+/** A chain head written somewhere else (a file a person can anchor), to catch truncation or rewriting. */
+export interface AuditCheckpoint {
+  seq: number;
+  hash: string;
+  at?: string;
+  store_id?: string;
+}
+
+export function auditHead(db: SqlDatabase): { seq: number; hash: string } {
+  const last = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1');
+  return last ?? { seq: 0, hash: GENESIS_HASH };
+}
+
+export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []): AuditVerdict {
   const events = db.all<AuditEvent>('SELECT * FROM audit_events ORDER BY seq');
   const problems: AuditProblem[] = [];
   let prev = GENESIS_HASH;
@@ -92,6 +105,13 @@ export function verifyAudit(db: SqlDatabase): AuditVerdict {
   const actualHead = last ? `${last.seq}:${last.hash}` : undefined;
   if (head !== actualHead) {
     problems.push({ seq: last?.seq ?? 0, problem: `the chain ends at ${actualHead ?? 'nothing'} but its recorded head is ${head ?? 'missing'} (events were removed from the end or the chain was rewritten)` });
+  }
+  const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.seq === 0) continue;
+    const hash = bySeq.get(checkpoint.seq);
+    if (hash === undefined) problems.push({ seq: checkpoint.seq, problem: `a checkpoint records event ${checkpoint.seq}, which the chain no longer has (it was truncated)` });
+    else if (hash !== checkpoint.hash) problems.push({ seq: checkpoint.seq, problem: `event ${checkpoint.seq} differs from its checkpoint (the chain was rewritten)` });
   }
   return { ok: problems.length === 0, events: events.length, head: last?.hash ?? GENESIS_HASH, problems };
 }
