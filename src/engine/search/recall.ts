@@ -121,6 +121,27 @@ function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): {
   return { where, params };
 }
 
+/**
+ * The best lexical matches among the memories that pass the filters. FTS5 ranks ids alone (no
+ * row fetched per match), then only the top ids are read and filtered; when filters drop too many,
+ * the window widens.
+ */
+function lexicalMemories(ctx: EngineContext, match: string, filters: { where: string[]; params: (string | number)[] }, fetch: number): Row[] {
+  for (let window = fetch * 2; ; window *= 4) {
+    const ranked = ctx.db.all<{ id: number; bm: number }>(
+      `SELECT rowid AS id, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`,
+      [match, window],
+    );
+    if (!ranked.length) return [];
+    const bm = new Map(ranked.map((r) => [r.id, r.bm]));
+    const rows = ctx.db
+      .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${ranked.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`, [...ranked.map((r) => r.id), ...filters.params])
+      .map((row) => ({ ...row, bm: bm.get(row.id) }))
+      .sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0));
+    if (rows.length >= fetch || ranked.length < window) return rows.slice(0, fetch);
+  }
+}
+
 export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps): Promise<RecallResult> {
   const query = requireText('query', input.query, LIMITS.queryChars);
   const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
@@ -145,15 +166,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       if (row.cosine !== undefined) seen.cosine = row.cosine;
     }
   };
-  if (wantMemories) {
-    ctx.db
-      .all<Row>(
-        `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
-         WHERE memory_fts MATCH ? AND ${filters.where.join(' AND ')} ORDER BY bm LIMIT ?`,
-        [match, ...filters.params, fetch],
-      )
-      .forEach(keep);
-  }
+  if (wantMemories) lexicalMemories(ctx, match, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
   if (wantDocs) for (const doc of lexicalDocs(ctx.db, match, kinds, fetch)) docs.set(doc.path, doc);
 
