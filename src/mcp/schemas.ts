@@ -67,3 +67,5 @@ export const docHit = z.object({
   flags: z.array(z.string()),
   score: scoreParts,
 });
+
+export const refusal = z.object({ key: z.string(), version: z.number(), reason: z.string() });

@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../../src/host/openStore';
+import { storePaths } from '../../src/host/dataDir';
+import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { CLI, httpAgent, ownerFile, readOwnerFile, sandbox, startServe, stdioAgent, text, type Sandbox, type ServeProcess } from '../support/processes';
 
 const decision = { type: 'decision', title: 'Use Postgres for the job queue', description: 'Background jobs run on Postgres SKIP LOCKED', body: 'Fewer systems to run.' };
@@ -167,6 +169,17 @@ describe('lore hook session-start', () => {
     const context: string = out.hookSpecificOutput.additionalContext;
     assert.match(context, /<lore-data nonce="[0-9a-f]+">/);
     assert.ok(context.indexOf('dead_end/redis-lists-queue') < context.indexOf('decision/use-postgres'));
+  });
+
+  it('names a record that failed verification instead of handing it over', () => {
+    const box = sandbox();
+    cli(box, ['remember', '--type', 'decision', '--title', 'Use Postgres', '--description', 'for the queue']);
+    const db = new WasmSqlDatabase(storePaths(box.workspace, box.home).database);
+    db.run("UPDATE memories SET description = 'for nothing at all' WHERE key = 'decision/use-postgres'");
+    db.close();
+    const context: string = JSON.parse(hook(box, '{}').stdout).hookSpecificOutput.additionalContext;
+    assert.match(context, /Refused \(failed verification; not memory\):\n- decision\/use-postgres v1: its content was changed after it was signed/);
+    assert.ok(!context.includes('for nothing at all'));
   });
 
   it('stays within 32 KiB and says when it cut', () => {

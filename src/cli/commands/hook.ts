@@ -4,6 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import type { MemorySummary } from '../../engine';
+import type { Refusal } from '../../engine/trust/integrity';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
@@ -59,15 +60,18 @@ export const hookCommand: Command = {
       const paths = storePaths(workspace);
       if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return 0;
       const items: string[] = [];
+      const refused: Refusal[] = [];
       const total = await withStore(workspace, async (engine) => {
         const stats = await engine.stats();
         for (const section of SECTIONS) {
           const page = await engine.list({ types: section.types, statuses: ['active', 'deprecated', 'disputed'], limit: 200 });
+          refused.push(...page.refused);
           if (!page.items.length) continue;
           items.push(`${section.heading}:`, ...page.items.map(line));
         }
         return stats.memories;
       });
+      if (refused.length) items.unshift('Refused (failed verification; not memory):', ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`));
       if (!items.length) return 0;
       const block = fence(`session start: ${total} memories of this repository`, items, { maxBytes: SESSION_START_BLOCK_BYTES, more: 'use the recall tool for the rest' });
       const additionalContext = `Lore holds this repository's engineering memory. Call its recall tool before changing code and remember after deciding.\n${block.text}`;

@@ -26,6 +26,7 @@ export const listCommand: Command = {
 function renderList(result: ListResult): string {
   if (!result.total) return 'no memories yet: save one with `lore remember --type decision --title ... --description ...`';
   const rows = result.items.map((m) => `${m.key}  ${m.status}${m.flags.length ? ` [${m.flags.join(', ')}]` : ''}  — ${m.title}`);
+  rows.push(...result.refused.map((r) => `refused ${r.key} v${r.version}: ${r.reason}`));
   const shown = `${result.offset + 1}–${result.offset + result.items.length} of ${result.total}`;
   return [...rows, result.next_offset === null ? shown : `${shown}; next page: --offset ${result.next_offset}`].join('\n');
 }

@@ -30,6 +30,12 @@ export const recallCommand: Command = {
 };
 
 function renderRecall(result: RecallResult): string {
+  const refused = result.refused.map((r) => `refused ${r.key} v${r.version}: ${r.reason}`).join('\n');
+  const body = renderHits(result);
+  return refused ? `${body}\n${refused}` : body;
+}
+
+function renderHits(result: RecallResult): string {
   if (!result.results.length) return `nothing recalled for "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}`;
   return result.results
     .map((hit, i) => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LIMITS } from '../../engine';
 import { fence } from '../fence';
-import { memorySummary, memoryType, status } from '../schemas';
+import { memorySummary, memoryType, refusal, status } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
@@ -20,7 +20,7 @@ export function registerList(server: McpServer, deps: ToolDeps): void {
         offset: z.number().int().min(0).optional(),
         limit: z.number().int().min(1).max(LIMITS.listMax).optional(),
       },
-      outputSchema: { items: z.array(memorySummary), total: z.number(), offset: z.number(), limit: z.number(), next_offset: z.number().nullable() },
+      outputSchema: { items: z.array(memorySummary), refused: z.array(refusal), total: z.number(), offset: z.number(), limit: z.number(), next_offset: z.number().nullable() },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DOC_KINDS, LIMITS, type RecallHit } from '../../engine';
 import { fence } from '../fence';
-import { docHit, isoDate, memorySummary, memoryType, scoreParts } from '../schemas';
+import { docHit, isoDate, memorySummary, memoryType, refusal, scoreParts } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
@@ -36,6 +36,7 @@ export function registerRecall(server: McpServer, deps: ToolDeps): void {
         query: z.string(),
         as_of: z.string().nullable(),
         results: z.array(z.discriminatedUnion('record', [memorySummary.extend({ record: z.literal('memory'), score: scoreParts }), docHit])),
+        refused: z.array(refusal).describe('matching records that failed signature or content verification: never memory'),
         candidates: z.number(),
         vectors: z.boolean().describe('whether vector similarity from the local model took part'),
         truncated: z.boolean(),
@@ -50,8 +51,9 @@ export function registerRecall(server: McpServer, deps: ToolDeps): void {
         }
         const block = fence(`recall results for "${result.query}"`, result.results.map((hit, i) => renderHit(hit, i + 1)));
         const deadEnds = result.results.filter((h) => h.flags.includes('dead_end'));
+        const refusedNote = result.refused.length ? `\nRefused (failed verification, not memory): ${result.refused.map((r) => `${r.key} v${r.version} — ${r.reason}`).join('; ')}` : '';
         const warning = deadEnds.length ? `Warning: ${deadEnds.map((d) => d.key).join(', ')} ${deadEnds.length > 1 ? 'are dead ends' : 'is a dead end'} resembling this query; read ${deadEnds.length > 1 ? 'them' : 'it'} before trying that approach.\n` : '';
-        return ok({ ...result, results: result.results.slice(0, block.items_shown || 1), truncated: block.truncated }, warning + block.text);
+        return ok({ ...result, results: result.results.slice(0, block.items_shown || 1), truncated: block.truncated }, warning + block.text + refusedNote);
       }),
   );
 }
