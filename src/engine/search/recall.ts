@@ -206,8 +206,8 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
 
   const probe = stems(query);
   const hits: RecallHit[] = [];
-  const { accepted, refused } = ctx.integrity.partition([...memoryRows.values()]);
-  for (const row of accepted) {
+  const rowOf = new Map<RecallHit, Row>();
+  for (const row of memoryRows.values()) {
     const memory = rowToMemory(row);
     // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
     const lexical = row.bm === undefined ? 0 : row.bm / bestBm;
@@ -229,7 +229,9 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
         summary.flags.unshift('dead_end');
       }
     }
-    hits.push({ record: 'memory', ...summary, score: parts });
+    const hit: MemoryHit = { record: 'memory', ...summary, score: parts };
+    rowOf.set(hit, row);
+    hits.push(hit);
   }
   for (const doc of docs.values()) {
     const lexical = doc.bm === undefined ? 0 : doc.bm / bestBm;
@@ -265,5 +267,18 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
-  return { query, as_of: asOf, results: relevant.slice(0, limit), refused, candidates: relevant.length, vectors: vectorsUsed };
+  // Signatures are verified in rank order, only until the page is full: a refused record is named
+  // and the next one takes its place.
+  const results: RecallHit[] = [];
+  const refused: Refusal[] = [];
+  for (const hit of relevant) {
+    if (results.length >= limit) break;
+    const row = rowOf.get(hit);
+    const verdict = row ? ctx.integrity.check(row) : ({ ok: true, unattributed: false } as const);
+    if (verdict.ok) {
+      if (verdict.unattributed) hit.flags.push('unattributed');
+      results.push(hit);
+    } else refused.push({ key: hit.key, version: row!.version, reason: verdict.reason });
+  }
+  return { query, as_of: asOf, results, refused, candidates: relevant.length, vectors: vectorsUsed };
 }
