@@ -36,16 +36,10 @@ export const PENDING: Record<string, string> = {
   'drift-anchor-deleted': 'drift not implemented: no anchor fingerprints, no drift flags in recall',
   // Bugs and ranking weaknesses in Lore that these scenarios found (the engine is not tuned to
   // the eval; fix the engine, then delete the entry).
-  'staleness-scheduled-change':
-    'Lore bug: a save whose fact_key matches an active record supersedes it at once even when its valid_from is in the future; the current fact becomes status superseded (valid_until = that future date) and recall, which filters on status, drops it now although it is still valid',
   'precision-common-words-kept':
-    'Lore bug: FTS5 bm25 floors the idf of a term found in half or more of the memories to 1e-6, and recall drops hits below MIN_SCORE (0.001) of the best, so a record whose matching words are all that common vanishes whenever another record matches one rarer query word',
+    'Lore weakness: FTS5 bm25 floors the idf of a term found in half or more of the memories to 1e-6; query-term coverage (30% of lexical relevance) now keeps such records in the list, but in a store of a handful of records a record matching one rarer word still ranks first',
   'vocab-runbook-over-chat':
-    'Lore bug + weakness: the runbook is dropped by the idf-floor/MIN_SCORE cut (see precision-common-words-kept), and with no type prior the chat fact that repeats the question ranks first',
-  'vocab-decision-over-chat':
-    'Lore weakness: recall has no type prior (only lexical/vector, basis, status, freshness), so a chat-style fact that repeats the question\'s words outranks the decision that answers it',
-  'dead-end-remember-warning':
-    'Lore weakness: a save\'s dead-end resemblance is shared stems over the smaller stem set, taken over title + description; an ordinary description dilutes a near-identical title below the 0.5 threshold (4 of 9 stems), so no warning comes back',
+    'Lore weakness: the type prior (fact 0.85) is not enough when a chat fact repeats the question word for word and the runbook\'s words are floored by bm25 in a tiny store (see precision-common-words-kept)',
 };
 
 export const SCENARIOS: Scenario[] = [

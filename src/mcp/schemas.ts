@@ -17,6 +17,7 @@ export const scoreParts = z.object({
   freshness: z.number(),
   vector: z.number().optional(),
   kind: z.number().optional(),
+  type: z.number().optional(),
   dead_end_match: z.number().optional(),
 });
 

@@ -28,8 +28,8 @@ describe('recall over memories', () => {
     const [hit] = result.results;
     assert.equal((hit as unknown as Record<string, unknown>).body, undefined);
     assert.ok(!JSON.stringify(result).includes('kubectl rollout'));
-    assert.deepEqual(Object.keys(hit.score).sort(), ['basis', 'freshness', 'lexical', 'status', 'total']);
-    assert.equal(hit.score.total, Math.round(hit.score.lexical * hit.score.basis * hit.score.status * hit.score.freshness * 10000) / 10000);
+    assert.deepEqual(Object.keys(hit.score).sort(), ['basis', 'freshness', 'lexical', 'status', 'total', 'type']);
+    assert.equal(hit.score.total, Math.round(hit.score.lexical * hit.score.basis * hit.score.status * hit.score.freshness * hit.score.type! * 10000) / 10000);
   });
 
   it('keeps unrelated memories out', async () => {

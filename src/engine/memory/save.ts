@@ -93,7 +93,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     };
     draft.content_digest = contentDigest(draft);
 
-    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, `${input.title} ${input.description}`, input.key);
+    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
       return {
@@ -186,10 +186,14 @@ export function markSuperseded(
   validAt: string,
   now: string,
 ): void {
+  // A change that takes effect later leaves the record live until then: its valid interval ends
+  // at the change, and recall stops returning it from that instant on.
+  const status = validAt > now ? null : 'superseded';
   ctx.db.run(
-    "UPDATE memories SET status = 'superseded', superseded_by = ?, status_reason = NULL, valid_until = ?, updated_at = ? WHERE id = ?",
-    [successor, validAt, now, old.id],
+    'UPDATE memories SET status = COALESCE(?, status), superseded_by = ?, valid_until = ?, updated_at = ? WHERE id = ?',
+    [status, successor, validAt, now, old.id],
   );
+  if (status) ctx.db.run('UPDATE memories SET status_reason = NULL WHERE id = ?', [old.id]);
   recordEvent(ctx, actor, { key: old.key, version: old.version, event: 'superseded', related_key: successor, valid_at: validAt, at: now });
   recordEvent(ctx, actor, { key: successor, version: 0, event: 'supersedes', related_key: old.key, valid_at: validAt, at: now });
   appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, successor: digestOf(successor) } });

@@ -35,15 +35,17 @@ export function resemblance(probe: Set<string>, deadEnd: Set<string>): number {
  * Live dead ends resembling `text`. Dead ends are few, so each is compared directly rather than
  * through the full-text index (which would score most of the store on every save).
  */
-export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity'>, text: string, excludeKey?: string): DeadEndMatch[] {
-  const probe = stems(text);
-  if (!probe.size) return [];
+export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
+  // Several probes (a title alone, the title with its description): the closest one counts, so a
+  // long description does not dilute a title that names the dead end outright.
+  const probes = (Array.isArray(texts) ? texts : [texts]).map(stems).filter((p) => p.size);
+  if (!probes.length) return [];
   const rows = ctx.db.all<MemoryRow>(
     "SELECT * FROM memories WHERE is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')",
   );
   return ctx.integrity
     .partition(rows.filter((row) => row.key !== excludeKey))
-    .accepted.map((row) => ({ row, score: resemblance(probe, deadEndText(row)) }))
+    .accepted.map((row) => ({ row, score: Math.max(...probes.map((probe) => resemblance(probe, deadEndText(row)))) }))
     .filter(({ score }) => score >= RESEMBLANCE_THRESHOLD)
     .sort((a, b) => b.score - a.score)
     .slice(0, 5)

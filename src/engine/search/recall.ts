@@ -16,7 +16,7 @@ import { nowIso, type EngineContext } from '../memory/context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docDescription, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
-import { ftsQuery, stems } from './text';
+import { coverage, ftsQuery, stems } from './text';
 import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
 
@@ -31,6 +31,17 @@ export const KIND_WEIGHT: Record<DocKind, number> = {
 /** How much of relevance vector similarity contributes when vectors are available. */
 const VECTOR_SHARE = 0.5;
 const MIN_SCORE = 0.001;
+/** bm25 floors the weight of words found in half the store; how many query words a record holds counts too. */
+const COVERAGE_SHARE = 0.3;
+const COVERAGE_TEXT_CHARS = 2000;
+/** Engineering records outrank chat-style facts and preferences that merely mention a topic. */
+export const TYPE_WEIGHT: Record<MemoryType, number> = {
+  decision: 1.0, dead_end: 1.0, runbook: 1.0, incident: 1.0, postmortem: 1.0, convention: 0.95, reference: 0.9, fact: 0.85, preference: 0.8,
+};
+
+function lexicalRelevance(bmShare: number, probe: Set<string>, text: string): number {
+  return (1 - COVERAGE_SHARE) * bmShare + COVERAGE_SHARE * coverage(probe, stems(text));
+}
 /** Freshness is a nudge: at most 15% off for records untouched for years. */
 const FRESHNESS_FLOOR = 0.85;
 const FRESHNESS_HALF_LIFE_DAYS = 365;
@@ -51,6 +62,7 @@ export interface ScoreParts {
   status: number;
   freshness: number;
   kind?: number;
+  type?: number;
   dead_end_match?: number;
 }
 
@@ -210,7 +222,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
   for (const row of memoryRows.values()) {
     const memory = rowToMemory(row);
     // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
-    const lexical = row.bm === undefined ? 0 : row.bm / bestBm;
+    const lexical = row.bm === undefined ? 0 : lexicalRelevance(row.bm / bestBm, probe, `${row.title} ${row.description} ${row.tags} ${row.body.slice(0, COVERAGE_TEXT_CHARS)}`);
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -218,8 +230,9 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       basis: BASIS_WEIGHT[memory.basis],
       status: STATUS_WEIGHT[memory.status],
       freshness: round(freshness(memory.updated_at, asOf ?? now)),
+      type: TYPE_WEIGHT[memory.type],
     };
-    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness);
+    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type!);
     const summary = summarize(memory, asOf ?? now);
     if (row.is_current === 0) summary.flags.push('archived_version');
     if (memory.type === 'dead_end') {
@@ -234,7 +247,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     hits.push(hit);
   }
   for (const doc of docs.values()) {
-    const lexical = doc.bm === undefined ? 0 : doc.bm / bestBm;
+    const lexical = doc.bm === undefined ? 0 : lexicalRelevance(doc.bm / bestBm, probe, `${doc.title} ${doc.heading} ${doc.text}`);
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),

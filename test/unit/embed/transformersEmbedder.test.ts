@@ -177,10 +177,11 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
     }
   });
 
-  it('closes: the worker thread ends and later calls reject', async () => {
-    const closing = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32' });
+  it('closes, even mid-inference: the worker thread ends and pending and later calls reject', async () => {
+    const closing = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32', batchSize: 40 });
     assert.equal(closing.running, true);
-    const inFlight = closing.embed(TEXTS);
+    const inFlight = closing.embed(TEXTS.map((t) => t.repeat(10)));
+    await new Promise((resolve) => setImmediate(resolve)); // the batch has been posted by now
     await closing.close();
     assert.equal(closing.running, false);
     await assert.rejects(inFlight, /closed/);
