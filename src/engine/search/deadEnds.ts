@@ -3,7 +3,7 @@
 
 import type { EngineContext } from '../memory/context';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { stems } from './text';
+import { cachedStems, stems } from './text';
 
 export interface DeadEndMatch {
   key: string;
@@ -40,17 +40,27 @@ export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrit
   // long description does not dilute a title that names the dead end outright.
   const probes = (Array.isArray(texts) ? texts : [texts]).map(stems).filter((p) => p.size);
   if (!probes.length) return [];
-  const rows = ctx.db.all<MemoryRow>(
-    "SELECT * FROM memories WHERE is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')",
+  const candidates = ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags' | 'content_digest'>>(
+    "SELECT id, key, title, description, tags, content_digest FROM memories WHERE is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')",
   );
-  return ctx.integrity
-    .partition(rows.filter((row) => row.key !== excludeKey))
-    .accepted.map((row) => ({ row, score: Math.max(...probes.map((probe) => resemblance(probe, deadEndText(row)))) }))
+  const close = candidates
+    .filter((c) => c.key !== excludeKey)
+    .map((c) => {
+      const terms = cachedStems(`dead:${c.id}:${c.content_digest}`, () => `${c.title} ${c.description} ${(JSON.parse(c.tags) as string[]).join(' ')}`);
+      return { id: c.id, score: Math.max(...probes.map((probe) => resemblance(probe, terms))) };
+    })
     .filter(({ score }) => score >= RESEMBLANCE_THRESHOLD)
     .sort((a, b) => b.score - a.score)
-    .slice(0, 5)
-    .map(({ row, score }) => {
+    .slice(0, 5);
+  if (!close.length) return [];
+  // Only the few that resemble are read whole and verified.
+  const score = new Map(close.map((c) => [c.id, c.score]));
+  const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE id IN (${close.map(() => '?').join(', ')})`, close.map((c) => c.id));
+  return ctx.integrity
+    .partition(rows)
+    .accepted.sort((a, b) => score.get(b.id)! - score.get(a.id)!)
+    .map((row) => {
       const memory = rowToMemory(row);
-      return { key: memory.key, title: memory.title, description: memory.description, status: memory.status, resemblance: Math.round(score * 100) / 100 };
+      return { key: memory.key, title: memory.title, description: memory.description, status: memory.status, resemblance: Math.round(score.get(row.id)! * 100) / 100 };
     });
 }

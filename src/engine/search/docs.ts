@@ -14,11 +14,12 @@ export interface DocCandidate {
   endLine: number;
   text: string;
   indexedAt: string;
+  contentHash: string;
   bm?: number;
   cosine?: number;
 }
 
-const COLUMNS = 'c.id AS chunkId, d.path, d.kind, d.title, c.heading, c.start_line AS startLine, c.end_line AS endLine, c.text, d.indexed_at AS indexedAt';
+const COLUMNS = 'c.id AS chunkId, d.path, d.kind, d.title, c.heading, c.start_line AS startLine, c.end_line AS endLine, c.text, d.indexed_at AS indexedAt, d.content_hash AS contentHash';
 
 export function lexicalDocs(db: SqlDatabase, match: string, kinds: string[], fetch: number): DocCandidate[] {
   const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';

@@ -16,7 +16,7 @@ import { nowIso, type EngineContext } from '../memory/context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docDescription, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
-import { coverage, ftsQuery, stems } from './text';
+import { cachedStems, coverage, ftsQuery, stems } from './text';
 import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
 
@@ -39,8 +39,11 @@ export const TYPE_WEIGHT: Record<MemoryType, number> = {
   decision: 1.0, dead_end: 1.0, runbook: 1.0, incident: 1.0, postmortem: 1.0, convention: 0.95, reference: 0.9, fact: 0.85, preference: 0.8,
 };
 
-function lexicalRelevance(bmShare: number, probe: Set<string>, text: string): number {
-  return (1 - COVERAGE_SHARE) * bmShare + COVERAGE_SHARE * coverage(probe, stems(text));
+/** Coverage is measured on the best lexical candidates only (all of them in a small store). */
+const COVERAGE_CANDIDATES = 40;
+
+function lexicalRelevance(bmShare: number, probe: Set<string>, terms: Set<string> | null): number {
+  return (1 - COVERAGE_SHARE) * bmShare + (terms ? COVERAGE_SHARE * coverage(probe, terms) : 0);
 }
 /** Freshness is a nudge: at most 15% off for records untouched for years. */
 const FRESHNESS_FLOOR = 0.85;
@@ -217,12 +220,14 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     vectorsUsed ? (1 - VECTOR_SHARE) * lexical + VECTOR_SHARE * Math.max(0, cosine ?? 0) / bestCosine : lexical;
 
   const probe = stems(query);
+  const byBm = <T extends { bm?: number }>(items: T[]) => items.filter((i) => i.bm !== undefined).sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0)).slice(0, Math.max(COVERAGE_CANDIDATES, limit * 3));
+  const coverageOf = new Set<object>([...byBm([...memoryRows.values()]), ...byBm([...docs.values()])]);
   const hits: RecallHit[] = [];
   const rowOf = new Map<RecallHit, Row>();
   for (const row of memoryRows.values()) {
     const memory = rowToMemory(row);
     // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
-    const lexical = row.bm === undefined ? 0 : lexicalRelevance(row.bm / bestBm, probe, `${row.title} ${row.description} ${row.tags} ${row.body.slice(0, COVERAGE_TEXT_CHARS)}`);
+    const lexical = row.bm === undefined ? 0 : lexicalRelevance(row.bm / bestBm, probe, coverageOf.has(row) ? cachedStems(`mem:${row.id}:${row.content_digest}`, () => `${row.title} ${row.description} ${row.tags} ${row.body.slice(0, COVERAGE_TEXT_CHARS)}`) : null);
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -247,7 +252,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     hits.push(hit);
   }
   for (const doc of docs.values()) {
-    const lexical = doc.bm === undefined ? 0 : lexicalRelevance(doc.bm / bestBm, probe, `${doc.title} ${doc.heading} ${doc.text}`);
+    const lexical = doc.bm === undefined ? 0 : lexicalRelevance(doc.bm / bestBm, probe, coverageOf.has(doc) ? cachedStems(`chunk:${doc.chunkId}:${doc.contentHash}`, () => `${doc.title} ${doc.heading} ${doc.text}`) : null);
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),

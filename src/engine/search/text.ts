@@ -58,3 +58,17 @@ export function coverage(probe: Set<string>, target: Set<string>): number {
   for (const s of probe) if (target.has(s)) hits++;
   return hits / probe.size;
 }
+
+const STEM_CACHE_LIMIT = 20_000;
+const stemCache = new Map<string, Set<string>>();
+
+/** stems() of an immutable text (a version's fields, a chunk), remembered by a key that names it. */
+export function cachedStems(key: string, text: () => string): Set<string> {
+  let cached = stemCache.get(key);
+  if (!cached) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    cached = stems(text());
+    stemCache.set(key, cached);
+  }
+  return cached;
+}
