@@ -10,6 +10,7 @@ import { storePaths } from '../host/dataDir';
 import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
 import { openStore } from '../host/openStore';
+import { attachEmbedder } from '../host/embedSettings';
 import { findLiveOwner } from '../host/owner';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
@@ -52,6 +53,8 @@ const BUSY_WAIT_MS = 5000;
 export interface StoreUse {
   /** Only a command that saves may create a workspace's store; the others read an empty one. */
   create: boolean;
+  /** Load the embedding model (recall, index); without one, recall is lexical. */
+  embed?: boolean;
 }
 
 /**
@@ -84,9 +87,11 @@ export async function withStore<T>(workspace: string, work: (engine: EngineApi) 
       }
       throw error;
     }
+    const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
     try {
       return await work(localApi(store.engine));
     } finally {
+      await releaseEmbedder();
       store.close();
     }
   }

@@ -51,8 +51,8 @@ export interface StoreStats {
 export class Engine {
   private readonly ctx: EngineContext;
   private readonly vectors = new VectorCache();
-  private readonly embedder: Embedder | undefined;
-  private readonly embedderProblem: string | null;
+  private embedder: Embedder | undefined;
+  private embedderProblem: string | null;
 
   constructor(options: EngineOptions) {
     const applied = migrate(options.db);
@@ -85,6 +85,12 @@ export class Engine {
 
   recall(input: RecallInput): Promise<RecallResult> {
     return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors });
+  }
+
+  /** Attaches the embedding model once the host has loaded it (or says why there is none). */
+  useEmbedder(embedder: Embedder | undefined, problem?: string): void {
+    this.embedder = embedder;
+    this.embedderProblem = embedder ? null : problem ?? 'no embedding model configured';
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
+import { attachEmbedder } from './embedSettings';
 import { OwnedStoreAccess } from './storeAccess';
 
 export interface OwnerServerOptions {
@@ -26,6 +27,7 @@ export interface OwnerServer {
 
 export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let started: Promise<RunningHttpServer> | undefined;
+  let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let resolveStarted!: (server: Promise<RunningHttpServer>) => void;
   const ready = new Promise<RunningHttpServer>((resolve) => {
     resolveStarted = (server) => void server.then(resolve, () => {});
@@ -36,6 +38,11 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     door: options.door,
     logger: options.logger,
     onOpen: (store) => {
+      // The model loads in the background: lexical recall serves until it is ready.
+      releaseEmbedder = attachEmbedder(store.engine, store.paths.home, options.logger).catch((error) => {
+        options.logger.warn(`no embeddings: ${(error as Error).message}`);
+        return async () => {};
+      });
       started = startHttpServer({
         access,
         workspaceRoot: () => store.paths.workspaceRoot,
@@ -58,6 +65,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     http: () => started ?? ready,
     close: async () => {
       if (started) await (await started.catch(() => undefined))?.close();
+      if (releaseEmbedder) await (await releaseEmbedder)();
       access.close();
     },
   };

@@ -47,7 +47,7 @@ export const doctorCommand: Command = {
         });
         const audit = await engine.verifyAudit();
         checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact` : `${audit.problems.length} problem(s): run lore audit verify` });
-      });
+      }, { create: false, embed: true });
     } catch (error) {
       checks.push({ name: 'open', ok: false, detail: isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : String(error) });
     }

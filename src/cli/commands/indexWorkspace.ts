@@ -22,7 +22,7 @@ export const indexCommand: Command = {
           engine.indexWorkspace(root, { full: v.full === true, signal: controller.signal }, (p) => {
             if (!ctx.json && process.stderr.isTTY) process.stderr.write(`\r${p.phase} ${p.done}/${p.total}`.padEnd(40));
           }),
-        { create: true },
+        { create: true, embed: true },
       );
       if (!ctx.json && process.stderr.isTTY) process.stderr.write('\r'.padEnd(41) + '\r');
       ctx.print(result, renderIndex);

@@ -1,0 +1,38 @@
+// Embedding settings for processes started from a shell (CLI, `lore mcp`, `lore serve`): read
+// once from the environment and turned into an Embedder for an open store, or into the reason
+// there is none (recall then stays lexical and status says why).
+//
+//   LORE_MODEL_DIR       a folder holding <model>/ (default: <LORE_HOME>/models)
+//   LORE_MODEL           model id under it (default Xenova/all-MiniLM-L6-v2)
+//   LORE_EMBED_THREADS   ONNX threads (default 1)
+//   LORE_EMBED=off       no embeddings at all
+
+import type { Engine, Logger } from '../engine';
+import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './embed/createEmbedder';
+
+export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
+  if (env.LORE_EMBED === 'off') return null;
+  const threads = Number(env.LORE_EMBED_THREADS ?? '1');
+  return {
+    dataDir: home,
+    modelDir: env.LORE_MODEL_DIR || undefined,
+    modelName: env.LORE_MODEL || undefined,
+    threads: Number.isInteger(threads) && threads > 0 ? threads : 1,
+  };
+}
+
+/** Loads the model for `engine`; returns a function that releases it (and its worker). */
+export async function attachEmbedder(engine: Engine, home: string, logger: Logger): Promise<() => Promise<void>> {
+  const settings = embedderSettingsFromEnv(home);
+  if (!settings) {
+    engine.useEmbedder(undefined, 'embeddings are turned off (LORE_EMBED=off)');
+    return async () => {};
+  }
+  const embedder = await createEmbedder({ ...settings, logger });
+  if (isEmbedderUnavailable(embedder)) {
+    engine.useEmbedder(undefined, embedder.reason);
+    return async () => {};
+  }
+  engine.useEmbedder(embedder);
+  return () => embedder.close();
+}
