@@ -17,7 +17,7 @@ import { recall, type RecallInput, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
-import { ephemeralSigner, IntegrityChecker, registerAuthor } from './trust/integrity';
+import { ephemeralSigner, IntegrityChecker } from './trust/integrity';
 import type { Signer } from './trust/signatures';
 
 export interface EngineOptions {
@@ -60,7 +60,6 @@ export class Engine {
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     const clock = options.clock ?? systemClock;
     const signer = options.signer ?? ephemeralSigner();
-    registerAuthor({ db: options.db, clock }, signer, 'this machine');
     const storeId = ensureStoreId(options.db);
     this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
     this.embedder = options.embedder;

@@ -41,7 +41,8 @@ export const auditCommand: Command = {
       ctx.print(checkpoint, (c) => `checkpoint of event ${c.seq} (${c.hash}) appended to ${file}; keep a copy where the store cannot reach it`);
       return 0;
     }
-    if (sub !== 'verify' || file) throw new UsageError(`unknown audit command "${[sub, file].filter(Boolean).join(' ')}"`, 'use: lore audit verify [--checkpoints FILE] or lore audit checkpoint FILE');
+    if (sub !== 'verify') throw new UsageError(`unknown audit command "${sub}"`, 'use: lore audit verify [--checkpoints FILE] or lore audit checkpoint FILE');
+    if (file) throw new UsageError(`lore audit verify got unexpected argument(s): ${file}`, 'use: lore audit verify [--checkpoints FILE]');
     const checkpoints = typeof v.checkpoints === 'string' ? readCheckpoints(v.checkpoints) : [];
     const verdict = await ctx.withEngine((engine) => engine.verifyAudit(checkpoints));
     ctx.print(verdict, (r: AuditVerdict) =>

@@ -12,6 +12,7 @@ import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
 import { currentRow, insertMemoryRow, rowToMemory, summarize } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
+import { registerAuthor } from '../trust/integrity';
 import { signingPayload } from '../trust/signatures';
 import { contentDigest } from './contentDigest';
 import { nowIso, type EngineContext } from './context';
@@ -119,6 +120,8 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       );
       pruneArchive(ctx, input.key);
     }
+    // The author's public key is stored on its first write, so reading never changes the file.
+    registerAuthor(ctx, ctx.signer, 'this machine');
     draft.author = ctx.signer.keyId;
     draft.signature = ctx.signer.sign(signingPayload(ctx.storeId, draft));
     insertMemoryRow(ctx.db, draft, true);
