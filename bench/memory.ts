@@ -169,7 +169,7 @@ export class BenchStore {
    */
   private get probeContext() {
     const storeId = this.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'store_id'")!.value;
-    return { db: this.db, integrity: new IntegrityChecker({ db: this.db, storeId }) };
+    return { db: this.db, storeId, integrity: new IntegrityChecker({ db: this.db, storeId }) };
   }
 
   timeDeadEndProbe(texts: string[]): number[] {

@@ -3,7 +3,7 @@
 
 import type { EngineContext } from '../memory/context';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { cachedStems, stems } from './text';
+import { stems } from './text';
 
 export interface DeadEndMatch {
   key: string;
@@ -35,20 +35,37 @@ export function resemblance(probe: Set<string>, deadEnd: Set<string>): number {
  * Live dead ends resembling `text`. Dead ends are few, so each is compared directly rather than
  * through the full-text index (which would score most of the store on every save).
  */
-export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
+interface DeadEndEntry {
+  id: number;
+  key: string;
+  terms: Set<string>;
+}
+
+// Live dead ends per store, kept while the set is unchanged (same count and ids): a save compares
+// against them without reading every dead end again.
+const deadEndSets = new Map<string, { signature: string; entries: DeadEndEntry[] }>();
+const LIVE = "is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')";
+
+function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[] {
+  const signature = ctx.db.get<{ s: string }>(`SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`)!.s;
+  const cached = deadEndSets.get(ctx.storeId);
+  if (cached?.signature === signature) return cached.entries;
+  const entries = ctx.db
+    .all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(`SELECT id, key, title, description, tags FROM memories WHERE ${LIVE}`)
+    .map((row) => ({ id: row.id, key: row.key, terms: deadEndText(row) }));
+  deadEndSets.set(ctx.storeId, { signature, entries });
+  return entries;
+}
+
+export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
   // Several probes (a title alone, the title with its description): the closest one counts, so a
   // long description does not dilute a title that names the dead end outright.
   const probes = (Array.isArray(texts) ? texts : [texts]).map(stems).filter((p) => p.size);
   if (!probes.length) return [];
-  const candidates = ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags' | 'content_digest'>>(
-    "SELECT id, key, title, description, tags, content_digest FROM memories WHERE is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')",
-  );
+  const candidates = liveDeadEnds(ctx);
   const close = candidates
     .filter((c) => c.key !== excludeKey)
-    .map((c) => {
-      const terms = cachedStems(`dead:${c.id}:${c.content_digest}`, () => `${c.title} ${c.description} ${(JSON.parse(c.tags) as string[]).join(' ')}`);
-      return { id: c.id, score: Math.max(...probes.map((probe) => resemblance(probe, terms))) };
-    })
+    .map((c) => ({ id: c.id, score: Math.max(...probes.map((probe) => resemblance(probe, c.terms))) }))
     .filter(({ score }) => score >= RESEMBLANCE_THRESHOLD)
     .sort((a, b) => b.score - a.score)
     .slice(0, 5);
