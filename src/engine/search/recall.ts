@@ -33,7 +33,7 @@ const VECTOR_SHARE = 0.5;
 const MIN_SCORE = 0.001;
 /** bm25 floors the weight of words found in half the store; how many query words a record holds counts too. */
 const COVERAGE_SHARE = 0.3;
-const COVERAGE_TEXT_CHARS = 2000;
+const COVERAGE_TEXT_CHARS = 600;
 /** Engineering records outrank chat-style facts and preferences that merely mention a topic. */
 export const TYPE_WEIGHT: Record<MemoryType, number> = {
   decision: 1.0, dead_end: 1.0, runbook: 1.0, incident: 1.0, postmortem: 1.0, convention: 0.95, reference: 0.9, fact: 0.85, preference: 0.8,
