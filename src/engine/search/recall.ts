@@ -141,7 +141,12 @@ function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): {
  * row fetched per match), then only the top ids are read and filtered; when filters drop too many,
  * the window widens.
  */
-function lexicalMemories(ctx: EngineContext, match: string, filters: { where: string[]; params: (string | number)[] }, fetch: number): Row[] {
+function lexicalMemories(ctx: EngineContext, query: string, filters: { where: string[]; params: (string | number)[] }, fetch: number): Row[] {
+  // When enough records hold every query word, those are the candidates and bm25 need not score
+  // every record that shares one common word; otherwise any word counts.
+  const every = ftsQuery(query, true);
+  const enough = every !== ftsQuery(query) && (ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)', [every, fetch * 2])?.n ?? 0) >= fetch * 2;
+  const match = enough ? every : ftsQuery(query);
   for (let window = fetch * 2; ; window *= 4) {
     const ranked = ctx.db.all<{ id: number; bm: number }>(
       `SELECT rowid AS id, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`,
@@ -181,7 +186,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       if (row.cosine !== undefined) seen.cosine = row.cosine;
     }
   };
-  if (wantMemories) lexicalMemories(ctx, match, filters, fetch).forEach(keep);
+  if (wantMemories) lexicalMemories(ctx, query, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
   if (wantDocs) for (const doc of lexicalDocs(ctx.db, match, kinds, fetch)) docs.set(doc.path, doc);
 

@@ -43,12 +43,12 @@ export function stems(text: string): Set<string> {
   return new Set(terms(text).map(stem));
 }
 
-/** An FTS5 MATCH expression: any of the terms, each quoted. Empty when the text has no terms. */
-export function ftsQuery(text: string): string {
+/** An FTS5 MATCH expression: any (or, with `all`, every) one of the terms, each quoted. Empty when the text has no terms. */
+export function ftsQuery(text: string, all = false): string {
   return terms(text)
     .slice(0, MAX_QUERY_TERMS)
     .map((t) => `"${t.replace(/"/g, '""')}"`)
-    .join(' OR ');
+    .join(all ? ' AND ' : ' OR ');
 }
 
 /** Share of `probe`'s stems found in `target` (0..1). */
