@@ -61,16 +61,27 @@ export async function runServe(ctx: CommandContext, v: Record<string, unknown>):
       await owner.close();
       throw error;
     }
+    // Listen for the stop signal before saying we are ready, so a client that stops us at once is heard.
+    const stopped = stopSignal();
     ctx.print({ url: `${http.url}/mcp`, port: http.port, owner_file: store.paths.owner, workspace: store.paths.workspaceRoot }, (r) =>
       `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token: in ${r.owner_file} (field "token"; readable only by you)\nstop with Ctrl-C`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopped;
     await owner.close();
     return 0;
+}
+
+/** Resolves on the first SIGINT or SIGTERM; later ones are ignored while shutting down. */
+export function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.on('SIGINT', () => {});
+      process.on('SIGTERM', () => {});
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }
 
 /** Passes JSON-RPC messages between this process's stdio and the owner's HTTP endpoint, unchanged. */

@@ -7,6 +7,7 @@ import { runIndex } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
 import { ownerServer } from '../host/ownerServer';
 import type { CommandContext } from './command';
+import { stopSignal } from './serveMcp';
 
 const SETTLE_MS = 300;
 
@@ -53,11 +54,9 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
   const watcher = watch(root, { ignoreInitial: true, ignored, followSymlinks: false });
   watcher.on('all', schedule);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const stopped = stopSignal();
   ctx.print({ event: 'watching', workspace: root }, (r) => `watching ${r.workspace} (Ctrl-C to stop)`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   controller.abort();
   clearTimeout(timer);
   await watcher.close();

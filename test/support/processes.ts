@@ -66,10 +66,12 @@ export async function startServe(box: Sandbox, extraArgs: string[] = []): Promis
     url: started.url,
     token: readOwnerFile(box).token,
     stop: async () => {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      return code as number | null;
+      const [code, signal] = await exited;
+      if (code === null) throw new Error(`lore serve ended by ${signal} instead of exiting; stderr: ${err}`);
+      return code as number;
     },
   };
 }
