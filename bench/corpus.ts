@@ -8,18 +8,9 @@
 // same skew, so many of them hit common words: the expensive case for lexical recall.
 
 import type { MemoryType, RememberInput } from '../src/engine';
+import { prng } from '../scripts/prng';
 
-/** mulberry32: small, fast, good enough for test data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const words = (text: string): string[] => text.trim().split(/\s+/);
 

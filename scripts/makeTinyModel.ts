@@ -19,6 +19,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataType, encodeModel, floatTensor, int64Tensor, int8Tensor, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnxWriter';
 import { buildVocabulary, tokenizerConfigJson, tokenizerJson } from './tinyVocab';
+import { prng } from './prng';
 
 export type TinyModelDtype = 'fp32' | 'q8';
 
@@ -55,18 +56,6 @@ export interface TinyModel {
   files: string[];
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class GraphBuilder {
   readonly nodes: OnnxNode[] = [];
   readonly floats = new Map<string, { dims: number[]; data: Float32Array }>();
@@ -75,7 +64,7 @@ class GraphBuilder {
   private readonly random: () => number;
 
   constructor(seed: number, readonly quantize: boolean) {
-    this.random = rng(seed);
+    this.random = prng(seed);
   }
 
   /** Adds a node with one output and returns that output's name. */
