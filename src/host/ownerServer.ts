@@ -2,7 +2,6 @@
 // then the loopback HTTP server starts and its port is published in owner.json so other Lore
 // processes become clients instead of fighting over the database.
 
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
@@ -20,7 +19,7 @@ export interface OwnerServerOptions {
 
 export interface OwnerServer {
   access: OwnedStoreAccess;
-  /** Resolves once the HTTP server listens (after the store opened). */
+  /** The HTTP server, listening once the store has opened (call access.open() first). */
   http(): Promise<RunningHttpServer>;
   close(): Promise<void>;
 }
@@ -28,10 +27,6 @@ export interface OwnerServer {
 export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let started: Promise<RunningHttpServer> | undefined;
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
-  let resolveStarted!: (server: Promise<RunningHttpServer>) => void;
-  const ready = new Promise<RunningHttpServer>((resolve) => {
-    resolveStarted = (server) => void server.then(resolve, () => {});
-  });
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
@@ -47,7 +42,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
         access,
         workspaceRoot: () => store.paths.workspaceRoot,
         // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
-        token: store.lock.info.token || randomBytes(32).toString('hex'),
+        token: store.lock.info.token,
         host: options.host,
         port: options.port,
         allowRemote: options.allowRemote,
@@ -57,12 +52,11 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
         (server) => store.lock.publish(server.port),
         (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),
       );
-      resolveStarted(started);
     },
   });
   return {
     access,
-    http: () => started ?? ready,
+    http: () => started ?? Promise.reject(new Error('the store is not open: call access.open() first')),
     close: async () => {
       if (started) await (await started.catch(() => undefined))?.close();
       if (releaseEmbedder) await (await releaseEmbedder)();

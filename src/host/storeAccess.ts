@@ -52,10 +52,6 @@ export class OwnedStoreAccess implements StoreAccess {
     };
   }
 
-  get current(): OpenStore | undefined {
-    return this.store;
-  }
-
   close(): void {
     this.store?.close();
     this.store = undefined;

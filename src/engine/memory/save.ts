@@ -9,7 +9,7 @@ import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from 
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
-import { currentRow, insertMemoryRow, rowToMemory, summarize } from '../store/memoryRows';
+import { currentRow, insertMemoryRow, rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
 import { registerAuthor } from '../trust/integrity';
@@ -202,4 +202,3 @@ export function markSuperseded(
   appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, successor: digestOf(successor) } });
 }
 
-export { contentDigest, summarize };

@@ -178,13 +178,12 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
   const filters = memoryFilters(asOf, now, types);
 
   const memoryRows = new Map<string, Row>();
+  // One row per key (for as_of, the newest version valid then); the lexical and vector passes
+  // each bring a score for the same row.
   const keep = (row: Row) => {
     const seen = memoryRows.get(row.key);
-    if (!seen || row.version > seen.version) memoryRows.set(row.key, { ...seen, ...row, bm: row.bm ?? seen?.bm, cosine: row.cosine ?? seen?.cosine });
-    else if (seen) {
-      if (row.bm !== undefined) seen.bm = row.bm;
-      if (row.cosine !== undefined) seen.cosine = row.cosine;
-    }
+    if (!seen || row.version > seen.version) memoryRows.set(row.key, row);
+    else if (seen.id === row.id) memoryRows.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
   };
   if (wantMemories) lexicalMemories(ctx, query, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
