@@ -11,7 +11,11 @@ export type ErrorCode =
   | 'STORE_BUSY'
   | 'STORE_TOO_NEW'
   | 'STORE_UNAVAILABLE'
-  | 'INTEGRITY';
+  | 'INTEGRITY'
+  /** Something outside Lore (a network host) could not be reached or refused. */
+  | 'UNAVAILABLE'
+  /** The person stopped it; nothing was kept. */
+  | 'CANCELLED';
 
 export class LoreError extends Error {
   override readonly name = 'LoreError';

@@ -4,11 +4,16 @@
 //
 //   LORE_MODEL_DIR       a folder holding <model>/ (default: <LORE_HOME>/models)
 //   LORE_MODEL           model id under it (default Xenova/all-MiniLM-L6-v2)
+//   LORE_MODEL_DTYPE     which ONNX file (q8 default for the default model, else fp32 when absent)
 //   LORE_EMBED_THREADS   ONNX threads (default 1)
 //   LORE_EMBED=off       no embeddings at all
 
 import type { Engine, Logger } from '../engine';
 import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './embed/createEmbedder';
+import type { ModelDtype, ModelSettingNames } from './embed/modelFiles';
+
+/** What the reasons call the settings, so a person sees the variable to change. */
+export const ENV_SETTING_NAMES: ModelSettingNames = { modelDir: 'LORE_MODEL_DIR', modelName: 'LORE_MODEL', dtype: 'LORE_MODEL_DTYPE' };
 
 export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
   if (env.LORE_EMBED === 'off') return null;
@@ -17,6 +22,8 @@ export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = p
     dataDir: home,
     modelDir: env.LORE_MODEL_DIR || undefined,
     modelName: env.LORE_MODEL || undefined,
+    dtype: (env.LORE_MODEL_DTYPE || undefined) as ModelDtype | undefined,
+    settingNames: ENV_SETTING_NAMES,
     threads: Number.isInteger(threads) && threads > 0 ? threads : 1,
   };
 }

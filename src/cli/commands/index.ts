@@ -10,6 +10,7 @@ import { hookCommand } from './hook';
 import { indexCommand } from './indexWorkspace';
 import { listCommand } from './list';
 import { mcpCommand } from './mcp';
+import { modelCommand } from './model';
 import { promoteCommand } from './promote';
 import { recallCommand } from './recall';
 import { rememberCommand } from './remember';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   recallCommand,
   indexCommand,
   watchCommand,
+  modelCommand,
   getCommand,
   listCommand,
   historyCommand,

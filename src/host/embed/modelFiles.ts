@@ -28,6 +28,10 @@ export type ModelDtype = keyof typeof DTYPE_SUFFIX;
 
 /** transformers.js treats names that are not Hugging Face-style ids as paths; Lore keeps to ids. */
 const MODEL_NAME = /^([\w\-.]+\/)?[\w\-.]{1,96}$/;
+export function isModelName(name: string): boolean {
+  return MODEL_NAME.test(name) && !name.includes('..');
+}
+
 const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
 export interface ModelSource {
@@ -39,7 +43,17 @@ export interface ModelSource {
   dataDir?: string;
   /** Which ONNX file to use; default q8 when onnx/model_quantized.onnx exists, else fp32. */
   dtype?: ModelDtype;
+  /** What the person calls these settings where they set them (env vars, editor settings), for the reasons. */
+  settingNames?: ModelSettingNames;
 }
+
+export interface ModelSettingNames {
+  modelDir: string;
+  modelName: string;
+  dtype: string;
+}
+
+const OPTION_NAMES: ModelSettingNames = { modelDir: 'modelDir', modelName: 'modelName', dtype: 'dtype' };
 
 export interface ModelLocation {
   /** transformers.js env.localModelPath. */
@@ -68,8 +82,9 @@ const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDi
 
 /** Finds the model's files, or says why there is no model and what to do about it. */
 export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavailable {
+  const names = source.settingNames ?? OPTION_NAMES;
   if (source.dtype !== undefined && !isModelDtype(source.dtype)) {
-    return { reason: `Embedding dtype "${source.dtype}" is not one of ${Object.keys(DTYPE_SUFFIX).join(', ')}: fix the dtype setting.` };
+    return { reason: `Embedding dtype "${source.dtype}" is not one of ${Object.keys(DTYPE_SUFFIX).join(', ')}: fix ${names.dtype}.` };
   }
   let root: string;
   let name: string;
@@ -77,7 +92,7 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
   if (configured) {
     const dir = resolve(source.modelDir!);
     if (!isDir(dir)) {
-      return { reason: `The local model folder ${dir} does not exist: point the modelDir setting at a folder that holds a model (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx). Recall stays lexical-only until then.` };
+      return { reason: `The local model folder ${dir} does not exist: point ${names.modelDir} at a folder that holds a model (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx). Recall stays lexical-only until then.` };
     }
     if (source.modelName) {
       root = dir;
@@ -90,16 +105,16 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
     root = modelsDir(source.dataDir);
     name = source.modelName || DEFAULT_MODEL;
   }
-  if (!MODEL_NAME.test(name) || name.includes('..')) {
-    return { reason: `The model name "${name}" is not a folder name transformers.js accepts (letters, digits, "-", "_", ".", at most one "/"): rename the folder or set modelName.` };
+  if (!isModelName(name)) {
+    return { reason: `The model name "${name}" is not a folder name transformers.js accepts (letters, digits, "-", "_", ".", at most one "/"): rename the folder or set ${names.modelName}.` };
   }
   const folder = join(root, name);
   const isDefault = !configured && name === DEFAULT_MODEL;
   if (!isDir(folder)) {
     return {
       reason: isDefault
-        ? `The embedding model ${DEFAULT_MODEL} (q8) is not in ${root}: recall is lexical-only. Download it once into that folder (Hugging Face layout: ${DEFAULT_MODEL}/config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx), or set modelDir (and modelName) to a local model folder.`
-        : `The model folder ${folder} does not exist: set modelDir to the folder that holds "${name}/" (or to the model folder itself) and check modelName. Recall stays lexical-only until then.`,
+        ? `The embedding model ${DEFAULT_MODEL} (q8) is not in ${root}: recall is lexical-only. Run "lore model download" to fetch it once (it asks first; about 23 MB), copy it there yourself (Hugging Face layout: ${DEFAULT_MODEL}/config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx), or set ${names.modelDir} (and ${names.modelName}) to a local model folder.`
+        : `The model folder ${folder} does not exist: set ${names.modelDir} to the folder that holds "${name}/" (or to the model folder itself) and check ${names.modelName}. Recall stays lexical-only until then.`,
     };
   }
   const missing = REQUIRED_FILES.filter((f) => !existsSync(join(folder, f)));
@@ -109,7 +124,7 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
   if (!existsSync(file)) missing.push(`onnx/${basename(file)}`);
   if (missing.length > 0) {
     return {
-      reason: `The model folder ${folder} is missing ${missing.join(', ')}${source.dtype ? ` (dtype ${dtype})` : ''}: copy the complete model (transformers.js layout) there${source.dtype ? ' or choose a dtype whose ONNX file is present' : ''}. Recall stays lexical-only until then.`,
+      reason: `The model folder ${folder} is missing ${missing.join(', ')}${source.dtype ? ` (dtype ${dtype})` : ''}: copy the complete model (transformers.js layout) there${source.dtype ? ` or set ${names.dtype} to one whose ONNX file is present` : ''}. Recall stays lexical-only until then.`,
     };
   }
   return { root, name, folder, dtype, file };

@@ -1,0 +1,76 @@
+// kill -9 in the middle of indexing: the indexer commits in batches, so a killed run keeps every
+// batch it committed, loses only the batch in flight, and the next `lore index` finishes the job
+// without re-reading what was committed. The victim (test/support/indexVictim.ts) is stopped at a
+// known file read, so the kill always lands with a batch half-built.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { makeSpace, ok, type CliSpace } from '../support/cli';
+import type { BlockedSignal, IndexVictimOptions } from '../support/indexVictim';
+
+const ROOT = resolve(__dirname, '../..');
+const VICTIM = join(ROOT, 'test/support/indexVictim.ts');
+const FILES = 120;
+const BATCH = 20;
+// Three batches committed, then the kill lands while the fourth is half-read.
+const BLOCK_AT_READ = 3 * BATCH + 7;
+
+function writeWorkspace(workspace: string): void {
+  mkdirSync(join(workspace, 'docs'), { recursive: true });
+  for (let i = 0; i < FILES; i++) {
+    writeFileSync(
+      join(workspace, 'docs', `note-${String(i).padStart(3, '0')}.md`),
+      `# Note ${i}\n\n## Context\n\nService ${i} keeps its queue in Postgres (marker word quill${i}).\n\n## Steps\n\n1. Drain worker ${i}.\n2. Restart it.\n`,
+    );
+  }
+}
+
+async function runAndKill(options: IndexVictimOptions): Promise<{ signal: BlockedSignal; exitSignal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM, JSON.stringify(options)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const line = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout! }).once('line', done);
+    void exited.then(({ code, signal }) => fail(new Error(`the index victim ended (code ${code}, signal ${signal}) before blocking:\n${stderr}`)));
+  });
+  child.kill('SIGKILL');
+  const { signal } = await exited;
+  return { signal: JSON.parse(line) as BlockedSignal, exitSignal: signal };
+}
+
+describe('kill -9 in the middle of indexing', function () {
+  this.timeout(120_000);
+  let space: CliSpace;
+
+  before(() => {
+    space = makeSpace('lore-index-crash-');
+    writeWorkspace(space.workspace);
+  });
+  after(() => space.cleanup());
+
+  it('keeps the committed batches, loses only the one in flight, and the next index finishes without redoing them', async () => {
+    const { signal, exitSignal } = await runAndKill({ workspace: space.workspace, home: space.home, batchSize: BATCH, blockAtRead: BLOCK_AT_READ });
+    assert.equal(exitSignal, 'SIGKILL');
+    assert.equal(signal.committedDocs, 3 * BATCH, 'three batches were committed before the kill');
+
+    const afterKill = ok(space.lore('index', '--json'), 'lore index after the kill').json;
+    assert.equal(afterKill.summary.files, FILES);
+    assert.equal(afterKill.summary.unchanged, 3 * BATCH, 'the committed batches are kept and not re-read');
+    assert.equal(afterKill.summary.indexed, FILES - 3 * BATCH, 'the batch in flight and the rest are indexed now');
+    assert.equal(afterKill.status.files, FILES);
+
+    // Every note is findable, including one from the batch that was in flight.
+    const inFlight = BLOCK_AT_READ - 2;
+    const recall = ok(space.lore('recall', `quill${inFlight}`, '--json'), 'lore recall').json;
+    assert.ok(
+      recall.results.some((r: { path?: string }) => r.path === `docs/note-${String(inFlight).padStart(3, '0')}.md`),
+      `a note from the killed batch is indexed after the rerun: ${JSON.stringify(recall.results)}`,
+    );
+    const audit = ok(space.lore('audit', 'verify', '--json'), 'lore audit verify').json;
+    assert.equal(audit.ok, true);
+  });
+});
