@@ -2,9 +2,11 @@
 // every other command's start).
 
 import { watch } from 'chokidar';
-import { DEFAULT_EXCLUDE } from '../engine/index/discovery';
+import { relative, sep } from 'node:path';
+import { discoveryMatcher } from '../engine/index/discovery';
 import { runIndex } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
+import { workspaceDiscoveryRules } from '../host/workspaceConfig';
 import { ownerServer } from '../host/ownerServer';
 import type { CommandContext } from './command';
 import { stopSignal } from './serveMcp';
@@ -50,7 +52,13 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
   };
 
   await reindex();
-  const ignored = (path: string) => DEFAULT_EXCLUDE.some((glob) => glob.startsWith('**/') && glob.endsWith('/**') && path.includes(`/${glob.slice(3, -3)}/`)) || /\/\.git(\/|$)/.test(path);
+  // Folders the index skips are not watched (node_modules can hold most of a workspace's files).
+  // The config is read once here; the index itself rereads it on every run.
+  const matcher = discoveryMatcher(workspaceDiscoveryRules(root));
+  const ignored = (path: string) => {
+    const inside = relative(root, path).split(sep).join('/');
+    return inside !== '' && !inside.startsWith('..') && (/(^|\/)\.git(\/|$)/.test(inside) || matcher.skipsFolder(inside));
+  };
   const watcher = watch(root, { ignoreInitial: true, ignored, followSymlinks: false });
   watcher.on('all', schedule);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));

@@ -2,7 +2,9 @@
 // calls) or reaches the owner over loopback HTTP (`/rpc`). One table of operations serves both.
 
 import { LoreError, Engine, type ErrorCode, type IndexOptions, type IndexProgress, type IndexStatus, type IndexSummary } from '../engine';
+import type { DiscoveryConfig } from '../engine/index/discovery';
 import { WorkspaceFileSource } from './fileSource';
+import { workspaceDiscoveryRules } from './workspaceConfig';
 
 export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'auditCheckpoint', 'stats', 'indexStatus', 'indexWorkspace'] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
@@ -15,8 +17,9 @@ export type EngineApi = { [K in EngineOp]: Method<K> } & {
 };
 
 /** Drains the indexer over the workspace's files, reporting progress. */
-export async function runIndex(engine: Engine, root: string, options: Pick<IndexOptions, 'full' | 'signal'>, onProgress?: (p: IndexProgress) => void): Promise<{ summary: IndexSummary; status: IndexStatus }> {
-  const run = engine.index(new WorkspaceFileSource(root), options);
+/** `discovery`: globs from the editor's settings, on top of the workspace's .lore/config.json. */
+export async function runIndex(engine: Engine, root: string, options: Pick<IndexOptions, 'full' | 'signal'> & { discovery?: DiscoveryConfig }, onProgress?: (p: IndexProgress) => void): Promise<{ summary: IndexSummary; status: IndexStatus }> {
+  const run = engine.index(new WorkspaceFileSource(root, workspaceDiscoveryRules(root, options.discovery)), { full: options.full, signal: options.signal });
   for (;;) {
     const step = await run.next();
     if (step.done) return { summary: step.value, status: engine.indexStatus() };

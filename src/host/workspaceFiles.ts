@@ -6,6 +6,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { LoreError, redact } from '../engine';
 import { discoveryMatcher } from '../engine/index/discovery';
+import { workspaceDiscoveryRules } from './workspaceConfig';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -52,7 +53,7 @@ export function resolveWorkspacePath(root: string, requested: string): { absolut
   // A symlink inside the workspace that points outside it is refused like a traversal.
   if (relativePath.startsWith('..') || isAbsolute(relativePath)) refuse(`${requested} leads outside the workspace (through a symlink)`);
   if (DENIED.some((pattern) => pattern.test(relativePath))) refuse(`${relativePath} is not readable through Lore: it may hold secrets or is not project text`);
-  if (!discoveryMatcher().accepts(relativePath)) {
+  if (!discoveryMatcher(workspaceDiscoveryRules(realRoot)).accepts(relativePath)) {
     refuse(`${relativePath} is not one of the documents or infrastructure files Lore serves`, 'read_file serves what the index covers (docs, ADRs, runbooks, Terraform, Kubernetes, Helm, Dockerfiles, CI); read source code with your own tools');
   }
   return { absolute: real, relativePath };

@@ -27,7 +27,29 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
 export interface DiscoveryRules {
   include?: readonly string[];
   exclude?: readonly string[];
+  /** Files to index even though no include names them or an exclude matches them (e.g. one `*.tfvars` a person vetted). */
+  allow?: readonly string[];
   maxBytes?: number;
+}
+
+/** What a person configures: globs added to the defaults (or replacing them with `defaults: false`). */
+export interface DiscoveryConfig {
+  include?: readonly string[];
+  exclude?: readonly string[];
+  allow?: readonly string[];
+  /** Keep the default include and exclude lists under the configured globs. Default true. */
+  defaults?: boolean;
+  maxFileBytes?: number;
+}
+
+export function discoveryRulesFrom(config: DiscoveryConfig = {}): DiscoveryRules {
+  const defaults = config.defaults !== false;
+  return {
+    include: [...(defaults ? DEFAULT_INCLUDE : []), ...(config.include ?? [])],
+    exclude: [...(defaults ? DEFAULT_EXCLUDE : []), ...(config.exclude ?? [])],
+    allow: [...(config.allow ?? [])],
+    maxBytes: config.maxFileBytes,
+  };
 }
 
 export interface DiscoveryMatcher {
@@ -41,11 +63,16 @@ export interface DiscoveryMatcher {
 export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const options = { dot: true, nocase: false };
   const include = picomatch([...(rules.include ?? DEFAULT_INCLUDE)], options);
-  const excludeGlobs = [...(rules.exclude ?? DEFAULT_EXCLUDE)];
-  const exclude = picomatch(excludeGlobs, options);
+  const exclude = picomatch([...(rules.exclude ?? DEFAULT_EXCLUDE)], options);
+  const allowGlobs = rules.allow ?? [];
+  const allow = allowGlobs.length ? picomatch([...allowGlobs], options) : () => false;
+  // An allow glob reaches into an excluded folder only along its literal leading path
+  // (`vendor/docs/**/*.md` opens vendor/ and vendor/docs/); `**/x` never opens node_modules.
+  const allowBases = allowGlobs.map((glob) => picomatch.scan(glob).base).filter((base) => base !== '');
+  const onAllowPath = (folder: string) => allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
   return {
-    accepts: (path) => include(path) && !exclude(path),
-    skipsFolder: (path) => exclude(`${path}/`) || exclude(`${path}/x`),
+    accepts: (path) => allow(path) || (include(path) && !exclude(path)),
+    skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };
 }
