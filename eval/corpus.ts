@@ -1,14 +1,13 @@
-// `npm run eval -- --corpus DIR`: measures the indexer on a labelled corpus laid out like
-// ../shared/corpus/* (files/, classes.tsv, queries.jsonl): classification accuracy per kind with
-// a confusion summary.
+// `npm run eval -- --corpus DIR [--model DIR] [--lexical-only] [-v]`: measures the indexer on a
+// labelled corpus laid out like ../shared/corpus/* (files/, classes.tsv, queries.jsonl):
+// classification accuracy per kind with a confusion summary, then retrieval quality lexical-only
+// and hybrid (eval/retrieval.ts).
 
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Engine } from '../src/engine';
 import { chartRootsOf, classify } from '../src/engine/index/classify';
-import { WorkspaceFileSource } from '../src/host/fileSource';
-import { WasmSqlDatabase } from '../src/host/sqlite';
+import { evaluateRetrieval, renderRetrieval } from './retrieval';
 
 function walk(dir: string, root = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -37,30 +36,10 @@ export function evaluateClassification(corpus: string): { accuracy: number; tota
   return { accuracy: right / labels.length, total: labels.length, wrong, perKind };
 }
 
-export async function evaluateRetrieval(corpus: string): Promise<{ mrr: number; hitAt: Record<number, number>; total: number; misses: Array<{ id: string; rank: number | null; top: string }> }> {
-  const queries = readFileSync(join(corpus, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; query: string; relevant: string[] });
-  const engine = new Engine({ db: new WasmSqlDatabase(':memory:') });
-  const run = engine.index(new WorkspaceFileSource(join(corpus, 'files')));
-  while (!(await run.next()).done);
-  let reciprocal = 0;
-  const hitAt: Record<number, number> = { 1: 0, 5: 0, 10: 0 };
-  const misses: Array<{ id: string; rank: number | null; top: string }> = [];
-  for (const q of queries) {
-    const { results } = await engine.recall({ query: q.query, limit: 10 });
-    const paths = results.map((r) => (r.record === 'doc' ? r.path : r.key));
-    const index = paths.findIndex((p) => q.relevant.includes(p));
-    const rank = index < 0 ? null : index + 1;
-    if (rank) reciprocal += 1 / rank;
-    for (const k of [1, 5, 10]) if (rank && rank <= k) hitAt[k]++;
-    if (rank !== 1) misses.push({ id: q.id, rank, top: paths[0] ?? '-' });
-  }
-  return { mrr: reciprocal / queries.length, hitAt, total: queries.length, misses };
-}
-
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, model: { type: 'string' }, 'lexical-only': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
   if (!values.corpus) {
-    console.error('usage: npm run eval -- --corpus DIR   (a folder with files/, classes.tsv, queries.jsonl)');
+    console.error('usage: npm run eval -- --corpus DIR [--model MODEL_DIR] [--lexical-only] [-v]   (a corpus folder with files/, classes.tsv, queries.jsonl)');
     process.exit(2);
   }
   const result = evaluateClassification(values.corpus);
@@ -73,9 +52,8 @@ async function main(): Promise<void> {
   for (const [pair, n] of [...confusion].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(3)}  ${pair}`);
   if (values.verbose) for (const [path, expected, got] of result.wrong) console.log(`  ${path}: ${expected} → ${got}`);
 
-  const retrieval = await evaluateRetrieval(values.corpus);
-  console.log(`\nretrieval over ${retrieval.total} queries (lexical${''}): MRR@10 ${retrieval.mrr.toFixed(3)}; hit@1 ${retrieval.hitAt[1]}, hit@5 ${retrieval.hitAt[5]}, hit@10 ${retrieval.hitAt[10]}`);
-  if (values.verbose) for (const m of retrieval.misses) console.log(`  ${m.id}: first relevant at ${m.rank ?? '>10'}; top was ${m.top}`);
+  const retrieval = await evaluateRetrieval(values.corpus, { modelDir: values.model, hybrid: !values['lexical-only'] });
+  console.log('\n' + renderRetrieval(retrieval, values.verbose));
 }
 
 if (require.main === module) void main();
