@@ -1,7 +1,9 @@
 // The owner lock: exactly one process opens a workspace's database at a time. The owner writes
 // owner.json (pid, port, token; mode 0600) next to it. A second process finds a live owner and
 // gets an error naming it; a lock left by a dead process is taken over, and the SQLite lock
-// directory that crash left behind is cleared so the hot journal can be rolled back.
+// directory that crash left behind is cleared so the hot journal can be rolled back. Where the
+// system says when a process started (Linux /proc), owner.json records it, so a pid the system
+// has since given to another program is not mistaken for the owner.
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ export interface OwnerInfo {
   token: string;
   door: string;
   started_at: string;
+  /** The owner process's start mark (boot id and start time) where the system exposes one. */
+  process_start?: string;
 }
 
 export interface OwnerLock {
@@ -22,6 +26,19 @@ export interface OwnerLock {
   /** Records the port this owner serves on, so other processes can become its clients. */
   publish(port: number): void;
   release(): void;
+}
+
+/** `<boot id>:<start time in clock ticks>` from /proc, or null where there is no /proc. */
+export function processStartMark(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22, counted after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return `${boot}:${fields[19]}`;
+  } catch {
+    return null;
+  }
 }
 
 export function isProcessAlive(pid: number): boolean {
@@ -42,11 +59,17 @@ export function readOwner(ownerFile: string): OwnerInfo | undefined {
 }
 
 export function isLive(owner: OwnerInfo): boolean {
-  return owner.host === hostname() ? isProcessAlive(owner.pid) : true;
+  if (owner.host !== hostname()) return true;
+  if (!isProcessAlive(owner.pid)) return false;
+  // Alive, but is it still the owner? A recorded start mark that differs means the pid was reused.
+  const mark = owner.process_start ? processStartMark(owner.pid) : null;
+  return mark === null || mark === owner.process_start;
 }
 
 export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: string): OwnerLock {
   const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
+  const mark = processStartMark(process.pid);
+  if (mark) info.process_start = mark;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       // 'wx' creates exclusively: of two processes racing here, one wins.

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { openStore } from '../../src/host/openStore';
+import { processStartMark } from '../../src/host/ownerLock';
 import { makeSpace, ok, storeDigest, type CliResult, type CliSpace } from '../support/cli';
 
 function alive(pid: number): boolean {
@@ -19,8 +20,8 @@ function alive(pid: number): boolean {
   }
 }
 
-function writeOwner(ownerFile: string, pid: number): void {
-  const owner = { pid, host: hostname(), port: null, token: 'f'.repeat(64), door: 'mcp', started_at: new Date().toISOString() };
+function writeOwner(ownerFile: string, pid: number, processStart?: string): void {
+  const owner = { pid, host: hostname(), port: null, token: 'f'.repeat(64), door: 'mcp', started_at: new Date().toISOString(), process_start: processStart };
   writeFileSync(ownerFile, JSON.stringify(owner, null, 2) + '\n', { mode: 0o600 });
 }
 
@@ -98,6 +99,22 @@ describe('owner lock, through the lore command', function () {
     const list = ok(space.lore('list', '--json')).json;
     assert.deepEqual(list.items.map((m: { key: string }) => m.key).sort(), ['decision/use-postgres-for-the-job-queue', 'runbook/restart-the-workers']);
     assert.equal(ok(space.lore('audit', 'verify', '--json')).json.ok, true);
+  });
+
+  it('tells a reused pid from the owner by its start mark (Linux)', function () {
+    const pid = holder!.pid!;
+    const mark = processStartMark(pid);
+    if (mark === null) this.skip(); // no /proc: the pid alone decides
+    const { owner } = space.paths();
+
+    writeOwner(owner, pid, mark!);
+    assertBusy(space.lore('remember', '--type', 'decision', '--title', 'Blocked', '--description', 'owner alive'), pid, 'the same process');
+
+    // The same pid, but the process that holds it started at another time: the owner is gone.
+    writeOwner(owner, pid, `${mark!.split(':')[0]}:1`);
+    const r = ok(space.lore('remember', '--json', '--type', 'decision', '--title', 'After pid reuse', '--description', 'taken over'), 'remember after pid reuse');
+    assert.equal(r.json.saved, true);
+    assert.ok(alive(pid), 'the unrelated process was left alone');
   });
 
   it('while a process owns the store, owner.json is mode 0600 and names it; closing releases it for the CLI', () => {

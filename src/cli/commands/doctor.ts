@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION, isLoreError } from '../../engine';
 import { storePaths } from '../../host/dataDir';
-import { isProcessAlive, readOwner } from '../../host/ownerLock';
+import { isLive, readOwner } from '../../host/ownerLock';
 import type { Command } from '../command';
 
 interface Check {
@@ -29,7 +29,7 @@ export const doctorCommand: Command = {
     checks.push({
       name: 'owner',
       ok: true,
-      detail: owner ? `pid ${owner.pid} (${owner.door}) ${isProcessAlive(owner.pid) ? 'is running' : 'is gone; its lock will be taken over'}` : 'none (the store is free)',
+      detail: owner ? `pid ${owner.pid} (${owner.door}) ${isLive(owner) ? 'is running' : 'is gone; its lock will be taken over'}` : 'none (the store is free)',
     });
     let stats: Record<string, unknown> | undefined;
     try {
