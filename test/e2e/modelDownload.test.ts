@@ -124,6 +124,9 @@ describe('lore model download', function () {
     const status = ok(await lore('model', 'status'), 'lore model status').json;
     assert.equal(status.ok, true);
     assert.match(status.loaded.model_id, /^acme\/tiny-bert@q8#/);
+    assert.equal(status.loaded.threads, 1, 'one ONNX thread by default');
+    const twoThreads = ok(await runCliAsync(['--json', 'model', 'status'], { home: space.home, workspace: space.workspace, env: { ...env, LORE_EMBED_THREADS: '2' } })).json;
+    assert.equal(twoThreads.loaded.threads, 2, 'LORE_EMBED_THREADS reaches the runtime');
 
     const again = await lore('model', 'download', '--yes', '--model', MODEL);
     assert.equal(again.code, 1);

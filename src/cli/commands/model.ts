@@ -18,7 +18,7 @@ interface ModelStatus {
   folder?: string;
   dtype?: string;
   reason?: string;
-  loaded?: { model_id: string; dims: number; backend: string };
+  loaded?: { model_id: string; dims: number; backend: string; threads: number | null };
 }
 
 /** Loads the model the environment points at, once, and reports what happened. */
@@ -32,8 +32,9 @@ async function probe(home: string): Promise<ModelStatus> {
   if (isEmbedderUnavailable(embedder)) return { ok: false, model, folder: where.folder, dtype: where.dtype, reason: embedder.reason };
   try {
     await embedder.embed(['lore model check']);
-    const backend = 'backend' in embedder ? String((embedder as { backend: string }).backend) : 'unknown';
-    return { ok: true, model, folder: where.folder, dtype: where.dtype, loaded: { model_id: embedder.modelId, dims: embedder.dims, backend } };
+    // The threads the worker handed ONNX Runtime, as it reports them back.
+    const runtime = embedder as { backend?: string; sessionOptions?: { intraOpNumThreads?: number } };
+    return { ok: true, model, folder: where.folder, dtype: where.dtype, loaded: { model_id: embedder.modelId, dims: embedder.dims, backend: runtime.backend ?? 'unknown', threads: runtime.sessionOptions?.intraOpNumThreads ?? null } };
   } finally {
     await embedder.close();
   }
@@ -41,7 +42,7 @@ async function probe(home: string): Promise<ModelStatus> {
 
 function renderStatus(s: ModelStatus): string {
   if (!s.ok) return `model ${s.model}: not usable — ${s.reason}`;
-  return `model ${s.model} (${s.dtype}) loads from ${s.folder}: ${s.loaded!.dims} dimensions, ${s.loaded!.backend} runtime`;
+  return `model ${s.model} (${s.dtype}) loads from ${s.folder}: ${s.loaded!.dims} dimensions, ${s.loaded!.backend} runtime, ${s.loaded!.threads ?? '?'} thread(s)`;
 }
 
 function megabytes(bytes: number): string {
