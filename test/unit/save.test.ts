@@ -184,6 +184,19 @@ describe('remember', () => {
     assert.deepEqual(unrelated.warnings.dead_ends, []);
   });
 
+  it('warns against the dead ends live now, after one is forgotten and its row id reused', () => {
+    const first = saved(s.engine.remember(person, memory({ type: 'dead_end', title: 'Redis lists as the job queue', description: 'Tried Redis lists for background jobs; jobs were lost on failover' })));
+    const probe = saved(s.engine.remember(agent, memory({ title: 'Redis lists for jobs', description: 'job queue on Redis lists', provenance: { source: 'agent' } })));
+    assert.equal(probe.warnings.dead_ends.length, 1);
+    s.engine.forget(person, probe.key);
+    s.engine.forget(person, first.key);
+    // SQLite hands the highest freed row id to the next insert: the cache must not keep the old terms.
+    saved(s.engine.remember(person, memory({ type: 'dead_end', title: 'GraphQL federation gateway', description: 'Schema stitching broke on every deploy' })));
+    assert.deepEqual(saved(s.engine.remember(agent, memory({ title: 'Redis lists for jobs again', description: 'job queue on Redis lists', provenance: { source: 'agent' } }))).warnings.dead_ends, []);
+    const federation = saved(s.engine.remember(agent, memory({ title: 'Try a GraphQL federation gateway', description: 'federation gateway with schema stitching', provenance: { source: 'agent' } })));
+    assert.deepEqual(federation.warnings.dead_ends.map((d) => d.key), ['dead_end/graphql-federation-gateway']);
+  });
+
   it('quarantines records from webpage and tool sources, and an update never lifts quarantine', async () => {
     const r = saved(s.engine.remember(agent, memory({ provenance: { source: 'webpage', evidence: ['https://example.com/post'] } })));
     assert.equal(r.status, 'quarantined');

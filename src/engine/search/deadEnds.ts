@@ -41,20 +41,25 @@ interface DeadEndEntry {
   terms: Set<string>;
 }
 
-// Live dead ends per store, kept while the set is unchanged (same count and ids): a save compares
-// against them without reading every dead end again.
-const deadEndSets = new Map<string, { signature: string; entries: DeadEndEntry[] }>();
+// Live dead ends per store, stemmed once: each call lists the live ids with their content
+// digests (cheap) and reads and stems only the rows not seen before, so bulk saves stay linear.
+// The digest guards against SQLite giving a forgotten row's id to a new row.
+const deadEndSets = new Map<string, Map<number, DeadEndEntry & { digest: string }>>();
 const LIVE = "is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')";
 
 function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[] {
-  const signature = ctx.db.get<{ s: string }>(`SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`)!.s;
-  const cached = deadEndSets.get(ctx.storeId);
-  if (cached?.signature === signature) return cached.entries;
-  const entries = ctx.db
-    .all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(`SELECT id, key, title, description, tags FROM memories WHERE ${LIVE}`)
-    .map((row) => ({ id: row.id, key: row.key, terms: deadEndText(row) }));
-  deadEndSets.set(ctx.storeId, { signature, entries });
-  return entries;
+  const known = deadEndSets.get(ctx.storeId) ?? new Map<number, DeadEndEntry & { digest: string }>();
+  const live = ctx.db.all<{ id: number; content_digest: string }>(`SELECT id, content_digest FROM memories WHERE ${LIVE}`);
+  const missing = live.filter((r) => known.get(r.id)?.digest !== r.content_digest).map((r) => r.id);
+  for (let i = 0; i < missing.length; i += 500) {
+    const slice = missing.slice(i, i + 500);
+    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags' | 'content_digest'>>(`SELECT id, key, title, description, tags, content_digest FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)) {
+      known.set(row.id, { id: row.id, key: row.key, terms: deadEndText(row), digest: row.content_digest });
+    }
+  }
+  const fresh = new Map(live.map((r) => [r.id, known.get(r.id)!]));
+  deadEndSets.set(ctx.storeId, fresh);
+  return [...fresh.values()];
 }
 
 export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
