@@ -1,47 +1,52 @@
-// Writes the README's performance section from bench/results.json (and bench/embed-results.json
-// when present), between <!-- bench:start --> and <!-- bench:end -->. Run by `npm run bench`.
+// Writes the README's performance section from bench/results.json, between <!-- bench:start -->
+// and <!-- bench:end -->: the only way the README's figures change. A full `npm run bench` calls
+// it; `npx tsx bench/readme.ts [results.json]` re-renders without measuring again.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeTarget, formatNumber, formatSizes, type Section } from './result';
 
-interface Stat { p50: number; p95: number }
-interface SizeResult {
-  size: number;
-  recall: Stat;
-  fts: Stat;
-  save: Stat & { perSecond: number };
-  matches: { p50: number };
-  ratios: { recallP50VsBaseline: number; recallVsFts: number };
+interface Report {
+  date: string;
+  node: string;
+  cpus: number;
+  cpuModel: string;
+  loadAverage: { before: number; after: number };
+  seconds: number;
+  sections: Section[];
 }
-interface Results { date: string; node: string; cpus: number; cpuModel: string; loadAverage: { before: number; after: number }; options: { reps: number; queries: number }; sizes: SizeResult[] }
 
 const root = join(__dirname, '..');
-const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-export function performanceSection(results: Results): string {
-  const rows = results.sizes.map(
-    (s) => `| ${s.size.toLocaleString('en')} | ${ms(s.recall.p50)} | ${ms(s.recall.p95)} | ×${s.ratios.recallP50VsBaseline.toFixed(1)} | ${ms(s.fts.p50)} | ${s.matches.p50.toLocaleString('en')} | ${s.save.perSecond.toFixed(0)}/s | ${ms(s.save.p95)} |`,
-  );
-  const first = results.sizes[0];
-  const last = results.sizes[results.sizes.length - 1];
-  const exponent = Math.log(last.recall.p50 / first.recall.p50) / Math.log(last.size / first.size);
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+export function performanceSection(report: Report): string {
+  if (!Array.isArray(report.sections)) throw new Error('results.json is not a report of bench/run.ts (no sections): run npm run bench');
+  const rows: string[] = [];
+  for (const s of report.sections) {
+    for (const f of s.figures) {
+      rows.push(
+        `| ${cell(s.title)}: ${cell(f.label)} | ${formatSizes(f.sizes)} | ${formatNumber(f.median)} ${f.unit}${f.p95 === undefined ? '' : ` (p95 ${formatNumber(f.p95)})`} | ${f.baseline ? `${formatNumber(f.baseline.median)} ${f.unit} (${cell(f.baseline.label)})` : ''} | ${f.ratio === undefined ? '' : `×${f.ratio.toFixed(2)}`} | ${describeTarget(f)}${f.met === null ? '' : f.met ? ' ✓' : ' ✗ not met'} |`,
+      );
+    }
+  }
+  const notes = report.sections.flatMap((s) => s.notes.map((n) => `- ${s.title}: ${n}`));
   return [
-    `Measured by \`npm run bench\` on ${results.date.slice(0, 10)} (Node ${results.node}, ${results.cpus} × ${results.cpuModel}, load average ${results.loadAverage.before.toFixed(1)}→${results.loadAverage.after.toFixed(1)}); medians of ${results.options.reps} runs over ${results.options.queries} queries. Lexical recall (no model); "×" is against the smallest store of the same run; "FTS5 alone" is the bare full-text query recall builds on. Method and findings: [bench/README.md](bench/README.md).`,
+    `Measured by \`npm run bench\` on ${report.date.slice(0, 10)} (Node ${report.node}, ${report.cpus} × ${report.cpuModel}, load average ${report.loadAverage.before.toFixed(1)}→${report.loadAverage.after.toFixed(1)}, ${Math.round(report.seconds)} s). Each figure is the median of several runs; its baseline is measured in the same run (what the machine does without Lore's part) and "×" is the ratio to it. Method: [bench/README.md](bench/README.md); every figure: \`bench/results.json\`.`,
     '',
-    '| memories | recall p50 | recall p95 | × smallest | FTS5 alone p50 | matches per query | saves | save p95 |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| benchmark | size | median | baseline | × baseline | target |',
+    '| --- | --- | ---: | ---: | ---: | --- |',
     ...rows,
-    '',
-    `Recall cost grows as size^${exponent.toFixed(2)} from ${first.size.toLocaleString('en')} to ${last.size.toLocaleString('en')} memories: it follows the number of memories a query's words match.`,
+    ...(notes.length ? ['', ...notes] : []),
   ].join('\n');
 }
 
 export function writeReadmeSection(resultsFile = join(root, 'bench', 'results.json'), readme = join(root, 'README.md')): void {
-  if (!existsSync(resultsFile)) return;
-  const section = performanceSection(JSON.parse(readFileSync(resultsFile, 'utf8')) as Results);
+  if (!existsSync(resultsFile)) throw new Error(`${resultsFile} does not exist: run npm run bench`);
+  const section = performanceSection(JSON.parse(readFileSync(resultsFile, 'utf8')) as Report);
   const text = readFileSync(readme, 'utf8');
-  const updated = text.replace(/<!-- bench:start -->[\s\S]*?<!-- bench:end -->/, `<!-- bench:start -->\n${section}\n<!-- bench:end -->`);
-  writeFileSync(readme, updated);
+  if (!/<!-- bench:start -->[\s\S]*?<!-- bench:end -->/.test(text)) throw new Error(`${readme} has no <!-- bench:start --> … <!-- bench:end --> section`);
+  writeFileSync(readme, text.replace(/<!-- bench:start -->[\s\S]*?<!-- bench:end -->/, () => `<!-- bench:start -->\n${section}\n<!-- bench:end -->`));
 }
 
 if (require.main === module) writeReadmeSection(process.argv[2]);

@@ -1,12 +1,14 @@
 // `npm run eval -- --corpus DIR [--model DIR] [--lexical-only] [-v]`: measures the indexer on a
 // labelled corpus laid out like ../shared/corpus/* (files/, classes.tsv, queries.jsonl):
 // classification accuracy per kind with a confusion summary, then retrieval quality lexical-only
-// and hybrid (eval/retrieval.ts).
+// and hybrid (eval/retrieval.ts). With --drift, the drift detector against drift.jsonl instead
+// (eval/drift.ts).
 
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chartRootsOf, classify } from '../src/engine/index/classify';
+import { evaluateDrift, renderDrift } from './drift';
 import { evaluateRetrieval, renderRetrieval } from './retrieval';
 
 function walk(dir: string, root = dir): string[] {
@@ -37,10 +39,16 @@ export function evaluateClassification(corpus: string): { accuracy: number; tota
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, model: { type: 'string' }, 'lexical-only': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
+  const { values } = parseArgs({ options: { corpus: { type: 'string' }, model: { type: 'string' }, 'lexical-only': { type: 'boolean' }, drift: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
   if (!values.corpus) {
-    console.error('usage: npm run eval -- --corpus DIR [--model MODEL_DIR] [--lexical-only] [-v]   (a corpus folder with files/, classes.tsv, queries.jsonl)');
+    console.error('usage: npm run eval -- --corpus DIR [--model MODEL_DIR] [--lexical-only] [--drift] [-v]   (a corpus folder with files/, classes.tsv, queries.jsonl, drift.jsonl)');
     process.exit(2);
+  }
+  if (values.drift) {
+    const drift = evaluateDrift(values.corpus);
+    console.log(renderDrift(drift, values.verbose));
+    process.exitCode = drift.detected === drift.cases.length && drift.false_alarms === 0 ? 0 : 1;
+    return;
   }
   const result = evaluateClassification(values.corpus);
   console.log(`classification: ${(result.accuracy * 100).toFixed(1)}% of ${result.total} files`);

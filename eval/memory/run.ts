@@ -31,9 +31,6 @@ import { vocabulary } from './scenarios/vocabulary';
  * pending scenario that passes is reported so the entry is not forgotten.
  */
 export const PENDING: Record<string, string> = {
-  // Features not built yet.
-  'drift-anchor-changed': 'drift not implemented: no anchor fingerprints, no drift flags in recall',
-  'drift-anchor-deleted': 'drift not implemented: no anchor fingerprints, no drift flags in recall',
   // Bugs and ranking weaknesses in Lore that these scenarios found (the engine is not tuned to
   // the eval; fix the engine, then delete the entry).
   'precision-common-words-kept':

@@ -89,7 +89,7 @@ export async function withStore<T>(workspace: string, work: (engine: EngineApi) 
     }
     const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
     try {
-      return await work(localApi(store.engine));
+      return await work(localApi(store.engine, store.paths.workspaceRoot));
     } finally {
       await releaseEmbedder();
       store.close();

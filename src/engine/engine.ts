@@ -13,12 +13,26 @@ import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
 import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './index/indexer';
 import { countPending, indexCounts, type IndexCounts } from './index/docStore';
+import { listDocs, type ListDocsInput, type ListDocsResult } from './index/docList';
 import { recall, type RecallInput, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
 import { ephemeralSigner, IntegrityChecker } from './trust/integrity';
 import type { Signer } from './trust/signatures';
+import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
+import { DriftService, type DriftFilter, type ReverifyResult } from './drift/service';
+import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
+import { exportBundle, importBundle, type ExportFilter, type ExportOptions, type ImportOptions, type ImportResult } from './trust/bundle';
+import type { Bundle } from './trust/bundleFormat';
+import { distrustAuthor, trustAuthor, trustList, type AuthorInfo, type TrustList } from './trust/trustedKeys';
+import { canonicalize, type CanonicalizeOptions, type CanonicalizeResult } from './team/canonicalize';
+import type { RepoFiles } from './team/repoFiles';
+import { DRIFTED_STATES, driftByMemory, type DriftSignal } from './steward/driftSignal';
+import { listInbox, type InboxFilter, type InboxList } from './steward/inbox';
+import { resolveInbox, type ResolveResult } from './steward/resolve';
+import { runSteward, type StewardRunOptions, type StewardRunResult } from './steward/run';
+import { sessionClose, type SessionCloseInput, type SessionCloseResult } from './steward/sessionClose';
 
 export interface EngineOptions {
   db: SqlDatabase;
@@ -30,6 +44,10 @@ export interface EngineOptions {
   embedderProblem?: string;
   /** This machine's signing key; without one, a key that lives as long as this engine signs. */
   signer?: Signer;
+  /** The workspace's files, for drift; without them references are neither fingerprinted nor checked. */
+  files?: WorkspaceReader;
+  /** `owner/name` of the repository's remotes: URLs to them are references to this workspace. */
+  repositories?: readonly string[];
 }
 
 export interface IndexStatus extends IndexCounts {
@@ -53,6 +71,7 @@ export class Engine {
   private readonly vectors = new VectorCache();
   private embedder: Embedder | undefined;
   private embedderProblem: string | null;
+  private readonly drift: DriftService;
 
   constructor(options: EngineOptions) {
     const applied = migrate(options.db);
@@ -64,6 +83,7 @@ export class Engine {
     this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
     this.embedder = options.embedder;
     this.embedderProblem = options.embedder ? null : options.embedderProblem ?? 'no embedding model configured';
+    this.drift = new DriftService(this.ctx, options.files, () => options.repositories ?? []);
   }
 
   get storeId(): string {
@@ -71,11 +91,16 @@ export class Engine {
   }
 
   remember(actor: Actor, input: RememberInput | Record<string, unknown>): SaveResult {
-    return save(this.ctx, actor, input);
+    return this.ctx.db.transaction(() => {
+      const result = save(this.ctx, actor, input);
+      // The anchors' fingerprints are taken as the record is saved: drift is measured from here.
+      if (result.saved && !result.unchanged) this.drift.trackMemory(result.key);
+      return result;
+    });
   }
 
-  get(key: string, version?: number | null): GetResult {
-    return get(this.ctx, key, version);
+  get(key: string, version?: number | null): WithDrift<GetResult> {
+    return annotateGet(this.drift, get(this.ctx, key, version));
   }
 
   list(input?: ListInput): ListResult {
@@ -83,7 +108,7 @@ export class Engine {
   }
 
   recall(input: RecallInput): Promise<RecallResult> {
-    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors });
+    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors }).then((result) => annotateRecall(this.drift, result));
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */
@@ -107,12 +132,19 @@ export class Engine {
     };
   }
 
+  /** Indexed documents, page by page (path, kind, title; never the text). */
+  listDocs(input?: ListDocsInput): ListDocsResult {
+    return listDocs(this.ctx.db, input);
+  }
+
   history(key: string): HistoryResult {
     return history(this.ctx, key);
   }
 
   setStatus(actor: Actor, key: string, status: StatusChange, reason: unknown): LifecycleResult {
-    return setStatus(this.ctx, actor, key, status, reason);
+    const result = setStatus(this.ctx, actor, key, status, reason);
+    if (result.status === 'retracted') this.drift.dropMemory(key);
+    return result;
   }
 
   supersede(actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
@@ -147,6 +179,85 @@ export class Engine {
       archived_versions: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_current = 0')?.n ?? 0,
       audit_events: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_events')?.n ?? 0,
     };
+  }
+
+  /** Scans for duplicates, conflicts, stale records and dead-end collisions; merges exact duplicates, queues the rest. */
+  stewardRun(options?: StewardRunOptions): StewardRunResult {
+    return runSteward(this.ctx, options, this.stewardDrift());
+  }
+
+  /** The steward's Inbox: open items (or all with `state: 'all'`). */
+  inbox(filter?: InboxFilter): InboxList {
+    return listInbox(this.ctx.db, filter);
+  }
+
+  /** Resolves an Inbox item with one of the actions it lists. */
+  resolveInbox(actor: Actor, id: number | string, action: string, note?: string | null): ResolveResult {
+    return resolveInbox(this.ctx, actor, id, action, note);
+  }
+
+  /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
+  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept' }): SessionCloseResult {
+    return sessionClose(this.ctx, actor, input, options);
+  }
+
+  /** Drifted anchors for the steward: the drift findings in a drifted state, by memory key. */
+  private stewardDrift(): Map<string, DriftSignal[]> {
+    return driftByMemory(this.driftFindings({ states: [...DRIFTED_STATES] }));
+  }
+
+  /** A signed bundle of the current records the filter selects (default: every status but retracted and quarantined). */
+  exportBundle(filter?: ExportFilter, options?: ExportOptions): Bundle {
+    return exportBundle(this.ctx, filter, options);
+  }
+
+  /** Verifies a bundle (text or parsed JSON) completely, then imports all of it in one transaction, or nothing. */
+  importBundle(actor: Actor, bundle: unknown, options?: ImportOptions): ImportResult {
+    return importBundle(this.ctx, actor, bundle, options);
+  }
+
+  /** Writes a record into the repository (an ADR, or a signed `.lore/` record) through the host's files. */
+  canonicalize(actor: Actor, key: string, options: CanonicalizeOptions, repo: RepoFiles): CanonicalizeResult {
+    return canonicalize(this.ctx, actor, key, options, repo);
+  }
+
+  /** This machine's key and every author this store knows, with whether it is trusted. */
+  trustedKeys(): TrustList {
+    return trustList(this.ctx);
+  }
+
+  /** Trusts an author (key id already seen here, or a public key): a person's act. */
+  trustAuthor(actor: Actor, key: string, label?: string | null): AuthorInfo {
+    return trustAuthor(this.ctx, actor, key, label);
+  }
+
+  distrustAuthor(actor: Actor, keyId: string): AuthorInfo {
+    return distrustAuthor(this.ctx, actor, keyId);
+  }
+
+  /** Gives drift the workspace's files (or takes them away). */
+  useFiles(files: WorkspaceReader | undefined): void {
+    this.drift.useReader(files);
+  }
+
+  /** A full drift scan: every document's and live memory's references extracted and classified. */
+  driftScan(): DriftScanResult {
+    return this.drift.scan();
+  }
+
+  /** The per-save check: references to (or made by) these workspace-relative paths, classified now. */
+  driftCheck(paths: string[]): DriftFinding[] {
+    return this.drift.check(paths);
+  }
+
+  /** Stored drift findings (every state but current unless `states` says otherwise). */
+  driftFindings(filter?: DriftFilter): DriftFinding[] {
+    return this.drift.findings(filter);
+  }
+
+  /** Re-verifies a memory against its references: fresh fingerprints, basis verified, audited. */
+  reverify(actor: Actor, key: string): ReverifyResult {
+    return this.drift.reverify(actor, key);
   }
 
   /** Runs several engine calls as one transaction: all land or none do. */

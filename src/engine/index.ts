@@ -4,6 +4,7 @@ export { Engine, SCHEMA_VERSION, type EngineOptions, type IndexStatus, type Stor
 export type { Embedder, EmbedderUnavailable } from './embed/embedder';
 export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary } from './index/indexer';
 export { DOC_KINDS, type DocKind } from './index/kinds';
+export type { DocSummary, ListDocsInput, ListDocsResult } from './index/docList';
 export { classify, chartRootsOf } from './index/classify';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
@@ -20,3 +21,18 @@ export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScorePart
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './index/redact';
+export { INBOX_ACTIONS, INBOX_KINDS, SESSION_KINDS, type Finding, type InboxAction, type InboxItem, type InboxKind, type Risk, type SessionKind, type SessionProposal } from './steward/types';
+export type { InboxFilter, InboxList } from './steward/inbox';
+export type { ResolveResult } from './steward/resolve';
+export type { StewardRunOptions, StewardRunResult, StewardFinding, FindingOutcome } from './steward/run';
+export type { SessionCloseInput, SessionCloseResult, SessionMode, PlanItem } from './steward/sessionClose';
+export { MAX_CANDIDATES } from './steward/sessionClose';
+export type { ExportFilter, ExportOptions, ImportOptions, ImportResult, ImportItem } from './trust/bundle';
+export type { Bundle, BundleRecord, BundleAuthor } from './trust/bundleFormat';
+export type { AuthorInfo, TrustList } from './trust/trustedKeys';
+export type { CanonicalizeOptions, CanonicalizeResult } from './team/canonicalize';
+export type { RepoFiles } from './team/repoFiles';
+export type { RepoRecordsSummary } from './team/repoRecords';
+export { DRIFT_STATES, type DriftState, type DriftFinding, type DriftFlag, type DriftScanResult, type WorkspaceReader, type FileStat } from './drift/types';
+export type { DriftFilter, ReverifyResult } from './drift/service';
+export { describeDrift, type WithDrift } from './drift/annotate';

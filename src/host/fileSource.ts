@@ -3,6 +3,7 @@
 // symbolic links, and skips binary files.
 
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { discoveryMatcher, type DiscoveryRules } from '../engine/index/discovery';
@@ -21,17 +22,41 @@ function ignoredByGit(scopes: Scope[], path: string, isDir: boolean): boolean {
   return false;
 }
 
+const FOLDER_DONE = Symbol('folder done');
+const FOLDERS_PER_TURN = 16;
+
 export class WorkspaceFileSource implements FileSource {
   constructor(
     private readonly root: string,
     private readonly rules: DiscoveryRules = {},
   ) {}
 
+  /**
+   * The walk, giving the event loop a turn every few folders: an owner process keeps answering its
+   * agents while it lists a large workspace.
+   */
   async list(): Promise<SourceFile[]> {
-    const matcher = discoveryMatcher(this.rules);
     const files: SourceFile[] = [];
-    const walk = (dir: string, scopes: Scope[]) => {
-      const absolute = join(this.root, dir);
+    let folders = 0;
+    for (const found of this.walk()) {
+      if (found === FOLDER_DONE) {
+        if (++folders % FOLDERS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      } else files.push(found);
+    }
+    return files;
+  }
+
+  /** The same walk, synchronously (drift reads the workspace inside a save). */
+  listSync(): SourceFile[] {
+    return [...this.walk()].filter((found): found is SourceFile => found !== FOLDER_DONE);
+  }
+
+  /** Depth-first over the workspace: each accepted file, and a marker after each folder. */
+  private *walk(): Generator<SourceFile | typeof FOLDER_DONE> {
+    const matcher = discoveryMatcher(this.rules);
+    const root = this.root;
+    function* folder(dir: string, scopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
+      const absolute = join(root, dir);
       let names: string[];
       try {
         names = readdirSync(absolute).sort();
@@ -50,25 +75,26 @@ export class WorkspaceFileSource implements FileSource {
         const path = dir ? `${dir}/${name}` : name;
         let stat;
         try {
-          stat = lstatSync(join(this.root, path));
+          stat = lstatSync(join(root, path));
         } catch {
           continue;
         }
         if (stat.isSymbolicLink()) continue;
         if (stat.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
-          walk(path, here);
+          yield* folder(path, here);
         } else if (stat.isFile() && stat.size <= matcher.maxBytes && matcher.accepts(path) && !ignoredByGit(here, path, false)) {
-          files.push({ path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) });
+          yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
         }
       }
-    };
-    walk('', []);
-    return files;
+      yield FOLDER_DONE;
+    }
+    yield* folder('', []);
   }
 
   async read(path: string): Promise<string> {
-    const bytes = readFileSync(join(this.root, path));
+    // Asynchronous, so other requests to the owner run between files.
+    const bytes = await readFile(join(this.root, path));
     // A NUL byte means binary: it is indexed as empty rather than as garbage.
     return bytes.includes(0) ? '' : bytes.toString('utf8');
   }

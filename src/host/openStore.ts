@@ -5,6 +5,7 @@ import { ensureStoreDir, storePaths, type StorePaths } from './dataDir';
 import { loadMachineSigner } from './machineKey';
 import { acquireOwnerLock, type OwnerLock } from './ownerLock';
 import { WasmSqlDatabase } from './sqlite';
+import { DiskWorkspaceReader, githubRepositories } from './workspaceReader';
 
 export interface OpenStore {
   engine: Engine;
@@ -27,7 +28,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   let db: WasmSqlDatabase | undefined;
   try {
     db = new WasmSqlDatabase(paths.database);
-    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home) });
+    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot), repositories: githubRepositories(paths.workspaceRoot) });
     const opened = db;
     return {
       engine,

@@ -5,6 +5,7 @@
 import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
+import type { OpenStore } from './openStore';
 import { OwnedStoreAccess } from './storeAccess';
 
 export interface OwnerServerOptions {
@@ -15,6 +16,8 @@ export interface OwnerServerOptions {
   host?: string;
   port?: number;
   allowRemote?: boolean;
+  /** Loads the embedding model for the opened store; default: from the environment (LORE_MODEL…). */
+  attachEmbedder?: (store: OpenStore) => Promise<() => Promise<void>>;
 }
 
 export interface OwnerServer {
@@ -34,7 +37,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     logger: options.logger,
     onOpen: (store) => {
       // The model loads in the background: lexical recall serves until it is ready.
-      releaseEmbedder = attachEmbedder(store.engine, store.paths.home, options.logger).catch((error) => {
+      releaseEmbedder = (options.attachEmbedder ? options.attachEmbedder(store) : attachEmbedder(store.engine, store.paths.home, options.logger)).catch((error) => {
         options.logger.warn(`no embeddings: ${(error as Error).message}`);
         return async () => {};
       });

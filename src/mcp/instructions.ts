@@ -7,6 +7,7 @@ When to recall:
 - Before changing code, configuration or infrastructure, call recall with what you are about to do. Decisions tell you what was chosen and why; dead ends tell you what was already tried and failed.
 - Before repeating an approach that might have been tried, recall it. A result flagged "dead_end" means it failed before: read it (get) before trying again.
 - Results flagged "deprecated", "disputed" or "stale" may be out of date; say so when you rely on them.
+- A result flagged "drift:changed", "drift:relocated" or "drift:gone" refers to code that changed, moved or went away since it was written: check the code before relying on it, and tell the user. The drift tool lists what drifted for a record or a file.
 
 When to save (remember):
 - A decision the user made or approved, with the reason (type decision).
@@ -14,6 +15,7 @@ When to save (remember):
 - A runbook you verified step by step (type runbook), an incident and what fixed it, a convention the team follows.
 - Keep titles short and descriptions to one line; put details in the body; add anchors (file paths or path#symbol) for the code it is about.
 - If a record is now wrong, supersede it with a new one or set its status with a reason; do not silently overwrite someone else's record (pass expected_version).
+- At the end of a session you may hand in everything worth keeping at once with session_close: call it with mode "review" to see the plan, then "accept". Low-risk items are applied; the rest (merges, supersessions, anything in an incident or migration session, promotions) wait for a person.
 
 Never save:
 - Secrets of any kind (keys, tokens, passwords, private keys, connection strings with passwords). Lore refuses them; refer to where a secret lives instead.

@@ -1,7 +1,7 @@
 // Zod shapes shared by the tools' input and output schemas.
 
 import { z } from 'zod';
-import { BASES, DOC_KINDS, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
+import { BASES, DOC_KINDS, DRIFT_STATES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
 
 export const memoryType = z.enum(MEMORY_TYPES);
 export const status = z.enum(STATUSES);
@@ -19,6 +19,19 @@ export const scoreParts = z.object({
   kind: z.number().optional(),
   type: z.number().optional(),
   dead_end_match: z.number().optional(),
+});
+
+export const driftState = z.enum(DRIFT_STATES);
+/** A reference of a record that moved on since it was fingerprinted. */
+export const driftFlag = z.object({ state: driftState, reference: z.string(), detail: z.string() });
+
+export const driftFinding = z.object({
+  id: z.string(),
+  source: z.object({ kind: z.enum(['memory', 'doc']), key: z.string().optional(), path: z.string().optional(), line: z.number().optional() }),
+  reference: z.object({ raw: z.string(), form: z.string(), target_path: z.string().nullable(), symbol: z.string().nullable().optional() }),
+  state: driftState,
+  evidence: z.object({ old_path: z.string().optional(), new_path: z.string().optional(), detail: z.string() }),
+  detected_at: z.string(),
 });
 
 export const memorySummary = z.object({
@@ -39,9 +52,10 @@ export const memorySummary = z.object({
   updated_at: z.string(),
   review_after: z.string().nullable(),
   flags: z.array(z.string()),
+  drift: z.array(driftFlag).optional(),
 });
 
-export const memoryRecord = memorySummary.omit({ source: true, flags: true }).extend({
+export const memoryRecord = memorySummary.omit({ source: true, flags: true, drift: true }).extend({
   body: z.string(),
   links: z.array(z.string()),
   anchors: z.array(z.string()),
@@ -66,6 +80,7 @@ export const docHit = z.object({
   lines: z.tuple([z.number(), z.number()]),
   indexed_at: z.string(),
   flags: z.array(z.string()),
+  drift: z.array(driftFlag).optional(),
   score: scoreParts,
 });
 

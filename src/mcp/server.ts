@@ -8,6 +8,7 @@ import { SERVER_INSTRUCTIONS } from './instructions';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerContext } from './tools/context';
+import { registerDrift } from './tools/drift';
 import type { Extra, ToolDeps } from './tools/deps';
 import { registerForget } from './tools/forget';
 import { registerGet } from './tools/get';
@@ -16,6 +17,7 @@ import { registerList } from './tools/list';
 import { registerReadFile } from './tools/readFile';
 import { registerRecall } from './tools/recall';
 import { registerRemember } from './tools/remember';
+import { registerSessionClose } from './tools/sessionClose';
 import { registerSetStatus } from './tools/setStatus';
 import { registerSupersede } from './tools/supersede';
 
@@ -40,7 +42,7 @@ export function buildServer(options: BuildServerOptions): McpServer {
     actor: (_extra: Extra): Actor => ({ door: 'mcp', name: clientName(), human: false }),
     workspaceRoot: options.workspaceRoot,
   };
-  for (const register of [registerRecall, registerGet, registerRemember, registerSetStatus, registerSupersede, registerForget, registerHistory, registerList, registerReadFile, registerContext]) {
+  for (const register of [registerRecall, registerGet, registerRemember, registerSetStatus, registerSupersede, registerForget, registerHistory, registerList, registerReadFile, registerContext, registerSessionClose, registerDrift]) {
     register(server, deps);
   }
   registerResources(server, deps);

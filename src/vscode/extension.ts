@@ -1,14 +1,26 @@
-// The VS Code door. For now it only sets up Lore's log channel; views, commands, drift
-// diagnostics and the MCP server definition arrive with the extension issue. Activation does no
-// I/O: the store opens on first use.
+// The VS Code door's entry: creates the log, wires the parts (wire.ts) and, if that fails, says so
+// with "Show Log" instead of leaving a half-working sidebar. Activation does no I/O: the store
+// opens on first use.
 
 import * as vscode from 'vscode';
+import { wire, type Wired } from './wire';
+
+let wired: Wired | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Lore', { log: true });
   context.subscriptions.push(log);
   context.subscriptions.push(vscode.commands.registerCommand('lore.showLog', () => log.show()));
-  log.info('Lore activated');
+  try {
+    wired = wire(context, log);
+    log.info('Lore activated');
+  } catch (error) {
+    log.error(`Lore failed to start: ${(error as Error).stack ?? error}`);
+    void vscode.window.showErrorMessage(`Lore failed to start: ${(error as Error).message}`, 'Show Log').then((choice) => choice && log.show());
+  }
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  await wired?.shutdown();
+  wired = undefined;
+}

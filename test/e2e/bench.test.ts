@@ -1,11 +1,16 @@
-// The bench (bench/run.ts) at toy sizes: it runs, measures every figure, and writes readable
-// results. Timings are not asserted (they depend on the machine); shape and sanity are.
+// The bench (bench/run.ts) in its --quick mode: every benchmark runs end to end at toy sizes
+// against the built server and reports well-formed figures; the report renders as the README's
+// performance section. Timings are never asserted (they depend on the machine); shape is.
 
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs, runBench, sanityProblems, table, type BenchResults } from '../../bench/run';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Corpus } from '../../bench/corpus';
+import { EDITED_FILE, docsCorpus } from '../../bench/docsCorpus';
+import { writeReadmeSection } from '../../bench/readme';
+import { figure } from '../../bench/result';
+import { BENCHES, RESULTS_FILE, parseArgs, runAll, table, type Report } from '../../bench/run';
 import { tempDir } from '../support/store';
 
 describe('bench', () => {
@@ -22,30 +27,92 @@ describe('bench', () => {
     }
   });
 
-  it('--quick runs end to end and reports every figure', async function () {
-    this.timeout(60_000);
+  it('generates the same docs + infra corpus from the same seed, with files to skip and a 20 KB markdown file', () => {
+    const a = docsCorpus(300, 5);
+    assert.deepEqual(a, docsCorpus(300, 5));
+    assert.notDeepEqual(a.map((f) => f.text), docsCorpus(300, 6).map((f) => f.text));
+    assert.equal(a.filter((f) => f.indexed).length, 300);
+    assert.ok(a.some((f) => !f.indexed && f.path.startsWith('node_modules/')), 'dependencies to skip');
+    for (const ending of ['.md', '.tf', '.yaml', 'Dockerfile', '.yml']) assert.ok(a.some((f) => f.indexed && f.path.endsWith(ending)), `has ${ending} files`);
+    const edited = a.find((f) => f.path === EDITED_FILE)!;
+    assert.ok(Buffer.byteLength(edited.text) >= 20 * 1024 && Buffer.byteLength(edited.text) < 24 * 1024, 'the edited file is about 20 KB');
+  });
+
+  it('--quick runs every benchmark end to end and reports well-formed figures', async function () {
+    this.timeout(300_000);
     const dir = tempDir('lore-bench-test-');
     try {
-      const options = { ...parseArgs(['--quick', '--sizes', '100,300', '--queries', '10', '--saves', '5', '--dir', dir]), out: join(dir, 'results.json') };
-      assert.equal(options.quick, true);
-      assert.equal(options.reps, 1);
-      const results: BenchResults = await runBench(options);
-      assert.deepEqual(sanityProblems(results), []);
-      assert.deepEqual(results.sizes.map((s) => s.size), [100, 300]);
-      assert.equal(results.node, process.version);
-      assert.ok(results.cpus >= 1);
-      assert.equal(results.sizes[0].ratios.recallP50VsBaseline, 1);
-      assert.equal(results.verdict.steps.length, 1);
-      assert.equal(results.verdict.recallP50At10kMs, null);
-      assert.match(table(results), /recall p50[\s\S]*\n100 [\s\S]*\n300 /);
-      assert.deepEqual(readdirSync(dir), [], 'the bench removes its store when done');
+      const options = parseArgs(['--quick', '--dir', dir]);
+      assert.equal(options.official, false);
+      assert.ok(options.out.startsWith(tmpdir()), 'quick results go to the temp folder, not the repository');
+      assert.deepEqual(options.only, [...BENCHES]);
+      const report: Report = await runAll(options);
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.quick, true);
+      assert.equal(report.node, process.version);
+      const benches = report.sections.map((s) => s.bench);
+      assert.deepEqual(benches, ['store', 'recall-memory', 'index', 'recall-docs', 'embed', 'owner', 'transport', 'drift']);
+      const names = report.sections.flatMap((s) => s.figures.map((f) => f.name));
+      for (const name of ['store.saves', 'recall.memory', 'index.files_per_second', 'index.reindex_one_file', 'recall.docs', 'embed.chunks_per_second', 'embed.overhead', 'owner.loop_delay.p99', 'owner.peak_rss', 'transport.stdio', 'transport.http']) {
+        assert.ok(names.includes(name), `the report has ${name}`);
+      }
+      for (const s of report.sections) {
+        assert.ok(s.title && s.seconds >= 0);
+        for (const f of s.figures) {
+          assert.ok(f.unit && f.label, `${f.name} has a unit and a label`);
+          assert.ok(f.runs.length >= 1 && f.runs.every(Number.isFinite), `${f.name} has runs`);
+          assert.ok(Number.isFinite(f.median));
+          if (f.baseline) assert.ok(Number.isFinite(f.ratio!) && Math.abs(f.ratio! - f.median / f.baseline.median) < 1e-9, `${f.name}: ratio is median / baseline`);
+          assert.equal(f.met === null, f.target === undefined, `${f.name}: met is judged exactly when there is a target`);
+        }
+      }
+      const drift = report.sections.find((s) => s.bench === 'drift')!;
+      assert.ok(drift.figures.length > 0 || drift.notes.some((n) => n.startsWith('SLOT')), 'drift reports figures or says its slot is empty');
+      const printed = table(report);
+      assert.match(printed, /index: full index[^\n]*files\/s/);
+      assert.match(printed, /transport: MCP recall round trip, stdio/);
+      assert.deepEqual(readdirSync(dir), [], 'the bench removes its stores and corpora when done');
+
+      // The README section renders from the report and replaces only what is between the markers.
+      const readme = join(dir, 'README.md');
+      const results = join(dir, 'results.json');
+      writeFileSync(readme, 'before\n<!-- bench:start -->\nold\n<!-- bench:end -->\nafter\n');
+      writeFileSync(results, JSON.stringify(report));
+      writeReadmeSection(results, readme);
+      const text = readFileSync(readme, 'utf8');
+      assert.match(text, /^before\n<!-- bench:start -->\nMeasured by `npm run bench`/);
+      assert.match(text, /\| Index: workspace documents \(no model\): full index/);
+      assert.match(text, /<!-- bench:end -->\nafter\n$/);
+      assert.doesNotMatch(text, /\nold\n/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('rejects nonsense options', () => {
-    assert.throws(() => parseArgs(['--sizes', '1000,100']), /increasing/);
-    assert.throws(() => parseArgs(['--reps', '0']), /positive whole number/);
+  it('writes bench/results.json and the README only on a full run', () => {
+    const full = parseArgs([]);
+    assert.equal(full.official, true);
+    assert.equal(full.out, RESULTS_FILE);
+    assert.equal(RESULTS_FILE, resolve(__dirname, '..', '..', 'bench', 'results.json'));
+    assert.equal(parseArgs(['--only', 'index']).official, false);
+    assert.equal(parseArgs(['--out', join(tmpdir(), 'x.json')]).official, false);
   });
+
+  it('rejects nonsense options', () => {
+    assert.throws(() => parseArgs(['--only', 'nothing']), /--only takes/);
+    assert.throws(() => parseArgs(['--corpus', '/no/such/folder']), /does not exist/);
+    assert.throws(() => parseArgs(['--fast']), /unknown option --fast/);
+    assert.throws(() => parseArgs(['--out']), /needs a value/);
+  });
+
+  it('judges targets on the median, the p95 or the ratio', () => {
+    const f = figure({ name: 'x', label: 'x', unit: 'ms', runs: [3, 1, 2], p95Runs: [9, 9, 9], baseline: { label: 'b', runs: [1, 1, 1] }, target: { on: 'ratio', op: '<=', limit: 1.5 } });
+    assert.equal(f.median, 2);
+    assert.equal(f.ratio, 2);
+    assert.equal(f.met, false);
+    assert.equal(figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], target: { on: 'median', op: '<=', limit: 2 } }).met, true);
+    assert.equal(figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], p95Runs: [5], target: { on: 'p95', op: '<=', limit: 4 } }).met, false);
+    assert.equal(figure({ name: 'x', label: 'x', unit: 'files/s', runs: [400] }).met, null);
+  });
+
 });

@@ -1,6 +1,6 @@
 // `lore get`: one whole record, body included (the current version or a kept older one).
 
-import type { GetResult } from '../../engine';
+import { describeDrift, type GetResult, type WithDrift } from '../../engine';
 import type { Command } from '../command';
 import { integerOption } from '../parse';
 
@@ -17,7 +17,7 @@ export const getCommand: Command = {
   },
 };
 
-function renderGet({ memory: m, flags, archived }: GetResult): string {
+function renderGet({ memory: m, flags, archived, drift }: WithDrift<GetResult>): string {
   const lines = [
     `${m.key}  v${m.version}${archived ? ' (archived)' : ''}  ${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? `  [${flags.join(', ')}]` : ''}`,
     `${m.title}`,
@@ -32,6 +32,7 @@ function renderGet({ memory: m, flags, archived }: GetResult): string {
   if (m.anchors.length) lines.push(`anchors: ${m.anchors.join(', ')}`);
   if (m.links.length) lines.push(`links: ${m.links.join(', ')}`);
   if (m.tags.length) lines.push(`tags: ${m.tags.join(', ')}`);
+  lines.push(...describeDrift(drift));
   if (m.body) lines.push('', m.body);
   return lines.join('\n');
 }

@@ -3,10 +3,12 @@
 import type { Command } from '../command';
 import { auditCommand } from './audit';
 import { doctorCommand } from './doctor';
+import { driftCommand } from './drift';
 import { forgetCommand } from './forget';
 import { getCommand } from './get';
 import { historyCommand } from './history';
 import { hookCommand } from './hook';
+import { inboxCommand } from './inbox';
 import { indexCommand } from './indexWorkspace';
 import { listCommand } from './list';
 import { mcpCommand } from './mcp';
@@ -14,10 +16,17 @@ import { modelCommand } from './model';
 import { promoteCommand } from './promote';
 import { recallCommand } from './recall';
 import { rememberCommand } from './remember';
+import { reverifyCommand } from './reverify';
 import { serveCommand } from './serve';
+import { sessionCommand } from './session';
+import { stewardCommand } from './steward';
 import { deprecateCommand, disputeCommand, retractCommand } from './status';
 import { supersedeCommand } from './supersede';
 import { watchCommand } from './watch';
+import { canonicalizeCommand } from './canonicalize';
+import { exportCommand } from './export';
+import { importCommand } from './import';
+import { trustCommand } from './trust';
 
 export const COMMANDS: readonly Command[] = [
   rememberCommand,
@@ -34,6 +43,15 @@ export const COMMANDS: readonly Command[] = [
   supersedeCommand,
   promoteCommand,
   forgetCommand,
+  driftCommand,
+  reverifyCommand,
+  stewardCommand,
+  inboxCommand,
+  sessionCommand,
+  canonicalizeCommand,
+  exportCommand,
+  importCommand,
+  trustCommand,
   auditCommand,
   mcpCommand,
   serveCommand,

@@ -39,5 +39,11 @@ function renderIndex({ summary: s, status }: { summary: IndexSummary; status: In
     `index: ${status.files} files, ${status.chunks} chunks (${Object.entries(status.by_kind).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'})`,
     status.model ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending` : `model: none (${status.model_problem}); recall is lexical only`,
   ];
+  const r = s.records;
+  if (r) {
+    lines.push(`.lore/ records: ${r.files} file(s): ${r.imported.length} imported${r.quarantined.length ? ` (${r.quarantined.length} quarantined: lore promote KEY after review)` : ''}, ${r.unchanged} unchanged`);
+    for (const c of r.conflicts) lines.push(`  kept yours: ${c.key} was edited here; ${c.path} differs (write yours back with: lore canonicalize ${c.key} --as record)`);
+    for (const x of r.refused) lines.push(`  REFUSED ${x.path}: ${x.reason}`);
+  }
   return lines.join('\n');
 }

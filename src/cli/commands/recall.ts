@@ -1,6 +1,6 @@
 // `lore recall`: one ranked list of what Lore knows about a question — titles and descriptions, never bodies.
 
-import type { RecallResult } from '../../engine';
+import { describeDrift, type DriftFlag, type RecallResult } from '../../engine';
 import type { Command } from '../command';
 import { integerOption, listOption } from '../parse';
 
@@ -40,9 +40,10 @@ function renderHits(result: RecallResult): string {
   return result.results
     .map((hit, i) => {
       const flags = hit.flags.length ? `  [${hit.flags.join(', ')}]` : '';
-      if (hit.record === 'doc') return `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  (${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ${hit.title} — ${hit.description}`;
+      const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift).map((line) => `\n     ${line}`).join('');
+      if (hit.record === 'doc') return `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  (${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ${hit.title} — ${hit.description}${drift}`;
       const reason = hit.status_reason ? `\n     ${hit.status}: ${hit.status_reason}` : '';
-      return `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n     ${hit.title} — ${hit.description}${reason}`;
+      return `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n     ${hit.title} — ${hit.description}${reason}${drift}`;
     })
     .join('\n');
 }

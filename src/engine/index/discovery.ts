@@ -3,6 +3,7 @@
 // may replace either list. The host walks the disk; this decides.
 
 import picomatch from 'picomatch';
+import { isRepoRecordPath } from '../team/repoRecords';
 
 export const MAX_INDEXED_BYTES = 1024 * 1024;
 
@@ -71,7 +72,8 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const allowBases = allowGlobs.map((glob) => picomatch.scan(glob).base).filter((base) => base !== '');
   const onAllowPath = (folder: string) => allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
   return {
-    accepts: (path) => allow(path) || (include(path) && !exclude(path)),
+    // `.lore/` record files are always read: they are how a team's signed records arrive.
+    accepts: (path) => allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };

@@ -11,6 +11,7 @@ import { chunkDocument, documentTitle } from './chunk';
 import { chartRootsOf, classify } from './classify';
 import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';
 import { redact } from './redact';
+import { emptyRepoRecordsSummary, isRepoRecordPath, syncRepoRecord, type RepoRecordsSummary } from '../team/repoRecords';
 
 export interface SourceFile {
   path: string;
@@ -50,6 +51,8 @@ export interface IndexSummary {
   redactions: number;
   model: string | null;
   cancelled: boolean;
+  /** `.lore/` record files found, verified and brought into the store (present when there are any). */
+  records?: RepoRecordsSummary;
 }
 
 function aborted(signal?: AbortSignal): boolean {
@@ -61,7 +64,9 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
   const summary: IndexSummary = { files: 0, indexed: 0, renamed: 0, deleted: 0, unchanged: 0, embedded: 0, redactions: 0, model: options.embedder?.modelId ?? null, cancelled: false };
   yield { phase: 'scan', done: 0, total: 0 };
   const files = await source.list();
-  summary.files = files.length;
+  // Signed record files are memories, not documents: verified and imported after the docs.
+  const recordFiles = files.filter((f) => isRepoRecordPath(f.path)).map((f) => f.path);
+  summary.files = files.length - recordFiles.length;
   const known = catalog(ctx.db);
   const present = new Set(files.map((f) => f.path));
   const chartRoots = chartRootsOf(files.map((f) => f.path));
@@ -82,6 +87,7 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       break;
     }
     const file = files[i];
+    if (isRepoRecordPath(file.path)) continue;
     const entry = known.get(file.path);
     if (entry && !options.full && entry.size === file.size && entry.mtime_ms === file.mtimeMs) {
       summary.unchanged++;
@@ -116,6 +122,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
     summary.deleted = vanished.size;
   }
   commit();
+  if (!summary.cancelled && recordFiles.length) {
+    summary.records = emptyRepoRecordsSummary();
+    for (const path of recordFiles) syncRepoRecord(ctx, path, await source.read(path), summary.records);
+  }
   yield { phase: 'index', done: files.length, total: files.length };
   setIndexState(ctx, 'last_index', nowIso(ctx));
 

@@ -13,7 +13,10 @@ export type MemoryEventKind =
   | 'superseded'
   | 'supersedes'
   | 'promoted'
-  | 'quarantined';
+  | 'quarantined'
+  | 'merged'
+  | 'imported'
+  | 'canonicalized';
 
 export interface MemoryEvent {
   key: string;

@@ -5,6 +5,8 @@ import type { Actor } from '../ports';
 import { appendAudit } from '../trust/audit';
 import { nowIso, type EngineContext } from './context';
 import { requireCurrent } from './lifecycle';
+import { forgetInboxItems } from '../steward/inbox';
+import { deleteSource } from '../drift/store';
 
 export interface ForgetReceipt {
   key: string;
@@ -25,6 +27,9 @@ export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetRec
     ctx.db.run('UPDATE memory_events SET related_key = NULL WHERE related_key = ?', [key]);
     ctx.db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);
     ctx.db.run('UPDATE memories SET supersedes = NULL WHERE supersedes = ?', [key]);
+    forgetInboxItems(ctx.db, key);
+    // The record's references (its anchors and links, as written) are its text too.
+    deleteSource(ctx.db, 'memory', key);
     const digests = versions.map((v) => v.content_digest);
     const event = appendAudit(ctx.db, actor, now, { event: 'memory.forget', key, digests: { versions: digests.length, content: digests } });
     // Merging the index drops the deleted terms from its segments; with secure_delete on, the

@@ -155,7 +155,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
 }
 
 /** Keeps the newest LIMITS.archivedVersions archived versions of a key; older ones are deleted. */
-function pruneArchive(ctx: EngineContext, key: string): void {
+export function pruneArchive(ctx: EngineContext, key: string): void {
   ctx.db.run(
     `DELETE FROM memories WHERE key = ? AND is_current = 0 AND id NOT IN (
        SELECT id FROM memories WHERE key = ? AND is_current = 0 ORDER BY version DESC LIMIT ?)`,

@@ -66,6 +66,19 @@ export interface Memory {
   author: string | null;
   signature: string | null;
   content_digest: string;
+  /** For an imported version: where its author signed it (null or absent for records written here). */
+  origin?: RecordOrigin | null;
+}
+
+/** The author's own signature of an imported version, kept beside the signature this store made for it. */
+export interface RecordOrigin {
+  /** The store the author signed it in, and the version it had there. */
+  store_id: string;
+  version: number;
+  signature: string;
+  /** The key that signed it for this store (the importing machine). */
+  signer: string;
+  imported_at: string;
 }
 
 /** What a caller may send to `remember`. Everything not listed here is Lore's to decide. */

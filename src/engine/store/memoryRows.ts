@@ -32,12 +32,14 @@ export interface MemoryRow {
   author: string | null;
   signature: string | null;
   content_digest: string;
+  /** JSON of RecordOrigin for imported versions. */
+  origin: string | null;
 }
 
 export const MEMORY_COLUMNS = [
   'key', 'version', 'is_current', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope',
   'status', 'status_reason', 'superseded_by', 'supersedes', 'basis', 'confidence', 'provenance', 'valid_from',
-  'valid_until', 'recorded_at', 'updated_at', 'review_after', 'fact_key', 'author', 'signature', 'content_digest',
+  'valid_until', 'recorded_at', 'updated_at', 'review_after', 'fact_key', 'author', 'signature', 'content_digest', 'origin',
 ] as const;
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -68,6 +70,7 @@ export function rowToMemory(row: MemoryRow): Memory {
     author: row.author,
     signature: row.signature,
     content_digest: row.content_digest,
+    ...(row.origin ? { origin: JSON.parse(row.origin) } : {}),
   };
 }
 
@@ -79,6 +82,7 @@ export function memoryToRow(memory: Memory, isCurrent: boolean): Omit<MemoryRow,
     anchors: JSON.stringify(memory.anchors),
     tags: JSON.stringify(memory.tags),
     provenance: JSON.stringify(memory.provenance),
+    origin: memory.origin ? JSON.stringify(memory.origin) : null,
   };
 }
 
@@ -96,9 +100,11 @@ export function currentRow(db: SqlDatabase, key: string): MemoryRow | undefined 
 }
 
 /** Flags any reader should see on a record: lifecycle states and a review date that has passed. */
-export function flagsFor(memory: Pick<Memory, 'status' | 'review_after' | 'valid_until'>, now: string): string[] {
+export function flagsFor(memory: Pick<Memory, 'status' | 'review_after' | 'valid_until' | 'origin'>, now: string): string[] {
   const flags: string[] = [];
   if (memory.status !== 'active') flags.push(memory.status);
+  // Written in another store and signed there by its author (a bundle or a .lore/ record).
+  if (memory.origin) flags.push('imported');
   if (memory.review_after && memory.review_after <= now) flags.push('stale');
   if (memory.valid_until && memory.valid_until <= now) flags.push('expired');
   return flags;

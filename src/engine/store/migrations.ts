@@ -183,6 +183,84 @@ const MIGRATIONS: readonly Migration[] = [
       INSERT INTO meta (name, value) SELECT 'signing_from_id', COALESCE(MAX(id), 0) + 1 FROM memories;
     `,
   },
+  {
+    version: 4,
+    description: 'the steward inbox: findings and session-close proposals waiting for a person',
+    sql: `
+      -- One row per finding or queued proposal. fingerprint names what was found (kind, records,
+      -- versions), so a rerun does not queue it twice and a dismissed finding stays dismissed until
+      -- one of its records changes. keys lists every memory key the item names, so forget can
+      -- remove items that mention a forgotten record.
+      CREATE TABLE inbox_items (
+        id INTEGER PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        keys TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        risk TEXT NOT NULL,
+        actions TEXT NOT NULL,
+        proposal TEXT,
+        state TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        resolution TEXT,
+        resolved_by TEXT,
+        resolved_at TEXT,
+        note TEXT
+      );
+      CREATE INDEX inbox_items_state ON inbox_items (state, id);
+      CREATE INDEX inbox_items_fingerprint ON inbox_items (fingerprint);
+    `,
+  },
+  {
+    version: 5,
+    description: 'team sharing: trusted author keys and the original signature of imported records',
+    sql: `
+      -- A key is trusted when a person said so (lore trust add) or it wrote records here before
+      -- imports existed; imports from any other key land quarantined.
+      ALTER TABLE authors ADD COLUMN trusted INTEGER NOT NULL DEFAULT 0;
+      UPDATE authors SET trusted = 1;
+      -- An imported version keeps its author's own signature (made in the store it was written in)
+      -- as JSON {store_id, version, signature, signer, imported_at}; signature is this store's.
+      ALTER TABLE memories ADD COLUMN origin TEXT;
+    `,
+  },
+  {
+    version: 6,
+    description: 'drift: the references documents and memories make, their baselines and latest states',
+    sql: `
+      -- One row per (source, reference, target). fingerprint is the baseline (first seen or last
+      -- re-verified): a file's hash, or the hash of a symbol's own text; size/mtime_ms are the
+      -- target's stat at the last check, so an unchanged file is not read again.
+      CREATE TABLE drift_refs (
+        id INTEGER PRIMARY KEY,
+        source_kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        raw TEXT NOT NULL,
+        form TEXT NOT NULL,
+        target_path TEXT,
+        target_kind TEXT NOT NULL,
+        symbol TEXT,
+        fingerprint TEXT,
+        base_size INTEGER,
+        size INTEGER,
+        mtime_ms INTEGER,
+        state TEXT NOT NULL,
+        old_path TEXT,
+        new_path TEXT,
+        detail TEXT NOT NULL,
+        detected_at TEXT NOT NULL,
+        checked_at TEXT NOT NULL,
+        verified_at TEXT,
+        verified_by TEXT
+      );
+      CREATE INDEX drift_refs_source ON drift_refs (source_kind, source);
+      CREATE INDEX drift_refs_target ON drift_refs (target_path);
+      CREATE INDEX drift_refs_new_path ON drift_refs (new_path) WHERE new_path IS NOT NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -1,10 +1,12 @@
 // Integrity on read: a memory version is returned only if its content still matches its digest
-// and its signature verifies against its author's known public key for this store. Otherwise it
-// is refused with the reason; rows written before signing existed read as unattributed.
+// and its signature verifies against its author's known public key for this store (for an
+// imported version, its author's original signature and this store's import signature). Otherwise
+// it is refused with the reason; rows written before signing existed read as unattributed.
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
 import { contentDigest } from '../memory/contentDigest';
 import type { EngineContext } from '../memory/context';
+import type { RecordOrigin } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { sha256 } from './digest';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
@@ -28,8 +30,16 @@ export function keyIdOf(publicKey: string): string {
   return `ed25519:${sha256(publicKey).slice(0, 16)}`;
 }
 
-export function registerAuthor(ctx: Pick<EngineContext, 'db' | 'clock'>, signer: Pick<Signer, 'keyId' | 'publicKey'>, label: string | null = null): void {
-  ctx.db.run('INSERT OR IGNORE INTO authors (key_id, public_key, label, added_at) VALUES (?, ?, ?, ?)', [signer.keyId, signer.publicKey, label, ctx.clock.now().toISOString()]);
+/**
+ * Records an author's public key so its signatures can be checked. `trusted` is for keys a person
+ * vouches for (this machine's own, `lore trust add`); registering never lowers a key's trust.
+ */
+export function registerAuthor(ctx: Pick<EngineContext, 'db' | 'clock'>, signer: Pick<Signer, 'keyId' | 'publicKey'>, label: string | null = null, trusted = true): void {
+  ctx.db.run(
+    `INSERT INTO authors (key_id, public_key, label, added_at, trusted) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (key_id) DO UPDATE SET trusted = MAX(trusted, excluded.trusted), label = COALESCE(label, excluded.label)`,
+    [signer.keyId, signer.publicKey, label, ctx.clock.now().toISOString(), trusted ? 1 : 0],
+  );
 }
 
 export class IntegrityChecker {
@@ -53,14 +63,31 @@ export class IntegrityChecker {
     if (contentDigest(rowToMemory(row)) !== row.content_digest) return { ok: false, reason: 'its content was changed after it was signed' };
     const publicKey = this.publicKey(row.author);
     if (!publicKey) return { ok: false, reason: `its author ${row.author} is not a known key in this store` };
-    const payload = signingPayload(this.ctx.storeId, row);
-    const memo = `${publicKey}|${payload}|${row.signature}`;
-    if (this.verified.has(memo)) return { ok: true, unattributed: false };
-    if (!verifyPayload(publicKey, payload, row.signature)) {
-      return { ok: false, reason: 'its signature does not match its key, version, store or author (it was moved, copied or re-attributed)' };
+    if (!row.origin) {
+      if (!this.holds(publicKey, signingPayload(this.ctx.storeId, row), row.signature)) {
+        return { ok: false, reason: 'its signature does not match its key, version, store or author (it was moved, copied or re-attributed)' };
+      }
+      return { ok: true, unattributed: false };
     }
-    this.verified.add(memo);
+    // An imported version carries two signatures: its author's, made in the store it was written
+    // in, and the one the importing machine made for this store, key and version.
+    const origin = JSON.parse(row.origin) as RecordOrigin;
+    if (!this.holds(publicKey, signingPayload(origin.store_id, { ...row, version: origin.version }), origin.signature)) {
+      return { ok: false, reason: `its author's signature does not match its content, key or author (it was edited or re-attributed after import)` };
+    }
+    const localKey = this.publicKey(origin.signer);
+    if (!localKey || !this.holds(localKey, signingPayload(this.ctx.storeId, row), row.signature)) {
+      return { ok: false, reason: 'its import signature does not match this store, key or version (it was moved or copied)' };
+    }
     return { ok: true, unattributed: false };
+  }
+
+  private holds(publicKey: string, payload: string, signature: string): boolean {
+    const memo = `${publicKey}|${payload}|${signature}`;
+    if (this.verified.has(memo)) return true;
+    if (!verifyPayload(publicKey, payload, signature)) return false;
+    this.verified.add(memo);
+    return true;
   }
 
   /** Splits rows into those that verify and refusals with reasons. */

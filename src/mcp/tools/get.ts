@@ -2,13 +2,13 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { GetResult } from '../../engine';
+import { describeDrift, type GetResult, type WithDrift } from '../../engine';
 import { fence } from '../fence';
-import { key, memoryRecord } from '../schemas';
+import { driftFlag, key, memoryRecord } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
-export function renderRecord({ memory: m, flags, archived }: GetResult): string {
+export function renderRecord({ memory: m, flags, archived, drift }: WithDrift<GetResult>): string {
   return [
     `${m.key} v${m.version}${archived ? ' (archived version)' : ''} — ${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? ` [${flags.join(', ')}]` : ''}`,
     `title: ${m.title}`,
@@ -19,6 +19,7 @@ export function renderRecord({ memory: m, flags, archived }: GetResult): string 
     ...(m.anchors.length ? [`anchors: ${m.anchors.join(', ')}`] : []),
     ...(m.links.length ? [`links: ${m.links.join(', ')}`] : []),
     ...(m.tags.length ? [`tags: ${m.tags.join(', ')}`] : []),
+    ...describeDrift(drift),
     '',
     m.body,
   ].join('\n');
@@ -31,7 +32,7 @@ export function registerGet(server: McpServer, deps: ToolDeps): void {
       title: 'Get a memory',
       description: 'Read one memory in full, body included, by key (from recall or list). Pass version for a kept older version.',
       inputSchema: { key, version: z.number().int().min(1).optional() },
-      outputSchema: { memory: memoryRecord, flags: z.array(z.string()), archived: z.boolean() },
+      outputSchema: { memory: memoryRecord, flags: z.array(z.string()), archived: z.boolean(), drift: z.array(driftFlag).optional() },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ key, version }) =>

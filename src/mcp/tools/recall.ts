@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DOC_KINDS, LIMITS, type RecallHit } from '../../engine';
+import { DOC_KINDS, LIMITS, describeDrift, type DriftFlag, type RecallHit } from '../../engine';
 import { fence } from '../fence';
 import { docHit, isoDate, memorySummary, memoryType, refusal, scoreParts } from '../schemas';
 import type { ToolDeps } from './deps';
@@ -10,12 +10,13 @@ import { guarded, ok } from './result';
 
 export function renderHit(hit: RecallHit, rank: number): string {
   const flags = hit.flags.length ? ` [${hit.flags.join(', ')}]` : '';
+  const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift).map((line) => `\n   ${line}`).join('');
   if (hit.record === 'doc') {
-    return `${rank}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]} (score ${hit.score.total}; ${hit.kind} document)${flags}\n   ${hit.title} — ${hit.description}`;
+    return `${rank}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]} (score ${hit.score.total}; ${hit.kind} document)${flags}\n   ${hit.title} — ${hit.description}${drift}`;
   }
   const reason = hit.status_reason ? `\n   ${hit.status}: ${hit.status_reason}` : '';
   const successor = hit.superseded_by ? `\n   superseded by ${hit.superseded_by}` : '';
-  return `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ${hit.basis})${flags}\n   ${hit.title} — ${hit.description}${reason}${successor}`;
+  return `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ${hit.basis})${flags}\n   ${hit.title} — ${hit.description}${reason}${successor}${drift}`;
 }
 
 export function registerRecall(server: McpServer, deps: ToolDeps): void {

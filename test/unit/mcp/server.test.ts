@@ -20,7 +20,7 @@ describe('MCP server (in process)', () => {
   it('lists a small, annotated tool set with input and output schemas, and no promote', async () => {
     const { tools } = await h.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['context', 'forget', 'get', 'history', 'list', 'read_file', 'recall', 'remember', 'set_status', 'supersede']);
+    assert.deepEqual(names, ['context', 'drift', 'forget', 'get', 'history', 'list', 'read_file', 'recall', 'remember', 'session_close', 'set_status', 'supersede']);
     assert.ok(tools.length <= 16);
     for (const tool of tools) {
       assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', `${tool.name} readOnlyHint`);

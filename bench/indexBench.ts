@@ -1,0 +1,191 @@
+// The workspace index's benchmarks, in process on a real store (WasmSqlDatabase + Engine in a temp
+// folder) through the product's own path (runIndex over WorkspaceFileSource, no model):
+//
+//   index files/s    a full index of the synthetic docs + infra corpus (bench/docsCorpus.ts):
+//                    discovery (walk, .gitignore, allowlist), read, classify, redact, chunk,
+//                    FTS5 — a fresh store each run. Baseline: the walk and reads alone (the
+//                    file-system floor), interleaved run by run.
+//   re-index         one edited ~20 KB markdown file, incrementally (the whole tree is still
+//                    listed and stat'ed). Baseline: the same incremental run with nothing changed.
+//   --corpus DIR     also a full index of a real folder, when given (not written to).
+
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../src/engine';
+import { runIndex } from '../src/host/engineApi';
+import { WorkspaceFileSource } from '../src/host/fileSource';
+import { WasmSqlDatabase } from '../src/host/sqlite';
+import { EDITED_FILE, docsCorpus, writeCorpus } from './docsCorpus';
+import { elapsedMs, figure, now, type Figure, type Section } from './result';
+
+export interface IndexBenchOptions {
+  quick: boolean;
+  /** Indexable files in the synthetic corpus. */
+  files: number;
+  reps: number;
+  /** Re-index runs of the edited file. */
+  edits: number;
+  seed: number;
+  /** A real folder to index as well (read only). */
+  corpus?: string;
+  dir?: string;
+  log?: (line: string) => void;
+}
+
+export function indexOptions(quick: boolean, overrides: Partial<IndexBenchOptions> = {}): IndexBenchOptions {
+  return { quick, files: quick ? 150 : 2000, reps: quick ? 1 : 5, edits: quick ? 3 : 15, seed: 20260102, ...overrides };
+}
+
+interface FreshStore {
+  engine: Engine;
+  close(): void;
+}
+
+function freshStore(parent: string): FreshStore {
+  const dir = mkdtempSync(join(parent, 'lore-bench-index-'));
+  const db = new WasmSqlDatabase(join(dir, 'lore.db'));
+  const engine = new Engine({ db });
+  return {
+    engine,
+    close: () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The file-system floor under indexing: the same walk and reads, nothing else. */
+async function walkAndRead(root: string): Promise<{ files: number; ms: number }> {
+  const start = now();
+  const source = new WorkspaceFileSource(root);
+  const files = await source.list();
+  for (const f of files) await source.read(f.path);
+  return { files: files.length, ms: elapsedMs(start) };
+}
+
+async function fullIndex(root: string, parent: string, keep = false): Promise<{ files: number; chunks: number; ms: number; store?: FreshStore }> {
+  const store = freshStore(parent);
+  try {
+    const start = now();
+    const { summary, status } = await runIndex(store.engine, root, {});
+    const ms = elapsedMs(start);
+    if (summary.indexed !== summary.files) throw new Error(`indexed ${summary.indexed} of ${summary.files} files`);
+    return { files: summary.files, chunks: status.chunks, ms, ...(keep ? { store } : {}) };
+  } finally {
+    if (!keep) store.close();
+  }
+}
+
+/** Full-index throughput on `root`: per-run files/s for Lore and for the walk-and-read floor. */
+async function throughput(root: string, parent: string, reps: number): Promise<{ lore: number[]; floor: number[]; files: number; chunks: number }> {
+  await fullIndex(root, parent); // warm-up: JIT, page cache
+  const lore: number[] = [];
+  const floor: number[] = [];
+  let files = 0;
+  let chunks = 0;
+  for (let rep = 0; rep < reps; rep++) {
+    const run = await fullIndex(root, parent);
+    lore.push(run.files / (run.ms / 1000));
+    files = run.files;
+    chunks = run.chunks;
+    const fs = await walkAndRead(root);
+    floor.push(fs.files / (fs.ms / 1000));
+  }
+  return { lore, floor, files, chunks };
+}
+
+export async function indexSection(options: IndexBenchOptions): Promise<Section> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const parent = mkdtempSync(join(options.dir ?? tmpdir(), 'lore-bench-'));
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  const details: Record<string, unknown> = {};
+  try {
+    const root = join(parent, 'repo');
+    const written = writeCorpus(root, docsCorpus(options.files, options.seed));
+    log(`index: synthetic corpus of ${written.indexed} indexable files (${(written.bytes / 1e6).toFixed(1)} MB) and ${written.files - written.indexed} to skip`);
+    const synthetic = await throughput(root, parent, options.reps);
+    details.synthetic = { ...written, chunks: synthetic.chunks };
+    figures.push(
+      figure({
+        name: 'index.files_per_second',
+        label: 'full index (discovery+classify+chunk+FTS)',
+        sizes: { files: synthetic.files },
+        unit: 'files/s',
+        runs: synthetic.lore,
+        baseline: { label: 'walk + read alone', runs: synthetic.floor },
+        target: { on: 'median', op: '>=', limit: 300 },
+      }),
+    );
+    log(`index: ${figures[0].median.toFixed(0)} files/s (${synthetic.chunks} chunks)`);
+
+    // Re-index one edited 20 KB markdown file, against an incremental run with nothing to do.
+    const kept = await fullIndex(root, parent, true);
+    const store = kept.store!;
+    try {
+      const edited: number[] = [];
+      const unchanged: number[] = [];
+      for (let i = 0; i < options.edits; i++) {
+        let start = now();
+        const idle = await runIndex(store.engine, root, {});
+        unchanged.push(elapsedMs(start));
+        if (idle.summary.indexed !== 0) throw new Error(`an unchanged tree re-indexed ${idle.summary.indexed} files`);
+        appendFileSync(join(root, EDITED_FILE), `\nEdit ${i}: ${'rollback the gateway certificates '.repeat(2)}\n`);
+        start = now();
+        const run = await runIndex(store.engine, root, {});
+        edited.push(elapsedMs(start));
+        if (run.summary.indexed !== 1) throw new Error(`editing one file re-indexed ${run.summary.indexed}`);
+      }
+      figures.push(
+        figure({
+          name: 'index.reindex_one_file',
+          label: 're-index one edited 20 KB markdown file',
+          sizes: { files: kept.files },
+          unit: 'ms',
+          runs: edited,
+          baseline: { label: 'incremental run, nothing changed', runs: unchanged },
+        }),
+      );
+      log(`index: re-index of one edited file ${figures[1].median.toFixed(1)} ms`);
+    } finally {
+      store.close();
+    }
+
+    if (options.corpus) {
+      try {
+        const real = await throughput(options.corpus, parent, Math.max(1, Math.min(options.reps, 3)));
+        details.corpus = { dir: options.corpus, files: real.files, chunks: real.chunks };
+        figures.push(
+          figure({
+            name: 'index.files_per_second.corpus',
+            label: `full index of --corpus folder`,
+            sizes: { files: real.files },
+            unit: 'files/s',
+            runs: real.lore,
+            baseline: { label: 'walk + read alone', runs: real.floor },
+            target: { on: 'median', op: '>=', limit: 300 },
+          }),
+        );
+      } catch (error) {
+        notes.push(`--corpus ${options.corpus} could not be indexed: ${(error as Error).message}`);
+      }
+    }
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+  return {
+    bench: 'index',
+    title: 'Index: workspace documents (no model)',
+    method: {
+      files_per_second: 'runIndex (the product path) over WorkspaceFileSource on a fresh store, full index, files indexed / wall time; baseline: the same walk and file reads alone',
+      reindex_one_file: `append a line to ${EDITED_FILE} (~20 KB), then an incremental runIndex (lists and stats every file, reads, chunks and writes the one changed); baseline: an incremental run with nothing changed`,
+      corpus: 'deterministic synthetic repository (bench/docsCorpus.ts): ADRs, runbooks, guides, postmortems, READMEs, Terraform, Kubernetes, Helm, Dockerfiles, CI, plus code, node_modules and .gitignored files to skip',
+    },
+    figures,
+    notes,
+    seconds: (Date.now() - started) / 1000,
+    details,
+  };
+}

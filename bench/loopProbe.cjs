@@ -1,0 +1,48 @@
+// Bench-only probe, preloaded into a real `lore serve` by bench/ownerBench.ts with
+// NODE_OPTIONS="--require bench/loopProbe.cjs" and LORE_BENCH_PROBE_FILE=<file>; Lore itself is
+// unchanged. It samples the main thread's event-loop delay with a 10 ms interval timer (how late
+// each tick fires), and on each SIGUSR2 writes the delays since the previous signal — including
+// the stall still in progress, so a long one is never missed because its tick has not run yet —
+// with the resident set size and its peak so far, to <file>, then starts a fresh window.
+'use strict';
+
+const { isMainThread } = require('node:worker_threads');
+const file = process.env.LORE_BENCH_PROBE_FILE;
+
+if (isMainThread && file) {
+  const { performance } = require('node:perf_hooks');
+  const { renameSync, writeFileSync } = require('node:fs');
+  const INTERVAL = 10;
+  let last = performance.now();
+  let since = last;
+  let delays = [];
+  setInterval(() => {
+    const t = performance.now();
+    delays.push(Math.max(0, t - last - INTERVAL));
+    last = t;
+  }, INTERVAL).unref();
+  let seq = 0;
+  const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  process.on('SIGUSR2', () => {
+    const t = performance.now();
+    // The gap since the last tick, split here: the rest belongs to the next window.
+    const sorted = [...delays, Math.max(0, t - last - INTERVAL)].sort((a, b) => a - b);
+    seq++;
+    const stats = {
+      seq,
+      pid: process.pid,
+      windowMs: t - since,
+      samples: sorted.length,
+      p50Ms: at(sorted, 50),
+      p99Ms: at(sorted, 99),
+      maxMs: sorted[sorted.length - 1],
+      rssMb: process.memoryUsage().rss / 1048576,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    };
+    delays = [];
+    last = t;
+    since = t;
+    writeFileSync(`${file}.tmp`, JSON.stringify(stats));
+    renameSync(`${file}.tmp`, file);
+  });
+}

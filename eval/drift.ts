@@ -1,0 +1,198 @@
+// `npm run eval -- --corpus DIR --drift`: the drift detector against a corpus's drift.jsonl. Each
+// case names a document, the reference it makes and the target file, and an edit (rename, delete
+// or modify). In a fresh temporary copy of files/ the eval scans, applies the edit, runs the
+// per-save check for the touched paths and a full scan, and checks the document's reference got
+// the state the edit implies (rename → relocated, delete → gone, modify → changed). Every other
+// reference whose state moved although its target was not touched is a false alarm.
+//
+// The edits are generic: a rename moves the target to `renamed-<name>` in its folder; a delete
+// removes it (the whole folder when the reference names a folder holding it); a modify appends a
+// comment to the first line holding the reference as a whole token (or its longest leading part,
+// for a name like a pod `x-0` whose definition is `x`), or to the file's end when the reference is
+// a path.
+
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Engine, type DriftFinding, type DriftState } from '../src/engine';
+import { WasmSqlDatabase } from '../src/host/sqlite';
+import { DiskWorkspaceReader } from '../src/host/workspaceReader';
+
+export interface DriftCase {
+  id: string;
+  doc: string;
+  reference: string;
+  target: string;
+  edit: 'rename' | 'delete' | 'modify';
+  note?: string;
+}
+
+export interface CaseOutcome {
+  id: string;
+  edit: DriftCase['edit'];
+  expected: DriftState;
+  /** The state the per-save check gave the case's reference, and the full scan after it. */
+  check: DriftState | null;
+  scan: DriftState | null;
+  ok: boolean;
+  detail: string;
+  false_alarms: Array<{ source: string; raw: string; target: string | null; from: DriftState; to: DriftState; detail: string }>;
+  /** Other references to the touched target whose state moved too (right for whole-file references, worth a look for symbols). */
+  collateral: Array<{ source: string; raw: string; target: string | null; from: DriftState; to: DriftState; detail: string }>;
+}
+
+export interface DriftEvalResult {
+  cases: CaseOutcome[];
+  detected: number;
+  false_alarms: number;
+  baseline: { references: number; by_state: Record<DriftState, number> };
+  seconds: number;
+}
+
+const EXPECTED: Record<DriftCase['edit'], DriftState> = { rename: 'relocated', delete: 'gone', modify: 'changed' };
+
+function commentFor(path: string): string {
+  if (/\.(go|ts|tsx|js|jsx|java|c|cc|cpp|h|rs|swift|kt|scala|cs)$/i.test(path)) return ' // edited by the drift eval';
+  if (/\.(md|markdown|html|erb)$/i.test(path)) return ' <!-- edited by the drift eval -->';
+  return ' # edited by the drift eval';
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The line a modify edits: the reference as a whole token, else its longest leading part (names only). */
+export function lineToEdit(text: string, reference: string): number | null {
+  const ref = reference.replace(/^\.\//, '');
+  const lines = text.split('\n');
+  const parts = ref.split(/(?=[-_])/);
+  const tries = /[/.]/.test(ref) ? [ref] : parts.map((_, i) => parts.slice(0, parts.length - i).join('')).filter((p) => p.length >= 4);
+  for (const candidate of tries) {
+    const token = new RegExp(`(^|[^A-Za-z0-9_-])${escape(candidate)}($|[^A-Za-z0-9_-])`);
+    const at = lines.findIndex((line) => token.test(line));
+    if (at >= 0) return at;
+  }
+  return null;
+}
+
+function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string[] {
+  const target = join(root, c.target);
+  if (c.edit === 'rename') {
+    const moved = join(dirname(c.target), `renamed-${basename(c.target)}`).split('\\').join('/');
+    renameSync(target, join(root, moved));
+    return [c.target, moved];
+  }
+  if (c.edit === 'delete') {
+    // A reference to a folder (a module) is deleted with the folder.
+    const folder = caseRows.map((r) => r.reference.target_path).find((p) => p && p !== c.target && c.target.startsWith(`${p}/`));
+    if (folder) {
+      const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${folder}/`));
+      rmSync(join(root, folder), { recursive: true, force: true });
+      return files;
+    }
+    rmSync(target);
+    return [c.target];
+  }
+  const text = readFileSync(target, 'utf8');
+  const at = lineToEdit(text, c.reference);
+  const lines = text.split('\n');
+  if (at === null) {
+    const end = lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+    lines.splice(end, 0, commentFor(c.target).trim());
+  } else lines[at] += commentFor(c.target);
+  writeFileSync(target, lines.join('\n'));
+  return [c.target];
+}
+
+function isTouched(path: string | null, touched: string[]): boolean {
+  return !!path && touched.some((t) => t === path || t.startsWith(`${path}/`));
+}
+
+function referenceMatches(finding: DriftFinding, c: DriftCase): boolean {
+  if (finding.source.path !== c.doc) return false;
+  const raw = finding.reference.raw;
+  return raw === c.reference || raw.replace(/^\.\//, '') === c.reference.replace(/^\.\//, '');
+}
+
+function targetMatches(finding: DriftFinding, c: DriftCase): boolean {
+  const path = finding.reference.target_path;
+  return path === c.target || (!!path && c.target.startsWith(`${path}/`));
+}
+
+const ALL_STATES: DriftState[] = ['current', 'relocated', 'changed', 'gone', 'broken'];
+
+export function runCase(filesDir: string, c: DriftCase): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
+  const root = mkdtempSync(join(tmpdir(), 'lore-drift-eval-'));
+  try {
+    cpSync(filesDir, root, { recursive: true });
+    const db = new WasmSqlDatabase(':memory:');
+    const engine = new Engine({ db, files: new DiskWorkspaceReader(root) });
+    try {
+      const scan = engine.driftScan();
+      const before = new Map(engine.driftFindings({ states: ALL_STATES }).map((f) => [f.id, f]));
+      const mentions = [...before.values()].filter((f) => referenceMatches(f, c));
+      const caseRows = mentions.filter((f) => targetMatches(f, c));
+      const expected = EXPECTED[c.edit];
+      const base = { id: c.id, edit: c.edit, expected };
+      if (!caseRows.length) {
+        const seen = mentions.map((f) => `${f.reference.form} → ${f.reference.target_path ?? f.evidence.detail}`).join('; ');
+        return { baseline: scan, outcome: { ...base, check: null, scan: null, ok: false, detail: mentions.length ? `reference found but resolved elsewhere: ${seen}` : 'reference not extracted', false_alarms: [], collateral: [] } };
+      }
+      const touched = applyEdit(root, c, caseRows);
+      const checked = new Map(engine.driftCheck(touched).map((f) => [f.id, f]));
+      engine.driftScan();
+      const after = new Map(engine.driftFindings({ states: ALL_STATES }).map((f) => [f.id, f]));
+      const row = caseRows[0];
+      const checkState = checked.get(row.id)?.state ?? null;
+      const scanState = after.get(row.id)?.state ?? null;
+      const falseAlarms: CaseOutcome['false_alarms'] = [];
+      const collateral: CaseOutcome['collateral'] = [];
+      for (const [id, was] of before) {
+        const now = after.get(id);
+        if (!now || now.state === was.state || caseRows.some((r) => r.id === id)) continue;
+        const entry = { source: was.source.path ?? was.source.key ?? '?', raw: was.reference.raw, target: was.reference.target_path, from: was.state, to: now.state, detail: now.evidence.detail };
+        (isTouched(was.reference.target_path, touched) ? collateral : falseAlarms).push(entry);
+      }
+      const ok = checkState === expected && scanState === expected;
+      const evidence = after.get(row.id)?.evidence;
+      return { baseline: scan, outcome: { ...base, check: checkState, scan: scanState, ok, detail: evidence ? `${evidence.detail}${evidence.new_path ? ` (new: ${evidence.new_path})` : ''}` : 'no longer tracked', false_alarms: falseAlarms, collateral } };
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export function evaluateDrift(corpus: string): DriftEvalResult {
+  const started = Date.now();
+  const cases = readFileSync(join(corpus, 'drift.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DriftCase);
+  const outcomes: CaseOutcome[] = [];
+  let baseline: DriftEvalResult['baseline'] = { references: 0, by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0 } };
+  for (const c of cases) {
+    const run = runCase(join(corpus, 'files'), c);
+    baseline = { references: run.baseline.references, by_state: run.baseline.by_state };
+    outcomes.push(run.outcome);
+  }
+  return {
+    cases: outcomes,
+    detected: outcomes.filter((o) => o.ok).length,
+    false_alarms: outcomes.reduce((n, o) => n + o.false_alarms.length, 0),
+    baseline,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+export function renderDrift(result: DriftEvalResult, verbose = false): string {
+  const lines = [
+    `drift: ${result.detected}/${result.cases.length} cases detected with the right state, ${result.false_alarms} false alarms (${result.seconds.toFixed(1)} s)`,
+    `baseline: ${result.baseline.references} references — ${Object.entries(result.baseline.by_state).map(([s, n]) => `${s} ${n}`).join(', ')}`,
+    'case      edit     expected   check      scan       ',
+  ];
+  for (const o of result.cases) {
+    lines.push(`${o.id.padEnd(9)} ${o.edit.padEnd(8)} ${o.expected.padEnd(10)} ${String(o.check).padEnd(10)} ${String(o.scan).padEnd(10)} ${o.ok ? 'ok' : 'WRONG'}${!o.ok || verbose ? `  ${o.detail}` : ''}`);
+    for (const f of o.false_alarms) lines.push(`          false alarm: ${f.source} → ${f.raw} (${f.target}) ${f.from} → ${f.to}: ${f.detail}`);
+    for (const f of o.collateral) lines.push(`          also (same target): ${f.source} → ${f.raw} ${f.from} → ${f.to}: ${f.detail}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,49 @@
+// `npm run package`: builds dist/ and packages the extension as a platform-specific VSIX, offline.
+// The bundle is platform-neutral; ONNX Runtime's native binding is not, so each VSIX carries the
+// one for its target (default: this machine's), and the WebAssembly build as the fallback. README
+// links stay relative (the repository URL is a placeholder, so there is nothing to rewrite them to).
+//
+//   npm run package                     → lore-<version>-<platform>-<arch>.vsix for this machine
+//   npm run package -- --target win32-x64
+//   npm run package -- --target universal (no native binding: ONNX runs on WebAssembly)
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVSIX } from '@vscode/vsce';
+
+const TARGETS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64', 'universal'];
+const args = process.argv.slice(2);
+const at = args.indexOf('--target');
+const target = at >= 0 ? args[at + 1] : `${process.platform}-${process.arch}`;
+if (!TARGETS.includes(target)) {
+  console.error(`unknown target "${target}": use one of ${TARGETS.join(', ')}`);
+  process.exit(2);
+}
+
+execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+
+const lines = readFileSync('.vscodeignore', 'utf8').split('\n');
+if (target !== 'universal') {
+  const [os, arch] = target.split('-');
+  const napi = readdirSync('node_modules/onnxruntime-node/bin').filter((d) => d.startsWith('napi-v'));
+  const found = napi.filter((d) => existsSync(join('node_modules/onnxruntime-node/bin', d, os, arch)));
+  if (!found.length) {
+    console.error(`onnxruntime-node has no native binding for ${target} in node_modules; package --target universal instead`);
+    process.exit(1);
+  }
+  for (const d of found) lines.push(`!node_modules/onnxruntime-node/bin/${d}/${os}/${arch}/**`);
+}
+const work = mkdtempSync(join(tmpdir(), 'lore-vsix-'));
+const ignoreFile = join(work, 'vscodeignore');
+writeFileSync(ignoreFile, lines.join('\n') + '\n');
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const packagePath = `lore-${version}${target === 'universal' ? '' : `-${target}`}.vsix`;
+try {
+  await createVSIX({ cwd: process.cwd(), packagePath, ignoreFile, target: target === 'universal' ? undefined : target, dependencies: true, rewriteRelativeLinks: false });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`${packagePath}: ${(statSync(packagePath).size / 1024 / 1024).toFixed(1)} MiB`);

@@ -1,0 +1,104 @@
+// Classifying one reference against the workspace now: `current` (its fingerprint still holds),
+// `changed` (the target is there, its text is not what it was), `relocated` (gone from its path
+// but found again — same content, or the same symbol — elsewhere), `gone`. A file whose stat is
+// the one last checked is not read again, which keeps a per-save check to the files it names.
+
+import { sha256 } from '../trust/digest';
+import type { RefRow } from './store';
+import { definitionsIn, lineRange, targetText, type Target } from './target';
+import type { DriftState } from './types';
+import type { Workspace } from './workspace';
+
+export interface Verdict {
+  state: DriftState;
+  new_path: string | null;
+  detail: string;
+  size: number | null;
+  mtime_ms: number | null;
+}
+
+export interface Search {
+  /** Paths a moved target may have gone to (a save's or watcher event's paths). */
+  candidates: readonly string[];
+  /** Look anywhere in the workspace (a full scan). */
+  wide: boolean;
+  /** Targets the same reference already watches elsewhere (a symbol defined in two files): never "where it moved". */
+  siblings?: (row: RefRow) => readonly string[];
+}
+
+function describe(target: Target): string {
+  if (target.kind === 'symbol') return `${target.symbol} in ${target.path}`;
+  if (target.kind === 'heading') return `section #${target.symbol} of ${target.path}`;
+  if (target.kind === 'lines') return `lines ${target.symbol} of ${target.path}`;
+  if (target.kind === 'dir') return `folder ${target.path}`;
+  return target.path;
+}
+
+function textHash(ws: Workspace, target: Target): string | null {
+  const text = targetText(ws, target);
+  return text === null ? null : sha256(text);
+}
+
+function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search: Search): string[] {
+  const out = new Set<string>(search.candidates.filter((p) => p !== target.path && ws.isFile(p)));
+  if (row.new_path && ws.isFile(row.new_path)) out.add(row.new_path);
+  if (search.wide) {
+    if (target.kind === 'symbol') {
+      for (const site of ws.sitesOf(target.symbol!)) out.add(site.path);
+      const pod = /^(.+)-\d+$/.exec(target.symbol!);
+      if (pod) for (const site of ws.sitesOf(pod[1])) out.add(site.path);
+    } else if (target.kind === 'file' && row.base_size !== null) {
+      for (const path of ws.allFiles()) if (ws.stat(path)?.size === row.base_size) out.add(path);
+    }
+  }
+  out.delete(target.path);
+  for (const sibling of search.siblings?.(row) ?? []) out.delete(sibling);
+  return [...out].sort();
+}
+
+function findLines(ws: Workspace, target: Target, fingerprint: string): string | null {
+  const range = lineRange(target.symbol ?? '');
+  const text = ws.text(target.path);
+  if (!range || text === null) return null;
+  const lines = text.split(/\r?\n/);
+  const size = range[1] - range[0] + 1;
+  for (let start = 0; start + size <= lines.length; start++) {
+    if (sha256(lines.slice(start, start + size).join('\n')) === fingerprint) return size === 1 ? `L${start + 1}` : `L${start + 1}-L${start + size}`;
+  }
+  return null;
+}
+
+export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | null {
+  if (!row.target_path || !row.fingerprint) return null;
+  const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol };
+  const stat = target.kind === 'dir' ? null : ws.stat(target.path);
+  if (stat && stat.size === row.size && stat.mtimeMs === row.mtime_ms && row.state !== 'relocated' && row.state !== 'gone') return null;
+  const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
+  const hash = textHash(ws, target);
+  if (hash === row.fingerprint) return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
+  if (hash !== null && target.kind === 'lines') {
+    // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have moved.
+    const moved = findLines(ws, target, row.fingerprint);
+    if (moved) return { state: 'relocated', new_path: `${target.path}#${moved}`, detail: `${describe(target)} moved to ${moved}`, ...keep };
+  }
+  if (hash !== null) {
+    return { state: 'changed', new_path: null, detail: `${describe(target)} changed since it was fingerprinted`, ...keep };
+  }
+  // Not at its place any more: look for it elsewhere.
+  let changedAt: string | null = null;
+  for (const candidate of relocationCandidates(ws, row, target, search)) {
+    if (target.kind === 'dir') break;
+    const moved: Target = { ...target, path: candidate };
+    const movedHash = textHash(ws, moved);
+    if (movedHash === row.fingerprint) return { state: 'relocated', new_path: candidate, detail: `${describe(target)} moved to ${candidate}`, ...keep };
+    if (movedHash !== null && target.kind === 'symbol' && !changedAt && definitionsIn(ws, candidate, target.symbol!).length) changedAt = candidate;
+  }
+  if (changedAt) return { state: 'relocated', new_path: changedAt, detail: `${describe(target)} moved to ${changedAt}, and its text changed`, ...keep };
+  const fileThere = target.kind !== 'dir' && ws.isFile(target.path);
+  const detail = fileThere
+    ? target.kind === 'symbol'
+      ? `${target.symbol} is no longer defined in ${target.path}`
+      : `${describe(target)} is no longer there`
+    : `${target.path} was deleted${search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
+  return { state: 'gone', new_path: null, detail, ...keep };
+}

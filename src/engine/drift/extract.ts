@@ -1,0 +1,173 @@
+// Reference extraction: what a markdown document or a memory's anchors and links point at, as
+// written — paths in code spans and code blocks, relative and root links, same-repository URLs,
+// heading and line anchors, bare file names, symbols and command-line flags. Resolution against
+// the workspace happens elsewhere (resolve.ts); this only reads text.
+
+import type { ReferenceForm } from './types';
+
+export interface RawReference {
+  /** The text as written (the link target, the code-span token, the anchor). */
+  raw: string;
+  form: ReferenceForm;
+  line: number;
+  /** The path part, for path-like forms (without `#fragment`), as written. */
+  path?: string;
+  /** `#fragment` of a link or anchor: a heading slug, `L10-L20`, or a symbol name. */
+  fragment?: string;
+  symbol?: string;
+  /** Found inside a fenced code block: kept only when it resolves (commands name many paths that are not ours). */
+  inBlock?: boolean;
+  /** A link (deliberate) rather than a mention: unresolved, it is broken rather than dropped. */
+  deliberate?: boolean;
+}
+
+const FENCE = /^\s{0,3}(```+|~~~+)/;
+const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/;
+const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
+const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
+/** Characters a path or symbol token can hold; anything else separates tokens in code. */
+const TOKEN_SPLIT = /[\s=,;:"'`[\]{}<>|&]+/;
+const FLAG = /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
+const EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
+const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
+const URL_PATTERN = /^https?:\/\//i;
+
+/** An identifier worth looking up: distinctive enough (snake, kebab, camel case, dotted, or called) that a match is not a coincidence. */
+export function symbolCandidate(token: string): string | null {
+  const called = /^([A-Za-z_$][\w$.]*)\(\)$/.exec(token);
+  if (called) return called[1].split('.').pop()!.length >= 3 ? called[1] : null;
+  if (!/^[A-Za-z_][\w.-]*[\w]$/.test(token) || token.length < 4 || token.length > 100) return null;
+  if (/^\d|\.\./.test(token)) return null;
+  const distinctive = /[a-z0-9][A-Z]/.test(token) || /[A-Za-z0-9][_-][A-Za-z0-9]/.test(token) || /^(var|module|data|local|output)\.\w/.test(token) || /^[a-z]+_[a-z_]+\.\w/.test(token);
+  return distinctive ? token : null;
+}
+
+/** What a single code token is: a URL, a path, a bare file name, a flag, a symbol — or nothing. */
+function classifyToken(token: string, line: number, inBlock: boolean): RawReference[] {
+  // `name()` is a call; any other parenthesis ends the token (`file(path)` → `file`).
+  const call = /^\(*([A-Za-z_$][\w$.]*\(\))/.exec(token);
+  const cleaned = call ? call[1] : token.replace(/^\(+/, '').replace(/\(.*$/, '').replace(/[)\]},.;:!?]+$/g, '');
+  if (!cleaned || cleaned.length > 300) return [];
+  if (URL_PATTERN.test(cleaned)) return [{ raw: cleaned, form: 'url', line, inBlock }];
+  if (cleaned.includes('://') || cleaned.includes('$') || cleaned.includes('*')) return [];
+  const [pathPart, fragment] = splitFragment(cleaned);
+  if (pathPart.includes('/') && PATHISH.test(pathPart) && /[A-Za-z]/.test(pathPart)) {
+    return [{ raw: cleaned, form: 'path', line, path: pathPart, fragment, inBlock }];
+  }
+  if (EXTENSION.test(pathPart) && PATHISH.test(pathPart) && !/^\d/.test(pathPart) && !/^[\w-]+\.(com|org|net|io|dev|uk|gov)$/i.test(pathPart)) {
+    // `var.region` and `aws_s3_bucket.logs` look like file names too: the file wins when there is one.
+    const symbol = fragment === undefined ? symbolCandidate(pathPart) : null;
+    return [{ raw: cleaned, form: 'filename', line, path: pathPart, fragment, inBlock, ...(symbol ? { symbol } : {}) }];
+  }
+  const symbol = symbolCandidate(cleaned);
+  return symbol ? [{ raw: cleaned, form: 'symbol', line, symbol, inBlock }] : [];
+}
+
+function splitFragment(target: string): [string, string | undefined] {
+  const hash = target.indexOf('#');
+  return hash < 0 ? [target, undefined] : [target.slice(0, hash), target.slice(hash + 1) || undefined];
+}
+
+function codeReferences(code: string, line: number, inBlock: boolean): RawReference[] {
+  const out: RawReference[] = [];
+  for (const match of code.matchAll(FLAG)) out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock });
+  for (const token of code.split(TOKEN_SPLIT)) {
+    if (!token || token.startsWith('--')) continue;
+    out.push(...classifyToken(token, line, inBlock));
+  }
+  return out;
+}
+
+function linkReference(target: string, line: number): RawReference | null {
+  const cleaned = target.trim().replace(/^\(+/, '');
+  if (!cleaned || /^(mailto|tel|data|javascript):/i.test(cleaned)) return null;
+  if (URL_PATTERN.test(cleaned)) return { raw: cleaned, form: 'url', line, deliberate: true };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(cleaned) || cleaned.startsWith('#')) return null;
+  const [pathPart, fragment] = splitFragment(cleaned.split('?')[0]);
+  if (!pathPart) return null;
+  let decoded = pathPart;
+  try {
+    decoded = decodeURIComponent(pathPart);
+  } catch {
+    // a malformed escape is kept as written
+  }
+  return { raw: cleaned, form: 'link', line, path: decoded, fragment, deliberate: true };
+}
+
+/** Every reference a markdown document makes, with 1-based line numbers. */
+export function extractFromMarkdown(text: string): RawReference[] {
+  const out: RawReference[] = [];
+  const lines = text.split(/\r?\n/);
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const number = i + 1;
+    const opener = FENCE.exec(line);
+    if (fence) {
+      if (opener && opener[1][0] === fence[0] && opener[1].length >= fence.length && line.trim() === opener[1]) fence = null;
+      else out.push(...codeReferences(line, number, true));
+      continue;
+    }
+    if (opener) {
+      fence = opener[1];
+      continue;
+    }
+    const definition = REFERENCE_DEFINITION.exec(line);
+    if (definition) {
+      const ref = linkReference(definition[1], number);
+      if (ref) out.push(ref);
+      continue;
+    }
+    // Code spans first; links are looked for in the text with the spans blanked out.
+    let prose = line;
+    for (const match of line.matchAll(CODE_SPAN)) {
+      out.push(...codeReferences(match[2].trim(), number, false));
+      prose = prose.replace(match[0], ' '.repeat(match[0].length));
+    }
+    for (const match of prose.matchAll(LINK)) {
+      const ref = linkReference(match[1], number);
+      if (ref) out.push(ref);
+    }
+    for (const match of prose.matchAll(AUTOLINK)) out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
+  }
+  return dedupe(out);
+}
+
+/** A memory's anchors and links: paths, `path#symbol`, `path#L10-L20`, URLs, bare symbols. Keys of other memories are not references to files. */
+export function extractFromMemory(anchors: readonly string[], links: readonly string[], isMemoryKey: (text: string) => boolean): RawReference[] {
+  const out: RawReference[] = [];
+  const take = (text: string, form: 'anchor' | 'memory_link') => {
+    const raw = text.trim();
+    if (!raw || isMemoryKey(raw)) return;
+    if (URL_PATTERN.test(raw)) {
+      out.push({ raw, form, line: 0, deliberate: true });
+      return;
+    }
+    const [pathPart, fragment] = splitFragment(raw);
+    if (!pathPart && fragment) {
+      out.push({ raw, form, line: 0, symbol: fragment, deliberate: true });
+      return;
+    }
+    if (pathPart.includes('/') || EXTENSION.test(pathPart)) {
+      out.push({ raw, form, line: 0, path: pathPart.replace(/^\.\//, ''), fragment, deliberate: true });
+      return;
+    }
+    const symbol = symbolCandidate(pathPart) ?? (/^[A-Za-z_][\w.-]*$/.test(pathPart) ? pathPart : null);
+    if (symbol) out.push({ raw, form, line: 0, symbol, deliberate: true });
+  };
+  anchors.forEach((a) => take(a, 'anchor'));
+  links.forEach((l) => take(l, 'memory_link'));
+  return dedupe(out);
+}
+
+function dedupe(refs: RawReference[]): RawReference[] {
+  const seen = new Map<string, RawReference>();
+  for (const ref of refs) {
+    const key = ref.raw;
+    const before = seen.get(key);
+    // A mention in prose outranks one in a code block (it is kept even when it does not resolve).
+    if (!before || (before.inBlock && !ref.inBlock)) seen.set(key, before ? { ...ref, line: Math.min(before.line, ref.line) } : ref);
+  }
+  return [...seen.values()];
+}

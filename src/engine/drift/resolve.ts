@@ -1,0 +1,178 @@
+// Resolution: from a reference as written to the workspace target(s) it names. Relative paths
+// resolve against the referring document's folder, then the root; links to published pages find
+// their source (`x.html` → `x.html.md.erb`), folder links their index page; same-repository
+// GitHub URLs become paths (with `#L70` line anchors); bare file names must be unique or they are
+// reported ambiguous; symbols are looked up in the symbol index and watched at each definition
+// site (a handful at most: a name defined everywhere is no reference to one thing).
+
+import type { RawReference } from './extract';
+import { definitionsIn, lineRange, type Target } from './target';
+import type { ReferenceForm } from './types';
+import type { Workspace } from './workspace';
+
+export const MAX_SYMBOL_SITES = 3;
+
+export type Resolution =
+  | { ok: true; form: ReferenceForm; target: Target }
+  | { ok: false; form: ReferenceForm; detail: string };
+
+const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
+
+export function dirOf(path: string | null): string {
+  if (!path) return '';
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+/** Joins and normalises; null when the result leaves the workspace. */
+export function joinPath(base: string, relative: string): string | null {
+  const parts = base ? base.split('/') : [];
+  for (const part of relative.split('/')) {
+    if (!part || part === '.') continue;
+    if (part === '..') {
+      if (!parts.length) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+function fragmentTarget(ws: Workspace, path: string, fragment: string | undefined): Target | string {
+  if (!fragment) return { path, kind: 'file', symbol: null };
+  if (lineRange(fragment)) return { path, kind: 'lines', symbol: fragment };
+  if (MARKDOWN.test(path)) return { path, kind: 'heading', symbol: fragment.toLowerCase() };
+  if (definitionsIn(ws, path, fragment).length) return { path, kind: 'symbol', symbol: fragment };
+  return `${fragment} is not defined in ${path}`;
+}
+
+function candidatesFor(path: string, source: string | null, form: ReferenceForm): string[] {
+  const docDir = dirOf(source);
+  if (path.startsWith('/')) return [joinPath('', path)].filter((p): p is string => p !== null);
+  const relative = joinPath(docDir, path);
+  const root = joinPath('', path);
+  // A command in a README runs from the repository root as often as from the README's folder.
+  const order = form === 'link' ? [relative] : [relative, root];
+  return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
+}
+
+function publishedSources(path: string): Array<[string, ReferenceForm]> {
+  const base = path.replace(/\/$/, '');
+  if (/\.html?$/.test(base)) return [`${base}.md.erb`, `${base}.md`, base.replace(/\.html?$/, '.md'), base.replace(/\.html?$/, '.html.md.erb')].map((p) => [p, 'published']);
+  if (!/\.[A-Za-z0-9]+$/.test(base) || path.endsWith('/')) {
+    return [`${base}.md`, `${base}.html.md.erb`, `${base}/index.md`, `${base}/README.md`, `${base}/index.html.md.erb`, `${base}/readme.md`].map((p) => [p, 'index']);
+  }
+  return [];
+}
+
+function resolvePath(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const path = ref.path!.replace(/\/+$/, '') || ref.path!;
+  for (const candidate of candidatesFor(path, source, ref.form)) {
+    if (ws.isFile(candidate)) {
+      const target = fragmentTarget(ws, candidate, ref.fragment);
+      return [typeof target === 'string' ? { ok: false, form: ref.form, detail: target } : { ok: true, form: ref.form, target }];
+    }
+    if (ws.isDir(candidate) && !ref.fragment) {
+      if (ref.form !== 'link') return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
+    }
+    if (ref.form === 'link') {
+      for (const [published, form] of publishedSources(candidate)) {
+        if (ws.isFile(published)) {
+          const target = fragmentTarget(ws, published, ref.fragment);
+          return [typeof target === 'string' ? { ok: false, form, detail: target } : { ok: true, form, target }];
+        }
+      }
+      if (ws.isDir(candidate)) return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
+    }
+  }
+  if (ref.deliberate) return [{ ok: false, form: ref.form, detail: `${ref.path} does not exist in the workspace` }];
+  if (ref.inBlock) return [];
+  // A path in a code span is ours when it starts where ours do; `kubernetes.io/ingress.class` is not.
+  const first = path.replace(/^(\.\.?\/)+/, '').split('/')[0];
+  const ours = /^\.\.?\//.test(path) || ws.isDir(first) || ws.isDir(joinPath(dirOf(source), first) ?? '');
+  return ours ? [{ ok: false, form: ref.form, detail: `${path} does not exist in the workspace` }] : [];
+}
+
+function resolveFilename(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const name = ref.path!;
+  const sibling = joinPath(dirOf(source), name);
+  if (sibling && ws.isFile(sibling)) return resolvePath(ws, { ...ref, form: 'filename' }, source);
+  if (ws.isFile(name)) return resolvePath(ws, { ...ref, form: 'filename' }, null);
+  const matches = ws.withBasename(name);
+  if (matches.length === 1) {
+    const target = fragmentTarget(ws, matches[0], ref.fragment);
+    return [typeof target === 'string' ? { ok: false, form: 'filename', detail: target } : { ok: true, form: 'filename', target }];
+  }
+  if (matches.length > 1 && !ref.inBlock) {
+    const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? `, and ${matches.length - 5} more` : '');
+    return [{ ok: false, form: 'filename', detail: `ambiguous: ${matches.length} files are named ${name} (${shown})` }];
+  }
+  return ref.deliberate ? [{ ok: false, form: 'filename', detail: `no file named ${name} in the workspace` }] : [];
+}
+
+/** How many leading folders two paths share. */
+function sharedDepth(a: string, b: string): number {
+  const x = a.split('/');
+  const y = dirOf(b).split('/');
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] && x[n] === y[n]) n++;
+  return n;
+}
+
+function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null = null): Resolution[] {
+  const name = ref.symbol!;
+  if (ref.form === 'symbol' && !name.includes('.')) {
+    const dirs = ws.dirsNamed(name);
+    if (dirs.length === 1) return [{ ok: true, form: 'directory', target: { path: dirs[0], kind: 'dir', symbol: null } }];
+  }
+  let sites = ws.sitesOf(name);
+  const pod = /^(.+)-\d+$/.exec(name);
+  if (!sites.length && pod) sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
+  if (!sites.length) return ref.deliberate ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }] : [];
+  // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some
+  // definitions share folders with the document, only the closest are watched.
+  if (source && sites.length > 1) {
+    const depth = sites.map((s) => sharedDepth(dirOf(source), s.path));
+    const best = Math.max(...depth);
+    if (best > 0) sites = sites.filter((_, i) => depth[i] === best);
+  }
+  if (sites.length > MAX_SYMBOL_SITES) {
+    return ref.deliberate ? [{ ok: false, form: ref.form, detail: `ambiguous: ${name} is defined in ${sites.length} files` }] : [];
+  }
+  return sites.map((s) => ({ ok: true as const, form: ref.form, target: { path: s.path, kind: 'symbol' as const, symbol: name } }));
+}
+
+const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/[^/]+\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
+const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/[^/]+\/([^#?]+)/i;
+
+function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
+  const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
+  if (!m) return [];
+  const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
+  const ours = repositories.some((r) => r.toLowerCase() === repo);
+  let path = m[3];
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // kept as written
+  }
+  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[4], deliberate: ours, inBlock: false }, null);
+  // Someone else's repository whose path happens not to exist here is no reference of ours.
+  return ours || resolved.some((r) => r.ok) ? resolved : [];
+}
+
+export function resolveReference(ws: Workspace, ref: RawReference, source: string | null, repositories: readonly string[] = []): Resolution[] {
+  if (ref.form === 'url') return resolveUrl(ws, ref, repositories);
+  if (ref.path !== undefined) {
+    if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
+      const asFile = resolveFilename(ws, ref, source);
+      if (ref.symbol && !asFile.some((r) => r.ok)) {
+        const asSymbol = resolveSymbol(ws, { ...ref, form: 'symbol' }, source);
+        if (asSymbol.some((r) => r.ok)) return asSymbol;
+      }
+      return asFile;
+    }
+    return resolvePath(ws, ref, source);
+  }
+  if (ref.symbol) return resolveSymbol(ws, ref, source);
+  return [];
+}

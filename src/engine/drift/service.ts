@@ -1,0 +1,322 @@
+// The drift engine: extracts the references of documents and memories, keeps their baselines,
+// classifies them on a full scan or for the paths a save touched, answers "what drifted" for a
+// record, and re-verifies a memory (fresh fingerprints, basis → verified, audited).
+
+import { LoreError } from '../errors';
+import { parseKey } from '../model/keys';
+import type { Memory } from '../model/types';
+import type { Actor } from '../ports';
+import { nowIso, type EngineContext } from '../memory/context';
+import { requireCurrent } from '../memory/lifecycle';
+import { save } from '../memory/save';
+import { rowToMemory } from '../store/memoryRows';
+import { appendAudit } from '../trust/audit';
+import { findSecrets } from '../trust/secretRules';
+import { evaluate, type Search } from './evaluate';
+import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
+import { resolveReference } from './resolve';
+import { allRefs, deleteRefs, deleteSource, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
+import { fingerprintOf } from './target';
+import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, type DriftState, type WorkspaceReader } from './types';
+import { Workspace } from './workspace';
+
+/** Documents whose references drift watches: prose, where people write paths and names down. */
+export const DRIFT_SOURCE = /\.(md|mdx|markdown|md\.erb)$/i;
+const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
+
+export interface DriftFilter {
+  key?: string;
+  path?: string;
+  states?: DriftState[];
+}
+
+export interface ReverifyResult {
+  key: string;
+  version: number;
+  basis: 'verified';
+  references: number;
+  verified_at: string;
+}
+
+function isMemoryKey(text: string): boolean {
+  try {
+    parseKey(text);
+    return !/\.[A-Za-z0-9]+$/.test(text);
+  } catch {
+    return false;
+  }
+}
+
+export class DriftService {
+  private workspace: Workspace | null = null;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private reader: WorkspaceReader | undefined,
+    private readonly repositories: () => readonly string[] = () => [],
+  ) {}
+
+  useReader(reader: WorkspaceReader | undefined): void {
+    this.reader = reader;
+    this.workspace = null;
+  }
+
+  private requireReader(): WorkspaceReader {
+    if (!this.reader) throw new LoreError('STORE_UNAVAILABLE', 'drift needs the workspace files and this engine was opened without them', 'run the command inside the workspace (or pass --workspace DIR)');
+    return this.reader;
+  }
+
+  /** One workspace view kept between checks; a full scan starts a fresh one. */
+  private ws(fresh = false): Workspace {
+    if (fresh || !this.workspace) this.workspace = new Workspace(this.requireReader());
+    return this.workspace;
+  }
+
+  private freshRow(kind: 'memory' | 'doc', source: string, ref: RawReference, ws: Workspace, sourcePath: string | null, now: string): NewRef[] {
+    const base = { source_kind: kind, source, line: ref.line, raw: ref.raw, old_path: null, new_path: null, detected_at: now, checked_at: now, verified_at: null, verified_by: null };
+    return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
+      if (!resolution.ok) return { ...base, form: resolution.form, target_path: null, target_kind: 'none', symbol: ref.symbol ?? null, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: resolution.detail };
+      const print = fingerprintOf(ws, resolution.target);
+      const target = resolution.target;
+      if (!print) return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: `${target.path} could not be read` };
+      return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', detail: 'fingerprinted' };
+    });
+  }
+
+  /**
+   * Makes the stored references of one source match what it says now. A reference it still makes
+   * keeps its row and baseline (a doc edit must not absorb a change to what it points at); new
+   * ones are resolved and fingerprinted; dropped ones go. With `retry`, broken ones are resolved again.
+   */
+  private syncSource(kind: 'memory' | 'doc', source: string, refs: RawReference[], ws: Workspace, retry: boolean): void {
+    const now = nowIso(this.ctx);
+    const sourcePath = kind === 'doc' ? source : null;
+    const existing = new Map<string, RefRow[]>();
+    for (const row of refsOfSource(this.ctx.db, kind, source)) {
+      existing.set(row.raw, [...(existing.get(row.raw) ?? []), row]);
+    }
+    const kept = new Set<number>();
+    for (const ref of refs) {
+      // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not kept.
+      if (findSecrets(ref.raw).length) continue;
+      const rows = existing.get(ref.raw);
+      if (rows?.length && !(retry && rows.every((r) => r.state === 'broken'))) {
+        for (const row of rows) {
+          kept.add(row.id);
+          if (row.line !== ref.line) updateRef(this.ctx.db, { ...row, line: ref.line });
+        }
+        continue;
+      }
+      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now);
+      if (rows?.length && fresh.every((f) => f.state === 'broken')) {
+        rows.forEach((r) => kept.add(r.id));
+        continue;
+      }
+      for (const row of fresh) kept.add(insertRef(this.ctx.db, row));
+    }
+    const stale = [...existing.values()].flat().filter((r) => !kept.has(r.id)).map((r) => r.id);
+    deleteRefs(this.ctx.db, stale);
+  }
+
+  private syncDoc(path: string, ws: Workspace, retry: boolean): void {
+    const text = ws.text(path);
+    if (text === null) deleteSource(this.ctx.db, 'doc', path);
+    else this.syncSource('doc', path, extractFromMarkdown(text), ws, retry);
+  }
+
+  private syncMemory(memory: Pick<Memory, 'key' | 'anchors' | 'links'>, ws: Workspace, retry: boolean): void {
+    this.syncSource('memory', memory.key, extractFromMemory(memory.anchors, memory.links, isMemoryKey), ws, retry);
+  }
+
+  private apply(rows: RefRow[], ws: Workspace, search: Search): RefRow[] {
+    const now = nowIso(this.ctx);
+    search = { ...search, siblings: (row) => this.siblingTargets(row) };
+    const out: RefRow[] = [];
+    for (const row of rows) {
+      const verdict = evaluate(ws, row, search);
+      if (!verdict) {
+        out.push(row);
+        continue;
+      }
+      const next: RefRow = {
+        ...row,
+        ...verdict,
+        old_path: verdict.state === 'relocated' ? row.target_path : null,
+        detected_at: verdict.state === row.state && verdict.new_path === row.new_path ? row.detected_at : now,
+        checked_at: now,
+      };
+      updateRef(this.ctx.db, next);
+      out.push(next);
+    }
+    return out;
+  }
+
+  /** A full scan: every document and live memory re-read, every reference classified. */
+  scan(): DriftScanResult {
+    const ws = this.ws(true);
+    const docs = ws.allFiles().filter((p) => DRIFT_SOURCE.test(p));
+    this.ctx.db.transaction(() => {
+      const present = new Set(docs);
+      const known = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'doc'");
+      for (const k of known) if (!present.has(k.source)) deleteSource(this.ctx.db, 'doc', k.source);
+      for (const path of docs) this.syncDoc(path, ws, true);
+      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES}`);
+      const live = new Set(memories.map((m) => m.key));
+      const tracked = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'memory'");
+      for (const t of tracked) if (!live.has(t.source)) deleteSource(this.ctx.db, 'memory', t.source);
+      for (const m of memories) this.syncMemory({ key: m.key, anchors: JSON.parse(m.anchors), links: JSON.parse(m.links) }, ws, true);
+    });
+    const rows = this.ctx.db.transaction(() => this.apply(allRefs(this.ctx.db), ws, { candidates: [], wide: true }));
+    ws.forgetTexts();
+    const byState = Object.fromEntries(DRIFT_STATES.map((s) => [s, 0])) as Record<DriftState, number>;
+    for (const row of rows) byState[row.state]++;
+    return { references: rows.length, findings: rows.filter((r) => r.state !== 'current').map(toFinding), by_state: byState };
+  }
+
+  /**
+   * The check after a save or watcher event: documents among `paths` are re-read, references to
+   * any of `paths` (or to a folder holding one) are classified, and a target that vanished is
+   * looked for among the other paths of the same event and files with the same content.
+   */
+  check(paths: readonly string[]): DriftFinding[] {
+    const ws = this.ws();
+    ws.forgetTexts();
+    const unique = [...new Set(paths.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/')).filter(Boolean))];
+    ws.refresh(unique);
+    return this.ctx.db.transaction(() => {
+      for (const path of unique) if (DRIFT_SOURCE.test(path)) this.syncDoc(path, ws, false);
+      const folders = new Set<string>();
+      for (const path of unique) for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) folders.add(path.slice(0, i));
+      const rows = [...refsTargeting(this.ctx.db, [...unique, ...folders]), ...refsOfSources(this.ctx.db, 'doc', unique.filter((p) => DRIFT_SOURCE.test(p)))];
+      const seen = new Set<number>();
+      const distinct = rows.filter((r) => !seen.has(r.id) && seen.add(r.id) && (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || unique.includes(r.target_path!)));
+      const candidates = [...unique, ...this.sameContent(distinct)];
+      return this.apply(distinct, ws, { candidates, wide: false }).map(toFinding);
+    });
+  }
+
+  private siblingTargets(row: RefRow): string[] {
+    return this.ctx.db
+      .all<{ target_path: string }>('SELECT target_path FROM drift_refs WHERE source_kind = ? AND source = ? AND raw = ? AND id <> ? AND target_path IS NOT NULL', [row.source_kind, row.source, row.raw, row.id])
+      .map((r) => r.target_path);
+  }
+
+  /** Indexed files with the content a vanished file had: the index already knows every file's hash. */
+  private sameContent(rows: RefRow[]): string[] {
+    const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint).map((r) => r.fingerprint!))];
+    if (!hashes.length) return [];
+    return this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${hashes.map(() => '?').join(', ')})`, hashes).map((d) => d.path);
+  }
+
+  findings(filter: DriftFilter = {}): DriftFinding[] {
+    const where: string[] = [];
+    const params: string[] = [];
+    if (filter.key) {
+      where.push("source_kind = 'memory' AND source = ?");
+      params.push(filter.key);
+    }
+    if (filter.path) {
+      where.push("((source_kind = 'doc' AND source = ?) OR target_path = ? OR new_path = ?)");
+      params.push(filter.path, filter.path, filter.path);
+    }
+    const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => s !== 'current');
+    where.push(`state IN (${states.map(() => '?').join(', ')})`);
+    params.push(...states);
+    return this.ctx.db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params).map(toFinding);
+  }
+
+  /** After a save: the memory's references, fingerprinted now (kept ones keep their baseline). */
+  trackMemory(key: string): void {
+    if (!this.reader) return;
+    const row = this.ctx.db.get<{ key: string; anchors: string; links: string; status: string }>('SELECT key, anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+    if (!row) return;
+    const ws = new Workspace(this.reader);
+    this.ctx.db.transaction(() => {
+      if (row.status === 'retracted') deleteSource(this.ctx.db, 'memory', key);
+      else this.syncMemory({ key, anchors: JSON.parse(row.anchors), links: JSON.parse(row.links) }, ws, true);
+    });
+  }
+
+  /** Forget and retract leave nothing behind here either: the references are the record's text. */
+  dropMemory(key: string): void {
+    deleteSource(this.ctx.db, 'memory', key);
+  }
+
+  /**
+   * Drift flags for records about to be shown. A memory's references are checked live (a stat per
+   * target, a read only when it changed) without writing; a document's come from the last check.
+   */
+  flags(kind: 'memory' | 'doc', sources: readonly string[]): Map<string, DriftFlag[]> {
+    const out = new Map<string, DriftFlag[]>();
+    const rows = refsOfSources(this.ctx.db, kind, sources);
+    if (!rows.length) return out;
+    let checked = rows;
+    if (kind === 'memory' && this.reader) {
+      const ws = new Workspace(this.reader!);
+      const candidates = this.sameContent(rows);
+      checked = rows.map((row) => {
+        const verdict = evaluate(ws, row, { candidates, wide: false, siblings: (r) => this.siblingTargets(r) });
+        return verdict ? { ...row, ...verdict } : row;
+      });
+    }
+    for (const row of checked) {
+      if (row.state === 'current') continue;
+      const list = out.get(row.source) ?? [];
+      list.push({ state: row.state, reference: row.raw, detail: row.detail });
+      out.set(row.source, list);
+    }
+    return out;
+  }
+
+  reverify(actor: Actor, key: string): ReverifyResult {
+    const ws = new Workspace(this.requireReader());
+    return this.ctx.db.transaction(() => {
+      const current = rowToMemory(requireCurrent(this.ctx, key));
+      this.syncMemory(current, ws, true);
+      const now = nowIso(this.ctx);
+      const rows = refsOfSource(this.ctx.db, 'memory', key);
+      const fingerprints: string[] = [];
+      for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
+        if (row.state === 'broken' || row.state === 'gone') {
+          throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, 'fix the record\'s anchors (save it again), or supersede or dispute it');
+        }
+        // A relocated target is followed to its new place; the fingerprint becomes what is there now.
+        const [movedPath, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
+        const path = movedPath;
+        const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
+        const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
+        if (!print) throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
+        fingerprints.push(print.fingerprint);
+        updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}` });
+      }
+      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
+      const version = saved && saved.saved ? saved.version : current.version;
+      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, references: fingerprints.length, fingerprints } });
+      return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
+    });
+  }
+}
+
+/** The same record, re-stated with basis verified (a new signed version; valid time unchanged). */
+function asInput(m: Memory): Record<string, unknown> {
+  const p = m.provenance;
+  return {
+    key: m.key,
+    type: m.type,
+    title: m.title,
+    description: m.description,
+    body: m.body,
+    links: m.links,
+    anchors: m.anchors,
+    tags: m.tags,
+    scope: m.scope,
+    basis: 'verified',
+    ...(m.confidence !== null ? { confidence: m.confidence } : {}),
+    provenance: { source: p.source, ...(p.client ? { client: p.client } : {}), ...(p.agent ? { agent: p.agent } : {}), ...(p.session_id ? { session_id: p.session_id } : {}), ...(p.turn !== undefined ? { turn: p.turn } : {}), evidence: p.evidence ?? [] },
+    valid_from: m.valid_from,
+    ...(m.valid_until ? { valid_until: m.valid_until } : {}),
+    ...(m.review_after ? { review_after: m.review_after } : {}),
+    ...(m.fact_key ? { fact_key: m.fact_key } : {}),
+    expected_version: m.version,
+  };
+}

@@ -1,0 +1,62 @@
+// Drift's vocabulary: the states a reference can be in, the findings doors show, and the small
+// synchronous port through which the engine reads the workspace (the host implements it on disk).
+
+export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken'] as const;
+export type DriftState = (typeof DRIFT_STATES)[number];
+
+/** How a reference was written where it was found. */
+export type ReferenceForm =
+  | 'path' // a path in a code span or code block
+  | 'link' // a markdown link to a relative or root path
+  | 'url' // a same-repository URL (GitHub blob/tree)
+  | 'published' // a link to a published page whose source has another extension
+  | 'index' // an extensionless link to a folder's index page
+  | 'heading' // a link to a heading anchor
+  | 'filename' // a bare file name
+  | 'directory' // a bare directory name
+  | 'symbol' // a function, class, key, Terraform block or resource name
+  | 'flag' // a command-line flag
+  | 'anchor' // a memory's anchor
+  | 'memory_link'; // a memory's link
+
+/** What a resolved reference points at; the fingerprint covers exactly this. */
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'none';
+
+export interface DriftFinding {
+  id: string;
+  source: { kind: 'memory' | 'doc'; key?: string; path?: string; line?: number };
+  reference: { raw: string; form: string; target_path: string | null; symbol?: string | null };
+  state: DriftState;
+  evidence: { old_path?: string; new_path?: string; detail: string };
+  detected_at: string;
+}
+
+/** The drift flags a recall or get result carries for a record whose references moved on. */
+export interface DriftFlag {
+  state: DriftState;
+  reference: string;
+  detail: string;
+}
+
+export interface DriftScanResult {
+  references: number;
+  findings: DriftFinding[];
+  by_state: Record<DriftState, number>;
+}
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * The workspace as drift reads it: every text file a reference may name (code included, not only
+ * what the index covers), synchronous because checks run inside a save and a recall.
+ */
+export interface WorkspaceReader {
+  /** Workspace-relative paths (with `/`) of the files drift may look at. */
+  list(): Array<{ path: string; size: number; mtimeMs: number }>;
+  stat(path: string): FileStat | null;
+  /** The file's text; null when it is missing, unreadable or binary. */
+  read(path: string): string | null;
+}

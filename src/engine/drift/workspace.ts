@@ -1,0 +1,156 @@
+// The workspace as resolution sees it, built lazily over the reader: the file list, folders,
+// files by base name, and a symbol index (every definition in every file that defines symbols),
+// each made only when a reference needs it. A drift service keeps one between checks and
+// refreshes the paths a save or watcher event names, so a per-save check never walks the tree.
+
+import { findDefinitions, definesSymbols, type SymbolDefinition } from './symbols';
+import type { FileStat, WorkspaceReader } from './types';
+
+export interface Site {
+  path: string;
+  defs: SymbolDefinition[];
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function parentsOf(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
+  return out;
+}
+
+export class Workspace {
+  private files: Map<string, FileStat> | null = null;
+  private dirs = new Map<string, number>();
+  private byBase = new Map<string, Set<string>>();
+  private dirsByBase = new Map<string, Set<string>>();
+  private texts = new Map<string, string | null>();
+  private defs = new Map<string, SymbolDefinition[]>();
+  private symbols: Map<string, Set<string>> | null = null;
+
+  constructor(readonly reader: WorkspaceReader) {}
+
+  private listed(): Map<string, FileStat> {
+    if (!this.files) {
+      this.files = new Map();
+      for (const f of this.reader.list()) this.addFile(f.path, { size: f.size, mtimeMs: f.mtimeMs });
+    }
+    return this.files;
+  }
+
+  private addFile(path: string, stat: FileStat): void {
+    this.files!.set(path, stat);
+    add(this.byBase, basename(path), path);
+    for (const dir of parentsOf(path)) {
+      const n = this.dirs.get(dir) ?? 0;
+      this.dirs.set(dir, n + 1);
+      if (!n) add(this.dirsByBase, basename(dir), dir);
+    }
+  }
+
+  private removeFile(path: string): void {
+    if (!this.files?.delete(path)) return;
+    this.byBase.get(basename(path))?.delete(path);
+    for (const dir of parentsOf(path)) {
+      const n = (this.dirs.get(dir) ?? 1) - 1;
+      if (n) this.dirs.set(dir, n);
+      else {
+        this.dirs.delete(dir);
+        this.dirsByBase.get(basename(dir))?.delete(dir);
+      }
+    }
+  }
+
+  /** Forgets what is known about these paths; the next question reads them again. */
+  refresh(paths: readonly string[]): void {
+    for (const path of paths) {
+      this.texts.delete(path);
+      const before = this.defs.get(path);
+      this.defs.delete(path);
+      if (this.symbols && before) for (const d of before) this.symbols.get(d.name)?.delete(path);
+      if (!this.files) continue;
+      const stat = this.reader.stat(path);
+      this.removeFile(path);
+      if (stat) {
+        this.addFile(path, stat);
+        if (this.symbols) this.indexSymbols(path);
+      }
+    }
+  }
+
+  /** Texts are kept for one operation only; definitions (small) are kept until their file changes. */
+  forgetTexts(): void {
+    this.texts.clear();
+  }
+
+  stat(path: string): FileStat | null {
+    return this.files ? this.files.get(path) ?? null : this.reader.stat(path);
+  }
+
+  isFile(path: string): boolean {
+    return this.stat(path) !== null;
+  }
+
+  isDir(path: string): boolean {
+    return this.listed() && this.dirs.has(path);
+  }
+
+  allFiles(): string[] {
+    return [...this.listed().keys()];
+  }
+
+  filesUnder(dir: string): Array<[string, FileStat]> {
+    const prefix = `${dir}/`;
+    return [...this.listed()].filter(([p]) => p.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1));
+  }
+
+  withBasename(name: string): string[] {
+    return [...(this.listed(), this.byBase.get(name) ?? [])].sort();
+  }
+
+  dirsNamed(name: string): string[] {
+    return [...(this.listed(), this.dirsByBase.get(name) ?? [])].sort();
+  }
+
+  topLevel(segment: string): boolean {
+    return this.isDir(segment);
+  }
+
+  text(path: string): string | null {
+    if (!this.texts.has(path)) this.texts.set(path, this.reader.read(path));
+    return this.texts.get(path)!;
+  }
+
+  definitions(path: string): SymbolDefinition[] {
+    let defs = this.defs.get(path);
+    if (!defs) {
+      const text = definesSymbols(path) ? this.text(path) : null;
+      defs = text === null ? [] : findDefinitions(path, text);
+      this.defs.set(path, defs);
+      // Definitions are kept, the text is not: a full scan would otherwise hold the whole tree.
+      this.texts.delete(path);
+    }
+    return defs;
+  }
+
+  private indexSymbols(path: string): void {
+    for (const d of this.definitions(path)) add(this.symbols!, d.name, path);
+  }
+
+  /** Every file defining `name`, with the definitions of that name. */
+  sitesOf(name: string): Site[] {
+    if (!this.symbols) {
+      this.symbols = new Map();
+      for (const path of this.listed().keys()) if (definesSymbols(path)) this.indexSymbols(path);
+    }
+    return [...(this.symbols.get(name) ?? [])].sort().map((path) => ({ path, defs: this.definitions(path).filter((d) => d.name === name) }));
+  }
+}
+
+function add(map: Map<string, Set<string>>, key: string, value: string): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}

@@ -1,0 +1,108 @@
+// Resolving an Inbox item: a person picks one of the actions the item lists; the records change
+// through the ordinary lifecycle (each write audited), and the item closes with what was done.
+// Applying a queued session proposal is accepting a risky plan item: a person's act.
+
+import { LoreError, invalid } from '../errors';
+import { LIMITS } from '../model/limits';
+import { requireText } from '../model/validate';
+import type { Actor } from '../ports';
+import { nowIso, type EngineContext } from '../memory/context';
+import { requireCurrent, setStatus, supersede } from '../memory/lifecycle';
+import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
+import { closeItem, getItem } from './inbox';
+import { INBOX_ACTIONS, type InboxAction, type InboxItem } from './types';
+
+export interface ResolveResult {
+  item: InboxItem;
+  /** Keys whose records this resolution changed. */
+  changed: string[];
+  outcome: ProposalOutcome | null;
+}
+
+const LIVE = ['active', 'deprecated', 'disputed'];
+
+export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, rawAction: unknown, rawNote?: unknown): ResolveResult {
+  const id = typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw invalid(`an inbox item id is a whole number; got ${JSON.stringify(rawId)}`, 'see the ids with `lore inbox`');
+  if (typeof rawAction !== 'string' || !(INBOX_ACTIONS as readonly string[]).includes(rawAction)) {
+    throw invalid(`action must be one of ${INBOX_ACTIONS.join(', ')}; got ${JSON.stringify(rawAction)}`);
+  }
+  const action = rawAction as InboxAction;
+  const note = rawNote === undefined || rawNote === null ? null : requireText('note', rawNote, LIMITS.reasonChars);
+  return ctx.db.transaction(() => {
+    const item = getItem(ctx.db, id);
+    if (item.state !== 'open') throw new LoreError('INVALID_STATE', `inbox item ${id} is already ${item.state} (${item.resolution?.action} by ${item.resolution?.by})`);
+    if (!item.actions.includes(action)) {
+      throw invalid(`inbox item ${id} (${item.kind}) cannot be resolved with ${action}; valid actions: ${item.actions.join(', ')}`);
+    }
+    if (action !== 'dismiss') requireUnchanged(ctx, item);
+    const reason = note ?? `steward: ${item.summary}`.slice(0, LIMITS.reasonChars);
+    const changed: string[] = [];
+    let outcome: ProposalOutcome | null = null;
+    switch (action) {
+      case 'dismiss':
+        break;
+      case 'merge':
+        if (item.kind === 'session') outcome = applySession(ctx, actor, item, action);
+        else {
+          for (const duplicate of item.keys.slice(1)) {
+            mergeRecords(ctx, actor, item.keys[0], duplicate, reason);
+            changed.push(duplicate);
+          }
+        }
+        break;
+      case 'supersede':
+        if (item.kind === 'session') outcome = applySession(ctx, actor, item, action);
+        else {
+          // A conflict lists its records oldest first: the newest holds, the others give way to it.
+          const newest = item.keys[item.keys.length - 1];
+          for (const old of item.keys.slice(0, -1)) {
+            supersede(ctx, actor, old, newest);
+            changed.push(old);
+          }
+        }
+        break;
+      case 'deprecate':
+      case 'dispute': {
+        // A conflict puts every side in doubt; otherwise the first key is the record in question.
+        const targets = item.kind === 'conflict' ? item.keys : [item.keys[0]];
+        for (const key of targets) {
+          const row = requireCurrent(ctx, key);
+          const status = action === 'deprecate' ? 'deprecated' : 'disputed';
+          if (row.status === status || !LIVE.includes(row.status)) continue;
+          setStatus(ctx, actor, key, status, reason);
+          changed.push(key);
+        }
+        break;
+      }
+      case 'add':
+      case 'promote':
+        outcome = applySession(ctx, actor, item, action);
+        break;
+    }
+    if (outcome) changed.push(outcome.key);
+    return { item: closeItem(ctx, actor, item, action, note, nowIso(ctx)), changed, outcome };
+  });
+}
+
+function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action: InboxAction): ProposalOutcome {
+  if (!actor.human) {
+    throw new LoreError('HUMAN_ONLY', `applying a session proposal (${action} ${item.keys[0]}) is a person's act and was not confirmed by one`, `run \`lore inbox resolve ${item.id} --action ${action}\` yourself in a terminal, or dismiss it`);
+  }
+  if (!item.proposal) throw new LoreError('INVALID_STATE', `inbox item ${item.id} carries no proposal to apply`);
+  // "add" on a merge or supersede proposal keeps the candidate as a record of its own.
+  const proposal = action === item.proposal.action ? item.proposal : { ...item.proposal, action: 'add' as const, target: null };
+  return applyProposal(ctx, actor, proposal);
+}
+
+/** A finding names the versions it saw; if a record moved on since, the finding may no longer hold. */
+function requireUnchanged(ctx: EngineContext, item: InboxItem): void {
+  const versions = item.evidence.versions as Record<string, number> | undefined;
+  if (!versions) return;
+  for (const [key, version] of Object.entries(versions)) {
+    const row = ctx.db.get<{ version: number; status: string }>('SELECT version, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+    if (!row || row.version !== version || !LIVE.includes(row.status)) {
+      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was found (${row ? `now v${row.version}, ${row.status}` : 'it is gone'})`, `dismiss it (lore inbox resolve ${item.id} --action dismiss) and run \`lore steward run\` for a fresh finding`);
+    }
+  }
+}

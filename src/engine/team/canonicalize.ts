@@ -1,0 +1,76 @@
+// Canonicalize ("Promote to Repository"): write a record into the repository so the team gets it
+// through git — a decision as an ADR in the repository's own convention, or any record as a
+// signed `.lore/` record file. The engine renders the file and hands it to the host's RepoFiles
+// port to write; the write is then recorded in the record's history and the audit chain.
+
+import { LoreError, invalid } from '../errors';
+import { requireCurrent } from '../memory/lifecycle';
+import { nowIso, type EngineContext } from '../memory/context';
+import { recordEvent } from '../memory/events';
+import type { Actor } from '../ports';
+import { rowToMemory } from '../store/memoryRows';
+import { appendAudit } from '../trust/audit';
+import { signedBundleOf } from '../trust/bundle';
+import { sha256 } from '../trust/digest';
+import { defaultAdrConvention, detectAdrConvention, existingAdrFor, renderAdr, type AdrStyle } from './adrConvention';
+import type { RepoFiles } from './repoFiles';
+import { repoRecordPath } from './repoRecords';
+
+export interface CanonicalizeOptions {
+  /** `adr` (decisions only) or `record`; default: an ADR when the record is a decision and the repository keeps ADRs. */
+  as?: 'adr' | 'record';
+  /** How this machine's key is labelled in a record file. */
+  label?: string | null;
+}
+
+export interface CanonicalizeResult {
+  key: string;
+  version: number;
+  as: 'adr' | 'record';
+  path: string;
+  /** The ADR convention followed, for `as: 'adr'`. */
+  convention: AdrStyle | null;
+  /** Whether a record file already existed and was rewritten. */
+  replaced: boolean;
+}
+
+const WRITABLE = ['active', 'deprecated', 'disputed', 'superseded'];
+
+export function canonicalize(ctx: EngineContext, actor: Actor, key: string, options: CanonicalizeOptions, repo: RepoFiles): CanonicalizeResult {
+  const as = options.as ?? null;
+  if (as !== null && as !== 'adr' && as !== 'record') throw invalid(`as must be adr or record; got ${JSON.stringify(as)}`);
+  const row = requireCurrent(ctx, key);
+  const verdict = ctx.integrity.check(row);
+  if (!verdict.ok) throw new LoreError('INTEGRITY', `${key} v${row.version} is refused: ${verdict.reason}`, 'a record that does not verify is not written to the repository');
+  if (!WRITABLE.includes(row.status)) {
+    throw new LoreError('INVALID_STATE', `${key} is ${row.status}; only a live record is written to the repository`, row.status === 'quarantined' ? `a person promotes it first: lore promote ${key}` : undefined);
+  }
+  const memory = rowToMemory(row);
+  const detected = memory.type === 'decision' ? detectAdrConvention(repo) : null;
+  const chosen = as ?? (detected ? 'adr' : 'record');
+  if (chosen === 'adr' && memory.type !== 'decision') throw invalid(`${key} is a ${memory.type}; only a decision is written as an ADR`, 'use --as record');
+
+  let path: string;
+  let content: string;
+  let replaced = false;
+  let style: AdrStyle | null = null;
+  if (chosen === 'adr') {
+    const conv = detected ?? defaultAdrConvention();
+    const existing = existingAdrFor(repo, conv, key);
+    if (existing) throw new LoreError('INVALID_STATE', `${key} was already written as ${existing}`, 'an ADR belongs to the repository once written: edit that file, or write a new decision that supersedes it');
+    ({ path, content } = renderAdr(conv, memory));
+    style = conv.style;
+  } else {
+    const bundle = signedBundleOf(ctx, [row], { types: [], statuses: [], bases: [] }, { label: options.label ?? null });
+    path = repoRecordPath(key);
+    content = JSON.stringify(bundle, null, 2) + '\n';
+    replaced = repo.read(path) !== null;
+  }
+  repo.write(path, content, { overwrite: chosen === 'record' });
+  return ctx.db.transaction(() => {
+    const now = nowIso(ctx);
+    recordEvent(ctx, actor, { key, version: row.version, event: 'canonicalized', reason: `written to ${path}`, at: now });
+    appendAudit(ctx.db, actor, now, { event: 'memory.canonicalize', key, version: row.version, digests: { content: row.content_digest, file: sha256(content), path: sha256(path) } });
+    return { key, version: row.version, as: chosen, path, convention: style, replaced };
+  });
+}

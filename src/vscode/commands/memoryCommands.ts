@@ -1,0 +1,212 @@
+// Commands on single memories: remember (from the palette or the selection), forget, the
+// lifecycle acts (deprecate, dispute, retract, supersede, promote from quarantine), re-verify,
+// and opening or copying a record.
+
+import * as vscode from 'vscode';
+import { join, relative, sep } from 'node:path';
+import { MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
+import { anchorAt, type SymbolLike } from '../anchorAt';
+import type { DriftFinding } from '../contract';
+import { parseAnchor, refreshBaselines } from '../drift/anchorCheck';
+import { fileReader } from '../drift/tracker';
+import type { FolderStore } from '../folderStore';
+import { memoryUri } from '../memoryDocument';
+import type { CommandDeps } from './deps';
+import { editorActor, pickStore, required, resolveTarget } from './ui';
+
+const TYPE_LABELS: Record<MemoryType, string> = {
+  decision: 'Decision — what was chosen and why',
+  dead_end: 'Dead end — what was tried and did not work',
+  runbook: 'Runbook — how to do an operational task',
+  incident: 'Incident — what happened',
+  postmortem: 'Postmortem — what was learned',
+  convention: 'Convention — how things are done here',
+  fact: 'Fact — something true about the system',
+  preference: 'Preference — how someone likes it done',
+  reference: 'Reference — where to find something',
+};
+
+interface Draft {
+  type: MemoryType;
+  body?: string;
+  anchors?: string[];
+  title?: string;
+}
+
+async function ask(prompt: string, value = '', optional = false): Promise<string> {
+  const answer = required(await vscode.window.showInputBox({ prompt, value, ignoreFocusOut: true, validateInput: (v) => (optional || v.trim() ? undefined : 'required') }));
+  return answer.trim();
+}
+
+/** The anchor at the active editor's cursor (`path#symbol`), for a file inside `folder`. */
+async function cursorAnchor(editor: vscode.TextEditor, folder: string): Promise<string | undefined> {
+  const doc = editor.document;
+  if (doc.uri.scheme !== 'file') return undefined;
+  const path = relative(folder, doc.uri.fsPath).split(sep).join('/');
+  if (path.startsWith('..')) return undefined;
+  let symbols: SymbolLike[] | undefined;
+  try {
+    symbols = await vscode.commands.executeCommand<SymbolLike[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+  } catch {
+    symbols = undefined; // no symbol provider for this language: fall back to the nearest declaration
+  }
+  return anchorAt(path, editor.selection.active.line, symbols?.filter((s) => s && 'range' in s), doc.getText());
+}
+
+async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Promise<void> {
+  const title = await ask(`Title of the ${draft.type.replace('_', ' ')} (≤120 characters)`, draft.title ?? '');
+  const description = await ask('One line: what a reader needs to know (≤300 characters)');
+  const body = draft.body ?? (await ask('Body (markdown; optional — edit the record later for more)', '', true));
+  const anchorText = await ask('Anchors: files or path#symbol it is about, comma-separated (optional)', (draft.anchors ?? []).join(', '), true);
+  const anchors = anchorText.split(',').map((a) => a.trim()).filter(Boolean);
+  const input: RememberInput = { type: draft.type, title, description, body, anchors, provenance: { source: 'user', client: 'vscode' } };
+  const result = await store.api.remember(editorActor(), input);
+  if (!result.saved) throw new Error(result.conflict.reason);
+  if (!deps.tracker.engine) refreshBaselines({ key: result.key, anchors }, fileReader(store.folder), deps.tracker.baselinesOf(store.folder));
+  deps.log.info(`remembered ${result.key} v${result.version}`);
+  const deadEnds = result.warnings.dead_ends as { key: string; title?: string }[];
+  const open = 'Open';
+  const choice = deadEnds.length
+    ? await vscode.window.showWarningMessage(`Saved ${result.key}, but it resembles the dead end ${deadEnds[0].key}${deadEnds[0].title ? ` (“${deadEnds[0].title}”)` : ''}.`, open, 'Open Dead End')
+    : await vscode.window.showInformationMessage(`Lore remembered ${result.key}${result.status === 'quarantined' ? ' (quarantined)' : ''}.`, open);
+  if (choice === open) await openMemory(store.folder, result.key);
+  if (choice === 'Open Dead End') await openMemory(store.folder, deadEnds[0].key);
+}
+
+async function openMemory(folder: string, key: string): Promise<void> {
+  await vscode.window.showTextDocument(memoryUri(folder, key), { preview: true });
+}
+
+async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) throw new Error('open a file and select the code or text the memory is about');
+  const store = await pickStore(deps.stores, editor.document.uri);
+  const selected = editor.document.getText(editor.selection);
+  const anchor = await cursorAnchor(editor, store.folder);
+  const language = editor.document.languageId;
+  const body = selected.trim() ? `\`\`\`${language}\n${selected}\n\`\`\`\n` : '';
+  await remember(deps, store, { type, body, anchors: anchor ? [anchor] : [] });
+}
+
+async function setStatus(deps: CommandDeps, arg: unknown, status: StatusChange): Promise<void> {
+  const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, ['active', 'disputed', 'deprecated', 'quarantined']);
+  const verb = { deprecated: 'deprecate', disputed: 'dispute', retracted: 'retract' }[status];
+  const reason = await ask(`Why ${verb} ${key}? (recorded with it)`);
+  if (status === 'retracted') {
+    const ok = await vscode.window.showWarningMessage(`Retract ${key}? It stays as a tombstone and is never recalled again.`, { modal: true }, 'Retract');
+    required(ok);
+  }
+  const result = await store.api.setStatus(editorActor(), key, status, reason);
+  vscode.window.showInformationMessage(`${key} is now ${result.status}.`);
+}
+
+async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
+  const node = arg as { folder?: string; finding?: DriftFinding };
+  let folder: string;
+  let target: string;
+  if (node?.finding && node.folder) {
+    folder = node.folder;
+    const f = node.finding;
+    target = f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw;
+    if (f.reference.symbol) target += `#${f.reference.symbol}`;
+  } else {
+    const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
+    folder = store.folder;
+    const { memory } = await store.api.get(key);
+    const anchors = [...memory.anchors, ...memory.links.filter((l) => parseAnchor(l))];
+    if (!anchors.length) throw new Error(`${key} has no anchors`);
+    target = anchors.length === 1 ? anchors[0] : required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));
+  }
+  const anchor = parseAnchor(target);
+  if (!anchor) return void (await vscode.env.openExternal(vscode.Uri.parse(target)));
+  const uri = vscode.Uri.file(join(folder, anchor.path));
+  const editor = await vscode.window.showTextDocument(uri, { preview: true });
+  if (anchor.symbol) {
+    const name = anchor.symbol.split('.').pop()!;
+    const index = editor.document.getText().search(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
+    if (index >= 0) {
+      const at = editor.document.positionAt(index);
+      editor.selection = new vscode.Selection(at, at);
+      editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    }
+  }
+}
+
+export function registerMemoryCommands(deps: CommandDeps): void {
+  const { register, stores } = deps;
+  register('lore.remember', async () => {
+    const store = await pickStore(stores);
+    const picked = required(await vscode.window.showQuickPick(MEMORY_TYPES.map((t) => ({ label: TYPE_LABELS[t], type: t })), { placeHolder: 'What kind of memory?' }));
+    const editor = vscode.window.activeTextEditor;
+    const anchor = editor ? await cursorAnchor(editor, store.folder) : undefined;
+    await remember(deps, store, { type: picked.type, anchors: anchor ? [anchor] : [] });
+  });
+  register('lore.rememberSelectionAsDecision', () => rememberSelection(deps, 'decision'));
+  register('lore.rememberSelectionAsDeadEnd', () => rememberSelection(deps, 'dead_end'));
+
+  register('lore.forget', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Forget which memory? (deleted everywhere, for good)', ['active', 'disputed', 'deprecated', 'superseded', 'quarantined', 'retracted']);
+    required(await vscode.window.showWarningMessage(`Forget ${key}?`, { modal: true, detail: 'Its content is deleted everywhere it lives, every kept version included. The audit log keeps only digests. This cannot be undone.' }, 'Forget'));
+    const receipt = await store.api.forget(editorActor(), key);
+    vscode.window.showInformationMessage(`Forgot ${receipt.key}: ${receipt.versions_removed} version(s) removed.`);
+  });
+
+  register('lore.deprecate', (arg?: unknown) => setStatus(deps, arg, 'deprecated'));
+  register('lore.dispute', (arg?: unknown) => setStatus(deps, arg, 'disputed'));
+  register('lore.retract', (arg?: unknown) => setStatus(deps, arg, 'retracted'));
+
+  register('lore.supersede', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', ['active', 'disputed', 'deprecated']);
+    const next = { key: await ask(`Key of the memory that replaces ${key} (e.g. decision/new-choice)`) };
+    await store.api.supersede(editorActor(), key, next.key);
+    vscode.window.showInformationMessage(`${key} is superseded by ${next.key}.`);
+  });
+
+  // Promotion lets a quarantined record be recalled by agents: only a person, only after a modal yes.
+  register('lore.promote', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Promote which quarantined memory?', ['quarantined']);
+    const { memory } = await store.api.get(key);
+    required(
+      await vscode.window.showWarningMessage(
+        `Promote ${key} out of quarantine?`,
+        { modal: true, detail: `“${memory.title}” came from ${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}. Once promoted, agents recall it as memory. Read it first if you have not.` },
+        'Promote',
+      ),
+    );
+    await store.api.promote(editorActor(), key);
+    vscode.window.showInformationMessage(`${key} is promoted and active.`);
+  });
+
+  register('lore.reverify', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Re-verify which memory against the code as it is now?', ['active', 'disputed', 'deprecated']);
+    const message = await deps.tracker.reverify(store, editorActor(), key);
+    deps.diagnostics.update();
+    vscode.window.showInformationMessage(message);
+  });
+
+  register('lore.open', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Open which memory?');
+    await openMemory(store.folder, key);
+  });
+  register('lore.openAnchor', (arg?: unknown) => openAnchor(deps, arg));
+  register('lore.copyKey', async (arg?: unknown) => {
+    const { key } = await resolveTarget(stores, arg, 'Copy the key of which memory?');
+    await vscode.env.clipboard.writeText(key);
+    vscode.window.setStatusBarMessage(`Copied ${key}`, 3000);
+  });
+
+  register('lore.resolveInboxItem', async (arg?: unknown) => {
+    const node = arg as { folder?: string; item?: InboxItem };
+    if (!node?.folder || !node.item) throw new Error('run this from an item in the Inbox view');
+    const item = node.item;
+    const picked = required(
+      await vscode.window.showQuickPick(
+        item.actions.map((action) => ({ label: action, description: action === item.suggested_action ? 'suggested' : undefined })),
+        { placeHolder: `${item.kind}: ${item.summary}` },
+      ),
+    );
+    if (picked.label !== 'dismiss') required(await vscode.window.showWarningMessage(`${picked.label}: ${item.keys.join(', ')}?`, { modal: true, detail: item.summary }, picked.label));
+    await deps.stores.get(node.folder).api.resolveInbox(editorActor(), item.id, picked.label);
+    vscode.window.showInformationMessage(`Inbox item ${item.id} resolved: ${picked.label}.`);
+  });
+}

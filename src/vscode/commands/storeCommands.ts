@@ -1,0 +1,102 @@
+// Commands on a whole store: reindex, pause/resume, verify the audit chain, export/import signed
+// bundles, write a decision to the repository, the status-bar menu, refresh.
+
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import { supports } from '../contract';
+import { STATUS_MENU_COMMAND } from '../status';
+import type { CommandDeps } from './deps';
+import { editorActor, pickStore, required, resolveTarget } from './ui';
+
+function needs(op: string, what: string): void {
+  if (!supports(op)) throw new Error(`${what} is not in this build of Lore yet (no "${op}" operation)`);
+}
+
+export function registerStoreCommands(deps: CommandDeps, refreshViews: () => void): void {
+  const { register, stores, indexing, log } = deps;
+
+  register('lore.refresh', async () => refreshViews());
+
+  register('lore.reindex', async () => {
+    const store = await pickStore(stores);
+    const full = await vscode.window.showQuickPick(
+      [
+        { label: 'Changed files', description: 'incremental: files whose content hash changed', full: false },
+        { label: 'Everything', description: 're-read and re-chunk every file', full: true },
+      ],
+      { placeHolder: 'Reindex what?' },
+    );
+    await indexing.run(store, { full: required(full).full, notify: true });
+  });
+  register('lore.pauseIndexing', () => indexing.pause());
+  register('lore.resumeIndexing', () => indexing.resume());
+
+  register(STATUS_MENU_COMMAND, async () => {
+    const items = [
+      { label: '$(refresh) Reindex Workspace', command: 'lore.reindex' },
+      indexing.paused ? { label: '$(debug-start) Resume Indexing', command: 'lore.resumeIndexing' } : { label: '$(debug-pause) Pause Indexing', command: 'lore.pauseIndexing' },
+      { label: '$(search) Recall…', command: 'lore.recall' },
+      { label: '$(shield) Verify Audit Log', command: 'lore.verifyAudit' },
+      { label: '$(output) Show Log', command: 'lore.showLog' },
+    ];
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Lore' });
+    if (picked) await vscode.commands.executeCommand(picked.command);
+  });
+
+  register('lore.verifyAudit', async () => {
+    const store = await pickStore(stores);
+    const verdict = await store.api.verifyAudit();
+    if (verdict.ok) {
+      vscode.window.showInformationMessage(`Lore audit log intact: ${verdict.events} events, head ${verdict.head.slice(0, 12)}….`);
+      return;
+    }
+    for (const p of verdict.problems) log.error(`audit event ${p.seq}: ${p.problem}`);
+    const choice = await vscode.window.showErrorMessage(`Lore audit log is broken: ${verdict.problems.length} problem(s), first at event ${verdict.problems[0]?.seq}.`, 'Show Log');
+    if (choice) log.show();
+  });
+
+  register('lore.export', async () => {
+    needs('exportBundle', 'Export');
+    const store = await pickStore(stores);
+    const target = required(await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(store.folder, 'lore-export.json')), filters: { 'Lore bundle': ['json'] }, title: 'Export memories as a signed bundle' }));
+    const bundle = await store.api.exportBundle({});
+    await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(bundle, null, 2) + '\n', 'utf8'));
+    vscode.window.showInformationMessage(`Lore exported a signed bundle to ${target.fsPath}.`);
+  });
+
+  register('lore.import', async () => {
+    needs('importBundle', 'Import');
+    const store = await pickStore(stores);
+    const [source] = required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }));
+    let bundle: unknown;
+    try {
+      bundle = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(source)).toString('utf8'));
+    } catch (error) {
+      throw new Error(`${source.fsPath} is not a Lore bundle (not JSON: ${(error as Error).message})`);
+    }
+    // A dry run first: every signature is checked and the plan shown before anything is written.
+    const plan = await store.api.importBundle(editorActor(), bundle, { dryRun: true });
+    log.info(`import plan for ${source.fsPath}: ${JSON.stringify(plan)}`);
+    required(await vscode.window.showWarningMessage(`Import ${source.fsPath.split(/[\\/]/).pop()}?`, { modal: true, detail: `Verified. Plan: ${JSON.stringify(plan).slice(0, 400)}` }, 'Import'));
+    await store.api.importBundle(editorActor(), bundle, { dryRun: false });
+    vscode.window.showInformationMessage('Lore imported the bundle.');
+  });
+
+  register('lore.promoteToRepository', async (arg?: unknown) => {
+    needs('canonicalize', 'Promote to Repository');
+    const { store, key } = await resolveTarget(stores, arg, 'Write which memory to the repository?', ['active']);
+    const form = required(
+      await vscode.window.showQuickPick(
+        [
+          { label: 'ADR file', description: 'in the repository’s ADR folder, with its template when there is one', as: 'adr' as const },
+          { label: 'Signed .lore/ record', description: 'a record teammates’ Lore imports and verifies', as: 'record' as const },
+        ],
+        { placeHolder: `Write ${key} to the repository as…` },
+      ),
+    );
+    required(await vscode.window.showWarningMessage(`Write ${key} into the repository as ${form.label}?`, { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' }, 'Write'));
+    const result = (await store.api.canonicalize(editorActor(), key, { as: form.as })) as { path?: string } | undefined;
+    if (result?.path) await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
+    vscode.window.showInformationMessage(`Lore wrote ${key} to ${result?.path ?? 'the repository'}.`);
+  });
+}

@@ -1,0 +1,124 @@
+// Drift in the Problems panel. After a save the references into the saved file are re-checked;
+// each drifted one becomes a warning on whatever refers to it (the doc's line, or the memory's
+// document), and the saved file gets an information hint naming who refers to it. Quick fixes:
+// re-verify, supersede, dispute, open.
+
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Logger } from '../../engine';
+import type { DriftFinding } from '../contract';
+import { memoryUri } from '../memoryDocument';
+import type { LoreStores } from '../stores';
+import { referenceSummary } from './summary';
+import type { DriftTracker } from './tracker';
+
+export const DIAGNOSTIC_SOURCE = 'Lore';
+
+export class DriftDiagnostics implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  private readonly collection = vscode.languages.createDiagnosticCollection('lore');
+  private readonly findingOf = new WeakMap<vscode.Diagnostic, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  /** Files saved and checked, per folder: they carry the "N records reference this" hint. */
+  private readonly checked = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly stores: LoreStores,
+    private readonly tracker: DriftTracker,
+    private readonly logger: Logger,
+    private readonly driftOnSave: (folder: string) => boolean,
+  ) {}
+
+  async onSave(document: vscode.TextDocument): Promise<void> {
+    if (document.uri.scheme !== 'file') return;
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath;
+    if (!folder || !this.stores.folders().includes(folder) || !this.driftOnSave(folder)) return;
+    const path = relative(folder, document.uri.fsPath).split(sep).join('/');
+    const store = this.stores.get(folder);
+    // A folder that has never had a store gets none because a file was saved.
+    if (!store.connected && !existsSync(store.paths.database)) return;
+    // Marked before the check, so the redraw the check triggers already carries the file's hint.
+    const set = this.checked.get(folder) ?? new Set<string>();
+    set.add(path);
+    this.checked.set(folder, set);
+    try {
+      const findings = await this.tracker.check(store, [path]);
+      if (!findings.length) set.delete(path);
+      this.logger.debug(`drift: ${path} saved; ${findings.length} reference(s) checked, ${findings.filter((f) => f.state !== 'current').length} drifted`);
+    } catch (error) {
+      this.logger.warn(`drift check after saving ${path} failed: ${(error as Error).message}`);
+    }
+    this.update();
+  }
+
+  /** Rebuilds every diagnostic from the tracker's findings. */
+  update(): void {
+    const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
+    const add = (uri: vscode.Uri, d: vscode.Diagnostic) => {
+      const entry = byUri.get(uri.toString()) ?? { uri, list: [] };
+      entry.list.push(d);
+      byUri.set(uri.toString(), entry);
+    };
+    for (const folder of this.stores.folders()) {
+      const findings = this.tracker.known(folder);
+      for (const f of findings) {
+        if (f.state === 'current') continue;
+        const line = Math.max(0, (f.source.line ?? 1) - 1);
+        const uri = f.source.kind === 'doc' && f.source.path ? vscode.Uri.file(join(folder, f.source.path)) : memoryUri(folder, f.source.key ?? '');
+        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
+        d.source = DIAGNOSTIC_SOURCE;
+        d.code = `drift.${f.state}`;
+        this.findingOf.set(d, { folder, finding: f });
+        add(uri, d);
+      }
+      for (const path of this.checked.get(folder) ?? []) {
+        const referrers = findings.filter((f) => f.reference.target_path === path);
+        const message = referenceSummary(referrers);
+        if (!message) continue;
+        const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), message, vscode.DiagnosticSeverity.Information);
+        d.source = DIAGNOSTIC_SOURCE;
+        d.code = 'drift.references';
+        this.findingOf.set(d, { folder, referrers });
+        add(vscode.Uri.file(join(folder, path)), d);
+      }
+    }
+    this.collection.clear();
+    for (const { uri, list } of byUri.values()) this.collection.set(uri, list);
+  }
+
+  provideCodeActions(_document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      const known = this.findingOf.get(d);
+      if (!known) continue;
+      const action = (title: string, command: string, args: unknown[]) => {
+        const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+        a.diagnostics = [d];
+        a.command = { command, title, arguments: args };
+        actions.push(a);
+      };
+      const f = known.finding;
+      if (f?.source.key) {
+        const target = { folder: known.folder, key: f.source.key };
+        action(`Re-verify ${f.source.key}`, 'lore.reverify', [target]);
+        action(`Supersede ${f.source.key}…`, 'lore.supersede', [target]);
+        action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);
+      }
+      if (f) action(`Open ${f.reference.target_path ?? f.reference.raw}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      for (const r of (known.referrers ?? []).slice(0, 5)) {
+        if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
+        else if (r.source.path) action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);
+      }
+    }
+    return actions;
+  }
+
+  clear(): void {
+    this.checked.clear();
+    this.collection.clear();
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+  }
+}

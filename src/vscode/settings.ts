@@ -1,0 +1,79 @@
+// The one reader of Lore's `lore.*` settings: contributes.configuration in package.json → this typed
+// shape → the host. Read fresh at each use (per workspace folder), never cached, so a change applies
+// at the next indexing run, save or MCP refresh. No `vscode` import: the caller hands in a getter.
+
+import { isAbsolute } from 'node:path';
+
+export type McpTransport = 'http' | 'stdio';
+
+export interface LoreSettings {
+  /** The data directory (LORE_HOME semantics); null → LORE_HOME or the per-user default. */
+  dataDir: string | null;
+  /** Extra globs, on top of Lore's defaults and the workspace's .lore/config.json. */
+  index: { include: string[]; exclude: string[]; onSave: boolean };
+  embedding: { enabled: boolean; model: string | null; modelDir: string | null; threads: number };
+  drift: { onSave: boolean };
+  mcp: { enabled: boolean; transport: McpTransport };
+}
+
+/** Every key the reader reads, relative to `lore.`; a test holds package.json to the same list. */
+export const SETTING_KEYS = [
+  'dataDir',
+  'index.include',
+  'index.exclude',
+  'index.onSave',
+  'embedding.enabled',
+  'embedding.model',
+  'embedding.modelDir',
+  'embedding.threads',
+  'drift.onSave',
+  'mcp.enabled',
+  'mcp.transport',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export const MAX_THREADS = 8;
+
+/** `get` returns the effective value of `lore.<key>` (undefined when unset). */
+export type SettingGetter = (key: SettingKey) => unknown;
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+function flag(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+function globs(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((g): g is string => typeof g === 'string' && g.trim() !== '').map((g) => g.trim());
+}
+
+function threads(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) ? Math.min(MAX_THREADS, Math.max(1, value)) : 1;
+}
+
+/**
+ * Reads the settings. Problems a person should fix (a relative data dir) are returned beside the
+ * values rather than thrown, so the extension still runs and can say what to change.
+ */
+export function readSettings(get: SettingGetter): { settings: LoreSettings; problems: string[] } {
+  const problems: string[] = [];
+  let dataDir = text(get('dataDir'));
+  if (dataDir && !isAbsolute(dataDir)) {
+    problems.push(`lore.dataDir must be an absolute path; "${dataDir}" is ignored`);
+    dataDir = null;
+  }
+  const transport = get('mcp.transport');
+  return {
+    settings: {
+      dataDir,
+      index: { include: globs(get('index.include')), exclude: globs(get('index.exclude')), onSave: flag(get('index.onSave'), true) },
+      embedding: { enabled: flag(get('embedding.enabled'), true), model: text(get('embedding.model')), modelDir: text(get('embedding.modelDir')), threads: threads(get('embedding.threads')) },
+      drift: { onSave: flag(get('drift.onSave'), true) },
+      mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
+    },
+    problems,
+  };
+}

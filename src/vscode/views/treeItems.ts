@@ -1,0 +1,113 @@
+// How a LoreNode looks in a tree: codicon, label, description, tooltip (one-line description,
+// status, basis), the context value the menus match on, and what a click does.
+
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { MemorySummary } from '../../engine';
+import type { LoreNode } from './treeModel';
+
+const TYPE_ICONS: Record<string, string> = { decision: 'law', dead_end: 'circle-slash', runbook: 'book', incident: 'flame', postmortem: 'history', convention: 'symbol-ruler', fact: 'symbol-constant', preference: 'settings', reference: 'references' };
+const STATE_ICONS: Record<string, [string, string | undefined]> = {
+  gone: ['error', 'list.errorForeground'],
+  broken: ['debug-disconnect', 'list.errorForeground'],
+  changed: ['warning', 'list.warningForeground'],
+  relocated: ['arrow-swap', 'list.warningForeground'],
+  current: ['pass', undefined],
+};
+
+function icon(id: string, color?: string): vscode.ThemeIcon {
+  return color ? new vscode.ThemeIcon(id, new vscode.ThemeColor(color)) : new vscode.ThemeIcon(id);
+}
+
+function memoryIcon(m: MemorySummary): vscode.ThemeIcon {
+  if (m.status === 'quarantined') return icon('shield', 'list.warningForeground');
+  const id = TYPE_ICONS[m.type] ?? 'note';
+  if (m.status === 'disputed') return icon(id, 'list.warningForeground');
+  if (m.status === 'deprecated' || m.status === 'superseded') return icon(id, 'disabledForeground');
+  return icon(id);
+}
+
+export function memoryTooltip(m: MemorySummary): vscode.MarkdownString {
+  const lines = [`**${escapeMd(m.title)}**`, '', escapeMd(m.description), '', `\`${m.key}\` · ${m.type} · status **${m.status}** · basis **${m.basis}**`];
+  if (m.status_reason) lines.push('', `Reason: ${escapeMd(m.status_reason)}`);
+  if (m.superseded_by) lines.push('', `Superseded by \`${m.superseded_by}\``);
+  if (m.flags.length) lines.push('', `Flags: ${m.flags.join(', ')}`);
+  return new vscode.MarkdownString(lines.join('\n'));
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]<>()#+!|]/g, '\\$&');
+}
+
+export function toTreeItem(node: LoreNode): vscode.TreeItem {
+  switch (node.kind) {
+    case 'folder': {
+      const item = new vscode.TreeItem(vscode.Uri.file(node.folder).path.split('/').pop() || node.folder, vscode.TreeItemCollapsibleState.Expanded);
+      item.iconPath = icon('root-folder');
+      item.tooltip = node.folder;
+      item.contextValue = 'folder';
+      return item;
+    }
+    case 'memory': {
+      const m = node.memory;
+      const item = new vscode.TreeItem(m.title, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.folder}|${m.key}`;
+      item.description = m.status === 'active' ? m.description : `${m.status} · ${m.description}`;
+      item.tooltip = memoryTooltip(m);
+      item.iconPath = memoryIcon(m);
+      item.contextValue = `memory.${m.status}`;
+      item.command = { command: 'lore.open', title: 'Open', arguments: [node] };
+      return item;
+    }
+    case 'group': {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.folder}|group|${node.group}`;
+      item.description = String(node.count);
+      item.iconPath = icon(node.group.startsWith('memory:') ? 'book' : 'folder-library');
+      item.contextValue = 'group';
+      return item;
+    }
+    case 'doc': {
+      const uri = vscode.Uri.file(join(node.folder, node.doc.path));
+      const item = new vscode.TreeItem(node.doc.title || node.doc.path, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.folder}|doc|${node.doc.path}`;
+      item.resourceUri = uri;
+      item.description = node.doc.path;
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(node.doc.title)}**\n\n\`${node.doc.path}\` · ${node.doc.kind} · indexed ${node.doc.indexed_at}`);
+      item.iconPath = icon('file');
+      item.contextValue = 'doc';
+      item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+      return item;
+    }
+    case 'finding': {
+      const f = node.finding;
+      const [id, color] = STATE_ICONS[f.state] ?? ['warning', undefined];
+      const item = new vscode.TreeItem(f.reference.raw, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.folder}|drift|${f.id}`;
+      item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;
+      item.tooltip = new vscode.MarkdownString(`**${f.state}**: ${escapeMd(f.evidence.detail)}\n\nReferenced by \`${f.source.key ?? f.source.path}\`${f.source.line ? ` line ${f.source.line}` : ''}`);
+      item.iconPath = icon(id, color);
+      item.contextValue = `finding.${f.source.kind}`;
+      item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };
+      return item;
+    }
+    case 'inbox': {
+      const it = node.item;
+      const item = new vscode.TreeItem(it.summary, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.folder}|inbox|${it.id}`;
+      item.description = [it.kind, `${it.risk} risk`, ...it.keys].join(' · ');
+      item.tooltip = new vscode.MarkdownString(`**${it.kind}** (${it.risk} risk): ${escapeMd(it.summary)}\n\n${it.keys.map((k) => `\`${k}\``).join(', ')}\n\nSuggested: ${it.suggested_action}`);
+      item.iconPath = icon('inbox');
+      item.contextValue = 'inbox';
+      return item;
+    }
+    case 'message': {
+      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      item.description = node.detail;
+      item.tooltip = [node.text, node.detail].filter(Boolean).join(': ');
+      item.iconPath = icon('info');
+      item.contextValue = 'message';
+      return item;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// What each sidebar view lists, as plain data read from a store's API (the TreeItems are made in
+// treeItems.ts). No `vscode` import, so the data can be checked against a real store in tests.
+
+import type { DocSummary, InboxItem, MemorySummary, MemoryType } from '../../engine';
+import type { DriftFinding, LoreApi } from '../contract';
+
+export type ViewId = 'lore.decisions' | 'lore.docs' | 'lore.deadEnds' | 'lore.drift' | 'lore.inbox';
+export const VIEW_IDS: readonly ViewId[] = ['lore.decisions', 'lore.docs', 'lore.deadEnds', 'lore.drift', 'lore.inbox'];
+
+export type LoreNode =
+  | { kind: 'folder'; folder: string; view: ViewId }
+  | { kind: 'memory'; folder: string; memory: MemorySummary }
+  | { kind: 'group'; folder: string; group: string; label: string; count: number }
+  | { kind: 'doc'; folder: string; doc: DocSummary }
+  | { kind: 'finding'; folder: string; finding: DriftFinding }
+  | { kind: 'inbox'; folder: string; item: InboxItem }
+  | { kind: 'message'; folder: string; text: string; detail?: string };
+
+/** Statuses a memory view lists: retracted are tombstones, quarantined wait in the Inbox. */
+const SHOWN = ['active', 'disputed', 'deprecated', 'superseded'];
+const PAGE = 200;
+/** A view is a browser, not an export: past this many records it says how to find the rest. */
+export const VIEW_CAP = 1000;
+
+type ListApi = Pick<LoreApi, 'list'>;
+
+export async function memories(api: ListApi, types: MemoryType[], statuses: string[] = SHOWN): Promise<{ items: MemorySummary[]; total: number }> {
+  const items: MemorySummary[] = [];
+  let total = 0;
+  for (let offset: number | null = 0; offset !== null && items.length < VIEW_CAP; ) {
+    const page = await api.list({ types, statuses, offset, limit: PAGE });
+    items.push(...page.items);
+    total = page.total;
+    offset = page.next_offset;
+  }
+  // Active first, then by most recent change: what a reader should look at before what was replaced.
+  const rank = (m: MemorySummary) => SHOWN.indexOf(m.status);
+  items.sort((a, b) => rank(a) - rank(b) || b.updated_at.localeCompare(a.updated_at));
+  return { items, total };
+}
+
+function capped(folder: string, shown: number, total: number, what: string): LoreNode[] {
+  return total > shown ? [{ kind: 'message', folder, text: `${total - shown} more ${what}`, detail: 'use Lore: Recall… to find them' }] : [];
+}
+
+export async function memoryNodes(api: ListApi, folder: string, types: MemoryType[]): Promise<LoreNode[]> {
+  const { items, total } = await memories(api, types);
+  return [...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory })), ...capped(folder, items.length, total, 'records')];
+}
+
+const RUNBOOK_GROUP = 'memory:runbook';
+
+/** Runbooks & Docs: runbook memories first, then indexed documents grouped by kind. */
+export async function docGroups(api: Pick<LoreApi, 'list' | 'indexStatus'>, folder: string): Promise<LoreNode[]> {
+  const [runbooks, status] = await Promise.all([api.list({ types: ['runbook'], statuses: SHOWN, limit: 1 }), api.indexStatus()]);
+  const groups: LoreNode[] = [];
+  if (runbooks.total) groups.push({ kind: 'group', folder, group: RUNBOOK_GROUP, label: 'Runbook memories', count: runbooks.total });
+  const kinds = Object.entries(status.by_kind).sort(([a, n], [b, m]) => m - n || a.localeCompare(b));
+  for (const [kind, count] of kinds) groups.push({ kind: 'group', folder, group: kind, label: kind, count });
+  return groups;
+}
+
+export async function groupChildren(api: Pick<LoreApi, 'list' | 'listDocs'>, folder: string, group: string): Promise<LoreNode[]> {
+  if (group === RUNBOOK_GROUP) return memoryNodes(api, folder, ['runbook']);
+  const items: DocSummary[] = [];
+  let total = 0;
+  for (let offset: number | null = 0; offset !== null && items.length < VIEW_CAP; ) {
+    const page = await api.listDocs({ kinds: [group], offset, limit: PAGE });
+    items.push(...page.items);
+    total = page.total;
+    offset = page.next_offset;
+  }
+  return [...items.map((doc): LoreNode => ({ kind: 'doc', folder, doc })), ...capped(folder, items.length, total, 'documents')];
+}
+
+/** Inbox: quarantined records (a person promotes or forgets them) and the steward's items. */
+export async function inboxNodes(api: ListApi, folder: string, stewardItems: InboxItem[]): Promise<LoreNode[]> {
+  const { items } = await memories(api, [], ['quarantined']);
+  return [...stewardItems.map((item): LoreNode => ({ kind: 'inbox', folder, item })), ...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory }))];
+}
+
+const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, relocated: 3, current: 4 };
+
+/** Drift: every reference that is not current, worst first. */
+export function driftNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
+  return findings
+    .filter((f) => f.state !== 'current')
+    .sort((a, b) => (SEVERITY[a.state] ?? 9) - (SEVERITY[b.state] ?? 9) || a.reference.raw.localeCompare(b.reference.raw))
+    .map((finding) => ({ kind: 'finding', folder, finding }));
+}

@@ -1,0 +1,140 @@
+// The composition root: builds the extension's parts and connects their events. Nothing here
+// reads the disk or opens a store — that happens on first use (a view expanded, a command run, an
+// agent starting the MCP server, a save in a folder that already has a store).
+
+import * as vscode from 'vscode';
+import { registerMemoryCommands } from './commands/memoryCommands';
+import { registerRecall } from './commands/recall';
+import { registerStoreCommands } from './commands/storeCommands';
+import type { CommandDeps } from './commands/deps';
+import { guarded } from './commands/ui';
+import type { BaselineStore } from './drift/anchorCheck';
+import { DriftDiagnostics } from './drift/diagnostics';
+import { DriftTracker } from './drift/tracker';
+import { Indexing, PAUSED_CONTEXT } from './indexing';
+import { cliPathOf, LoreMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
+import { MEMORY_SCHEME, MemoryDocuments } from './memoryDocument';
+import { readSettings, type LoreSettings } from './settings';
+import { StatusItem } from './status';
+import { LoreStores } from './stores';
+import { LoreTreeProvider } from './views/provider';
+import { VIEW_IDS } from './views/treeModel';
+
+export interface Wired {
+  /** Closes the stores this window owns (releasing the owner lock and the loopback port). */
+  shutdown(): Promise<void>;
+}
+
+export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Wired {
+  const subscribe = <T extends { dispose(): unknown }>(d: T): T => {
+    context.subscriptions.push(d);
+    return d;
+  };
+
+  const reported = new Set<string>();
+  const settingsFor = (folder: string): LoreSettings => {
+    const config = vscode.workspace.getConfiguration('lore', vscode.Uri.file(folder));
+    const { settings, problems } = readSettings((key) => config.get(key));
+    for (const p of problems) if (!reported.has(p) && reported.add(p)) log.warn(p);
+    return settings;
+  };
+
+  const stores = new LoreStores({
+    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    trusted: () => vscode.workspace.isTrusted,
+    settings: settingsFor,
+    logger: log,
+  });
+  const baselines = (folder: string): BaselineStore => ({
+    get: (id) => context.workspaceState.get<string>(`lore.anchor|${folder}|${id}`),
+    set: (id, print) => void context.workspaceState.update(`lore.anchor|${folder}|${id}`, print),
+  });
+  const tracker = new DriftTracker(baselines, log);
+  const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
+  const indexing = subscribe(new Indexing(stores, settingsFor, log));
+  const status = subscribe(new StatusItem(stores, indexing));
+  const memoryDocs = subscribe(new MemoryDocuments(stores));
+  subscribe(vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, memoryDocs));
+
+  const providers = VIEW_IDS.map((id) => {
+    const provider = subscribe(new LoreTreeProvider(id, stores, tracker, log));
+    subscribe(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === 'lore.docs' }));
+    return provider;
+  });
+  const refreshViews = (folder?: string) => providers.forEach((p) => p.refresh(folder));
+
+  subscribe(vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: MEMORY_SCHEME }], diagnostics, { providedCodeActionKinds: DriftDiagnostics.kinds }));
+
+  const mcp = subscribe(new LoreMcpProvider(stores, settingsFor, cliPathOf(context.extensionPath), log));
+  // Hosts without the MCP API (older editors, some forks) still get everything else.
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') subscribe(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+  else log.info('this editor has no MCP server definition API; agents can run `lore mcp` themselves');
+
+  const deps: CommandDeps = {
+    stores,
+    tracker,
+    diagnostics,
+    indexing,
+    log,
+    register: (id, body) => subscribe(vscode.commands.registerCommand(id, guarded(log, id, body))),
+  };
+  registerMemoryCommands(deps);
+  registerRecall(deps);
+  registerStoreCommands(deps, () => refreshViews());
+
+  const autoIndexed = new Set<string>();
+  subscribe(
+    stores.onDidChange((store, change) => {
+      refreshViews(store?.folder);
+      memoryDocs.refresh();
+      void status.update();
+      if (change !== 'owner') return;
+      void mcp.ownersChanged();
+      // A store this window has just opened as owner is brought up to date, quietly.
+      if (store?.connected && !autoIndexed.has(store.folder)) {
+        autoIndexed.add(store.folder);
+        store.localEngine().then((engine) => engine && indexing.run(store, { notify: false }), () => undefined);
+      }
+    }),
+  );
+  subscribe(
+    tracker.onDidChange(() => {
+      providers.find((p) => p.view === 'lore.drift')?.redraw();
+      diagnostics.update();
+    }),
+  );
+  subscribe(indexing.onDidChange(() => void status.update()));
+  subscribe(
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      void diagnostics.onSave(document);
+      indexing.onSave(document);
+    }),
+  );
+  const reconsider = (reason: string, closeAll = false) => {
+    void stores.reconcile(reason, closeAll).then(() => {
+      mcp.refresh();
+      refreshViews();
+      diagnostics.update();
+      void status.update();
+    });
+  };
+  subscribe(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('lore')) return;
+      // A store keeps the model it opened with: a model change reopens the stores.
+      const embedding = e.affectsConfiguration('lore.embedding');
+      reconsider(embedding ? 'embedding settings changed' : 'settings changed', embedding);
+    }),
+  );
+  subscribe(vscode.workspace.onDidChangeWorkspaceFolders(() => reconsider('workspace folders changed')));
+  subscribe(vscode.workspace.onDidGrantWorkspaceTrust(() => reconsider('workspace trusted')));
+  void vscode.commands.executeCommand('setContext', PAUSED_CONTEXT, false);
+  void status.update();
+
+  return {
+    shutdown: async () => {
+      diagnostics.clear();
+      await stores.dispose();
+    },
+  };
+}

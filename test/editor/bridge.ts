@@ -1,0 +1,43 @@
+// The folder the in-host suite and the runner talk through. The suite (inside the extension host)
+// asks for what only a person at the screen can do — type into a quick input, press a dialog
+// button, read or photograph the sidebar — and the runner does it in the real browser page.
+// One request file per ask, answered by one response file; each is written whole (temp + rename)
+// so neither side reads half a file.
+
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type UiRequest =
+  /** Waits until `text` shows in the sidebar — inside the view titled `view` when given. */
+  | { action: 'waitForSidebarText'; text: string; view?: string; timeoutMs?: number }
+  | { action: 'waitForSidebarTextGone'; text: string; view?: string; timeoutMs?: number }
+  | { action: 'waitForNotification'; text: string; timeoutMs?: number }
+  | { action: 'screenshot'; name: string; part: 'sidebar' | 'window' }
+  /** Waits for the quick input showing `prompt` (its message or placeholder), types `text`, presses Enter. */
+  | { action: 'quickInput'; prompt: string; text?: string; timeoutMs?: number }
+  /** The labels of the open quick pick's items (after `prompt` shows). */
+  | { action: 'quickPickItems'; prompt: string; timeoutMs?: number }
+  | { action: 'dialogButton'; label: string; timeoutMs?: number };
+
+export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
+
+export interface TestResult {
+  title: string;
+  state: 'passed' | 'failed' | 'skipped';
+  error?: string;
+}
+
+export interface SuiteResults {
+  tests: TestResult[];
+}
+
+export const RESULTS_FILE = 'results.json';
+export const requestFile = (id: number) => `req-${id}.json`;
+export const responseFile = (id: number) => `res-${id}.json`;
+export const REQUEST_PATTERN = /^req-(\d+)\.json$/;
+
+export function writeWhole(dir: string, name: string, value: unknown): void {
+  const temp = join(dir, `.${name}.tmp`);
+  writeFileSync(temp, JSON.stringify(value, null, 2));
+  renameSync(temp, join(dir, name));
+}

@@ -1,0 +1,337 @@
+// The editor tier's runner (`npm run test:editor`): builds the extension and the in-host mocha
+// suite, seeds a fixture workspace through the real CLI, then runs the suite inside a real editor:
+// - a developer's desktop VS Code through @vscode/test-electron when LORE_VSCODE_EXECUTABLE
+//   (or --vscode PATH) names one;
+// - otherwise code-server (VS Code's server build) on a random loopback port, opened in headless
+//   Debian Chromium through playwright-core, which also answers the suite's UI requests (type into
+//   a quick input, press a dialog button, read or photograph the sidebar; see ui.ts).
+// The tools come from scripts/editor/setup.sh's cache, never from the project's dependencies.
+// Prints each test, then "N passed, N failed"; the sidebar screenshot goes to test/editor/artifacts/.
+// Knobs: LORE_EDITOR_GREP (run matching tests only), LORE_EDITOR_VERBOSE (editor and host logs),
+// LORE_EDITOR_KEEP (keep the scratch folder), LORE_EDITOR_TIMEOUT_MS, LORE_EDITOR_CACHE.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
+import { RESULTS_FILE, writeWhole, type SuiteResults } from './bridge';
+import { cliRunner, runScenarios } from './scenarios';
+import type { PlaywrightCore, TestElectron } from './tools';
+import { serveUiRequests } from './ui';
+
+const ROOT = resolve(__dirname, '../..');
+const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
+const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
+const CACHE = process.env.LORE_EDITOR_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache'), 'lore-editor');
+const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
+// The flags ARCHITECTURE.md fixes for the browser: no sandbox (root in CI), and nothing that
+// reaches for the network on its own.
+const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+interface ToolPaths { node: string; codeServer: string; playwrightCore: string; chromium: string }
+
+class HarnessError extends Error {}
+
+async function main(): Promise<number> {
+  const desktop = vscodeExecutable();
+  buildAll();
+  const scratch = mkdtempSync(join(tmpdir(), 'lore-editor-'));
+  let ok = false;
+  try {
+    const workspace = seedWorkspace(scratch);
+    const bridge = join(scratch, 'bridge');
+    mkdirSync(bridge);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      LORE_HOME: join(scratch, 'lore-home'),
+      [ENV.bridge]: bridge,
+      [ENV.cli]: join(ROOT, 'dist/cli.js'),
+      [ENV.node]: process.execPath,
+    };
+    if (desktop) await runDesktop(desktop, workspace, scratch, env);
+    else await runCodeServer(readToolPaths(), workspace, scratch, bridge, { ...env, [ENV.ui]: '1' });
+    const results = readResults(bridge);
+    ok = report(results);
+    return ok ? 0 : 1;
+  } finally {
+    if (process.env.LORE_EDITOR_KEEP || !ok) console.log(`editor: scratch folder kept at ${scratch}`);
+    else rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function vscodeExecutable(): string | undefined {
+  const flag = process.argv.indexOf('--vscode');
+  const path = flag >= 0 ? process.argv[flag + 1] : process.env.LORE_VSCODE_EXECUTABLE;
+  if (path !== undefined && !existsSync(path)) throw new HarnessError(`VS Code executable ${path} does not exist (from --vscode or LORE_VSCODE_EXECUTABLE)`);
+  return path;
+}
+
+function readToolPaths(): ToolPaths {
+  const file = join(CACHE, 'paths.json');
+  if (!existsSync(file)) throw new HarnessError(`the editor tools are not installed (${file} is missing): run scripts/editor/setup.sh first`);
+  const paths = JSON.parse(readFileSync(file, 'utf8')) as ToolPaths;
+  for (const [name, path] of Object.entries(paths)) {
+    if (!existsSync(path)) throw new HarnessError(`${name} is missing at ${path}: run scripts/editor/setup.sh again`);
+  }
+  return paths;
+}
+
+/** dist/ (the extension and the CLI) and the suite bundle the extension host loads. */
+function buildAll(): void {
+  const built = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new HarnessError('npm run build failed');
+}
+
+async function buildSuite(): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'test/editor/suite/index.ts')],
+    outfile: SUITE_OUT,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    // vscode is the host's; mocha loads its reporters by path, so it stays a real module.
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+}
+
+/** A copy of the fixture workspace with the seed files, a git root, and the seed records saved by the CLI. */
+function seedWorkspace(scratch: string): string {
+  const workspace = join(scratch, 'workspace');
+  cpSync(join(ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
+  for (const [path, text] of Object.entries(SEED_FILES)) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
+  mkdirSync(join(workspace, '.git'));
+  const lore = (args: string[]) => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), '--workspace', workspace, ...args], {
+      env: { ...process.env, LORE_HOME: join(scratch, 'lore-home') },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new HarnessError(`seeding failed: lore ${args.join(' ')}\n${run.stderr}`);
+  };
+  for (const record of SEED_RECORDS) {
+    lore([
+      'remember', '--type', record.type, '--key', record.key, '--title', record.title,
+      '--description', record.description, '--body', record.body,
+      ...record.anchors.flatMap((anchor) => ['--anchor', anchor]),
+    ]);
+  }
+  return workspace;
+}
+
+/** User settings for a quiet, deterministic window: no welcome page, tips or recommendations. */
+function writeUserSettings(userDataDir: string): void {
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(join(userDataDir, 'User/settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'window.restoreWindows': 'none',
+    'security.workspace.trust.enabled': false,
+    // The chat panel would take a third of the screenshot; agents reach Lore through MCP regardless.
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  }, null, 2));
+}
+
+// ---- desktop VS Code ----------------------------------------------------------------------------
+
+async function runDesktop(executable: string, workspace: string, scratch: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await buildSuite();
+  const testElectron = join(CACHE, 'test-electron/node_modules/@vscode/test-electron');
+  if (!existsSync(testElectron)) throw new HarnessError(`@vscode/test-electron is not installed at ${testElectron}: run scripts/editor/setup.sh --desktop first`);
+  const { runTests } = require(testElectron) as TestElectron;
+  const userDataDir = join(scratch, 'user-data');
+  writeUserSettings(userDataDir);
+  console.log(`editor: desktop VS Code ${executable}`);
+  try {
+    await runTests({
+      vscodeExecutablePath: executable,
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: SUITE_OUT,
+      // A fresh extensions folder keeps the developer's own extensions out; built-ins stay on.
+      launchArgs: [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(scratch, 'extensions'), '--disable-workspace-trust', '--skip-welcome'],
+      extensionTestsEnv: env as Record<string, string>,
+    });
+  } catch (error) {
+    // A failing suite makes runTests reject; the results file still says which tests failed.
+    if (!existsSync(join(env[ENV.bridge]!, RESULTS_FILE))) throw error;
+  }
+}
+
+// ---- code-server in headless Chromium -----------------------------------------------------------
+
+async function runCodeServer(tools: ToolPaths, workspace: string, scratch: string, bridge: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await buildSuite();
+  const userDataDir = join(scratch, 'user-data');
+  writeUserSettings(userDataDir);
+  writeFileSync(join(scratch, 'code-server.yaml'), 'auth: none\n');
+  const server = spawn(tools.node, [
+    tools.codeServer,
+    '--config', join(scratch, 'code-server.yaml'),
+    '--bind-addr', '127.0.0.1:0',
+    '--auth', 'none',
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', join(scratch, 'extensions'),
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override', '--ignore-last-opened',
+    // A built workbench honours extensionDevelopmentPath/extensionTestsPath from the URL's
+    // payload only when the server runs with VS Code's test driver enabled.
+    '--vscode-option', 'enable-smoke-test-driver',
+  ], {
+    cwd: scratch,
+    detached: true, // its own process group, so the extension host goes with it
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...env,
+      PATH: `${dirname(tools.node)}:${env.PATH ?? ''}`,
+      // code-server keeps its own state under XDG folders: keep it in the scratch folder.
+      XDG_CONFIG_HOME: join(scratch, 'xdg'),
+      XDG_DATA_HOME: join(scratch, 'xdg'),
+    },
+  });
+  const serverLog: string[] = [];
+  const stopServer = () => {
+    if (server.exitCode === null && server.pid) {
+      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+  };
+  const interrupted = () => {
+    stopServer();
+    process.exit(130);
+  };
+  process.once('exit', stopServer);
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    const base = await listeningUrl(server, serverLog);
+    console.log(`editor: code-server at ${base} (workspace ${workspace})`);
+    const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
+    const context = await chromium.launchPersistentContext(join(scratch, 'chromium-profile'), {
+      executablePath: tools.chromium,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1400, height: 900 },
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      // VS Code's web workbench calls these when it runs extension tests: the host's log lines,
+      // and its exit code once the suite's run() has settled.
+      let resolveExit!: (code: number) => void;
+      const exited = new Promise<number>((resolve) => { resolveExit = resolve; });
+      await page.exposeFunction('codeAutomationExit', (code: number) => resolveExit(code));
+      await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+        if (process.env.LORE_EDITOR_VERBOSE) console.log(`[host ${type}]`, ...args);
+      });
+      page.on('pageerror', (error) => console.error(`editor: page error: ${error.message}`));
+      if (process.env.LORE_EDITOR_VERBOSE) page.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`));
+      const remote = (path: string) => `vscode-remote://${new URL(base).host}${path}`;
+      const payload = JSON.stringify([
+        ['extensionDevelopmentPath', remote(ROOT)],
+        ['extensionTestsPath', remote(SUITE_OUT)],
+        ['skipWelcome', 'true'],
+      ]);
+      await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+      const ui = serveUiRequests(page, bridge, ARTIFACTS);
+      try {
+        await raceTimeout(Promise.race([exited, serverExit(server, serverLog)]), TIMEOUT_MS, `the suite did not finish within ${TIMEOUT_MS / 1000}s`);
+      } catch (error) {
+        await page.screenshot({ path: join(ARTIFACTS, 'window.png') }).catch(() => undefined);
+        throw error;
+      } finally {
+        ui.stop();
+      }
+      if (!existsSync(join(bridge, RESULTS_FILE))) {
+        await page.screenshot({ path: join(ARTIFACTS, 'window.png') });
+        throw new HarnessError(`the extension host ended without results (screenshot: ${join(ARTIFACTS, 'window.png')})`);
+      }
+      // Second window: the extension without a test runner, so modal dialogs show (scenarios.ts).
+      await page.close();
+      const second = await context.newPage();
+      const devPayload = JSON.stringify([['extensionDevelopmentPath', remote(ROOT)], ['skipWelcome', 'true']]);
+      await second.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`);
+      const scenarios = await runScenarios({ page: second, artifacts: ARTIFACTS, lore: cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), workspace, env) });
+      const results = readResults(bridge);
+      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios] });
+    } finally {
+      await context.close();
+    }
+  } catch (error) {
+    writeFileSync(join(ARTIFACTS, 'code-server.log'), serverLog.join(''));
+    throw error;
+  } finally {
+    stopServer();
+    process.off('exit', stopServer);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  }
+}
+
+function listeningUrl(server: ChildProcess, log: string[]): Promise<string> {
+  return new Promise((resolveUrl, reject) => {
+    const onData = (chunk: Buffer) => {
+      log.push(chunk.toString());
+      const match = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(log.join(''));
+      if (match) resolveUrl(match[1]);
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    server.once('exit', (code) => reject(new HarnessError(`code-server exited (${code}) before listening:\n${log.join('')}`)));
+    server.once('error', (error) => reject(new HarnessError(`code-server did not start: ${error.message}`)));
+  });
+}
+
+function serverExit(server: ChildProcess, log: string[]): Promise<never> {
+  return new Promise((_, reject) => {
+    server.once('exit', (code) => reject(new HarnessError(`code-server exited (${code}) during the run:\n${log.join('').slice(-4000)}`)));
+  });
+}
+
+function raceTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new HarnessError(message)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// ---- results ------------------------------------------------------------------------------------
+
+function readResults(bridge: string): SuiteResults {
+  const file = join(bridge, RESULTS_FILE);
+  if (!existsSync(file)) throw new HarnessError('the in-host suite wrote no results');
+  return JSON.parse(readFileSync(file, 'utf8')) as SuiteResults;
+}
+
+function report(results: SuiteResults): boolean {
+  for (const test of results.tests) {
+    const mark = test.state === 'passed' ? 'ok  ' : test.state === 'failed' ? 'FAIL' : 'skip';
+    console.log(`  ${mark} ${test.title}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`);
+  }
+  const sidebar = join(ARTIFACTS, 'sidebar.png');
+  if (existsSync(sidebar)) console.log(`editor: sidebar screenshot ${sidebar}`);
+  const count = (state: string) => results.tests.filter((t) => t.state === state).length;
+  const skipped = count('skipped');
+  console.log(`${count('passed')} passed, ${count('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  return count('failed') === 0 && results.tests.length > 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`editor: ${error instanceof HarnessError ? error.message : (error as Error).stack}`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

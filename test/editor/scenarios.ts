@@ -1,0 +1,89 @@
+// What the in-host suite cannot do: VS Code refuses modal dialogs while extension tests run
+// (its DialogService throws "refused to show dialog in tests"), so a flow that asks a person to
+// confirm in a modal — Forget — is driven here instead, in a second window of the same
+// code-server with the extension loaded for development but no test runner: keys pressed and
+// buttons clicked in the page, the outcome read from the page and from the store through the CLI.
+
+import { execFile } from 'node:child_process';
+import { SEEDED_DEAD_END } from './seed';
+import type { TestResult } from './bridge';
+import type { Page } from './tools';
+import { perform } from './ui';
+
+export interface ScenarioContext {
+  page: Page;
+  artifacts: string;
+  /** Runs the built CLI against the seeded workspace; resolves with its exit code and output. */
+  lore(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+interface Scenario {
+  title: string;
+  run(ctx: ScenarioContext): Promise<void>;
+}
+
+const WAIT_MS = 30_000;
+
+/** One named step; a failure says which step it was. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Runs a command from the command palette by its title, as a person types it. */
+async function palette(page: Page, title: string): Promise<void> {
+  await step(`palette "${title}"`, async () => {
+    await page.keyboard.press('F1');
+    await perform(page, { action: 'quickInput', prompt: '', text: `>${title}`, timeoutMs: WAIT_MS }, '');
+  });
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    title: 'Forget (from the command palette, confirmed in the modal) removes the record from the store and the view',
+    async run({ page, lore }) {
+      const { key, title } = SEEDED_DEAD_END;
+      // The window is ready for keys once Lore's status-bar item shows (the extension has activated).
+      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await palette(page, 'View: Show Lore');
+      await step('Dead Ends view shows the record', () => perform(page, { action: 'waitForSidebarText', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''));
+      await palette(page, 'Lore: Forget');
+      await step('pick the record', () => perform(page, { action: 'quickInput', prompt: 'Forget which memory', text: key, timeoutMs: WAIT_MS }, ''));
+      await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Forget', timeoutMs: WAIT_MS }, ''));
+      await step('gone from the view', () => perform(page, { action: 'waitForSidebarTextGone', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''));
+      await palette(page, 'Notifications: Show Notifications');
+      await step('receipt notification', () => perform(page, { action: 'waitForNotification', text: `Forgot ${key}`, timeoutMs: WAIT_MS }, ''));
+      const get = await lore(['get', key]);
+      if (get.code === 0 || !/no memory with key/.test(get.stderr + get.stdout)) {
+        throw new Error(`lore get ${key} still answers (exit ${get.code}): ${get.stdout.slice(0, 300)}`);
+      }
+    },
+  },
+];
+
+export async function runScenarios(ctx: ScenarioContext): Promise<TestResult[]> {
+  const results: TestResult[] = [];
+  for (const scenario of SCENARIOS) {
+    const title = `In the page: ${scenario.title}`;
+    try {
+      await scenario.run(ctx);
+      results.push({ title, state: 'passed' });
+    } catch (error) {
+      await ctx.page.screenshot({ path: `${ctx.artifacts}/scenario-failure-${results.length + 1}.png` }).catch(() => undefined);
+      results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
+    }
+  }
+  return results;
+}
+
+export function cliRunner(node: string, cli: string, workspace: string, env: NodeJS.ProcessEnv): ScenarioContext['lore'] {
+  return (args) =>
+    new Promise((resolve) => {
+      execFile(node, [cli, '--workspace', workspace, '--json', ...args], { env }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      });
+    });
+}

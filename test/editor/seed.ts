@@ -1,0 +1,64 @@
+// The editor tier's seeded workspace: which files it adds to the fixture workspace and which
+// records the runner saves (through the real CLI) before the editor opens. The in-host suite and
+// the runner's sidebar check read the same constants, so what is asserted is what was seeded.
+
+export const SEED_FILES: Record<string, string> = {
+  'src/queue.ts': [
+    '// The job queue: rows in Postgres, claimed with SKIP LOCKED.',
+    'export function enqueue(job: string): string {',
+    '  return `queued ${job}`;',
+    '}',
+    '',
+    'export function claim(): string | undefined {',
+    '  return undefined;',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+export interface SeedRecord {
+  key: string;
+  type: 'decision' | 'dead_end' | 'runbook';
+  title: string;
+  description: string;
+  body: string;
+  anchors: string[];
+}
+
+/** The decision the views, recall and the drift test use; anchored to a symbol the drift test removes. */
+export const SEEDED_DECISION: SeedRecord = {
+  key: 'decision/jobs-queue-on-postgres',
+  type: 'decision',
+  title: 'Jobs queue lives in Postgres',
+  description: 'Background jobs are rows in Postgres claimed with SKIP LOCKED; no separate broker.',
+  body: 'We keep the job queue in the primary Postgres database so a job and the data it touches commit together.',
+  anchors: ['src/queue.ts#enqueue'],
+};
+
+/** A dead end, so the Dead Ends view has a row too; it is also the record the Forget test removes. */
+export const SEEDED_DEAD_END: SeedRecord = {
+  key: 'dead_end/redis-streams-for-jobs',
+  type: 'dead_end',
+  title: 'Redis streams for jobs',
+  description: 'Tried Redis streams as the job broker; lost jobs on failover and needed a second store.',
+  body: 'Abandoned after the failover test lost acknowledged jobs.',
+  anchors: [],
+};
+
+export const SEED_RECORDS: SeedRecord[] = [SEEDED_DECISION, SEEDED_DEAD_END];
+
+/** The file the Remember Selection test selects from, and the text it selects. */
+export const SELECTION_FILE = 'src/queue.ts';
+export const SELECTION_TEXT = '// The job queue: rows in Postgres, claimed with SKIP LOCKED.';
+
+/** Environment variables the runner sets for the editor (and so for the extension host). */
+export const ENV = {
+  /** Folder where the in-host suite writes results.json and exchanges UI requests with the runner. */
+  bridge: 'LORE_EDITOR_BRIDGE',
+  /** Path of the built CLI (dist/cli.js) so tests can check the store through another real door. */
+  cli: 'LORE_EDITOR_CLI',
+  /** Node binary that runs the CLI (the project's Node, not the editor's). */
+  node: 'LORE_EDITOR_NODE',
+  /** "1" when a runner with a browser page answers UI requests (the code-server run). */
+  ui: 'LORE_EDITOR_UI',
+} as const;

@@ -1,0 +1,42 @@
+// The sidebar: Lore's activity-bar container holds the five views PRODUCT.md names, each opens,
+// and the seeded records are drawn in them (read from the rendered sidebar by the runner).
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { SEEDED_DEAD_END, SEEDED_DECISION } from '../seed';
+import { activeLore, CONTAINER_ID, contributedViews, loreExtension, skip, viewNamed } from './lore';
+import { ui, uiAvailable } from './ui';
+
+const EXPECTED_VIEWS = [/decisions/i, /docs|runbooks/i, /dead ?ends/i, /drift/i, /inbox/i];
+
+describe('Lore sidebar', () => {
+  before(async () => {
+    await activeLore();
+  });
+
+  it('contributes an activity-bar container with Decisions, Runbooks & Docs, Dead Ends, Drift and Inbox', () => {
+    const containers = (loreExtension().packageJSON.contributes?.viewsContainers?.activitybar ?? []) as { id: string }[];
+    assert.ok(containers.some((c) => c.id === CONTAINER_ID), `no activity-bar container "${CONTAINER_ID}"`);
+    for (const pattern of EXPECTED_VIEWS) viewNamed(pattern);
+    assert.equal(contributedViews().length, EXPECTED_VIEWS.length);
+  });
+
+  it('opens every view', async () => {
+    await vscode.commands.executeCommand(`workbench.view.extension.${CONTAINER_ID}`);
+    for (const view of contributedViews()) await vscode.commands.executeCommand(`${view.id}.focus`);
+  });
+
+  it('shows the seeded decision in the Decisions view', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const view = viewNamed(/decisions/i);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    await ui({ action: 'waitForSidebarText', view: view.name, text: SEEDED_DECISION.title });
+  });
+
+  it('shows the seeded dead end in the Dead Ends view', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const view = viewNamed(/dead ?ends/i);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    await ui({ action: 'waitForSidebarText', view: view.name, text: SEEDED_DEAD_END.title });
+  });
+});

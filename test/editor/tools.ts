@@ -1,0 +1,58 @@
+// The few shapes the runner uses from playwright-core and @vscode/test-electron. Both live in
+// scripts/editor/setup.sh's cache, not in node_modules, so their own type declarations are not
+// visible to the project's typecheck; these are written against their documented APIs.
+
+export interface Locator {
+  first(): Locator;
+  getByText(text: string, options?: { exact?: boolean }): Locator;
+  getByRole(role: string, options?: { name?: string; exact?: boolean }): Locator;
+  getByPlaceholder(text: string): Locator;
+  or(other: Locator): Locator;
+  filter(options: { has?: Locator; hasText?: string }): Locator;
+  allInnerTexts(): Promise<string[]>;
+  locator(selector: string): Locator;
+  waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+  innerText(): Promise<string>;
+  fill(text: string): Promise<void>;
+  press(key: string): Promise<void>;
+  click(): Promise<void>;
+  screenshot(options: { path: string }): Promise<Buffer>;
+}
+
+export interface Page {
+  keyboard: { press(key: string): Promise<void> };
+  close(): Promise<void>;
+  locator(selector: string, options?: { hasText?: string }): Locator;
+  goto(url: string): Promise<unknown>;
+  screenshot(options: { path: string }): Promise<Buffer>;
+  exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
+}
+
+export interface BrowserContext {
+  pages(): Page[];
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export interface PlaywrightCore {
+  chromium: {
+    launchPersistentContext(userDataDir: string, options: {
+      executablePath: string;
+      headless: boolean;
+      args: string[];
+      viewport: { width: number; height: number };
+    }): Promise<BrowserContext>;
+  };
+}
+
+export interface TestElectron {
+  runTests(options: {
+    vscodeExecutablePath: string;
+    extensionDevelopmentPath: string;
+    extensionTestsPath: string;
+    launchArgs: string[];
+    extensionTestsEnv: Record<string, string | undefined>;
+  }): Promise<number>;
+}

@@ -1,0 +1,103 @@
+// The runner's side of the bridge (see bridge.ts): answers the in-host suite's UI requests in the
+// real browser page through playwright-core, one at a time, in the order they were made. Every
+// wait is playwright's own wait for an element, bounded by the request's timeout.
+
+import { existsSync, readdirSync, readFileSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { REQUEST_PATTERN, responseFile, writeWhole, type UiRequest, type UiResponse } from './bridge';
+import type { Page } from './tools';
+
+const SIDEBAR = '#workbench\\.parts\\.sidebar';
+const QUICK_INPUT = '.quick-input-widget';
+const DEFAULT_WAIT_MS = 20_000;
+
+export function serveUiRequests(page: Page, bridge: string, artifacts: string): { stop(): void } {
+  const done = new Set<number>();
+  let queue = Promise.resolve();
+  const scan = () => {
+    for (const name of readdirSync(bridge)) {
+      const match = REQUEST_PATTERN.exec(name);
+      if (!match) continue;
+      const id = Number(match[1]);
+      if (done.has(id) || existsSync(join(bridge, responseFile(id)))) continue;
+      done.add(id);
+      const request = JSON.parse(readFileSync(join(bridge, name), 'utf8')) as UiRequest;
+      queue = queue.then(async () => {
+        const response = await answer(page, request, artifacts);
+        // A failed UI step leaves a picture of what the page showed instead.
+        if (!response.ok) await page.screenshot({ path: join(artifacts, `ui-failure-${id}.png`) }).catch(() => undefined);
+        writeWhole(bridge, responseFile(id), response);
+      });
+    }
+  };
+  const watcher = watch(bridge, scan);
+  scan();
+  return { stop: () => watcher.close() };
+}
+
+async function answer(page: Page, request: UiRequest, artifacts: string): Promise<UiResponse> {
+  try {
+    return { ok: true, value: await perform(page, request, artifacts) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message.split('\n')[0] };
+  }
+}
+
+export async function perform(page: Page, request: UiRequest, artifacts: string): Promise<string | undefined> {
+  const sidebar = page.locator(SIDEBAR);
+  const timeout = ('timeoutMs' in request ? request.timeoutMs : undefined) ?? DEFAULT_WAIT_MS;
+  switch (request.action) {
+    case 'waitForSidebarText':
+      await within(page, request.view).getByText(request.text).first().waitFor({ state: 'visible', timeout });
+      return sidebar.innerText();
+    case 'waitForSidebarTextGone':
+      await within(page, request.view).getByText(request.text).first().waitFor({ state: 'hidden', timeout });
+      return sidebar.innerText();
+    case 'waitForNotification': {
+      // A toast, or the notification center once it is opened (toasts of a background page hide).
+      const toast = page.locator('.notifications-toasts, .notifications-center').getByText(request.text).first();
+      await toast.waitFor({ state: 'visible', timeout });
+      return toast.innerText();
+    }
+    case 'screenshot': {
+      const path = join(artifacts, `${request.name}.png`);
+      if (request.part === 'sidebar') await sidebar.screenshot({ path });
+      else await page.screenshot({ path });
+      return path;
+    }
+    case 'quickInput': {
+      const input = await openQuickInput(page, request.prompt, timeout);
+      if (request.text !== undefined) await input.fill(request.text);
+      await input.press('Enter');
+      return undefined;
+    }
+    case 'quickPickItems': {
+      await openQuickInput(page, request.prompt, timeout);
+      const rows = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+      await rows.first().waitFor({ state: 'visible', timeout });
+      return JSON.stringify(await rows.allInnerTexts());
+    }
+    case 'dialogButton': {
+      const button = page.locator('.monaco-dialog-box').getByRole('button', { name: request.label, exact: true });
+      await button.waitFor({ state: 'visible', timeout });
+      await button.click();
+      return undefined;
+    }
+  }
+}
+
+/** The sidebar, or the body of its view titled `view` (a pane whose header shows that title). */
+function within(page: Page, view: string | undefined) {
+  const sidebar = page.locator(SIDEBAR);
+  if (!view) return sidebar;
+  return sidebar.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: view }) }).locator('.pane-body');
+}
+
+/** The quick input's text box once the widget shows `prompt` (as its message, title or placeholder). */
+async function openQuickInput(page: Page, prompt: string, timeout: number) {
+  const widget = page.locator(QUICK_INPUT);
+  const input = widget.locator('.quick-input-box input');
+  const shown = prompt ? widget.getByText(prompt).or(widget.getByPlaceholder(prompt)).first() : input;
+  await shown.waitFor({ state: 'visible', timeout });
+  return input;
+}

@@ -1,0 +1,68 @@
+// Drift test helpers: a real workspace folder written file by file, and a real store whose engine
+// reads that folder through the same disk reader the CLI and MCP server use.
+
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Engine, type DriftFinding, type DriftState } from '../../src/engine';
+import { WasmSqlDatabase } from '../../src/host/sqlite';
+import { DiskWorkspaceReader } from '../../src/host/workspaceReader';
+import { TestClock, tempDir } from './store';
+
+export const ALL_STATES: DriftState[] = ['current', 'relocated', 'changed', 'gone', 'broken'];
+
+export interface DriftSpace {
+  root: string;
+  engine: Engine;
+  clock: TestClock;
+  write(path: string, text: string): void;
+  move(from: string, to: string): void;
+  remove(path: string): void;
+  /** Every stored reference, whatever its state. */
+  all(): DriftFinding[];
+  /** The stored references a document makes with this raw text. */
+  refs(source: string, raw: string): DriftFinding[];
+  reopen(): void;
+  cleanup(): void;
+}
+
+export function driftSpace(files: Record<string, string> = {}, repositories: string[] = []): DriftSpace {
+  const dir = tempDir('lore-drift-');
+  const root = join(dir, 'repo');
+  mkdirSync(root);
+  const clock = new TestClock();
+  let db = new WasmSqlDatabase(join(dir, 'lore.db'));
+  const open = () => new Engine({ db, clock, files: new DiskWorkspaceReader(root), repositories });
+  const space: DriftSpace = {
+    root,
+    engine: open(),
+    clock,
+    write(path, text) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    },
+    move(from, to) {
+      mkdirSync(dirname(join(root, to)), { recursive: true });
+      renameSync(join(root, from), join(root, to));
+    },
+    remove(path) {
+      rmSync(join(root, path), { recursive: true, force: true });
+    },
+    all: () => space.engine.driftFindings({ states: ALL_STATES }),
+    refs: (source, raw) => space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
+    reopen() {
+      db.close();
+      db = new WasmSqlDatabase(join(dir, 'lore.db'));
+      space.engine = open();
+    },
+    cleanup() {
+      try {
+        db.close();
+      } catch {
+        // closed already
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  for (const [path, text] of Object.entries(files)) space.write(path, text);
+  return space;
+}

@@ -1,0 +1,29 @@
+// The status-bar text and tooltip: files, pending embeddings, model (or why there is none), last update.
+
+import assert from 'node:assert/strict';
+import type { IndexStatus } from '../../../src/engine';
+import { combine, describe as statusText } from '../../../src/vscode/statusFigures';
+
+const status = (over: Partial<IndexStatus>): IndexStatus => ({ files: 0, chunks: 0, redactions: 0, by_kind: {}, model: null, model_problem: null, pending: 0, last_update: null, ...over });
+
+describe('vscode status bar figures', () => {
+  it('sums the folders and names the model', () => {
+    const figures = combine([
+      status({ files: 10, chunks: 40, pending: 3, model: 'minilm', last_update: '2026-01-02T00:00:00Z' }),
+      status({ files: 2, chunks: 5, model: 'minilm', last_update: '2026-01-01T00:00:00Z' }),
+    ]);
+    const { text, tooltip } = statusText(figures);
+    assert.equal(text, '$(book) Lore 12 files · 3 pending');
+    assert.match(tooltip, /12 files, 45 chunks, 3 waiting for embeddings/);
+    assert.match(tooltip, /Model: minilm/);
+    assert.match(tooltip, /Last update: 2026-01-02T00:00:00Z/);
+  });
+
+  it('says recall is lexical and why when there is no model', () => {
+    const { text, tooltip } = statusText(combine([status({ files: 1, model_problem: 'no model in /data/models' })]));
+    assert.equal(text, '$(book) Lore 1 file · lexical');
+    assert.match(tooltip, /Model: none — recall is lexical/);
+    assert.match(tooltip, /Why no model: no model in \/data\/models/);
+    assert.match(tooltip, /Last update: never/);
+  });
+});
