@@ -23,7 +23,7 @@ function ignoredByGit(scopes: Scope[], path: string, isDir: boolean): boolean {
 }
 
 const FOLDER_DONE = Symbol('folder done');
-const FOLDERS_PER_TURN = 16;
+const FOLDERS_PER_TURN = 4;
 
 export class WorkspaceFileSource implements FileSource {
   constructor(

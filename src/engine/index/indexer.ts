@@ -30,6 +30,7 @@ export interface IndexOptions {
   /** Re-read and re-chunk every file, not only changed ones. */
   full?: boolean;
   signal?: AbortSignal;
+  /** Files per committed batch (default 25); a batch also closes at CHUNKS_PER_BATCH chunks. */
   batchSize?: number;
   embedBatchSize?: number;
 }
@@ -59,6 +60,12 @@ function aborted(signal?: AbortSignal): boolean {
   return signal?.aborted === true;
 }
 
+/**
+ * A batch's chunks are written in one transaction that holds the owner's thread; bounding them
+ * keeps each pause short (the owner answers agents between batches) whatever the file sizes.
+ */
+const CHUNKS_PER_BATCH = 40;
+
 export async function* indexWorkspace(ctx: EngineContext, source: FileSource, options: IndexOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
   const batchSize = options.batchSize ?? 25;
   const summary: IndexSummary = { files: 0, indexed: 0, renamed: 0, deleted: 0, unchanged: 0, embedded: 0, redactions: 0, model: options.embedder?.modelId ?? null, cancelled: false };
@@ -74,10 +81,12 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
   const vanished = new Map([...known.values()].filter((e) => !present.has(e.path)).map((e) => [e.content_hash, e]));
 
   let batch: Array<() => void> = [];
+  let batchChunks = 0;
   const commit = () => {
     if (!batch.length) return;
     const work = batch;
     batch = [];
+    batchChunks = 0;
     ctx.db.transaction(() => work.forEach((w) => w()));
   };
 
@@ -109,10 +118,11 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       const { text, redactions } = redact(raw);
       const doc: DocRecord = { path: file.path, kind, title: documentTitle(file.path, text), contentHash: hash, size: file.size, mtimeMs: file.mtimeMs, redactions, chunks: chunkDocument(kind, text) };
       batch.push(() => putDoc(ctx.db, doc, now));
+      batchChunks += doc.chunks.length;
       summary.indexed++;
       summary.redactions += redactions;
     }
-    if (batch.length >= batchSize) {
+    if (batch.length >= batchSize || batchChunks >= CHUNKS_PER_BATCH) {
       commit();
       yield { phase: 'index', done: i + 1, total: files.length, path: file.path };
     }
