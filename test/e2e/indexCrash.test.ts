@@ -15,7 +15,8 @@ const ROOT = resolve(__dirname, '../..');
 const VICTIM = join(ROOT, 'test/support/indexVictim.ts');
 const FILES = 120;
 const BATCH = 20;
-// Three batches committed, then the kill lands while the fourth is half-read.
+// Batches committed (a batch closes at BATCH files or at the indexer's chunk bound), then the
+// kill lands while the next one is half-read.
 const BLOCK_AT_READ = 3 * BATCH + 7;
 
 function writeWorkspace(workspace: string): void {
@@ -55,12 +56,13 @@ describe('kill -9 in the middle of indexing', function () {
   it('keeps the committed batches, loses only the one in flight, and the next index finishes without redoing them', async () => {
     const { signal, exitSignal } = await runAndKill({ workspace: space.workspace, home: space.home, batchSize: BATCH, blockAtRead: BLOCK_AT_READ });
     assert.equal(exitSignal, 'SIGKILL');
-    assert.equal(signal.committedDocs, 3 * BATCH, 'three batches were committed before the kill');
+    const committed = signal.committedDocs;
+    assert.ok(committed > 0 && committed < BLOCK_AT_READ - 1, `batches were committed and one was in flight at the kill (${committed} of ${BLOCK_AT_READ - 1} read)`);
 
     const afterKill = ok(space.lore('index', '--json'), 'lore index after the kill').json;
     assert.equal(afterKill.summary.files, FILES);
-    assert.equal(afterKill.summary.unchanged, 3 * BATCH, 'the committed batches are kept and not re-read');
-    assert.equal(afterKill.summary.indexed, FILES - 3 * BATCH, 'the batch in flight and the rest are indexed now');
+    assert.equal(afterKill.summary.unchanged, committed, 'the committed batches are kept and not re-read');
+    assert.equal(afterKill.summary.indexed, FILES - committed, 'the batch in flight and the rest are indexed now');
     assert.equal(afterKill.status.files, FILES);
 
     // Every note is findable, including one from the batch that was in flight.
