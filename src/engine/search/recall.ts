@@ -187,7 +187,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
   };
   if (wantMemories) lexicalMemories(ctx, query, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
-  if (wantDocs) for (const doc of lexicalDocs(ctx.db, match, kinds, fetch)) docs.set(doc.path, doc);
+  if (wantDocs) for (const doc of lexicalDocs(ctx.db, query, kinds, fetch)) docs.set(doc.path, doc);
 
   // Vector candidates, when the current model has vectors and can embed the query.
   let vectorsUsed = false;
