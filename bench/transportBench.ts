@@ -87,7 +87,7 @@ export async function transportSection(options: TransportBenchOptions): Promise<
 
       const serve = await startServe(box);
       try {
-        const agent = await httpAgent(serve.url, serve.token, 'bench-http');
+        const agent = await httpAgent(serve.url, serve.mcpToken, 'bench-http');
         try {
           runs.http.push(distribution(await timeAgent(agent, queries)));
         } finally {

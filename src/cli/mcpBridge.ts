@@ -103,7 +103,8 @@ export class McpBridge {
       // tries again, so a folder that appears later is used.
       this.logger.warn(`workspace not usable yet: ${(error as Error).message}`);
     }
-    return owner ? this.relayTo(owner.url, owner.info.token) : this.serveHere();
+    // The MCP token is enough to relay; an owner from before it existed has only the full one.
+    return owner ? this.relayTo(owner.url, owner.info.mcp_token ?? owner.info.token) : this.serveHere();
   }
 
   private async relayTo(url: string, token: string): Promise<Upstream> {

@@ -42,7 +42,7 @@ export async function runServe(ctx: CommandContext, v: Record<string, unknown>):
     // Listen for the stop signal before saying we are ready, so a client that stops us at once is heard.
     const stopped = stopSignal();
     ctx.print({ url: `${http.url}/mcp`, port: http.port, owner_file: store.paths.owner, workspace: store.paths.workspaceRoot }, (r) =>
-      `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token: in ${r.owner_file} (field "token"; readable only by you)\nstop with Ctrl-C`,
+      `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token for MCP clients: in ${r.owner_file} (field "mcp_token"; readable only by you)\nstop with Ctrl-C`,
     );
     await stopped;
     await owner.close();

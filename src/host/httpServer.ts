@@ -1,6 +1,8 @@
 // Loopback HTTP for the store owner: MCP over Streamable HTTP at /mcp (one session per client)
-// and the owner's RPC for Lore's own CLI at /rpc. Every request must carry the bearer token; one
-// without it gets 401 and touches nothing. Binding beyond loopback is refused unless asked for.
+// and the owner's RPC for Lore's own CLI and editor at /rpc. Every request must carry a bearer
+// token; one without the right one gets 401 and touches nothing. The MCP token opens /mcp only,
+// so an MCP client never reaches /rpc, where Lore's own doors carry a person's confirmed acts.
+// Binding beyond loopback is refused unless asked for.
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,7 +20,10 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 export interface HttpServeOptions {
   access: StoreAccess;
   workspaceRoot: () => string | null;
+  /** Opens /rpc, /mcp and /health. */
   token: string;
+  /** Opens /mcp and /health only. */
+  mcpToken?: string;
   host?: string;
   port?: number;
   allowRemote?: boolean;
@@ -99,12 +104,13 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   };
 
   const http = createServer((req, res) => {
-    if (!authorized(req, options.token)) {
+    const path = (req.url ?? '/').split('?')[0];
+    const allowed = authorized(req, options.token) || (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
+    if (!allowed) {
       // Nothing is read, parsed or opened for a request without the token.
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } }));
       return;
     }
-    const path = (req.url ?? '/').split('?')[0];
     if (path === '/health') return sendJson(res, 200, { ok: true, pid: process.pid });
     const work = path === '/mcp' ? handleMcp(req, res) : path === '/rpc' ? handleRpc(req, res) : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
     work.catch((error) => {

@@ -14,7 +14,10 @@ export interface OwnerInfo {
   pid: number;
   host: string;
   port: number | null;
+  /** Opens every door of the owner's HTTP server: /rpc (Lore's own CLI and editor) and /mcp. */
   token: string;
+  /** Opens /mcp only: what MCP clients are given, so an agent never reaches /rpc and its human-only acts. */
+  mcp_token?: string;
   door: string;
   started_at: string;
   /** The owner process's start mark (boot id and start time) where the system exposes one. */
@@ -67,7 +70,7 @@ export function isLive(owner: OwnerInfo): boolean {
 }
 
 export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: string): OwnerLock {
-  const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
+  const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), mcp_token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
   const mark = processStartMark(process.pid);
   if (mark) info.process_start = mark;
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -46,6 +46,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
         workspaceRoot: () => store.paths.workspaceRoot,
         // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
         token: store.lock.info.token,
+        mcpToken: store.lock.info.mcp_token,
         host: options.host,
         port: options.port,
         allowRemote: options.allowRemote,

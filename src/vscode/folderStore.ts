@@ -17,7 +17,10 @@ import type { LoreApi } from './contract';
 
 export interface OwnerEndpoint {
   url: string;
+  /** For /rpc: this extension's own calls. */
   token: string;
+  /** For /mcp: what VS Code's agents are given. */
+  mcpToken: string;
   pid: number;
   /** Whether this extension host is the owner. */
   self: boolean;
@@ -117,7 +120,7 @@ export class FolderStore {
       const live = await findLiveOwner(paths.owner);
       if (live) {
         this.options.logger.info(`${this.folder}: using the store served by pid ${live.info.pid} (${live.info.door}) at ${live.url}`);
-        const connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner: { url: live.url, token: live.info.token, pid: live.info.pid, self: false } };
+        const connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner: { url: live.url, token: live.info.token, mcpToken: live.info.mcp_token ?? live.info.token, pid: live.info.pid, self: false } };
         this.startWatching(paths, connection.owner);
         return connection;
       }
@@ -136,7 +139,7 @@ export class FolderStore {
       }
       const http = await server.http();
       this.options.logger.info(`${this.folder}: opened ${store.paths.database}; serving MCP at ${http.url}/mcp`);
-      const owner = { url: http.url, token: store.lock.info.token, pid: process.pid, self: true };
+      const owner = { url: http.url, token: store.lock.info.token, mcpToken: store.lock.info.mcp_token ?? store.lock.info.token, pid: process.pid, self: true };
       this.startWatching(paths, owner);
       return { api: localApi(store.engine, store.paths.workspaceRoot) as LoreApi, owner, server, engine: store.engine };
     }

@@ -133,10 +133,16 @@ export class Indexing {
     if (!folder || !this.stores.folders().includes(folder)) return;
     const settings = this.settingsFor(folder);
     if (!settings.index.onSave) return;
-    const path = relative(folder, document.uri.fsPath).split(sep).join('/');
-    if (!discoveryMatcher(workspaceDiscoveryRules(folder, discoveryOf(settings))).accepts(path)) return;
     const store = this.stores.get(folder);
     if (!store.connected) return; // the store opens on first use, not because a file was saved
+    const path = relative(folder, document.uri.fsPath).split(sep).join('/');
+    try {
+      if (!discoveryMatcher(workspaceDiscoveryRules(folder, discoveryOf(settings))).accepts(path)) return;
+    } catch (error) {
+      // A .lore/config.json being edited may not parse yet: say so, index nothing, keep the editor quiet.
+      this.log.warn(`${folder}: not indexing after saving ${path}: ${(error as Error).message}`);
+      return;
+    }
     clearTimeout(this.saveTimers.get(folder));
     this.saveTimers.set(folder, setTimeout(() => void this.run(store, { notify: false }), SAVE_SETTLE_MS));
   }

@@ -1,8 +1,9 @@
 // The MCP server definition provider: tells VS Code's agents where each (trusted) workspace
 // folder's Lore serves MCP. Over HTTP it points at the store's owner — this window, or another
-// Lore process that already owns the store — with its bearer token; the store opens only when the
-// editor starts the server (resolve), not when it lists servers. Over stdio it starts `lore mcp`,
-// which joins the owner itself. The change event fires when an owner comes, goes or changes.
+// Lore process that already owns the store; the store opens, and the bearer token is handed
+// over, only when the editor starts the server (resolve), not when it lists servers. Over stdio
+// it starts `lore mcp`, which joins the owner itself. The change event fires when an owner comes,
+// goes or changes.
 
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
@@ -23,7 +24,6 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private readonly owners = new Map<string, OwnerEndpoint>();
-  private readonly labels = new Map<string, string>();
 
   constructor(
     private readonly stores: LoreStores,
@@ -32,14 +32,21 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
     private readonly logger: Logger,
   ) {}
 
+  /** One label per folder, unique: the label is how a definition finds its folder again. */
   private label(folder: string): string {
-    const label = this.stores.folders().length > 1 ? `Lore (${basename(folder)})` : 'Lore';
-    this.labels.set(label, folder);
-    return label;
+    const folders = this.stores.folders();
+    if (folders.length <= 1) return 'Lore';
+    const name = basename(folder);
+    const namesakes = folders.filter((f) => basename(f) === name);
+    return namesakes.length > 1 ? `Lore (${name} ${namesakes.indexOf(folder) + 1})` : `Lore (${name})`;
+  }
+
+  /** The folder a definition is for, from the workspace as it is now (the editor may resolve a definition it cached). */
+  private folderOf(label: string): string | undefined {
+    return this.stores.folders().find((folder) => this.label(folder) === label);
   }
 
   provideMcpServerDefinitions(): vscode.McpServerDefinition[] {
-    this.labels.clear();
     const out: vscode.McpServerDefinition[] = [];
     for (const folder of this.stores.folders()) {
       const settings = this.settingsFor(folder);
@@ -53,21 +60,26 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
         out.push(def);
         continue;
       }
+      // No token here: the editor may keep listed definitions (to show servers before activation);
+      // the bearer token is added only in resolve, when a server starts.
       const owner = this.owners.get(folder);
-      out.push(new vscode.McpHttpServerDefinition(this.label(folder), vscode.Uri.parse(owner ? `${owner.url}/mcp` : UNRESOLVED), owner ? { Authorization: `Bearer ${owner.token}` } : {}, endpointVersion(owner)));
+      out.push(new vscode.McpHttpServerDefinition(this.label(folder), vscode.Uri.parse(owner ? `${owner.url}/mcp` : UNRESOLVED), {}, endpointVersion(owner)));
     }
     return out;
   }
 
   async resolveMcpServerDefinition(server: vscode.McpServerDefinition): Promise<vscode.McpServerDefinition | undefined> {
+    const folder = this.folderOf(server.label);
+    // Restricted Mode, a folder no longer open, or Lore's MCP turned off: nothing starts, whatever
+    // definition the editor kept from before.
+    if (!folder || !this.settingsFor(folder).mcp.enabled) return undefined;
     if (!(server instanceof vscode.McpHttpServerDefinition) && !('uri' in server)) return server;
-    const folder = this.labels.get(server.label);
-    if (!folder) return server;
     const owner = await this.stores.get(folder).owner();
     this.owners.set(folder, owner);
     const http = server as vscode.McpHttpServerDefinition;
     http.uri = vscode.Uri.parse(`${owner.url}/mcp`);
-    http.headers = { ...http.headers, Authorization: `Bearer ${owner.token}` };
+    // The MCP token opens /mcp only; the owner's full token (for /rpc) never leaves Lore.
+    http.headers = { ...http.headers, Authorization: `Bearer ${owner.mcpToken}` };
     this.logger.info(`MCP: agents use ${owner.url}/mcp (${owner.self ? 'served by this window' : `owner pid ${owner.pid}`}) for ${folder}`);
     return http;
   }

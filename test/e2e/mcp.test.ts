@@ -73,7 +73,8 @@ describe('MCP over HTTP (lore serve)', () => {
     assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.equal(statSync(ownerFile(box)).mode & 0o777, 0o600);
     assert.match(serve.token, /^[0-9a-f]{64}$/);
-    const agent = await httpAgent(serve.url, serve.token);
+    assert.match(serve.mcpToken, /^[0-9a-f]{64}$/);
+    const agent = await httpAgent(serve.url, serve.mcpToken);
     try {
       assert.ok(!(await agent.call('remember', decision)).isError);
       assert.equal(((await agent.call('context')).structuredContent as { stats: { memories: number } }).stats.memories, 1);
@@ -92,6 +93,11 @@ describe('MCP over HTTP (lore serve)', () => {
         assert.equal(response.status, 401, `${path} with ${JSON.stringify(headers)}`);
       }
     }
+    // The token MCP clients get opens /mcp only: Lore's own RPC (where a person's confirmed acts
+    // travel) stays shut to it, whatever actor it claims.
+    const promote = { op: 'promote', args: [{ door: 'cli', name: 'agent', human: true }, 'decision/x'] };
+    const withMcpToken = await fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.mcpToken}` }, body: JSON.stringify(promote) });
+    assert.equal(withMcpToken.status, 401);
     const listed = cli(box, ['--json', 'list']);
     assert.equal(listed.json.total, 0);
     assert.equal(cli(box, ['--json', 'audit', 'verify']).json.events, 0);
@@ -114,7 +120,7 @@ describe('MCP over HTTP (lore serve)', () => {
   });
 
   it('loses nothing when two agents write at once', async () => {
-    const [a, b] = await Promise.all([httpAgent(serve.url, serve.token, 'agent-a'), stdioAgent(box, 'agent-b')]);
+    const [a, b] = await Promise.all([httpAgent(serve.url, serve.mcpToken, 'agent-a'), stdioAgent(box, 'agent-b')]);
     try {
       await a.call('remember', { ...decision, key: 'decision/shared', title: 'Shared' });
       const writes = [];

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join, resolve } from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { storePaths } from '../../src/host/dataDir';
-import { createFakeVscode, freshRequire, installFakeVscode, McpHttpServerDefinition, type FakeVscode, type TreeItem } from '../support/fakeVscode';
+import { createFakeVscode, freshRequire, installFakeVscode, McpHttpServerDefinition, McpStdioServerDefinition, Uri, type FakeVscode, type TreeItem } from '../support/fakeVscode';
 import { httpAgent, startServe, text } from '../support/processes';
 import { tempDir } from '../support/store';
 
@@ -126,6 +126,10 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     await run('lore.recall');
     assert.match(errors().join('\n'), /Restricted Mode/);
     await run('lore.reindex');
+    // A definition the editor kept from a trusted session starts nothing now.
+    const provider = fake.registered.mcpProviders.get('lore.mcpServers')!;
+    assert.equal(await provider.resolveMcpServerDefinition!(new McpHttpServerDefinition('Lore', Uri.parse('http://127.0.0.1:1/mcp'))), undefined);
+    assert.equal(await provider.resolveMcpServerDefinition!(new McpStdioServerDefinition('Lore', process.execPath, ['cli.js', '--workspace', workspace, 'mcp'])), undefined);
     assert.deepEqual(readdirSync(home), [], 'nothing was created in the data folder');
   });
 
@@ -138,9 +142,9 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     const owner = JSON.parse(readFileSync(storePaths(workspace, home).owner, 'utf8'));
     assert.equal(owner.pid, process.pid, 'this window became the owner');
     assert.equal(resolved.uri.toString(), `http://127.0.0.1:${owner.port}/mcp`);
-    assert.equal(resolved.headers.Authorization, `Bearer ${owner.token}`);
+    assert.equal(resolved.headers.Authorization, `Bearer ${owner.mcp_token}`, 'agents get the MCP token, never the owner\'s full one');
     // A real MCP client gets through with exactly what the definition carries.
-    const agent = await httpAgent(resolved.uri.toString(), owner.token, 'copilot-test');
+    const agent = await httpAgent(resolved.uri.toString(), owner.mcp_token, 'copilot-test');
     try {
       const result = await agent.call('recall', { query: 'anything at all' });
       assert.ok(!result.isError, text(result));
@@ -149,12 +153,73 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     }
     const [again] = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
     assert.equal(again.uri.toString(), resolved.uri.toString(), 'once known, the owner is offered directly');
+    assert.deepEqual(again.headers, {}, 'a listed definition (which the editor may keep) carries no token; resolve adds it');
+    assert.equal(((await provider.resolveMcpServerDefinition!(again)) as McpHttpServerDefinition).headers.Authorization, `Bearer ${owner.mcp_token}`);
     fake.settings['lore.mcp.transport'] = 'stdio';
     const [stdio] = (await provider.provideMcpServerDefinitions()) as { command: string; args: string[]; env: Record<string, string> }[];
     assert.deepEqual(stdio.args, [join(ROOT, 'dist', 'cli.js'), '--workspace', workspace, 'mcp']);
     assert.equal(stdio.env.LORE_HOME, home);
     fake.settings['lore.mcp.enabled'] = false;
     assert.deepEqual(await provider.provideMcpServerDefinitions(), []);
+  });
+
+  it('in a multi-root workspace, each folder’s MCP definition reaches that folder’s store, namesakes too', async () => {
+    const other = join(root, 'other', 'repo');
+    mkdirSync(join(other, '.git'), { recursive: true });
+    fake.workspace.folders = [workspace, other];
+    activate();
+    const provider = fake.registered.mcpProviders.get('lore.mcpServers')!;
+    const defs = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
+    assert.deepEqual(defs.map((d) => d.label), ['Lore (repo 1)', 'Lore (repo 2)']);
+    const resolved = (await provider.resolveMcpServerDefinition!(defs[1])) as McpHttpServerDefinition;
+    assert.ok(!existsSync(storePaths(workspace, home).owner), 'the first folder’s store was not opened');
+    const owner = JSON.parse(readFileSync(storePaths(other, home).owner, 'utf8'));
+    assert.equal(resolved.uri.toString(), `http://127.0.0.1:${owner.port}/mcp`);
+  });
+
+  it('promotes a quarantined record only after the modal yes, as a confirmed person', async () => {
+    activate();
+    const provider = fake.registered.mcpProviders.get('lore.mcpServers')!;
+    const [def] = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
+    const resolved = (await provider.resolveMcpServerDefinition!(def)) as McpHttpServerDefinition;
+    const agent = await httpAgent(resolved.uri.toString(), resolved.headers.Authorization.replace(/^Bearer /, ''), 'copilot-test');
+    try {
+      const saved = await agent.call('remember', { type: 'reference', title: 'Cache stampede mitigation', description: 'Use request coalescing to avoid a stampede', source: 'webpage' });
+      assert.ok(!saved.isError, text(saved));
+    } finally {
+      await agent.close();
+    }
+    const [waiting] = await tree('lore.inbox').getChildren();
+    assert.equal((tree('lore.inbox').getTreeItem(waiting) as TreeItem).contextValue, 'memory.quarantined');
+    fake.answers.push(undefined); // the modal is dismissed
+    await run('lore.promote', waiting);
+    assert.equal((tree('lore.inbox').getTreeItem((await tree('lore.inbox').getChildren())[0]) as TreeItem).contextValue, 'memory.quarantined', 'no yes, no promotion');
+    fake.answers.push('Promote');
+    await run('lore.promote', waiting);
+    assert.deepEqual(errors(), []);
+    assert.deepEqual(await tree('lore.inbox').getChildren(), []);
+  });
+
+  it('resolves a session proposal from the Inbox after a modal that shows the candidate’s text', async () => {
+    activate();
+    const provider = fake.registered.mcpProviders.get('lore.mcpServers')!;
+    const [def] = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
+    const resolved = (await provider.resolveMcpServerDefinition!(def)) as McpHttpServerDefinition;
+    const agent = await httpAgent(resolved.uri.toString(), resolved.headers.Authorization.replace(/^Bearer /, ''), 'copilot-test');
+    try {
+      const closed = await agent.call('session_close', { memories: [{ type: 'reference', title: 'Cache stampede mitigation', description: 'Use request coalescing to avoid a stampede', body: 'Coalesce concurrent misses behind one fetch.', source: 'webpage' }], mode: 'accept' });
+      assert.ok(!closed.isError, text(closed));
+    } finally {
+      await agent.close();
+    }
+    const proposal = (await tree('lore.inbox').getChildren()).find((n) => (n as { kind: string }).kind === 'inbox');
+    assert.ok(proposal, 'the promote proposal waits in the Inbox');
+    fake.answers.push(pickWhere((i) => i.label === 'promote'), 'promote');
+    await run('lore.resolveInboxItem', proposal);
+    assert.deepEqual(errors(), []);
+    const confirm = fake.registered.messages.find((m) => m.modal);
+    assert.match(confirm?.detail ?? '', /“Cache stampede mitigation” — Use request coalescing to avoid a stampede\n\nCoalesce concurrent misses behind one fetch\.\n\nSource: webpage/);
+    assert.deepEqual(await tree('lore.inbox').getChildren(), [], 'promoted: nothing waits any more');
   });
 
   it('joins a store another Lore process owns, and fires the change event when that owner goes away', async () => {
@@ -165,7 +230,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
       const [def] = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
       const resolved = (await provider.resolveMcpServerDefinition!(def)) as McpHttpServerDefinition;
       assert.equal(resolved.uri.toString(), serve.url);
-      assert.equal(resolved.headers.Authorization, `Bearer ${serve.token}`);
+      assert.equal(resolved.headers.Authorization, `Bearer ${serve.mcpToken}`);
       const changed = new Promise<void>((done) => provider.onDidChangeMcpServerDefinitions!(() => done()));
       assert.equal(await serve.stop(), 0);
       await changed;
@@ -264,6 +329,18 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     assert.ok(fake.registered.messages.some((m) => m.text === 'Lore indexing is paused.' && m.items.includes('Resume')));
     await run('lore.resumeIndexing');
     assert.equal(fake.registered.contexts.get('lore.indexingPaused'), false);
+  });
+
+  it('a save while .lore/config.json does not parse is logged, not thrown at the editor', async () => {
+    fake.settings['lore.drift.onSave'] = false;
+    activate();
+    fake.answers.push(pickWhere((i) => i.full === false));
+    await run('lore.reindex');
+    mkdirSync(join(workspace, '.lore'), { recursive: true });
+    const config = join(workspace, '.lore', 'config.json');
+    writeFileSync(config, '{ "index": ');
+    fake.events.save.fire(fake.document(config));
+    assert.ok(fake.registered.logs.some((l) => /^\[warn\] .*not indexing after saving \.lore\/config\.json: .*not valid JSON/.test(l)), fake.registered.logs.join('\n'));
   });
 
   it('after a save that changes anchored code: a warning on the memory, a hint on the file, and quick fixes', async () => {

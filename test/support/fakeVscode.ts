@@ -147,7 +147,7 @@ export interface Registered {
   contentProviders: Map<string, unknown>;
   mcpProviders: Map<string, { provideMcpServerDefinitions(token?: unknown): unknown; resolveMcpServerDefinition?(def: unknown, token?: unknown): unknown; onDidChangeMcpServerDefinitions?: (l: () => void) => { dispose(): void } }>;
   contexts: Map<string, unknown>;
-  messages: { level: 'info' | 'warning' | 'error'; text: string; items: unknown[] }[];
+  messages: { level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; modal?: boolean; detail?: string }[];
   logs: string[];
   /** Every `section.key` the extension read from its configuration. */
   settingsRead: Set<string>;
@@ -224,9 +224,10 @@ export function createFakeVscode(): FakeVscode {
   };
   const message = (level: 'info' | 'warning' | 'error') => async (text: string, ...rest: unknown[]) => {
     const items = rest.filter((r) => typeof r === 'string');
-    registered.messages.push({ level, text, items });
+    const options = rest.find((r) => typeof r === 'object' && r !== null) as { modal?: boolean; detail?: string } | undefined;
+    const modal = options?.modal === true;
+    registered.messages.push({ level, text, items, ...(modal ? { modal, detail: options?.detail } : {}) });
     // A modal confirmation is answered from the script; plain notifications are dismissed.
-    const modal = rest.some((r) => typeof r === 'object' && r !== null && (r as { modal?: boolean }).modal);
     return modal ? next(items) : undefined;
   };
   const log = (level: string) => (text: string) => registered.logs.push(`[${level}] ${text}`);

@@ -40,7 +40,10 @@ export function readOwnerFile(box: Sandbox): OwnerInfo {
 export interface ServeProcess {
   child: ChildProcess;
   url: string;
+  /** The owner's full token (/rpc and /mcp). */
   token: string;
+  /** The token MCP clients are given (/mcp only). */
+  mcpToken: string;
   stop(): Promise<number | null>;
 }
 
@@ -65,6 +68,7 @@ export async function startServe(box: Sandbox, extraArgs: string[] = []): Promis
     child,
     url: started.url,
     token: readOwnerFile(box).token,
+    mcpToken: readOwnerFile(box).mcp_token!,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');

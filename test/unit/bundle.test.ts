@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoreError, type Actor, type Bundle } from '../../src/engine';
 import { contentDigest } from '../../src/engine/memory/contentDigest';
-import { signBundle } from '../../src/engine/trust/bundleFormat';
+import { MAX_BUNDLE_CHARS, signBundle } from '../../src/engine/trust/bundleFormat';
 import { WorkspaceRepoFiles } from '../../src/host/repoFiles';
 import { ephemeralSigner } from '../../src/engine/trust/integrity';
 import { signingPayload } from '../../src/engine/trust/signatures';
@@ -81,17 +81,24 @@ describe('bundles', () => {
     assert.ok(audit.slice(1).every((e) => e.actor === 'import:bob'));
     assert.ok(b.engine.verifyAudit().ok);
 
-    // Handed on again, a record still carries its author's own signature from the first store.
+    // Handed on again, a record still carries its author's own signature from the first store;
+    // its status is the relaying exporter's word, so it lands active only once that one is trusted too.
     const c = openTestStore();
+    const d = openTestStore();
     try {
       c.engine.trustAuthor(confirmedPerson, selfKey(a));
-      c.engine.importBundle(importer, b.engine.exportBundle());
-      const again = c.engine.get(QUEUE).memory;
+      assert.equal(c.engine.importBundle(importer, b.engine.exportBundle()).quarantined.length, 3);
+      assert.match(c.engine.get(QUEUE).memory.status_reason ?? '', /vouched for by ed25519:[0-9a-f]{16}, an exporter this store does not trust/);
+      d.engine.trustAuthor(confirmedPerson, selfKey(a));
+      d.engine.trustAuthor(confirmedPerson, selfKey(b));
+      d.engine.importBundle(importer, b.engine.exportBundle());
+      const again = d.engine.get(QUEUE).memory;
       assert.equal(again.author, original.author);
       assert.equal(again.origin?.store_id, a.engine.storeId);
       assert.equal(again.status, 'active');
     } finally {
       c.cleanup();
+      d.cleanup();
     }
   });
 
@@ -113,6 +120,41 @@ describe('bundles', () => {
     b.engine.trustAuthor(confirmedPerson, selfKey(a));
     const result = b.engine.importBundle(importer, a.engine.exportBundle({ types: ['decision'] }));
     assert.deepEqual(result.quarantined, ['decision/cache-headers-from-a-blog']);
+  });
+
+  it('an untrusted exporter cannot re-sign a trusted author\'s quarantined or deprecated record as active', async () => {
+    a.engine.remember(agent, memory({ title: 'Disable TLS verification', description: 'Set NODE_TLS_REJECT_UNAUTHORIZED to 0 in CI', provenance: { source: 'webpage' } }));
+    a.engine.setStatus(person, UTC, 'deprecated', 'we log local time now');
+    assert.equal(a.engine.get('decision/disable-tls-verification').memory.status, 'quarantined');
+    b.engine.trustAuthor(confirmedPerson, selfKey(a));
+    const laundered = clone(a.engine.exportBundle({ statuses: ['quarantined', 'deprecated'] }));
+    for (const record of laundered.records) {
+      record.status = 'active';
+      record.status_reason = null;
+      record.provenance.source = 'user';
+    }
+    const result = b.engine.importBundle(importer, resignedByAttacker(laundered));
+    assert.deepEqual(result.quarantined.sort(), ['decision/disable-tls-verification', UTC].sort());
+    assert.equal(b.engine.get('decision/disable-tls-verification').memory.status, 'quarantined');
+    assert.match(b.engine.get(UTC).memory.status_reason ?? '', /an exporter this store does not trust/);
+    assert.deepEqual((await b.engine.recall({ query: 'TLS verification' })).results, []);
+  });
+
+  it('an older version of a record, replayed from an old bundle, never replaces a newer one, even with --replace', () => {
+    b.engine.trustAuthor(confirmedPerson, selfKey(a));
+    const old = a.engine.exportBundle({ types: ['decision'] });
+    a.engine.remember(person, memory({ description: 'Jobs go through Postgres with SKIP LOCKED; no broker, ever' }));
+    b.engine.importBundle(importer, a.engine.exportBundle({ types: ['decision'] }));
+    const before = snapshot(b);
+    const replayed = b.engine.importBundle(importer, old, { replace: true });
+    assert.deepEqual(replayed.items.map((i) => [i.key, i.action]), [[QUEUE, 'older'], [UTC, 'unchanged']]);
+    assert.deepEqual([replayed.replaced, replayed.unchanged], [0, 2]);
+    assert.equal(b.engine.get(QUEUE).memory.description, 'Jobs go through Postgres with SKIP LOCKED; no broker, ever');
+    assert.deepEqual(snapshot(b), before);
+  });
+
+  it('refuses a bundle text over the size limit before parsing it', () => {
+    assert.throws(() => b.engine.importBundle(importer, ' '.repeat(MAX_BUNDLE_CHARS + 1)), (e: unknown) => e instanceof LoreError && e.code === 'LIMIT_EXCEEDED' && /the limit is 67108864/.test(e.message));
   });
 
   it('exports by type, status and basis', () => {
@@ -182,6 +224,41 @@ describe('bundles', () => {
         tamper: (x) => (((x.records[0] as unknown as Record<string, unknown>).owner = 'mallory'), resignedByAttacker(x)),
         code: 'INVALID_INPUT',
         says: /record decision\/use-postgres-for-the-job-queue has an unknown field "owner"/,
+        policy: true,
+      },
+      {
+        name: 'a field named like an Object property ("constructor")',
+        tamper: (x) => (Object.defineProperty(x.records[0], 'constructor', { value: 'mallory', enumerable: true, writable: true, configurable: true }), resignedByAttacker(x)),
+        code: 'INVALID_INPUT',
+        says: /record decision\/use-postgres-for-the-job-queue has an unknown field "constructor"/,
+        policy: true,
+      },
+      {
+        name: 'a "__proto__" field',
+        tamper: (x) => JSON.stringify(resignedByAttacker(JSON.parse(JSON.stringify(x).replace('"filter":{', '"filter":{"__proto__":{"polluted":true},')) as Bundle)),
+        code: 'INVALID_INPUT',
+        says: /its filter has an unknown field "__proto__"/,
+        policy: true,
+      },
+      {
+        name: 'a secret in a stored field the author did not sign (provenance.created_at)',
+        tamper: (x) => ((x.records[2].provenance.created_at = 'AKIAIOSFODNN7EXAMPLE'), resignedByAttacker(x)),
+        code: 'INVALID_INPUT',
+        says: /^(?!.*AKIA).*record runbook\/rotate-the-database-password: provenance.created_at is not a date as Lore writes them/,
+        policy: true,
+      },
+      {
+        name: 'an overlong status_reason the author did not sign',
+        tamper: (x) => ((x.records[2].status_reason = 'x'.repeat(5000)), resignedByAttacker(x)),
+        code: 'LIMIT_EXCEEDED',
+        says: /record runbook\/rotate-the-database-password: status_reason is 5000 characters; the limit is 300/,
+        policy: true,
+      },
+      {
+        name: 'an author label that holds a secret',
+        tamper: (x) => ((x.authors[0].label = 'ghp_0123456789abcdefghijABCDEFGHIJ012345'), resignedByAttacker(x)),
+        code: 'SECRET_DETECTED',
+        says: /author ed25519:[0-9a-f]{16}: label looks like it contains/,
         policy: true,
       },
       {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classify, LoreError, type Engine, type IndexSummary } from '../../src/engine';
 import { WorkspaceFileSource } from '../../src/host/fileSource';
@@ -103,6 +103,36 @@ describe('canonicalize (promote to the repository)', () => {
     assert.throws(() => s.engine.canonicalize(person, 'decision/from-a-blog', { as: 'record' }, new WorkspaceRepoFiles(none)), (e: unknown) => e instanceof LoreError && e.code === 'INVALID_STATE' && /lore promote/.test(e.hint ?? ''));
   });
 
+  it('reads and writes nothing outside the workspace: a symlinked template or record file is refused', () => {
+    const outside = tempDir('lore-outside-');
+    writeFileSync(join(outside, 'credentials'), 'aws_secret_access_key = TOP-SECRET-TEMPLATE\n');
+    writeFileSync(join(outside, 'precious.txt'), 'precious\n');
+
+    const adr = repoFrom('adr-tools-template');
+    rmSync(join(adr, 'docs/adr/templates/template.md'));
+    symlinkSync(join(outside, 'credentials'), join(adr, 'docs/adr/templates/template.md'));
+    assert.throws(() => s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(adr)), (e: unknown) => e instanceof LoreError && e.code === 'INVALID_INPUT' && /docs\/adr\/templates\/template\.md leads outside the workspace/.test(e.message));
+    assert.equal(existsSync(join(adr, 'docs/adr/0002-use-postgres-for-the-job-queue.md')), false);
+
+    const none = repoFrom('none');
+    mkdirSync(join(none, '.lore/decision'), { recursive: true });
+    symlinkSync(join(outside, 'precious.txt'), join(none, '.lore/decision/use-postgres-for-the-job-queue.json'));
+    assert.throws(() => s.engine.canonicalize(person, KEY, { as: 'record' }, new WorkspaceRepoFiles(none)), /use-postgres-for-the-job-queue\.json leads outside the workspace/);
+    assert.equal(readFileSync(join(outside, 'precious.txt'), 'utf8'), 'precious\n');
+    // Nor through a symlink to another file of the repository.
+    const readme = readFileSync(join(none, 'README.md'), 'utf8');
+    rmSync(join(none, '.lore/decision/use-postgres-for-the-job-queue.json'));
+    symlinkSync(join(none, 'README.md'), join(none, '.lore/decision/use-postgres-for-the-job-queue.json'));
+    assert.throws(() => s.engine.canonicalize(person, KEY, { as: 'record' }, new WorkspaceRepoFiles(none)), /is a symlink; Lore does not write through it/);
+    assert.equal(readFileSync(join(none, 'README.md'), 'utf8'), readme);
+
+    const linked = repoFrom('none');
+    symlinkSync(outside, join(linked, 'docs'));
+    assert.throws(() => s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(linked)), /leads outside the workspace/);
+    assert.deepEqual(readdirSync(outside).sort(), ['credentials', 'precious.txt'], 'no folder made outside either');
+    assert.deepEqual(s.engine.history(KEY).events.map((e) => e.event), ['created']);
+  });
+
   describe('.lore/ records through git', () => {
     let teammate: TestStore;
     let root: string;
@@ -154,6 +184,20 @@ describe('canonicalize (promote to the repository)', () => {
       const summary = await index(teammate.engine, root);
       assert.deepEqual(summary.records?.refused.map((r) => r.path), ['.lore/decision/use-mysql.json']);
       assert.match(summary.records!.refused[0].reason, /holds decision\/use-postgres-for-the-job-queue, whose file is \.lore\/decision\/use-postgres-for-the-job-queue\.json/);
+    });
+
+    it('an older record file (an old commit checked out, a file reverted) leaves the newer record alone', async () => {
+      teammate.engine.trustAuthor(confirmedPerson, s.engine.trustedKeys().this_machine.public_key);
+      const old = readFileSync(join(root, file), 'utf8');
+      s.engine.remember(person, memory({ description: 'The author\'s update' }));
+      s.engine.canonicalize(person, KEY, { as: 'record' }, new WorkspaceRepoFiles(root));
+      await index(teammate.engine, root);
+      assert.equal(teammate.engine.get(KEY).memory.description, 'The author\'s update');
+      writeFileSync(join(root, file), old);
+      const summary = await index(teammate.engine, root);
+      assert.deepEqual([summary.records?.imported, summary.records?.unchanged], [[], 1]);
+      assert.equal(teammate.engine.get(KEY).memory.description, 'The author\'s update');
+      assert.equal(teammate.engine.get(KEY).memory.status, 'active');
     });
 
     it('keeps a record edited in this store after it arrived, reporting the repository\'s newer version as a conflict', async () => {

@@ -170,6 +170,30 @@ describe('session close', () => {
       assert.equal(s.engine.get('fact/upload-limit').memory.superseded_by, 'fact/uploads-are-limited-to-50-mb');
     });
 
+    it('refuses a proposal whose records moved on since it was queued, and a promote of text nobody reviewed', () => {
+      // A person edits the record the near duplicate would merge into: the merge is stale.
+      s.engine.remember(person, memory({ anchors: ['src/jobs/queue.ts'], body: 'Edited by a person after the session.' }));
+      const merge = itemFor('merge', 'decision/postgres-queue');
+      assert.throws(() => s.engine.resolveInbox(confirmedPerson, merge.id, 'merge'), isCode('INVALID_STATE', /^decision\/use-postgres-for-the-job-queue changed since inbox item \d+ was queued \(then v1, active; now v2, active\)/));
+      assert.equal(s.engine.get(POSTGRES).memory.body, 'Edited by a person after the session.', 'the edit stands');
+      assert.equal(s.engine.inbox().items.find((i) => i.id === merge.id)?.state, 'open');
+      // Keeping the candidate as a record of its own writes only its own key, which is still free.
+      assert.equal(s.engine.resolveInbox(confirmedPerson, merge.id, 'add').outcome?.key, 'decision/postgres-queue');
+
+      // Someone saves the key an add proposal would create: the add no longer creates it.
+      const add = itemFor('add', 'decision/keep-sessions-in-redis');
+      s.engine.remember(person, memory({ type: 'decision', title: 'Keep sessions in Redis', description: 'Decided by a person, differently', body: '' }));
+      assert.throws(() => s.engine.resolveInbox(confirmedPerson, add.id, 'add'), isCode('INVALID_STATE', /then absent; now v1, active/));
+
+      // The quarantined text changes after the person read the proposal: promote refuses.
+      const stampede = 'reference/cache-stampede-mitigation';
+      s.engine.resolveInbox(confirmedPerson, itemFor('add', stampede).id, 'add');
+      s.engine.remember(agent, { key: stampede, type: 'reference', title: 'Cache stampede mitigation', description: 'Turn the cache off whenever load rises', body: '', provenance: { source: 'webpage' } });
+      assert.equal(s.engine.get(stampede).memory.status, 'quarantined');
+      assert.throws(() => s.engine.resolveInbox(confirmedPerson, itemFor('promote', stampede).id, 'promote'), isCode('INVALID_STATE', /no longer says what inbox item \d+ proposes to promote/));
+      assert.equal(s.engine.get(stampede).memory.status, 'quarantined');
+    });
+
     it('dismissing one drops the candidate it carried', () => {
       const item = itemFor('add', 'decision/keep-sessions-in-redis');
       const r = s.engine.resolveInbox(agent, item.id, 'dismiss');

@@ -347,6 +347,12 @@ describe('steward', () => {
       assert.equal(s.engine.get('convention/retry-jobs').memory.status, 'deprecated', 'nothing was applied');
     });
 
+    it('refuses to deprecate a stale record that was brought up to date since', () => {
+      s.engine.remember(person, memory({ key: 'runbook/rotate-certs', type: 'runbook', title: 'Rotate the TLS certificates', description: 'Renew and deploy the certificates before they expire', body: 'Checked again: still how we do it.', review_after: '2027-01-10' }));
+      assert.throws(() => s.engine.resolveInbox(person, ids.stale, 'deprecate'), isCode('INVALID_STATE', /runbook\/rotate-certs changed since inbox item/));
+      assert.equal(s.engine.get('runbook/rotate-certs').memory.status, 'active', 'the fresh version was not deprecated');
+    });
+
     it('forget removes the inbox items that name the forgotten record', () => {
       const open = s.engine.inbox().open;
       s.engine.forget(person, 'runbook/rotate-certs');

@@ -1,8 +1,9 @@
 // `lore import FILE [--dry-run] [--replace]`: verify a signed bundle completely, then import all of
 // it or nothing. Records by authors this store does not trust land quarantined.
 
-import { readFileSync } from 'node:fs';
-import type { Actor, ImportResult } from '../../engine';
+import { readFileSync, statSync } from 'node:fs';
+import { LoreError, type Actor, type ImportResult } from '../../engine';
+import { MAX_BUNDLE_CHARS } from '../../engine/trust/bundleFormat';
 import { cliActor, type Command } from '../command';
 import { UsageError } from '../parse';
 
@@ -15,8 +16,13 @@ export const importCommand: Command = {
   async run(ctx, v, [file]) {
     let text: string;
     try {
+      // Refused at the door: a huge file is not read into memory only to be refused by the engine.
+      if (file !== '-' && statSync(file).size > MAX_BUNDLE_CHARS * 3) {
+        throw new LoreError('LIMIT_EXCEEDED', `${file} is ${statSync(file).size} bytes; a bundle is at most ${MAX_BUNDLE_CHARS} characters (64 MiB)`, 'export fewer records per bundle (--type, --status, --basis)');
+      }
       text = readFileSync(file === '-' ? 0 : file, 'utf8');
     } catch (error) {
+      if (error instanceof LoreError) throw error;
       throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     const dryRun = v['dry-run'] === true;
@@ -33,9 +39,12 @@ function renderImport(r: ImportResult): string {
     ? [`dry run, nothing written: ${source} verified`, `would create ${r.created}, replace ${r.replaced}; ${r.unchanged} unchanged`]
     : [`imported ${source}: ${r.created} created, ${r.replaced} replaced, ${r.unchanged} unchanged`];
   for (const item of r.items) if (item.action !== 'unchanged') lines.push(`  ${item.action.padEnd(8)} ${item.key} (${item.status}; by ${item.author}${item.author_known ? '' : ', not trusted here'})`);
+  const older = r.items.filter((i) => i.action === 'older').length;
+  if (older) lines.push(`${older} record(s) are older versions of ones this store already has from the same origin; they were left out`);
   if (r.conflicts.length) lines.push(`${r.conflicts.length} record(s) differ from yours; import with --replace to take the bundle's versions (yours are archived)`);
   if (r.quarantined.length) {
     const untrusted = [...new Set(r.items.filter((i) => !i.author_known).map((i) => i.author))];
+    for (const reason of new Set(r.items.map((i) => i.quarantine_reason).filter((x) => x !== undefined))) lines.push(`  quarantined: ${reason}`);
     lines.push(`${r.quarantined.length} record(s) ${r.dry_run ? 'would stay' : 'stay'} out of recall until you review and promote them: lore get KEY, then lore promote KEY`);
     if (untrusted.length) lines.push(`to trust their author for later imports: ${untrusted.map((a) => `lore trust add ${a}`).join('; ')}`);
   }

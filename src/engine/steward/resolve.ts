@@ -4,13 +4,15 @@
 
 import { LoreError, invalid } from '../errors';
 import { LIMITS } from '../model/limits';
-import { requireText } from '../model/validate';
+import { requireText, validateRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent, setStatus, supersede } from '../memory/lifecycle';
+import { currentRow, rowToMemory } from '../store/memoryRows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
 import { closeItem, getItem } from './inbox';
-import { INBOX_ACTIONS, type InboxAction, type InboxItem } from './types';
+import { substanceDigest } from './similarity';
+import { INBOX_ACTIONS, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
 
 export interface ResolveResult {
   item: InboxItem;
@@ -92,7 +94,34 @@ function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action:
   if (!item.proposal) throw new LoreError('INVALID_STATE', `inbox item ${item.id} carries no proposal to apply`);
   // "add" on a merge or supersede proposal keeps the candidate as a record of its own.
   const proposal = action === item.proposal.action ? item.proposal : { ...item.proposal, action: 'add' as const, target: null };
+  requireAsSeen(ctx, item, proposal.action === 'add' ? [proposal.key] : item.keys);
+  if (proposal.action === 'promote') requireAsProposed(ctx, item, proposal);
   return applyProposal(ctx, actor, proposal);
+}
+
+const stalePlan = (item: InboxItem) => `dismiss it (lore inbox resolve ${item.id} --action dismiss) and close the session again for a fresh plan`;
+
+/** The records a session proposal writes must be as they were when it was queued. */
+function requireAsSeen(ctx: EngineContext, item: InboxItem, keys: string[]): void {
+  const seen = item.evidence.seen as Record<string, SeenRecord | null> | undefined;
+  if (!seen) return;
+  for (const key of keys) {
+    if (!(key in seen)) continue;
+    const was = seen[key];
+    const row = currentRow(ctx.db, key);
+    const now = row ? `v${row.version}, ${row.status}` : 'absent';
+    if (now !== (was ? `v${was.version}, ${was.status}` : 'absent')) {
+      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was queued (then ${was ? `v${was.version}, ${was.status}` : 'absent'}; now ${now})`, stalePlan(item));
+    }
+  }
+}
+
+/** A promote lets in the text a person reviewed in the Inbox, not whatever the record says by now. */
+function requireAsProposed(ctx: EngineContext, item: InboxItem, proposal: SessionProposal): void {
+  const row = requireCurrent(ctx, proposal.key);
+  if (substanceDigest(rowToMemory(row)) !== substanceDigest(validateRemember(proposal.candidate))) {
+    throw new LoreError('INVALID_STATE', `${proposal.key} no longer says what inbox item ${item.id} proposes to promote (it was saved again since)`, `read it (lore get ${proposal.key}) and promote it with lore promote if it holds, or ${stalePlan(item)}`);
+  }
 }
 
 /** A finding names the versions it saw; if a record moved on since, the finding may no longer hold. */

@@ -66,7 +66,9 @@ export function findDuplicates(records: Memory[], vectors: Map<string, TermVecto
   const bySubstance = new Map<string, Memory[]>();
   for (const m of records) {
     const digest = substanceDigest(m);
-    bySubstance.set(digest, [...(bySubstance.get(digest) ?? []), m]);
+    const group = bySubstance.get(digest);
+    if (group) group.push(m);
+    else bySubstance.set(digest, [m]);
   }
   const exactGroup = new Map<string, string>();
   for (const [digest, group] of bySubstance) {
@@ -119,7 +121,11 @@ function candidatePairs(records: Memory[], vectors: Map<string, TermVector>): Ar
       .filter((k) => df.get(k)! > 1 && df.get(k)! <= MAX_POSTING)
       .sort((x, y) => df.get(x)! - df.get(y)! || (x < y ? -1 : 1))
       .slice(0, BLOCKING_STEMS);
-    for (const k of rare) postings.set(k, [...(postings.get(k) ?? []), m.key]);
+    for (const k of rare) {
+      const posting = postings.get(k);
+      if (posting) posting.push(m.key);
+      else postings.set(k, [m.key]);
+    }
   }
   const pairs = new Map<string, [string, string]>();
   for (const keys of postings.values()) {
@@ -157,7 +163,11 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
   const byAnchor = new Map<string, Memory[]>();
   for (const m of records) {
     if (!CONFLICT_TYPES.includes(m.type)) continue;
-    for (const path of new Set(m.anchors.map(anchorPath))) byAnchor.set(path, [...(byAnchor.get(path) ?? []), m]);
+    for (const path of new Set(m.anchors.map(anchorPath))) {
+      const group = byAnchor.get(path);
+      if (group) group.push(m);
+      else byAnchor.set(path, [m]);
+    }
   }
   for (const [anchor, all] of [...byAnchor].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const group = all.length > MAX_ANCHOR_GROUP ? [...all].sort((a, b) => (a.updated_at > b.updated_at ? -1 : 1)).slice(0, MAX_ANCHOR_GROUP) : all;
@@ -196,7 +206,8 @@ export function findStale(records: Memory[], options: ScanOptions): Finding[] {
     const reasons: StaleReason[] = [];
     const verified = options.verifiedAt?.get(m.key);
     const confirmed = verified && verified > m.updated_at ? verified : m.updated_at;
-    const evidence: Record<string, unknown> = { version: m.version, basis: m.basis, updated_at: m.updated_at, ...(verified ? { verified_at: verified } : {}) };
+    // `versions`, like every finding's: resolving the item refuses once the record moved on.
+    const evidence: Record<string, unknown> = { version: m.version, versions: { [m.key]: m.version }, basis: m.basis, updated_at: m.updated_at, ...(verified ? { verified_at: verified } : {}) };
     if (m.review_after && m.review_after <= options.now) {
       reasons.push('review_due');
       evidence.review_after = m.review_after;
@@ -228,12 +239,24 @@ export function findStale(records: Memory[], options: ScanOptions): Finding[] {
 export function findDeadEndCollisions(records: Memory[]): Finding[] {
   const deadEnds = records.filter((m) => m.type === 'dead_end').map((m) => ({ m, terms: stems(`${m.title} ${m.description} ${m.tags.join(' ')}`) }));
   if (!deadEnds.length) return [];
+  // Only dead ends sharing a stem with a decision can resemble it: look them up by stem rather
+  // than comparing every decision with every dead end.
+  const byStem = new Map<string, number[]>();
+  deadEnds.forEach((dead, i) => {
+    for (const s of dead.terms) {
+      const list = byStem.get(s);
+      if (list) list.push(i);
+      else byStem.set(s, [i]);
+    }
+  });
   const findings: Finding[] = [];
   for (const d of records) {
     if (d.type !== 'decision' || d.status !== 'active') continue;
     // The probes a save uses: the title alone and the title with its description.
     const probes = [stems(d.title), stems(`${d.title} ${d.description}`)].filter((p) => p.size);
-    for (const dead of deadEnds) {
+    const sharing = new Set<number>();
+    for (const probe of probes) for (const s of probe) for (const i of byStem.get(s) ?? []) sharing.add(i);
+    for (const dead of [...sharing].sort((a, b) => a - b).map((i) => deadEnds[i])) {
       const score = Math.max(0, ...probes.map((p) => resemblance(p, dead.terms)));
       if (score < RESEMBLANCE_THRESHOLD) continue;
       findings.push({

@@ -21,7 +21,7 @@ import { digestOf } from '../trust/digest';
 import { applyProposal } from './apply';
 import { itemByFingerprint, openItem } from './inbox';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
-import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SessionKind, type SessionProposal } from './types';
+import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
 
 /** At most this many candidate memories per session: a session settles a handful of things. */
 export const MAX_CANDIDATES = 50;
@@ -225,6 +225,20 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
   return drafts;
 }
 
+/**
+ * What the records a queued proposal writes looked like when it was queued (null: no such record),
+ * so resolving it later refuses a plan the store has moved past. A promote is checked against the
+ * candidate's text instead: its record is only written when the add before it is applied.
+ */
+function seenNow(ctx: EngineContext, keys: string[]): Record<string, SeenRecord | null> {
+  const seen: Record<string, SeenRecord | null> = {};
+  for (const key of keys) {
+    const row = currentRow(ctx.db, key);
+    seen[key] = row ? { version: row.version, status: row.status } : null;
+  }
+  return seen;
+}
+
 const ACTIONS_FOR: Record<PlanAction, (d: Draft, key: string) => InboxAction[]> = {
   add: () => ['add', 'dismiss'],
   merge: (d, key) => (d.target === key ? ['merge', 'dismiss'] : ['merge', 'add', 'dismiss']),
@@ -285,15 +299,16 @@ export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, opt
         item.inbox_id = earlier.id;
         continue;
       }
+      const keys = [...new Set([item.key, ...(item.target ? [item.target] : [])])];
       const opened = openItem(
         ctx,
         actor,
         {
           fingerprint,
           kind: 'session',
-          keys: [...new Set([item.key, ...(item.target ? [item.target] : [])])],
+          keys,
           summary: `${session.kind} session proposes to ${item.action} ${item.key}${item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : ''}: ${item.title}`,
-          evidence: { reason: item.reason, session_kind: session.kind, session_id: session.session_id, source: candidate.valid.provenance.source, ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}), ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}) },
+          evidence: { reason: item.reason, session_kind: session.kind, session_id: session.session_id, source: candidate.valid.provenance.source, ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}), ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}), ...(item.action === 'promote' ? {} : { seen: seenNow(ctx, keys) }) },
           risk: item.risk,
           actions: ACTIONS_FOR[item.action](draft, item.key),
           proposal,

@@ -48,6 +48,12 @@ export const SESSION_KINDS: readonly SessionKind[] = ['routine', 'incident', 'mi
 
 export type PlanAction = 'add' | 'merge' | 'supersede' | 'promote';
 
+/** A record as a queued session proposal saw it (kept in the item's evidence as `seen`). */
+export interface SeenRecord {
+  version: number;
+  status: string;
+}
+
 /** A session-close proposal kept in the inbox until a person applies or dismisses it. */
 export interface SessionProposal {
   action: PlanAction;

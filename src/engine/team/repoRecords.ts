@@ -49,7 +49,8 @@ export function syncRepoRecord(ctx: EngineContext, path: string, text: string, s
     if (repoRecordPath(key) !== path) throw new LoreError('INTEGRITY', `it holds ${key}, whose file is ${repoRecordPath(key)} (a record file was moved or renamed)`);
     const result = applyBundle(ctx, REPOSITORY, bundle, { dryRun: false, conflicts: 'keep-local-edits' });
     const item = result.items[0];
-    if (item.action === 'unchanged') summary.unchanged++;
+    // An older file (a checkout of an old commit, or a reverted file) leaves the newer record alone.
+    if (item.action === 'unchanged' || item.action === 'older') summary.unchanged++;
     else if (item.action === 'conflict') summary.conflicts.push({ path, key });
     else summary.imported.push(key);
     summary.quarantined.push(...result.quarantined);

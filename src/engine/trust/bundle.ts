@@ -2,7 +2,9 @@
 // with the signature its author made, and signs the whole. Import checks the whole bundle first
 // (bundleFormat.readBundle), then writes every record in one transaction or none: a record keeps
 // its author and their signature, and this machine signs it for the store, key and version it now
-// has. Records by authors this store does not trust, or from untrusted sources, land quarantined.
+// has. Records by authors this store does not trust, or from untrusted sources, or in a bundle
+// signed by a key this store does not trust (only the exporter vouches for a record's status and
+// provenance), land quarantined. An older version than this store's from the same origin is kept out.
 
 import { LoreError } from '../errors';
 import { nowIso, type EngineContext } from '../memory/context';
@@ -94,7 +96,8 @@ export interface ImportOptions {
   replace?: boolean;
 }
 
-export type ImportAction = 'create' | 'replace' | 'unchanged' | 'conflict';
+/** `older`: this store holds a later version from the same origin store; the bundle's is not taken. */
+export type ImportAction = 'create' | 'replace' | 'unchanged' | 'conflict' | 'older';
 
 export interface ImportItem {
   key: string;
@@ -104,6 +107,8 @@ export interface ImportItem {
   author: string;
   author_known: boolean;
   local_version: number | null;
+  /** Why it lands quarantined here, when it does and the bundle did not say so itself. */
+  quarantine_reason?: string;
 }
 
 export interface ImportResult {
@@ -127,9 +132,25 @@ export function importBundle(ctx: EngineContext, actor: Actor, input: unknown, o
   return applyBundle(ctx, importer, bundle, { dryRun: options.dryRun === true, conflicts: options.replace ? 'replace' : 'refuse' });
 }
 
-function landingStatus(record: BundleRecord, authorKnown: boolean): Status {
-  if (!authorKnown || UNTRUSTED_SOURCES.includes(record.provenance.source)) return 'quarantined';
-  return record.status;
+/**
+ * The author's signature covers a record's content only; its status and provenance are the
+ * exporter's word (the bundle signature). So both the author and the exporter must be trusted
+ * for a record to keep the status it arrives with: otherwise anyone could re-sign a trusted
+ * author's retracted, deprecated or quarantined record, or its webpage-sourced text, as active.
+ */
+function landing(record: BundleRecord, authorKnown: boolean, signer: string, signerKnown: boolean): { status: Status; reason?: string } {
+  if (record.status === 'quarantined') return { status: 'quarantined' };
+  if (!authorKnown) return { status: 'quarantined', reason: `imported from ${record.signed.author}, an author this store does not trust` };
+  if (!signerKnown) return { status: 'quarantined', reason: `its status and source were vouched for by ${signer}, an exporter this store does not trust` };
+  if (UNTRUSTED_SOURCES.includes(record.provenance.source)) return { status: 'quarantined', reason: `imported; its source (${record.provenance.source}) is untrusted` };
+  return { status: record.status };
+}
+
+/** The store and version a current row was signed as where it was written (its origin, if imported). */
+function signedAs(ctx: EngineContext, row: MemoryRow): { store_id: string; version: number } {
+  if (!row.origin) return { store_id: ctx.storeId, version: row.version };
+  const origin = JSON.parse(row.origin) as { store_id: string; version: number };
+  return { store_id: origin.store_id, version: origin.version };
 }
 
 /**
@@ -139,13 +160,25 @@ function landingStatus(record: BundleRecord, authorKnown: boolean): Status {
 export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, how: { dryRun: boolean; conflicts: ConflictPolicy }): ImportResult {
   const digest = digestOf(bundle);
   return ctx.db.transaction(() => {
+    const signerKnown = isKnownAuthor(ctx, bundle.signer);
     const items: ImportItem[] = bundle.records.map((record) => {
       const local = currentRow(ctx.db, record.key);
       const authorKnown = isKnownAuthor(ctx, record.signed.author);
+      const localSigned = local ? signedAs(ctx, local) : null;
+      // Same origin store and the same author: a version number is only that author's own claim.
+      const older = localSigned !== null && local!.author === record.signed.author && localSigned.store_id === record.signed.store_id && record.signed.version < localSigned.version;
       let action: ImportAction = 'create';
       if (local && local.content_digest === record.content_digest) action = 'unchanged';
+      // A replayed older version (an old bundle or an old .lore/ file) never replaces a newer one;
+      // a record edited here since its own file was written stays a conflict, as it is reported.
+      else if (local && older && (how.conflicts !== 'keep-local-edits' || local.origin !== null)) action = 'older';
       else if (local) action = how.conflicts === 'replace' || (how.conflicts === 'keep-local-edits' && local.origin !== null) ? 'replace' : 'conflict';
-      return { key: record.key, action, status: action === 'create' || action === 'replace' ? landingStatus(record, authorKnown) : (local!.status as Status), author: record.signed.author, author_known: authorKnown, local_version: local?.version ?? null };
+      const writes = action === 'create' || action === 'replace';
+      const lands = writes ? landing(record, authorKnown, bundle.signer, signerKnown) : { status: local!.status as Status };
+      return {
+        key: record.key, action, status: lands.status, author: record.signed.author, author_known: authorKnown, local_version: local?.version ?? null,
+        ...(lands.reason ? { quarantine_reason: lands.reason } : {}),
+      };
     });
     const conflicts = items.filter((i) => i.action === 'conflict').map((i) => i.key);
     // A dry run reports conflicts instead of refusing, so a person sees all of what would happen.
@@ -163,7 +196,7 @@ export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, ho
       items,
       created: items.filter((i) => i.action === 'create').length,
       replaced: items.filter((i) => i.action === 'replace').length,
-      unchanged: items.filter((i) => i.action === 'unchanged').length,
+      unchanged: items.filter((i) => i.action === 'unchanged' || i.action === 'older').length,
       quarantined: items.filter((i) => (i.action === 'create' || i.action === 'replace') && i.status === 'quarantined').map((i) => i.key),
       conflicts,
     };
@@ -190,7 +223,6 @@ function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, i
     ctx.db.run('UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?', [now, now, previous.id]);
     pruneArchive(ctx, record.key);
   }
-  const quarantinedHere = item.status === 'quarantined' && record.status !== 'quarantined';
   const memory: Memory = {
     key: record.key,
     type: record.type,
@@ -202,11 +234,7 @@ function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, i
     tags: record.tags,
     scope: record.scope,
     status: item.status,
-    status_reason: quarantinedHere
-      ? item.author_known
-        ? `imported; its source (${record.provenance.source}) is untrusted`
-        : `imported from ${record.signed.author}, an author this store does not trust`
-      : record.status_reason,
+    status_reason: item.quarantine_reason ?? record.status_reason,
     superseded_by: record.superseded_by,
     supersedes: record.supersedes,
     basis: record.basis,

@@ -5,11 +5,12 @@
 // docs/bundle.md describes the format for someone writing their own verifier.
 
 import { createPublicKey } from 'node:crypto';
-import { LoreError, isLoreError, type ErrorCode } from '../errors';
+import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
 import { contentDigest } from '../memory/contentDigest';
 import { parseKey } from '../model/keys';
 import { BASES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, STATUSES, type Basis, type Memory, type MemoryType, type Provenance, type Scope, type Status } from '../model/types';
-import { rejectSecrets, validateRemember } from '../model/validate';
+import { LIMITS } from '../model/limits';
+import { requireDate, requireText, validateRemember } from '../model/validate';
 import { canonicalJson } from './digest';
 import { keyIdOf } from './integrity';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
@@ -147,9 +148,10 @@ const wholeNumber: Shape = (v) => typeof v === 'number' && Number.isInteger(v) &
 
 function fieldProblems(where: string, value: Record<string, unknown>, fields: Record<string, Shape>): string[] {
   const problems: string[] = [];
-  for (const name of Object.keys(value)) if (!(name in fields)) problems.push(`${where} has an unknown field "${name}"`);
+  // Own properties only: `"__proto__"` or `"constructor"` in the JSON is an unknown field, not Object's.
+  for (const name of Object.keys(value)) if (!Object.hasOwn(fields, name)) problems.push(`${where} has an unknown field ${JSON.stringify(name)}`);
   for (const [name, shape] of Object.entries(fields)) {
-    if (!(name in value)) problems.push(`${where} has no "${name}"`);
+    if (!Object.hasOwn(value, name)) problems.push(`${where} has no "${name}"`);
     else if (!shape(value[name])) problems.push(`${where} has a malformed "${name}"`);
   }
   return problems;
@@ -172,9 +174,15 @@ const topShape: Record<string, Shape> = {
   authors: (v) => Array.isArray(v) && v.every(isObject), records: (v) => Array.isArray(v) && v.every(isObject), signer: text, signature: text,
 };
 
+/** The largest bundle text read (about 3,000 records at every limit; far more in practice). */
+export const MAX_BUNDLE_CHARS = 64 * 1024 * 1024;
+
 function shapeOf(input: unknown, what: string): Bundle {
   let value = input;
   if (typeof input === 'string') {
+    if (input.length > MAX_BUNDLE_CHARS) {
+      throw new LoreError('LIMIT_EXCEEDED', `${what} is ${input.length} characters; the limit is ${MAX_BUNDLE_CHARS} (64 MiB)`, 'export fewer records per bundle (--type, --status, --basis)');
+    }
     try {
       value = JSON.parse(input);
     } catch (error) {
@@ -211,6 +219,24 @@ function isEd25519(publicKey: string): boolean {
   }
 }
 
+function textProblem(check: () => unknown, where: string): Problem | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (!isLoreError(error)) throw error;
+    return { code: error.code, message: `${where}: ${error.message}` };
+  }
+}
+
+function isLoreDate(value: string): boolean {
+  try {
+    return requireDate('date', value) === value;
+  } catch {
+    return false;
+  }
+}
+
 /** Limits and secret rules, exactly as `remember` applies them. */
 function contentProblem(record: BundleRecord): Problem | null {
   try {
@@ -222,7 +248,13 @@ function contentProblem(record: BundleRecord): Problem | null {
       provenance: { source: p.source, client: p.client, agent: p.agent, session_id: p.session_id, turn: p.turn, evidence: p.evidence },
       valid_from: record.valid_from, review_after: record.review_after ?? undefined, fact_key: record.fact_key ?? undefined,
     });
-    if (record.status_reason !== null) rejectSecrets('status_reason', record.status_reason);
+    // The fields outside the content digest are stored as they arrive, so they get the limits,
+    // date checks and secret rules a local write gives them.
+    if (record.status_reason !== null) requireText('status_reason', record.status_reason, LIMITS.reasonChars, { allowEmpty: true });
+    for (const [field, value] of [['valid_until', record.valid_until], ['recorded_at', record.recorded_at], ['provenance.created_at', p.created_at ?? null]] as const) {
+      // The value is not echoed: whatever it holds is refused, not repeated into a log.
+      if (value !== null && !isLoreDate(value)) throw invalid(`${field} is not a date as Lore writes them (such as 2026-03-01T12:00:00.000Z)`);
+    }
     if (record.superseded_by !== null) parseKey(record.superseded_by);
     if (record.supersedes !== null) parseKey(record.supersedes);
     return null;
@@ -241,7 +273,10 @@ export function readBundle(input: unknown, what = 'the bundle'): Bundle {
   const problems: Problem[] = [];
   const authorsById = new Map<string, BundleAuthor>();
   for (const author of bundle.authors) {
-    if (!isEd25519(author.public_key)) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} has a public key that is not an Ed25519 key` });
+    // A label is stored and shown by `lore trust list`: it gets the limit and secret rules of any text.
+    const badLabel = author.label === null ? null : textProblem(() => requireText('label', author.label, 120, { allowEmpty: true }), `author ${author.key_id}`);
+    if (badLabel) problems.push(badLabel);
+    else if (!isEd25519(author.public_key)) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} has a public key that is not an Ed25519 key` });
     else if (keyIdOf(author.public_key) !== author.key_id) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} does not match its public key (its key id would be ${keyIdOf(author.public_key)})` });
     else authorsById.set(author.key_id, author);
   }

@@ -30,7 +30,7 @@ const candidate = z.object({
   review_after: isoDate.optional(),
   fact_key: z.string().max(LIMITS.factKeyChars).optional(),
   supersedes: key.optional().describe('a record this one replaces'),
-});
+}).strict();
 
 const planItem = z.object({
   id: z.number(),
@@ -63,12 +63,16 @@ export function registerSessionClose(server: McpServer, deps: ToolDeps): void {
       title: 'Close a session',
       description:
         'At the end of a session, hand in the memories worth keeping (decisions with why, dead ends, verified runbooks, conventions, facts; never secrets or raw logs) and get a plan: add, merge, supersede or promote, each with a risk and a reason. mode "review" (default) writes nothing; "accept" applies the low-risk items and queues the rest in the Inbox for a person. Incident and migration sessions are review-first: accept queues everything. Promote is a person\'s act and is never applied by this tool. Lore does not extract memories from the summary: put them in memories.',
-      inputSchema: {
-        kind: z.enum(SESSION_KINDS as [string, ...string[]]).optional().describe('routine (default), incident or migration; incident and migration are review-first'),
-        summary: z.string().max(LIMITS.bodyBytes).optional().describe('what the session did, in a few lines (checked against dead ends; not stored)'),
-        memories: z.array(candidate).max(MAX_CANDIDATES).optional().describe('candidate memories: the remember fields'),
-        mode: z.enum(['review', 'accept']).optional().describe('review (default): plan only; accept: apply the low-risk items, queue the rest'),
-      },
+      // Strict: a misspelt field (say `type: "incident"` for kind) is refused by name, not dropped —
+      // dropped, it would turn a review-first session into a routine one that applies on accept.
+      inputSchema: z
+        .object({
+          kind: z.enum(SESSION_KINDS as [string, ...string[]]).optional().describe('routine (default), incident or migration; incident and migration are review-first'),
+          summary: z.string().max(LIMITS.bodyBytes).optional().describe('what the session did, in a few lines (checked against dead ends; not stored)'),
+          memories: z.array(candidate).max(MAX_CANDIDATES).optional().describe('candidate memories: the remember fields'),
+          mode: z.enum(['review', 'accept']).optional().describe('review (default): plan only; accept: apply the low-risk items, queue the rest'),
+        })
+        .strict(),
       outputSchema: {
         mode: z.enum(['review', 'accept']),
         kind: z.string(),

@@ -92,11 +92,9 @@ async function setStatus(deps: CommandDeps, arg: unknown, status: StatusChange):
   const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, ['active', 'disputed', 'deprecated', 'quarantined']);
   const verb = { deprecated: 'deprecate', disputed: 'dispute', retracted: 'retract' }[status];
   const reason = await ask(`Why ${verb} ${key}? (recorded with it)`);
-  if (status === 'retracted') {
-    const ok = await vscode.window.showWarningMessage(`Retract ${key}? It stays as a tombstone and is never recalled again.`, { modal: true }, 'Retract');
-    required(ok);
-  }
-  const result = await store.api.setStatus(editorActor(), key, status, reason);
+  const confirmed = status === 'retracted';
+  if (confirmed) required(await vscode.window.showWarningMessage(`Retract ${key}? It stays as a tombstone and is never recalled again.`, { modal: true }, 'Retract'));
+  const result = await store.api.setStatus(editorActor(confirmed), key, status, reason);
   vscode.window.showInformationMessage(`${key} is now ${result.status}.`);
 }
 
@@ -132,6 +130,14 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
   }
 }
 
+/** What a person confirms: for a session proposal, the candidate's own text (it is nowhere else to read yet). */
+function inboxDetail(item: InboxItem): string {
+  const c = item.proposal?.candidate;
+  if (!c) return item.summary;
+  const body = c.body?.trim() ? `\n\n${c.body.length > 600 ? `${c.body.slice(0, 600)}…` : c.body}` : '';
+  return `${item.summary}\n\n“${c.title}” — ${c.description}${body}\n\nSource: ${c.provenance.source}${c.provenance.client ? ` (${c.provenance.client})` : ''}. ${String(item.evidence.reason ?? '')}`.trim();
+}
+
 export function registerMemoryCommands(deps: CommandDeps): void {
   const { register, stores } = deps;
   register('lore.remember', async () => {
@@ -147,7 +153,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   register('lore.forget', async (arg?: unknown) => {
     const { store, key } = await resolveTarget(stores, arg, 'Forget which memory? (deleted everywhere, for good)', ['active', 'disputed', 'deprecated', 'superseded', 'quarantined', 'retracted']);
     required(await vscode.window.showWarningMessage(`Forget ${key}?`, { modal: true, detail: 'Its content is deleted everywhere it lives, every kept version included. The audit log keeps only digests. This cannot be undone.' }, 'Forget'));
-    const receipt = await store.api.forget(editorActor(), key);
+    const receipt = await store.api.forget(editorActor(true), key);
     vscode.window.showInformationMessage(`Forgot ${receipt.key}: ${receipt.versions_removed} version(s) removed.`);
   });
 
@@ -173,7 +179,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
         'Promote',
       ),
     );
-    await store.api.promote(editorActor(), key);
+    await store.api.promote(editorActor(true), key);
     vscode.window.showInformationMessage(`${key} is promoted and active.`);
   });
 
@@ -205,8 +211,9 @@ export function registerMemoryCommands(deps: CommandDeps): void {
         { placeHolder: `${item.kind}: ${item.summary}` },
       ),
     );
-    if (picked.label !== 'dismiss') required(await vscode.window.showWarningMessage(`${picked.label}: ${item.keys.join(', ')}?`, { modal: true, detail: item.summary }, picked.label));
-    await deps.stores.get(node.folder).api.resolveInbox(editorActor(), item.id, picked.label);
+    const confirmed = picked.label !== 'dismiss';
+    if (confirmed) required(await vscode.window.showWarningMessage(`${picked.label}: ${item.keys.join(', ')}?`, { modal: true, detail: inboxDetail(item) }, picked.label));
+    await deps.stores.get(node.folder).api.resolveInbox(editorActor(confirmed), item.id, picked.label);
     vscode.window.showInformationMessage(`Inbox item ${item.id} resolved: ${picked.label}.`);
   });
 }

@@ -78,7 +78,7 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     const plan = await store.api.importBundle(editorActor(), bundle, { dryRun: true });
     log.info(`import plan for ${source.fsPath}: ${JSON.stringify(plan)}`);
     required(await vscode.window.showWarningMessage(`Import ${source.fsPath.split(/[\\/]/).pop()}?`, { modal: true, detail: `Verified. Plan: ${JSON.stringify(plan).slice(0, 400)}` }, 'Import'));
-    await store.api.importBundle(editorActor(), bundle, { dryRun: false });
+    await store.api.importBundle(editorActor(true), bundle, { dryRun: false });
     vscode.window.showInformationMessage('Lore imported the bundle.');
   });
 
@@ -95,7 +95,7 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
       ),
     );
     required(await vscode.window.showWarningMessage(`Write ${key} into the repository as ${form.label}?`, { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' }, 'Write'));
-    const result = (await store.api.canonicalize(editorActor(), key, { as: form.as })) as { path?: string } | undefined;
+    const result = (await store.api.canonicalize(editorActor(true), key, { as: form.as })) as { path?: string } | undefined;
     if (result?.path) await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
     vscode.window.showInformationMessage(`Lore wrote ${key} to ${result?.path ?? 'the repository'}.`);
   });

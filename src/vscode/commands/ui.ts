@@ -10,15 +10,18 @@ import type { LoreStores } from '../stores';
 import { UNTRUSTED_HINT } from '../stores';
 import type { LoreNode } from '../views/treeModel';
 
-/** A person at the editor: the acts only a person may do (promote) are theirs to confirm. */
-export function editorActor(): Actor {
+/**
+ * A person at the editor. `confirmed` only right after they said yes to a modal dialog naming the
+ * act: that is what lets the engine accept a person's act (promote, applying a session proposal).
+ */
+export function editorActor(confirmed = false): Actor {
   let name = 'unknown';
   try {
     name = userInfo().username;
   } catch {
     // no passwd entry for the uid (some containers); the act is still recorded
   }
-  return { door: 'ui', name, human: true };
+  return { door: 'ui', name, human: confirmed };
 }
 
 export class UserCancelled extends Error {}

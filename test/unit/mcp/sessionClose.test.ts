@@ -76,4 +76,16 @@ describe('MCP session_close', () => {
     assert.equal(result.isError, true);
     assert.match(textOf(result), /memories\[0\]: description looks like it contains/);
   });
+
+  it('refuses fields it does not know by name, rather than dropping them', async () => {
+    const before = await stats();
+    // `type` for `kind` would otherwise make an incident session routine, and accept would apply it.
+    const misspelt = await h.call('session_close', { type: 'incident', memories: [decision], mode: 'accept' });
+    assert.equal(misspelt.isError, true);
+    assert.match(textOf(misspelt), /Unrecognized key: "type"/);
+    const nested = await h.call('session_close', { memories: [{ ...decision, anchor: 'src/jobs/queue.ts' }], mode: 'accept' });
+    assert.equal(nested.isError, true);
+    assert.match(textOf(nested), /Unrecognized key: "anchor" at memories\[0\]/);
+    assert.deepEqual(await stats(), before, 'nothing was written');
+  });
 });
