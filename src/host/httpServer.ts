@@ -14,7 +14,9 @@ import type { StoreAccess } from '../mcp/access';
 import { buildServer } from '../mcp/server';
 import { dispatchRpc } from './engineApi';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+/** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
+const MAX_RPC_BODY_BYTES = 160 * 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export interface HttpServeOptions {
@@ -48,12 +50,12 @@ function authorized(req: IncomingMessage, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new LoreError('LIMIT_EXCEEDED', 'request body over 4 MiB');
+    if (size > limit) throw new LoreError('LIMIT_EXCEEDED', `request body over ${limit / 1024 / 1024} MiB`);
     chunks.push(chunk as Buffer);
   }
   if (!size) return undefined;
@@ -77,7 +79,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_BODY_BYTES) : undefined;
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
     if (sessionId) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'unknown session; initialize again' }, id: null });
@@ -98,7 +100,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
-    const body = await readJson(req);
+    const body = await readJson(req, MAX_RPC_BODY_BYTES);
     const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body));
     sendJson(res, 200, { result });
   };
