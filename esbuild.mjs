@@ -30,4 +30,10 @@ await Promise.all([
 chmodSync('dist/cli.js', 0o755);
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
+// Drift's symbol parser (src/host/symbols/treeSitter.ts) loads the tree-sitter runtime and the
+// grammars of src/host/symbols/declarations.ts from dist/tree-sitter/.
+const TREE_SITTER_GRAMMARS = ['typescript', 'tsx', 'javascript', 'go', 'python', 'rust', 'java', 'ruby', 'bash'];
+const treeSitter = dirname(require.resolve('@vscode/tree-sitter-wasm'));
+mkdirSync('dist/tree-sitter', { recursive: true });
+for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
 console.log('built dist/cli.js, dist/extension.js, dist/embedWorker.js');

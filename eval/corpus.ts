@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chartRootsOf, classify } from '../src/engine/index/classify';
+import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
 import { evaluateRetrieval, renderRetrieval } from './retrieval';
 
@@ -45,7 +46,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (values.drift) {
-    const drift = evaluateDrift(values.corpus);
+    // Symbols located as the owner locates them: by tree-sitter where it has the grammar.
+    const parser = treeSitterSymbols();
+    await parser.whenReady;
+    const drift = evaluateDrift(values.corpus, parser);
     console.log(renderDrift(drift, values.verbose));
     process.exitCode = drift.detected === drift.cases.length && drift.false_alarms === 0 ? 0 : 1;
     return;

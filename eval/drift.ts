@@ -14,7 +14,7 @@
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Engine, type DriftFinding, type DriftState } from '../src/engine';
+import { Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
 
@@ -121,12 +121,13 @@ function targetMatches(finding: DriftFinding, c: DriftCase): boolean {
 
 const ALL_STATES: DriftState[] = ['current', 'relocated', 'changed', 'gone', 'broken'];
 
-export function runCase(filesDir: string, c: DriftCase): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
+/** `parser`: locate symbols as the owner does (src/host/symbols/treeSitter.ts); without one, by patterns. */
+export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
   const root = mkdtempSync(join(tmpdir(), 'lore-drift-eval-'));
   try {
     cpSync(filesDir, root, { recursive: true });
     const db = new WasmSqlDatabase(':memory:');
-    const engine = new Engine({ db, files: new DiskWorkspaceReader(root) });
+    const engine = new Engine({ db, files: new DiskWorkspaceReader(root, parser) });
     try {
       const scan = engine.driftScan();
       const before = new Map(engine.driftFindings({ states: ALL_STATES }).map((f) => [f.id, f]));
@@ -164,13 +165,13 @@ export function runCase(filesDir: string, c: DriftCase): { outcome: CaseOutcome;
   }
 }
 
-export function evaluateDrift(corpus: string): DriftEvalResult {
+export function evaluateDrift(corpus: string, parser?: SymbolParser): DriftEvalResult {
   const started = Date.now();
   const cases = readFileSync(join(corpus, 'drift.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DriftCase);
   const outcomes: CaseOutcome[] = [];
   let baseline: DriftEvalResult['baseline'] = { references: 0, by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0 } };
   for (const c of cases) {
-    const run = runCase(join(corpus, 'files'), c);
+    const run = runCase(join(corpus, 'files'), c, parser);
     baseline = { references: run.baseline.references, by_state: run.baseline.by_state };
     outcomes.push(run.outcome);
   }

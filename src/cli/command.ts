@@ -87,6 +87,8 @@ export async function withStore<T>(workspace: string, work: (engine: EngineApi) 
       }
       throw error;
     }
+    // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
+    await store.symbols;
     const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
     try {
       return await work(localApi(store.engine, store.paths.workspaceRoot));

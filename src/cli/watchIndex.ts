@@ -60,7 +60,9 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
   };
 
   await reindex();
-  // Baselines for the references made since the last scan, so each later change is a finding.
+  // Baselines for the references made since the last scan, so each later change is a finding;
+  // symbols located by the parser, as every later check will locate them.
+  await owner.access.open().symbols;
   const scan = await owner.access.use((engine) => engine.driftScan());
   ctx.print({ event: 'drift-scan', references: scan.references, by_state: scan.by_state }, (r) => `drift: ${r.references} references, ${Object.entries(r.by_state).filter(([s]) => s !== 'current').map(([s, n]) => `${n} ${s}`).join(', ')}`);
   // Folders the index skips are not watched (node_modules can hold most of a workspace's files).

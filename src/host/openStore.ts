@@ -5,12 +5,18 @@ import { ensureStoreDir, storePaths, type StorePaths } from './dataDir';
 import { loadMachineSigner } from './machineKey';
 import { acquireOwnerLock, type OwnerLock } from './ownerLock';
 import { WasmSqlDatabase } from './sqlite';
+import { treeSitterSymbols } from './symbols/treeSitter';
 import { DiskWorkspaceReader, githubRepositories } from './workspaceReader';
 
 export interface OpenStore {
   engine: Engine;
   paths: StorePaths;
   lock: OwnerLock;
+  /**
+   * Settles once drift's symbol parser has loaded its grammars (or failed to): from then on
+   * symbols are located by the parser. Until then, by patterns; a one-shot command waits for it.
+   */
+  symbols: Promise<void>;
   close(): void;
 }
 
@@ -28,12 +34,15 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   let db: WasmSqlDatabase | undefined;
   try {
     db = new WasmSqlDatabase(paths.database);
-    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot), repositories: githubRepositories(paths.workspaceRoot) });
+    // Loading starts here, the one place every door opens a store (once per process).
+    const parser = treeSitterSymbols(options.logger);
+    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot, parser), repositories: githubRepositories(paths.workspaceRoot) });
     const opened = db;
     return {
       engine,
       paths,
       lock,
+      symbols: parser.whenReady,
       close: () => {
         opened.close();
         lock.release();

@@ -1,19 +1,41 @@
-// Drift's view of the workspace on disk: every text file a reference may name — code included,
-// not only what the index covers — under the same walk (gitignore honoured, dependencies, build
-// output and secret-bearing files left out, no symlinks), plus the repository's GitHub remotes so
-// URLs to this repository count as references.
+// Drift's view of the workspace on disk: every file a reference may name — code, images and large
+// files included, not only what the index covers — under the same walk (gitignore honoured,
+// dependencies, build output and secret-bearing files left out, no symlinks), plus the
+// repository's GitHub remotes so URLs to this repository count as references. A path asked for
+// directly (a memory's anchor, a saved path) must stay inside the workspace with no symbolic link
+// on the way, and is never a secret-bearing file.
 
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { WorkspaceReader } from '../engine';
-import { MAX_INDEXED_BYTES } from '../engine/index/discovery';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+import type { SymbolParser, WorkspaceReader } from '../engine';
+import { DEFAULT_EXCLUDE, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
 import { WorkspaceFileSource } from './fileSource';
+
+/** Where discovery's secret-bearing defaults start (`.env`, keys, tfvars, credentials…). */
+const FIRST_SECRET_GLOB = '**/*.tfvars';
+
+/** Files up to this size are fingerprinted by their bytes when they are not text; larger ones by their size. */
+const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
+
+// Every file is listed whatever its size (a link to a large file is no broken link); texts are
+// still read only up to the index's cap.
+const RULES: DiscoveryRules = { include: ['**'], maxBytes: Number.MAX_SAFE_INTEGER };
 
 export class DiskWorkspaceReader implements WorkspaceReader {
   private readonly walker: WorkspaceFileSource;
+  // A path named directly (an anchor) may be a file the walk leaves out as noise (a lock file,
+  // build output) and is still read; never one of the secret-bearing kinds.
+  private readonly secretBearing = picomatch([...DEFAULT_EXCLUDE.slice(DEFAULT_EXCLUDE.indexOf(FIRST_SECRET_GLOB))], { dot: true });
+  private realRoot: string | null = null;
 
-  constructor(private readonly root: string) {
-    this.walker = new WorkspaceFileSource(root, { include: ['**'] });
+  /** `parser`: symbols located by a real parser where it has a grammar (symbols/treeSitter.ts). */
+  constructor(
+    private readonly root: string,
+    readonly parser?: SymbolParser,
+  ) {
+    this.walker = new WorkspaceFileSource(root, RULES);
   }
 
   list(): Array<{ path: string; size: number; mtimeMs: number }> {
@@ -21,9 +43,13 @@ export class DiskWorkspaceReader implements WorkspaceReader {
   }
 
   stat(path: string): { size: number; mtimeMs: number } | null {
-    if (!safe(path)) return null;
+    if (!this.allowed(path)) return null;
     try {
-      const stat = statSync(join(this.root, path));
+      const absolute = join(this.root, path);
+      // No symbolic link anywhere on the way, so no path leads outside the workspace.
+      this.realRoot ??= realpathSync.native(this.root);
+      if (relative(this.realRoot, realpathSync.native(absolute)).split(sep).join('/') !== path) return null;
+      const stat = statSync(absolute);
       return stat.isFile() ? { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) } : null;
     } catch {
       return null;
@@ -40,11 +66,25 @@ export class DiskWorkspaceReader implements WorkspaceReader {
       return null;
     }
   }
-}
 
-/** A workspace-relative path that stays inside the workspace. */
-function safe(path: string): boolean {
-  return !!path && !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0');
+  digest(path: string): string | null {
+    const stat = this.stat(path);
+    if (!stat) return null;
+    if (stat.size > MAX_DIGEST_BYTES) return `size:${stat.size}`;
+    try {
+      return `sha256:${createHash('sha256').update(readFileSync(join(this.root, path))).digest('hex')}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A plain workspace-relative path (with `/`), outside .git, and not a secret-bearing file. */
+  private allowed(path: string): boolean {
+    if (!path || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+    const parts = path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git')) return false;
+    return !this.secretBearing(path);
+  }
 }
 
 /** `owner/name` of the GitHub remotes in .git/config (none when there is no repository). */

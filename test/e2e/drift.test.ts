@@ -35,6 +35,8 @@ describe('lore drift, end to end', function () {
     const check = ok(space.lore('drift', 'check', 'src/jobs/queue.ts'), 'drift check');
     assert.match(check.stdout, /changed +docs\/jobs\.md:2 → claimNext\(\)/);
     assert.match(check.stdout, new RegExp(`changed +${key} → src/jobs/queue\\.ts#claimNext`));
+    // An editor or script passes absolute paths: inside the workspace they are the same file.
+    assert.match(ok(space.lore('drift', 'check', join(space.workspace, 'src/jobs/queue.ts'))).stdout, /changed +docs\/jobs\.md:2 → claimNext\(\)/);
 
     const listed = ok(space.lore('drift', 'list', '--json', '--state', 'changed', '--key', key), 'drift list');
     assert.equal(listed.json.length, 1);
@@ -60,5 +62,8 @@ describe('lore drift, end to end', function () {
     const check = space.lore('drift', 'check');
     assert.equal(check.code, 2);
     assert.match(check.stderr, /needs the paths that changed/);
+    const outside = space.lore('drift', 'check', '/etc/passwd');
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /\/etc\/passwd is not a path inside the workspace/);
   });
 });

@@ -3,7 +3,7 @@
 
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Engine, type DriftFinding, type DriftState } from '../../src/engine';
+import { Engine, type DriftFinding, type DriftState, type SymbolParser } from '../../src/engine';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { DiskWorkspaceReader } from '../../src/host/workspaceReader';
 import { TestClock, tempDir } from './store';
@@ -21,17 +21,22 @@ export interface DriftSpace {
   all(): DriftFinding[];
   /** The stored references a document makes with this raw text. */
   refs(source: string, raw: string): DriftFinding[];
-  reopen(): void;
+  /** The stored rows of a source's reference (the finder is not part of a finding). */
+  rows(source: string, raw: string): Array<{ state: DriftState; finder: string | null; fingerprint: string | null; detail: string }>;
+  /** Rewrites stored rows as an older Lore would have left them. */
+  sql(statement: string, params: Array<string | number | null>): void;
+  /** Opens the engine again on the same store; `parser` replaces the symbol parser (none: patterns only). */
+  reopen(parser?: SymbolParser): void;
   cleanup(): void;
 }
 
-export function driftSpace(files: Record<string, string> = {}, repositories: string[] = []): DriftSpace {
+export function driftSpace(files: Record<string, string> = {}, repositories: string[] = [], parser?: SymbolParser): DriftSpace {
   const dir = tempDir('lore-drift-');
   const root = join(dir, 'repo');
   mkdirSync(root);
   const clock = new TestClock();
   let db = new WasmSqlDatabase(join(dir, 'lore.db'));
-  const open = () => new Engine({ db, clock, files: new DiskWorkspaceReader(root), repositories });
+  const open = () => new Engine({ db, clock, files: new DiskWorkspaceReader(root, parser), repositories });
   const space: DriftSpace = {
     root,
     engine: open(),
@@ -49,7 +54,10 @@ export function driftSpace(files: Record<string, string> = {}, repositories: str
     },
     all: () => space.engine.driftFindings({ states: ALL_STATES }),
     refs: (source, raw) => space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
-    reopen() {
+    rows: (source, raw) => db.all('SELECT state, finder, fingerprint, detail FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id', [source, raw]),
+    sql: (statement, params) => void db.run(statement, params),
+    reopen(next?: SymbolParser) {
+      parser = next;
       db.close();
       db = new WasmSqlDatabase(join(dir, 'lore.db'));
       space.engine = open();

@@ -1,7 +1,9 @@
 // `lore drift scan|check|list`: what the repository's documents and the memories' anchors refer to
 // that moved on — a full scan, the quick check for files just saved, or the findings kept so far.
 
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { DRIFT_STATES, type DriftFinding, type DriftScanResult, type DriftState } from '../../engine';
+import { resolveWorkspaceRoot } from '../../host/dataDir';
 import type { Command } from '../command';
 import { listOption, stringOption, UsageError } from '../parse';
 
@@ -22,7 +24,8 @@ export const driftCommand: Command = {
     }
     if (sub === 'check') {
       if (!paths.length) throw new UsageError('lore drift check needs the paths that changed', 'e.g. lore drift check src/jobs/queue.ts (relative to the workspace root)');
-      const findings = await ctx.withEngine((engine) => engine.driftCheck(paths), { create: true });
+      const inside = workspacePaths([resolve(ctx.workspace), resolveWorkspaceRoot(ctx.workspace)], paths);
+      const findings = await ctx.withEngine((engine) => engine.driftCheck(inside), { create: true });
       ctx.print(findings, (f) => renderFindings(f.filter((x) => x.state !== 'current'), `no drift in references to ${paths.join(', ')}`));
       return 0;
     }
@@ -37,6 +40,19 @@ export const driftCommand: Command = {
     throw new UsageError(`unknown drift command "${sub}"`, 'use: lore drift scan, lore drift check PATH..., or lore drift list');
   },
 };
+
+/**
+ * The paths as the engine knows them: workspace-relative with `/`. An absolute path inside the
+ * workspace (as given, or as its real path) is made relative; one outside is refused.
+ */
+export function workspacePaths(roots: readonly string[], paths: readonly string[]): string[] {
+  return paths.map((path) => {
+    const candidates = isAbsolute(path) ? roots.map((root) => relative(root, path)) : [path.replace(/^(\.[\\/])+/, '')];
+    const inside = candidates.map((p) => p.split(sep).join('/')).find((p) => p && !isAbsolute(p) && !p.split('/').includes('..'));
+    if (!inside) throw new UsageError(`${path} is not a path inside the workspace ${roots[0]}`, 'give paths relative to the workspace root, e.g. src/jobs/queue.ts');
+    return inside;
+  });
+}
 
 function where(f: DriftFinding): string {
   return f.source.kind === 'memory' ? f.source.key! : `${f.source.path}${f.source.line ? `:${f.source.line}` : ''}`;

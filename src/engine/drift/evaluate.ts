@@ -5,7 +5,7 @@
 
 import { sha256 } from '../trust/digest';
 import type { RefRow } from './store';
-import { definitionsIn, lineRange, targetText, type Target } from './target';
+import { definitionsIn, EMPTY_PRINT, lineRange, targetHash, type Target } from './target';
 import type { DriftState } from './types';
 import type { Workspace } from './workspace';
 
@@ -15,6 +15,9 @@ export interface Verdict {
   detail: string;
   size: number | null;
   mtime_ms: number | null;
+  /** A new baseline, when the finder that locates a symbol changed and the symbol did not (finders.ts). */
+  fingerprint?: string;
+  finder?: string | null;
 }
 
 export interface Search {
@@ -34,13 +37,10 @@ function describe(target: Target): string {
   return target.path;
 }
 
-function textHash(ws: Workspace, target: Target): string | null {
-  const text = targetText(ws, target);
-  return text === null ? null : sha256(text);
-}
-
 function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search: Search): string[] {
-  const out = new Set<string>(search.candidates.filter((p) => p !== target.path && ws.isFile(p)));
+  // Same content has the same size: a whole file is looked for only among files of its size.
+  const fits = (p: string) => (target.kind === 'file' && row.base_size !== null ? ws.stat(p)?.size === row.base_size : ws.isFile(p));
+  const out = new Set<string>(search.candidates.filter((p) => p !== target.path && fits(p)));
   if (row.new_path && ws.isFile(row.new_path)) out.add(row.new_path);
   if (search.wide) {
     if (target.kind === 'symbol') {
@@ -70,11 +70,11 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
 
 export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | null {
   if (!row.target_path || !row.fingerprint) return null;
-  const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol };
+  const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol, finder: row.finder };
   const stat = target.kind === 'dir' ? null : ws.stat(target.path);
   if (stat && stat.size === row.size && stat.mtimeMs === row.mtime_ms && row.state !== 'relocated' && row.state !== 'gone') return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
-  const hash = textHash(ws, target);
+  const hash = targetHash(ws, target);
   if (hash === row.fingerprint) return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
   if (hash !== null && target.kind === 'lines') {
     // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have moved.
@@ -84,21 +84,29 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | 
   if (hash !== null) {
     return { state: 'changed', new_path: null, detail: `${describe(target)} changed since it was fingerprinted`, ...keep };
   }
-  // Not at its place any more: look for it elsewhere.
-  let changedAt: string | null = null;
-  for (const candidate of relocationCandidates(ws, row, target, search)) {
-    if (target.kind === 'dir') break;
-    const moved: Target = { ...target, path: candidate };
-    const movedHash = textHash(ws, moved);
-    if (movedHash === row.fingerprint) return { state: 'relocated', new_path: candidate, detail: `${describe(target)} moved to ${candidate}`, ...keep };
-    if (movedHash !== null && target.kind === 'symbol' && !changedAt && definitionsIn(ws, candidate, target.symbol!).length) changedAt = candidate;
+  // Not at its place any more: look for it elsewhere, and say where only when one place fits —
+  // copies of the same content (empty files, boilerplate) or a name defined in several files are
+  // reported, never guessed.
+  const exact: string[] = [];
+  const namesakes: string[] = [];
+  if (target.kind !== 'dir') {
+    for (const candidate of relocationCandidates(ws, row, target, search)) {
+      const movedHash = targetHash(ws, { ...target, path: candidate });
+      if (movedHash === row.fingerprint && row.fingerprint !== EMPTY_PRINT) exact.push(candidate);
+      else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length) namesakes.push(candidate);
+    }
   }
-  if (changedAt) return { state: 'relocated', new_path: changedAt, detail: `${describe(target)} moved to ${changedAt}, and its text changed`, ...keep };
+  if (exact.length === 1) return { state: 'relocated', new_path: exact[0], detail: `${describe(target)} moved to ${exact[0]}`, ...keep };
+  if (!exact.length && namesakes.length === 1) return { state: 'relocated', new_path: namesakes[0], detail: `${describe(target)} moved to ${namesakes[0]}, and its text changed`, ...keep };
+  const ambiguous = exact.length ? exact : namesakes;
+  const elsewhere = ambiguous.length
+    ? `; ${ambiguous.length} files ${exact.length ? 'now hold the same content' : `define ${target.symbol}`} (${ambiguous.slice(0, 5).join(', ')}${ambiguous.length > 5 ? ', …' : ''}), so where it went is not guessed`
+    : '';
   const fileThere = target.kind !== 'dir' && ws.isFile(target.path);
   const detail = fileThere
     ? target.kind === 'symbol'
       ? `${target.symbol} is no longer defined in ${target.path}`
       : `${describe(target)} is no longer there`
-    : `${target.path} was deleted${search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
-  return { state: 'gone', new_path: null, detail, ...keep };
+    : `${target.path} was deleted${ambiguous.length ? '' : search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
+  return { state: 'gone', new_path: null, detail: detail + elsewhere, ...keep };
 }

@@ -149,14 +149,20 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   if (!m) return [];
   const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
   const ours = repositories.some((r) => r.toLowerCase() === repo);
+  // A link to another project's README or LICENSE is about that project, not the file of the same name here.
+  if (!ours && repositories.length) return [];
   let path = m[3];
   try {
     path = decodeURIComponent(path);
   } catch {
     // kept as written
   }
+  // A branch name may hold slashes (`blob/release/1.2/docs/x.md`): the path is the longest tail that exists.
+  const exists = (p: string) => ws.isFile(p) || ws.isDir(p);
+  const segments = path.replace(/\/+$/, '').split('/');
+  if (!exists(segments.join('/'))) path = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((tail) => tail && exists(tail)) ?? path;
   const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[4], deliberate: ours, inBlock: false }, null);
-  // Someone else's repository whose path happens not to exist here is no reference of ours.
+  // Without a known remote, a URL counts when its path exists here; one that does not is no reference of ours.
   return ours || resolved.some((r) => r.ok) ? resolved : [];
 }
 

@@ -12,17 +12,20 @@ import { save } from '../memory/save';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { findSecrets } from '../trust/secretRules';
-import { evaluate, type Search } from './evaluate';
+import type { Search } from './evaluate';
+import { evaluateWithFinder } from './finders';
 import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
 import { resolveReference } from './resolve';
 import { allRefs, deleteRefs, deleteSource, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
-import { fingerprintOf } from './target';
+import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
 import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, type DriftState, type WorkspaceReader } from './types';
 import { Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 export const DRIFT_SOURCE = /\.(md|mdx|markdown|md\.erb)$/i;
 const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
+/** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
+const MAX_RETRY_PATHS = 100;
 
 export interface DriftFilter {
   key?: string;
@@ -73,13 +76,13 @@ export class DriftService {
   }
 
   private freshRow(kind: 'memory' | 'doc', source: string, ref: RawReference, ws: Workspace, sourcePath: string | null, now: string): NewRef[] {
-    const base = { source_kind: kind, source, line: ref.line, raw: ref.raw, old_path: null, new_path: null, detected_at: now, checked_at: now, verified_at: null, verified_by: null };
+    const base = { source_kind: kind, source, line: ref.line, raw: ref.raw, old_path: null, new_path: null, detected_at: now, checked_at: now, verified_at: null, verified_by: null, finder: null };
     return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
       if (!resolution.ok) return { ...base, form: resolution.form, target_path: null, target_kind: 'none', symbol: ref.symbol ?? null, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: resolution.detail };
       const print = fingerprintOf(ws, resolution.target);
       const target = resolution.target;
-      if (!print) return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: `${target.path} could not be read` };
-      return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', detail: 'fingerprinted' };
+      if (!print) return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: unreadable(target) };
+      return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', detail: 'fingerprinted', finder: print.finder };
     });
   }
 
@@ -133,7 +136,7 @@ export class DriftService {
     search = { ...search, siblings: (row) => this.siblingTargets(row) };
     const out: RefRow[] = [];
     for (const row of rows) {
-      const verdict = evaluate(ws, row, search);
+      const verdict = evaluateWithFinder(ws, row, search, true);
       if (!verdict) {
         out.push(row);
         continue;
@@ -176,23 +179,49 @@ export class DriftService {
   /**
    * The check after a save or watcher event: documents among `paths` are re-read, references to
    * any of `paths` (or to a folder holding one) are classified, and a target that vanished is
-   * looked for among the other paths of the same event and files with the same content.
+   * looked for among the other paths of the same event and files with the same content; a broken
+   * reference naming a file that appeared is resolved again.
    */
   check(paths: readonly string[]): DriftFinding[] {
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) {
+      throw new LoreError('INVALID_INPUT', 'a drift check needs a list of workspace-relative paths', 'e.g. ["src/jobs/queue.ts"]');
+    }
     const ws = this.ws();
     ws.forgetTexts();
     const unique = [...new Set(paths.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/')).filter(Boolean))];
     ws.refresh(unique);
     return this.ctx.db.transaction(() => {
       for (const path of unique) if (DRIFT_SOURCE.test(path)) this.syncDoc(path, ws, false);
+      this.retryBrokenNaming(unique.filter((p) => ws.isFile(p)), ws);
       const folders = new Set<string>();
       for (const path of unique) for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) folders.add(path.slice(0, i));
       const rows = [...refsTargeting(this.ctx.db, [...unique, ...folders]), ...refsOfSources(this.ctx.db, 'doc', unique.filter((p) => DRIFT_SOURCE.test(p)))];
       const seen = new Set<number>();
-      const distinct = rows.filter((r) => !seen.has(r.id) && seen.add(r.id) && (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || unique.includes(r.target_path!)));
+      const named = new Set(unique);
+      const distinct = rows.filter((r) => !seen.has(r.id) && seen.add(r.id) && (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || named.has(r.target_path!)));
       const candidates = [...unique, ...this.sameContent(distinct)];
       return this.apply(distinct, ws, { candidates, wide: false }).map(toFinding);
     });
+  }
+
+  /**
+   * A file that appears may be what a broken reference named (a dead link fixed by creating its
+   * target): the sources whose broken references mention its name are resolved again. A save
+   * names a few files; a branch switch's thousands wait for the next full scan.
+   */
+  private retryBrokenNaming(present: readonly string[], ws: Workspace): void {
+    if (!present.length || present.length > MAX_RETRY_PATHS) return;
+    const stems = [...new Set(present.map((p) => p.slice(p.lastIndexOf('/') + 1).split('.')[0]).filter((stem) => stem.length >= 2))];
+    const broken = this.ctx.db.all<{ source_kind: 'memory' | 'doc'; source: string; raw: string }>("SELECT source_kind, source, raw FROM drift_refs WHERE state = 'broken'");
+    const sources = new Set(broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`));
+    for (const entry of sources) {
+      const [kind, source] = entry.split('\u0000');
+      if (kind === 'doc') this.syncDoc(source, ws, true);
+      else {
+        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${LIVE_STATUSES}`, [source]);
+        if (m) this.syncMemory({ key: source, anchors: JSON.parse(m.anchors), links: JSON.parse(m.links) }, ws, true);
+      }
+    }
   }
 
   private siblingTargets(row: RefRow): string[] {
@@ -203,9 +232,13 @@ export class DriftService {
 
   /** Indexed files with the content a vanished file had: the index already knows every file's hash. */
   private sameContent(rows: RefRow[]): string[] {
-    const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint).map((r) => r.fingerprint!))];
-    if (!hashes.length) return [];
-    return this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${hashes.map(() => '?').join(', ')})`, hashes).map((d) => d.path);
+    const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint && r.fingerprint !== EMPTY_PRINT).map((r) => r.fingerprint!))];
+    const out: string[] = [];
+    for (let i = 0; i < hashes.length; i += 500) {
+      const part = hashes.slice(i, i + 500);
+      out.push(...this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${part.map(() => '?').join(', ')})`, part).map((d) => d.path));
+    }
+    return out;
   }
 
   findings(filter: DriftFilter = {}): DriftFinding[] {
@@ -255,7 +288,9 @@ export class DriftService {
       const ws = new Workspace(this.reader!);
       const candidates = this.sameContent(rows);
       checked = rows.map((row) => {
-        const verdict = evaluate(ws, row, { candidates, wide: false, siblings: (r) => this.siblingTargets(r) });
+        // A folder's fingerprint needs the workspace's listing, a walk no recall should wait for: it shows its last check.
+        if (row.target_kind === 'dir') return row;
+        const verdict = evaluateWithFinder(ws, row, { candidates, wide: false, siblings: (r) => this.siblingTargets(r) }, false);
         return verdict ? { ...row, ...verdict } : row;
       });
     }
@@ -287,14 +322,26 @@ export class DriftService {
         const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
         if (!print) throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
         fingerprints.push(print.fingerprint);
-        updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}` });
+        updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
       }
       const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
       const version = saved && saved.saved ? saved.version : current.version;
+      // Only the basis changed: the record keeps its status (a web page's record a person promoted
+      // is not quarantined again because its source is untrusted). Status is outside the signed digest.
+      if (saved && saved.saved && saved.status !== current.status) {
+        this.ctx.db.run('UPDATE memories SET status = ? WHERE key = ? AND is_current = 1', [current.status, key]);
+      }
       appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, references: fingerprints.length, fingerprints } });
       return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
     });
   }
+}
+
+/** Why a resolved target has no fingerprint: the anchor it names is not in the file, or the file cannot be read. */
+function unreadable(target: Target): string {
+  if (target.kind === 'heading') return `${target.path} has no heading #${target.symbol}`;
+  if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
+  return `${target.path} could not be read`;
 }
 
 /** The same record, re-stated with basis verified (a new signed version; valid time unchanged). */

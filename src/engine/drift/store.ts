@@ -29,6 +29,8 @@ export interface RefRow {
   checked_at: string;
   verified_at: string | null;
   verified_by: string | null;
+  /** For a symbol: the finder whose spans the fingerprint covers (`pattern`, `tree-sitter:go`); null: the patterns (finders.ts). */
+  finder: string | null;
 }
 
 export type NewRef = Omit<RefRow, 'id'>;
@@ -37,16 +39,32 @@ export function refsOfSource(db: SqlDatabase, kind: 'memory' | 'doc', source: st
   return db.all<RefRow>('SELECT * FROM drift_refs WHERE source_kind = ? AND source = ? ORDER BY id', [kind, source]);
 }
 
+/** SQLite caps the parameters of one statement: long lists (a branch switch's paths) are asked in parts. */
+const PART = 500;
+
+function inParts<T>(values: readonly string[], query: (part: string[]) => T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < values.length; i += PART) out.push(...query(values.slice(i, i + PART)));
+  return out;
+}
+
+function byId(rows: RefRow[]): RefRow[] {
+  const seen = new Set<number>();
+  return rows.filter((r) => !seen.has(r.id) && seen.add(r.id)).sort((a, b) => a.id - b.id);
+}
+
 export function refsOfSources(db: SqlDatabase, kind: 'memory' | 'doc', sources: readonly string[]): RefRow[] {
-  if (!sources.length) return [];
-  return db.all<RefRow>(`SELECT * FROM drift_refs WHERE source_kind = ? AND source IN (${sources.map(() => '?').join(', ')}) ORDER BY id`, [kind, ...sources]);
+  return byId(inParts(sources, (part) => db.all<RefRow>(`SELECT * FROM drift_refs WHERE source_kind = ? AND source IN (${part.map(() => '?').join(', ')})`, [kind, ...part])));
 }
 
 /** References whose target (or the place it moved to) is one of `paths`. */
 export function refsTargeting(db: SqlDatabase, paths: readonly string[]): RefRow[] {
-  if (!paths.length) return [];
-  const marks = paths.map(() => '?').join(', ');
-  return db.all<RefRow>(`SELECT * FROM drift_refs WHERE target_path IN (${marks}) OR new_path IN (${marks}) ORDER BY id`, [...paths, ...paths]);
+  return byId(
+    inParts(paths, (part) => {
+      const marks = part.map(() => '?').join(', ');
+      return db.all<RefRow>(`SELECT * FROM drift_refs WHERE target_path IN (${marks}) OR new_path IN (${marks})`, [...part, ...part]);
+    }),
+  );
 }
 
 export function allRefs(db: SqlDatabase): RefRow[] {
@@ -55,22 +73,22 @@ export function allRefs(db: SqlDatabase): RefRow[] {
 
 export function insertRef(db: SqlDatabase, row: NewRef): number {
   return db.run(
-    `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint, base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.source_kind, row.source, row.line, row.raw, row.form, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by],
+    `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint, base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by, finder)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [row.source_kind, row.source, row.line, row.raw, row.form, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.finder ?? null],
   ).lastInsertRowid;
 }
 
 export function updateRef(db: SqlDatabase, row: RefRow): void {
   db.run(
-    `UPDATE drift_refs SET line = ?, target_path = ?, target_kind = ?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ? WHERE id = ?`,
-    [row.line, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.id],
+    `UPDATE drift_refs SET line = ?, target_path = ?, target_kind = ?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ?, finder = ? WHERE id = ?`,
+    [row.line, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.finder ?? null, row.id],
   );
 }
 
 export function deleteRefs(db: SqlDatabase, ids: readonly number[]): void {
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
+  for (let i = 0; i < ids.length; i += PART) {
+    const part = ids.slice(i, i + PART);
     db.run(`DELETE FROM drift_refs WHERE id IN (${part.map(() => '?').join(', ')})`, [...part]);
   }
 }

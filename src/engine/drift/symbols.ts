@@ -72,6 +72,8 @@ const findTypeScript: Finder = (lines) => {
   const method = /^\s+(?:public\s+|private\s+|protected\s+|static\s+|async\s+|readonly\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{=]+)?\{\s*$/;
   lines.forEach((line, i) => {
     const m = top.exec(line);
+    // An indented const/let/var is a local of some function, not a definition a document names.
+    if (m && /^(const|let|var)$/.test(m[1]) && /^\s/.test(line)) return;
     if (m) {
       out.push({ name: m[2], start: withLeadingComments(lines, i, /^\s*(\/\/|\*|\/\*\*)/), end: braceEnd(lines, i), kind: m[1].startsWith('function') ? 'function' : m[1] === 'const' || m[1] === 'let' || m[1] === 'var' ? 'variable' : 'type' });
       return;

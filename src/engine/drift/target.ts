@@ -3,7 +3,8 @@
 // markdown section under a heading, or a range of lines.
 
 import { sha256 } from '../trust/digest';
-import { symbolText, type SymbolDefinition } from './symbols';
+import { chooseDefinitions, definitionsText, finderOf } from './finders';
+import type { SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
 
@@ -12,23 +13,28 @@ export interface Target {
   kind: TargetKind;
   /** The symbol name, heading slug or `L10-L20` the fingerprint is narrowed to. */
   symbol: string | null;
+  /** For a symbol: the finder whose spans the fingerprint covers (see finders.ts); absent: the best one now. */
+  finder?: string | null;
 }
 
 export interface Print {
   fingerprint: string;
   size: number;
   mtimeMs: number;
+  /** For a symbol, the finder that located it; else null. */
+  finder: string | null;
 }
 
 const POD_ORDINAL = /^(.+)-\d+$/;
 
-/** Definitions of `name` in a file; a StatefulSet's pod (`<name>-0`) is found through its StatefulSet. */
-export function definitionsIn(ws: Workspace, path: string, name: string): SymbolDefinition[] {
-  const defs = ws.definitions(path);
-  const exact = defs.filter((d) => d.name === name);
-  if (exact.length) return exact;
-  const pod = POD_ORDINAL.exec(name);
-  return pod ? defs.filter((d) => d.name === pod[1] && d.kind === 'resource' && d.workload === 'StatefulSet') : [];
+/** Definitions of `name` in a file (by `finder`, see finders.ts); a StatefulSet's pod (`<name>-0`) is found through its StatefulSet. */
+export function definitionsIn(ws: Workspace, path: string, name: string, finder?: string | null): SymbolDefinition[] {
+  return chooseDefinitions(ws, path, name, finder, (defs) => {
+    const exact = defs.filter((d) => d.name === name);
+    if (exact.length) return exact;
+    const pod = POD_ORDINAL.exec(name);
+    return pod ? defs.filter((d) => d.name === pod[1] && d.kind === 'resource' && d.workload === 'StatefulSet') : [];
+  });
 }
 
 export function slugify(heading: string): string {
@@ -44,7 +50,15 @@ export function sectionText(text: string, slug: string): string | null {
   const lines = text.split(/\r?\n/);
   let start = -1;
   let level = 0;
+  let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
+    // A `# comment` inside a fenced code block is no heading.
+    const opener = /^\s{0,3}(```+|~~~+)/.exec(lines[i]);
+    if (opener && (!fence || (opener[1][0] === fence[0] && opener[1].length >= fence.length && lines[i].trim() === opener[1]))) {
+      fence = fence ? null : opener[1];
+      continue;
+    }
+    if (fence) continue;
     const m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(lines[i]);
     if (!m) continue;
     if (start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
@@ -79,13 +93,24 @@ export function targetText(ws: Workspace, target: Target): string | null {
     const lines = text.split(/\r?\n/);
     return range && range[1] <= lines.length ? lines.slice(range[0] - 1, range[1]).join('\n') : null;
   }
-  const defs = definitionsIn(ws, target.path, target.symbol);
-  return defs.length ? symbolText(text.split(/\r?\n/), defs) : null;
+  const defs = definitionsIn(ws, target.path, target.symbol, target.finder);
+  return defs.length ? definitionsText(text, defs) : null;
 }
 
-export function fingerprintOf(ws: Workspace, target: Target): Print | null {
+/** A target's fingerprint now: the hash of its text, or of a whole file's bytes when it has no text (an image). */
+export function targetHash(ws: Workspace, target: Target): string | null {
   const text = targetText(ws, target);
-  if (text === null) return null;
+  if (text !== null) return sha256(text);
+  return target.kind === 'file' ? ws.digest(target.path) : null;
+}
+
+/** The fingerprint of empty text: it says nothing about where a target went. */
+export const EMPTY_PRINT = sha256('');
+
+export function fingerprintOf(ws: Workspace, target: Target): Print | null {
+  const fingerprint = targetHash(ws, target);
+  if (fingerprint === null) return null;
   const stat = target.kind === 'dir' ? { size: 0, mtimeMs: 0 } : ws.stat(target.path) ?? { size: 0, mtimeMs: 0 };
-  return { fingerprint: sha256(text), size: stat.size, mtimeMs: stat.mtimeMs };
+  const finder = target.kind === 'symbol' && target.symbol ? finderOf(definitionsIn(ws, target.path, target.symbol, target.finder)) : null;
+  return { fingerprint, size: stat.size, mtimeMs: stat.mtimeMs, finder };
 }

@@ -1,6 +1,8 @@
 // Drift's vocabulary: the states a reference can be in, the findings doors show, and the small
 // synchronous port through which the engine reads the workspace (the host implements it on disk).
 
+import type { SymbolParser } from './finders';
+
 export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken'] as const;
 export type DriftState = (typeof DRIFT_STATES)[number];
 
@@ -57,6 +59,10 @@ export interface WorkspaceReader {
   /** Workspace-relative paths (with `/`) of the files drift may look at. */
   list(): Array<{ path: string; size: number; mtimeMs: number }>;
   stat(path: string): FileStat | null;
-  /** The file's text; null when it is missing, unreadable or binary. */
+  /** The file's text; null when it is missing, unreadable, binary or too large to read as text. */
   read(path: string): string | null;
+  /** A fingerprint of the file's bytes, for files `read` gives no text for (images, large files); null when missing. */
+  digest(path: string): string | null;
+  /** Locates symbols by a real parser where it has a grammar (finders.ts); without one, by patterns only. */
+  readonly parser?: SymbolParser;
 }

@@ -1,9 +1,12 @@
 // The workspace as resolution sees it, built lazily over the reader: the file list, folders,
 // files by base name, and a symbol index (every definition in every file that defines symbols),
 // each made only when a reference needs it. A drift service keeps one between checks and
-// refreshes the paths a save or watcher event names, so a per-save check never walks the tree.
+// refreshes the paths a save or watcher event names, so per-save checks walk the tree at most
+// once (when a new reference first needs the listing). A memory's save builds a fresh one: an
+// anchor that is not a plain file path (a folder, a bare name) costs that save a walk.
 
-import { findDefinitions, definesSymbols, type SymbolDefinition } from './symbols';
+import { locateAll, type FileDefinitions } from './finders';
+import { definesSymbols, type SymbolDefinition } from './symbols';
 import type { FileStat, WorkspaceReader } from './types';
 
 export interface Site {
@@ -27,8 +30,11 @@ export class Workspace {
   private byBase = new Map<string, Set<string>>();
   private dirsByBase = new Map<string, Set<string>>();
   private texts = new Map<string, string | null>();
-  private defs = new Map<string, SymbolDefinition[]>();
+  private stats = new Map<string, FileStat | null>();
+  private defs = new Map<string, FileDefinitions>();
   private symbols: Map<string, Set<string>> | null = null;
+  /** Whether the parser had loaded when the symbol index was built: once it has, the index is built again. */
+  private indexedParsed = false;
 
   constructor(readonly reader: WorkspaceReader) {}
 
@@ -67,9 +73,11 @@ export class Workspace {
   refresh(paths: readonly string[]): void {
     for (const path of paths) {
       this.texts.delete(path);
+      this.stats.delete(path);
       const before = this.defs.get(path);
       this.defs.delete(path);
-      if (this.symbols && before) for (const d of before) this.symbols.get(d.name)?.delete(path);
+      if (this.symbols && this.indexedParsed !== this.parsing()) this.symbols = null;
+      if (this.symbols && before) for (const d of before.offered) this.symbols.get(d.name)?.delete(path);
       if (!this.files) continue;
       const stat = this.reader.stat(path);
       this.removeFile(path);
@@ -80,13 +88,17 @@ export class Workspace {
     }
   }
 
-  /** Texts are kept for one operation only; definitions (small) are kept until their file changes. */
+  /** Texts and unlisted stats are kept for one operation only; definitions (small) are kept until their file changes. */
   forgetTexts(): void {
     this.texts.clear();
+    this.stats.clear();
   }
 
   stat(path: string): FileStat | null {
-    return this.files ? this.files.get(path) ?? null : this.reader.stat(path);
+    if (this.files) return this.files.get(path) ?? null;
+    // Unlisted, each path is asked of the disk once per operation (a check weighs many candidates for each vanished target).
+    if (!this.stats.has(path)) this.stats.set(path, this.reader.stat(path));
+    return this.stats.get(path)!;
   }
 
   isFile(path: string): boolean {
@@ -114,20 +126,41 @@ export class Workspace {
     return [...(this.listed(), this.dirsByBase.get(name) ?? [])].sort();
   }
 
-  topLevel(segment: string): boolean {
-    return this.isDir(segment);
-  }
-
   text(path: string): string | null {
     if (!this.texts.has(path)) this.texts.set(path, this.reader.read(path));
     return this.texts.get(path)!;
   }
 
+  /** The bytes' fingerprint, for a listed file that has no text (binary or large). */
+  digest(path: string): string | null {
+    return this.isFile(path) ? this.reader.digest(path) : null;
+  }
+
+  /** The definitions a new reference may name: the parser's where it has loaded the file's grammar (finders.ts), else the patterns'. */
   definitions(path: string): SymbolDefinition[] {
+    return this.located(path).offered;
+  }
+
+  /** Every definition the patterns find, for references the patterns fingerprinted. */
+  patternDefinitions(path: string): SymbolDefinition[] {
+    return this.located(path).patterns;
+  }
+
+  /** The parser finder that reads this path now, or null. */
+  parserFinder(path: string): string | null {
+    return this.reader.parser?.finderFor(path) ?? null;
+  }
+
+  private parsing(): boolean {
+    return this.reader.parser?.ready() ?? false;
+  }
+
+  private located(path: string): FileDefinitions {
+    const finder = this.parserFinder(path);
     let defs = this.defs.get(path);
-    if (!defs) {
-      const text = definesSymbols(path) ? this.text(path) : null;
-      defs = text === null ? [] : findDefinitions(path, text);
+    if (!defs || defs.finder !== finder) {
+      const text = definesSymbols(path) || finder ? this.text(path) : null;
+      defs = locateAll(path, text, this.reader.parser);
       this.defs.set(path, defs);
       // Definitions are kept, the text is not: a full scan would otherwise hold the whole tree.
       this.texts.delete(path);
@@ -141,9 +174,10 @@ export class Workspace {
 
   /** Every file defining `name`, with the definitions of that name. */
   sitesOf(name: string): Site[] {
-    if (!this.symbols) {
+    if (!this.symbols || this.indexedParsed !== this.parsing()) {
       this.symbols = new Map();
-      for (const path of this.listed().keys()) if (definesSymbols(path)) this.indexSymbols(path);
+      this.indexedParsed = this.parsing();
+      for (const path of this.listed().keys()) if (definesSymbols(path) || this.parserFinder(path)) this.indexSymbols(path);
     }
     return [...(this.symbols.get(name) ?? [])].sort().map((path) => ({ path, defs: this.definitions(path).filter((d) => d.name === name) }));
   }

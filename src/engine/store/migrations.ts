@@ -261,6 +261,16 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX drift_refs_new_path ON drift_refs (new_path) WHERE new_path IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    description: 'drift: which finder (a parser or the patterns) located a symbol reference',
+    sql: `
+      -- A symbol's fingerprint is re-checked only with the finder that took it, so a parser that
+      -- is not loaded yet (or newly is) never makes a difference in spans look like drift. NULL:
+      -- the patterns (every row written before this column).
+      ALTER TABLE drift_refs ADD COLUMN finder TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

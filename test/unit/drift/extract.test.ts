@@ -116,3 +116,27 @@ describe('drift: what is never kept', function () {
     }
   });
 });
+
+describe('drift: GitHub URLs', function () {
+  it('to another repository are not references to the file of the same name here', () => {
+    const space = driftSpace({ 'docs/a.md': 'Upstream: [their readme](https://github.com/other/project/blob/main/README.md); ours: [readme](https://github.com/acme/shop/blob/main/README.md).\n', 'README.md': '# Shop\n' }, ['acme/shop']);
+    try {
+      space.engine.driftScan();
+      assert.deepEqual(space.refs('docs/a.md', 'https://github.com/other/project/blob/main/README.md'), []);
+      assert.equal(space.refs('docs/a.md', 'https://github.com/acme/shop/blob/main/README.md')[0]?.state, 'current');
+    } finally {
+      space.cleanup();
+    }
+  });
+
+  it('to this repository on a branch whose name holds a slash resolve to the file', () => {
+    const space = driftSpace({ 'docs/a.md': 'See [the guide](https://github.com/acme/shop/blob/release/1.2/docs/guide.md#L1).\n', 'docs/guide.md': '# Guide\n' }, ['acme/shop']);
+    try {
+      space.engine.driftScan();
+      const ref = space.refs('docs/a.md', 'https://github.com/acme/shop/blob/release/1.2/docs/guide.md#L1')[0];
+      assert.deepEqual([ref?.state, ref?.reference.target_path], ['current', 'docs/guide.md']);
+    } finally {
+      space.cleanup();
+    }
+  });
+});

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { isLoreError, type DriftFlag, type MemoryHit } from '../../../src/engine';
 import { driftSpace, type DriftSpace } from '../../support/drift';
-import { memory, person } from '../../support/store';
+import { confirmedPerson, memory, person } from '../../support/store';
 
 const QUEUE = 'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n\nexport const BATCH = 10;\n';
 
@@ -99,5 +99,16 @@ describe('drift: memories', function () {
     assert.throws(() => s.engine.reverify(person, key), (e: unknown) => isLoreError(e) && e.code === 'INVALID_STATE' && /scripts\/rotate\.sh, which is gone/.test(e.message));
     assert.equal(s.engine.get(key).memory.version, 1);
     assert.equal(s.engine.stats().audit_events, audit);
+  });
+
+  it('re-verify keeps a promoted record from a web page active: a person checking it does not quarantine it again', () => {
+    const saved = s.engine.remember(person, memory({ key: 'runbook/rotate-from-docs', type: 'runbook', title: 'Rotate keys (from the vendor docs)', anchors: ['scripts/rotate.sh'], provenance: { source: 'webpage', client: 'test' } }));
+    assert.ok(saved.saved);
+    s.engine.promote(confirmedPerson, saved.key);
+    assert.equal(s.engine.get(saved.key).memory.status, 'active');
+    const result = s.engine.reverify(person, saved.key);
+    const got = s.engine.get(saved.key).memory;
+    assert.deepEqual([got.status, got.basis, got.version], ['active', 'verified', result.version]);
+    assert.equal(s.engine.verifyAudit().ok, true);
   });
 });

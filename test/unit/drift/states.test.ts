@@ -160,6 +160,14 @@ describe('drift: states', function () {
     assert.deepEqual(s.engine.driftFindings({ path: 'scripts/deploy.sh' }).map((f) => f.state), ['gone']);
   });
 
+  it('a dead link is current once the per-save check sees its target created', () => {
+    assert.equal(state('legacy.md').state, 'broken');
+    s.write('docs/legacy.md', '# Legacy notes\n');
+    s.engine.driftCheck(['docs/legacy.md']);
+    const ref = state('legacy.md');
+    assert.deepEqual([ref.state, ref.reference.target_path], ['current', 'docs/legacy.md']);
+  });
+
   it('a scan after the target is restored brings the reference back to current', () => {
     s.write('scripts/deploy.sh', '#!/bin/sh\necho deploy --force\n');
     s.engine.driftScan();

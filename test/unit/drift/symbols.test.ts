@@ -59,6 +59,12 @@ describe('drift: symbol definitions', () => {
     assert.deepEqual(span('run', sh, '--force'), ['  --force) F=1 ;;']);
   });
 
+  it('TypeScript: a module-level const is a definition, a function\'s local of the same name is not', () => {
+    const ts = ['export const retryPolicy = { attempts: 3 };', '', 'export function send() {', '  const retryPolicy = { attempts: 1 };', '  return retryPolicy;', '}'].join('\n');
+    assert.deepEqual(span('a.ts', ts, 'retryPolicy'), ['export const retryPolicy = { attempts: 3 };']);
+    assert.deepEqual(findDefinitions('b.ts', 'function go() {\n  let retryPolicy = 1;\n}\n').map((d) => d.name), ['go']);
+  });
+
   it('prose defines nothing', () => {
     assert.deepEqual(findDefinitions('docs/a.md', 'key: value\nfunction x() {}\n'), []);
   });
