@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerRecall } from './commands/recall';
 import { registerStoreCommands } from './commands/storeCommands';
+import { registerModelCommands } from './commands/modelCommands';
 import type { CommandDeps } from './commands/deps';
 import { guarded } from './commands/ui';
 import type { BaselineStore } from './drift/anchorCheck';
@@ -81,6 +82,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerMemoryCommands(deps);
   registerRecall(deps);
   registerStoreCommands(deps, () => refreshViews());
+  registerModelCommands(deps, settingsFor, stores);
 
   const autoIndexed = new Set<string>();
   subscribe(

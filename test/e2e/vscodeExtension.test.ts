@@ -10,6 +10,9 @@ import { join, resolve } from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { storePaths } from '../../src/host/dataDir';
 import { createFakeVscode, freshRequire, installFakeVscode, McpHttpServerDefinition, McpStdioServerDefinition, Uri, type FakeVscode, type TreeItem } from '../support/fakeVscode';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeTinyModel } from '../../scripts/makeTinyModel';
 import { httpAgent, startServe, text } from '../support/processes';
 import { tempDir } from '../support/store';
 
@@ -175,6 +178,39 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     assert.ok(!existsSync(storePaths(workspace, home).owner), 'the first folder’s store was not opened');
     const owner = JSON.parse(readFileSync(storePaths(other, home).owner, 'utf8'));
     assert.equal(resolved.uri.toString(), `http://127.0.0.1:${owner.port}/mcp`);
+  });
+
+  it('downloads the embedding model only after the modal yes, into the data folder', async () => {
+    const published = makeTinyModel(join(root, 'published'), { name: 'tiny-bert', dtypes: ['fp32', 'q8'] });
+    const requests: string[] = [];
+    const hub = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const file = join(published.path, (req.url ?? '').replace(/^\/acme\/tiny-bert\/resolve\/main\//, ''));
+      if (!existsSync(file)) return void res.writeHead(404).end();
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-length': body.length }).end(body);
+    });
+    await new Promise<void>((done) => hub.listen(0, '127.0.0.1', done));
+    const previousHost = process.env.LORE_MODEL_HOST;
+    process.env.LORE_MODEL_HOST = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`;
+    try {
+      fake.settings['lore.embedding.model'] = 'acme/tiny-bert';
+      activate();
+      fake.answers.push(undefined); // the modal is dismissed
+      await run('lore.downloadModel');
+      assert.deepEqual(requests, [], 'no yes, no fetch');
+      assert.ok(fake.registered.messages.some((m) => m.modal && /Download the embedding model acme\/tiny-bert/.test(m.text)));
+      fake.answers.push('Download');
+      await run('lore.downloadModel');
+      assert.deepEqual(errors(), []);
+      assert.equal(requests.length, 4);
+      assert.deepEqual(readdirSync(join(home, 'models', 'acme')), ['tiny-bert']);
+      assert.ok(existsSync(join(home, 'models', 'acme', 'tiny-bert', 'onnx', 'model_quantized.onnx')));
+    } finally {
+      if (previousHost === undefined) delete process.env.LORE_MODEL_HOST;
+      else process.env.LORE_MODEL_HOST = previousHost;
+      await new Promise((done) => hub.close(done));
+    }
   });
 
   it('promotes a quarantined record only after the modal yes, as a confirmed person', async () => {

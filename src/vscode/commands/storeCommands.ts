@@ -36,6 +36,7 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
       { label: '$(refresh) Reindex Workspace', command: 'lore.reindex' },
       indexing.paused ? { label: '$(debug-start) Resume Indexing', command: 'lore.resumeIndexing' } : { label: '$(debug-pause) Pause Indexing', command: 'lore.pauseIndexing' },
       { label: '$(search) Recall…', command: 'lore.recall' },
+      { label: '$(cloud-download) Download Embedding Model…', command: 'lore.downloadModel' },
       { label: '$(shield) Verify Audit Log', command: 'lore.verifyAudit' },
       { label: '$(output) Show Log', command: 'lore.showLog' },
     ];
