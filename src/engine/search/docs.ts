@@ -3,7 +3,7 @@
 
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from '../index/kinds';
-import { ftsQuery } from './text';
+import { ftsQuery, terms } from './text';
 
 export interface DocCandidate {
   chunkId: number;
@@ -22,21 +22,76 @@ export interface DocCandidate {
 
 const COLUMNS = 'c.id AS chunkId, d.path, d.kind, d.title, c.heading, c.start_line AS startLine, c.end_line AS endLine, c.text, d.indexed_at AS indexedAt, d.content_hash AS contentHash';
 
+/** Above this many chunks, words found in more than PRUNE_SHARE of them stop generating candidates. */
+const PRUNE_MIN_CHUNKS = 5000;
+const PRUNE_SHARE = 0.1;
+
+interface DocFrequencies {
+  generation: string;
+  chunks: number;
+  byTerm: Map<string, number>;
+}
+
+// Per connection, until the index changes (a finished index run stamps index.last_index).
+const frequencies = new WeakMap<SqlDatabase, DocFrequencies>();
+
+function docFrequencies(db: SqlDatabase): DocFrequencies {
+  const generation = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
+  let known = frequencies.get(db);
+  if (!known || known.generation !== generation) {
+    known = { generation, chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0, byTerm: new Map() };
+    frequencies.set(db, known);
+  }
+  return known;
+}
+
+/**
+ * The query's rarer words, when the index is large and some words are common: chunks are found by
+ * the words that tell them apart (a word in a tenth of all chunks adds little evidence) and then
+ * scored on the whole query. Null when every word counts.
+ */
+function rarerWords(db: SqlDatabase, query: string): string | null {
+  const words = terms(query).slice(0, 32);
+  const known = docFrequencies(db);
+  if (known.chunks < PRUNE_MIN_CHUNKS || words.length < 2) return null;
+  const df = (word: string) => {
+    let n = known.byTerm.get(word);
+    if (n === undefined) {
+      n = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_fts WHERE doc_fts MATCH ?', [ftsQuery(word)])?.n ?? 0;
+      known.byTerm.set(word, n);
+    }
+    return n;
+  };
+  const rare = words.filter((w) => df(w) <= PRUNE_SHARE * known.chunks);
+  if (rare.length === words.length) return null;
+  return ftsQuery((rare.length ? rare : [[...words].sort((a, b) => df(a) - df(b))[0]]).join(' '));
+}
+
 /**
  * The best lexical chunk per document. As for memories: FTS5 ranks chunk ids alone (no join per
- * match), then only the top ids are read; when enough chunks hold every query word, those are the
- * candidates, so bm25 need not score every chunk that shares one common word.
+ * match), then only the top ids are read. Candidates are the chunks holding every query word when
+ * there are enough of them, else those holding the query's rarer words (in a large index), else
+ * any word; candidates found by fewer words are scored on the whole query all the same.
  */
 export function lexicalDocs(db: SqlDatabase, query: string, kinds: string[], fetch: number): DocCandidate[] {
   const window = fetch * 3;
   const every = ftsQuery(query, true);
   const any = ftsQuery(query);
   const enough = every !== any && (db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM doc_fts WHERE doc_fts MATCH ? LIMIT ?)', [every, window * 2])?.n ?? 0) >= window * 2;
-  const match = enough ? every : any;
+  const narrower = enough ? null : rarerWords(db, query);
+  const match = enough ? every : narrower ?? any;
   const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';
   for (let size = window; ; size *= 4) {
-    const ranked = db.all<{ id: number; bm: number }>('SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT ?', [match, size]);
+    let ranked = db.all<{ id: number; bm: number }>('SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT ?', [match, size]);
     if (!ranked.length) return [];
+    if (narrower) {
+      // The whole query's bm25 for those candidates only: the scan of its matches is cheap, scoring is not.
+      // (+rowid keeps the id list from becoming one FTS5 lookup per id.)
+      ranked = db.all<{ id: number; bm: number }>(
+        `SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? AND +rowid IN (${ranked.map(() => '?').join(', ')})`,
+        [any, ...ranked.map((r) => r.id)],
+      );
+    }
     const bm = new Map(ranked.map((r) => [r.id, r.bm]));
     const rows = db
       .all<DocCandidate>(`SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE c.id IN (${ranked.map(() => '?').join(', ')}) ${kindFilter}`, [...ranked.map((r) => r.id), ...kinds])
