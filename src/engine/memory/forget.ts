@@ -7,6 +7,7 @@ import { nowIso, type EngineContext } from './context';
 import { requireCurrent } from './lifecycle';
 import { forgetInboxItems } from '../steward/inbox';
 import { deleteSource } from '../drift/store';
+import { dropDeadEndCache } from '../search/deadEnds';
 
 export interface ForgetReceipt {
   key: string;
@@ -23,6 +24,7 @@ export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetRec
     const now = nowIso(ctx);
     ctx.db.run('DELETE FROM memory_vectors WHERE memory_id IN (SELECT id FROM memories WHERE key = ?)', [key]);
     ctx.db.run('DELETE FROM memories WHERE key = ?', [key]);
+    dropDeadEndCache(ctx.storeId);
     ctx.db.run('DELETE FROM memory_events WHERE key = ?', [key]);
     ctx.db.run('UPDATE memory_events SET related_key = NULL WHERE related_key = ?', [key]);
     ctx.db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);

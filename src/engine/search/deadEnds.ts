@@ -41,25 +41,40 @@ interface DeadEndEntry {
   terms: Set<string>;
 }
 
-// Live dead ends per store, stemmed once: each call lists the live ids with their content
-// digests (cheap) and reads and stems only the rows not seen before, so bulk saves stay linear.
-// The digest guards against SQLite giving a forgotten row's id to a new row.
-const deadEndSets = new Map<string, Map<number, DeadEndEntry & { digest: string }>>();
+// Live dead ends per store, stemmed once. Each call checks a signature the index answers alone
+// (count and id sum of the live dead ends, no table page read); when it moved, only the ids are
+// listed and the rows not seen before are read and stemmed, so bulk saves stay linear. A row id
+// is reused only after a delete, and only forget deletes a live row: it drops the cache.
+interface DeadEndSet {
+  signature: string;
+  byId: Map<number, DeadEndEntry>;
+  entries: DeadEndEntry[];
+}
+const deadEndSets = new Map<string, DeadEndSet>();
 const LIVE = "is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')";
 
+/** Forget deleted rows: their ids may be handed to new rows, so nothing cached by id is kept. */
+export function dropDeadEndCache(storeId: string): void {
+  deadEndSets.delete(storeId);
+}
+
 function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[] {
-  const known = deadEndSets.get(ctx.storeId) ?? new Map<number, DeadEndEntry & { digest: string }>();
-  const live = ctx.db.all<{ id: number; content_digest: string }>(`SELECT id, content_digest FROM memories WHERE ${LIVE}`);
-  const missing = live.filter((r) => known.get(r.id)?.digest !== r.content_digest).map((r) => r.id);
+  const signature = ctx.db.get<{ s: string }>(`SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`)!.s;
+  const cached = deadEndSets.get(ctx.storeId);
+  if (cached?.signature === signature) return cached.entries;
+  const known = cached?.byId ?? new Map<number, DeadEndEntry>();
+  const ids = ctx.db.all<{ id: number }>(`SELECT id FROM memories WHERE ${LIVE}`).map((r) => r.id);
+  const missing = ids.filter((id) => !known.has(id));
   for (let i = 0; i < missing.length; i += 500) {
     const slice = missing.slice(i, i + 500);
-    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags' | 'content_digest'>>(`SELECT id, key, title, description, tags, content_digest FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)) {
-      known.set(row.id, { id: row.id, key: row.key, terms: deadEndText(row), digest: row.content_digest });
+    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(`SELECT id, key, title, description, tags FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)) {
+      known.set(row.id, { id: row.id, key: row.key, terms: deadEndText(row) });
     }
   }
-  const fresh = new Map(live.map((r) => [r.id, known.get(r.id)!]));
-  deadEndSets.set(ctx.storeId, fresh);
-  return [...fresh.values()];
+  const byId = new Map(ids.filter((id) => known.has(id)).map((id) => [id, known.get(id)!]));
+  const set = { signature, byId, entries: [...byId.values()] };
+  deadEndSets.set(ctx.storeId, set);
+  return set.entries;
 }
 
 export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
