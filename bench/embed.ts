@@ -26,7 +26,7 @@ import type { Backend } from '../src/host/embed/protocol';
 import { createTransformersEmbedder, isEmbedderUnavailable } from '../src/host/embed/transformersEmbedder';
 import { docsCorpus } from './docsCorpus';
 import { median } from './memory';
-import { elapsedMs, figure, now, type Section } from './result';
+import { elapsedMs, figure, machine, now, type Section } from './result';
 
 export interface EmbedBenchOptions {
   quick: boolean;
@@ -303,13 +303,7 @@ async function matrix(argv: string[]): Promise<void> {
 
   const result = {
     bench: 'embed',
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model,
-    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    ...machine(loadBefore),
     model: generated ? generated.preset : { dir: modelDir },
     options: { quick: options.quick, texts: options.texts, wordsPerText: options.words, reps: options.reps, batches },
     rows,

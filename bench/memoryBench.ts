@@ -5,10 +5,10 @@
 // "recall (memories)" sections.
 
 import { mkdtempSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BenchStore, RECALL_FETCH, distribution, makeProbeTexts, makeQueries, median, type Distribution } from './memory';
-import { figure, type Section } from './result';
+import { figure, machine, type Machine, type Section } from './result';
 
 export interface MemoryBenchOptions {
   quick: boolean;
@@ -54,16 +54,8 @@ export interface SizeResult {
   ratios: { recallP50VsBaseline: number; recallP95VsBaseline: number; recallVsFts: number; recallSqlVsFts: number; savePerSecondVsBaseline: number; sizeVsBaseline: number };
 }
 
-export interface MemoryResults {
+export interface MemoryResults extends Machine {
   bench: 'memory';
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  /** 1-minute load average before and after: other processes on the machine skew every figure. */
-  loadAverage: { before: number; after: number };
   options: Omit<MemoryBenchOptions, 'log'>;
   method: Record<string, string>;
   sizes: SizeResult[];
@@ -184,13 +176,7 @@ export async function runMemoryBench(options: MemoryBenchOptions): Promise<Memor
   const { log: _log, ...recorded } = options;
   return {
     bench: 'memory',
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    ...machine(loadBefore),
     options: recorded,
     method: {
       recall: `engine.recall({query}) (default limit 10; over-fetches ${RECALL_FETCH}) per query; p50/p95 over the query set, median over repetitions`,

@@ -5,6 +5,7 @@
 // baseline (what the same machine does without Lore's part, measured in the same run, interleaved
 // where possible) and their ratio, and the target it is held to, if any.
 
+import { cpus, loadavg } from 'node:os';
 import { median } from './memory';
 
 export interface Target {
@@ -121,4 +122,29 @@ export function elapsedMs(start: bigint): number {
 
 export function now(): bigint {
   return process.hrtime.bigint();
+}
+
+/** Where a run happened: every report opens with it (load average before and after, since other processes skew every figure). */
+export interface Machine {
+  date: string;
+  node: string;
+  platform: string;
+  arch: string;
+  cpus: number;
+  cpuModel: string;
+  /** 1-minute load average before and after: other processes on the machine skew every figure. */
+  loadAverage: { before: number; after: number };
+}
+
+/** The machine at the end of a run that began with load average `loadBefore`. */
+export function machine(loadBefore: number): Machine {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: process.platform,
+    arch: process.arch,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
+  };
 }

@@ -13,7 +13,7 @@
 // benchmark fails; it does not judge speed. dist/cli.js must be built (npm run bench does that).
 
 import { existsSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { docsRecallOptions, docsRecallSection } from './docsRecallBench';
 import { driftSection } from './driftSlot';
@@ -21,7 +21,7 @@ import { embedOptions, embedSection } from './embed';
 import { indexOptions, indexSection } from './indexBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { ownerOptions, ownerSection } from './ownerBench';
-import { describeTarget, figureProblems, formatNumber, formatSizes, type Section } from './result';
+import { describeTarget, figureProblems, formatNumber, formatSizes, machine, type Machine, type Section } from './result';
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
@@ -39,16 +39,8 @@ export interface RunOptions {
   log?: (line: string) => void;
 }
 
-export interface Report {
+export interface Report extends Machine {
   bench: 'lore';
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  /** 1-minute load average before and after: other processes on the machine skew every figure. */
-  loadAverage: { before: number; after: number };
   quick: boolean;
   seconds: number;
   sections: Section[];
@@ -122,13 +114,7 @@ export async function runAll(options: RunOptions): Promise<Report> {
   }
   return {
     bench: 'lore',
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    ...machine(loadBefore),
     quick: options.quick,
     seconds: (Date.now() - started) / 1000,
     sections,

@@ -2,12 +2,10 @@
 // while watching are indexed without another command.
 
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { CLI, sandbox } from '../support/processes';
+import { CLI, sandbox, startWatch } from '../support/processes';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'workspace');
 
@@ -33,30 +31,7 @@ describe('lore index and lore watch', () => {
     const box = sandbox();
     mkdirSync(join(box.workspace, 'docs'), { recursive: true });
     writeFileSync(join(box.workspace, 'docs', 'first.md'), '# First document\n\nAbout zebra crossings and traffic.\n');
-    const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'watch'], { env: box.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    // Parsed JSON documents from stdout, awaited one event at a time (no timers).
-    const seen: Array<{ event: string }> = [];
-    const waiters: Array<() => void> = [];
-    let buffer = '';
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      buffer += line;
-      try {
-        seen.push(JSON.parse(buffer));
-        buffer = '';
-        waiters.splice(0).forEach((wake) => wake());
-      } catch {
-        // a JSON document spans several lines
-      }
-    });
-    child.once('exit', () => waiters.splice(0).forEach((wake) => wake()));
-    const next = async (event: string): Promise<any> => {
-      for (;;) {
-        const index = seen.findIndex((e) => e.event === event);
-        if (index >= 0) return seen.splice(0, index + 1)[index];
-        if (child.exitCode !== null) throw new Error(`lore watch ended before "${event}"`);
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    };
+    const { next, stop } = startWatch(box);
     try {
       await next('watching');
       writeFileSync(join(box.workspace, 'docs', 'second.md'), '# Second document\n\nHow we rotate the flamingo certificates.\n');
@@ -66,8 +41,7 @@ describe('lore index and lore watch', () => {
       assert.equal(recalled.status, 0, recalled.stderr);
       assert.equal(JSON.parse(recalled.stdout).results[0].path, 'docs/second.md');
     } finally {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      await stop();
     }
   });
 });

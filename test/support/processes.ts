@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -112,4 +113,47 @@ export async function httpAgent(url: string, token: string, name = 'http-agent')
 
 export function text(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+export interface WatchProcess {
+  child: ChildProcess;
+  /** The next JSON event of this kind that `lore watch --json` prints (earlier ones are skipped); no timers. */
+  next(event: string): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** Starts `lore watch --json` on the sandbox's workspace. */
+export function startWatch(box: Sandbox): WatchProcess {
+  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'watch'], { env: box.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const seen: Array<{ event: string }> = [];
+  const waiters: Array<() => void> = [];
+  let buffer = '';
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    buffer += line;
+    try {
+      seen.push(JSON.parse(buffer));
+      buffer = '';
+      waiters.splice(0).forEach((wake) => wake());
+    } catch {
+      // a JSON document spans several lines
+    }
+  });
+  child.once('exit', () => waiters.splice(0).forEach((wake) => wake()));
+  return {
+    child,
+    next: async (event) => {
+      for (;;) {
+        const index = seen.findIndex((e) => e.event === event);
+        if (index >= 0) return seen.splice(0, index + 1)[index];
+        if (child.exitCode !== null) throw new Error(`lore watch ended before "${event}"`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
