@@ -8,7 +8,7 @@ import { loreHome } from '../../host/dataDir';
 import { embedderSettingsFromEnv } from '../../host/embedSettings';
 import { createEmbedder, DEFAULT_DTYPE, DEFAULT_MODEL, isEmbedderUnavailable } from '../../host/embed/createEmbedder';
 import { DEFAULT_MODEL_HOST, downloadModel, type ModelDownloadProgress } from '../../host/embed/modelDownload';
-import { isModelDtype, locateModel, modelsDir, type ModelDtype } from '../../host/embed/modelFiles';
+import { isModelDtype, modelsDir, type ModelDtype } from '../../host/embed/modelFiles';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
 
@@ -26,10 +26,10 @@ async function probe(home: string): Promise<ModelStatus> {
   const settings = embedderSettingsFromEnv(home);
   const model = settings?.modelName ?? DEFAULT_MODEL;
   if (!settings) return { ok: false, model, reason: 'embeddings are turned off (LORE_EMBED=off)' };
-  const where = locateModel(settings);
-  if ('reason' in where) return { ok: false, model, reason: where.reason };
   const embedder = await createEmbedder(settings);
-  if (isEmbedderUnavailable(embedder)) return { ok: false, model, folder: where.folder, dtype: where.dtype, reason: embedder.reason };
+  if (isEmbedderUnavailable(embedder)) return { ok: false, model, reason: embedder.reason };
+  // createEmbedder located the model; its location comes with it.
+  const where = (embedder as { model?: { folder: string; dtype: string } }).model ?? { folder: undefined, dtype: undefined };
   try {
     await embedder.embed(['lore model check']);
     // The threads the worker handed ONNX Runtime, as it reports them back.

@@ -3,7 +3,7 @@
 
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from '../index/kinds';
-import { ftsQuery, terms } from './text';
+import { ftsQuery, queryTerms } from './text';
 
 export interface DocCandidate {
   chunkId: number;
@@ -51,7 +51,7 @@ function docFrequencies(db: SqlDatabase): DocFrequencies {
  * scored on the whole query. Null when every word counts.
  */
 function rarerWords(db: SqlDatabase, query: string): string | null {
-  const words = terms(query).slice(0, 32);
+  const words = queryTerms(query);
   const known = docFrequencies(db);
   if (known.chunks < PRUNE_MIN_CHUNKS || words.length < 2) return null;
   const df = (word: string) => {

@@ -44,9 +44,13 @@ export function stems(text: string): Set<string> {
 }
 
 /** An FTS5 MATCH expression: any (or, with `all`, every) one of the terms, each quoted. Empty when the text has no terms. */
+/** The words of a query that count: terms() capped at MAX_QUERY_TERMS. */
+export function queryTerms(text: string): string[] {
+  return terms(text).slice(0, MAX_QUERY_TERMS);
+}
+
 export function ftsQuery(text: string, all = false): string {
-  return terms(text)
-    .slice(0, MAX_QUERY_TERMS)
+  return queryTerms(text)
     .map((t) => `"${t.replace(/"/g, '""')}"`)
     .join(all ? ' AND ' : ' OR ');
 }

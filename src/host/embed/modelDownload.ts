@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { LoreError } from '../../engine';
-import { DEFAULT_MODEL, isModelName, modelsDir, onnxFile, type ModelDtype } from './modelFiles';
+import { DEFAULT_MODEL, isModelName, modelsDir, onnxFileName, REQUIRED_FILES, type ModelDtype } from './modelFiles';
 
 export const DEFAULT_MODEL_HOST = 'https://huggingface.co';
 
@@ -45,8 +45,7 @@ export interface ModelDownloadResult {
 
 /** The files a transformers.js feature-extraction model needs, for one dtype. */
 export function modelFileList(dtype: ModelDtype): string[] {
-  const onnx = onnxFile('', dtype).replace(/^[\\/]/, '').split('\\').join('/');
-  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnx];
+  return [...REQUIRED_FILES, onnxFileName(dtype)];
 }
 
 export async function downloadModel(request: ModelDownloadRequest): Promise<ModelDownloadResult> {

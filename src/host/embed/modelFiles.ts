@@ -32,7 +32,8 @@ export function isModelName(name: string): boolean {
   return MODEL_NAME.test(name) && !name.includes('..');
 }
 
-const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
+/** What a model folder holds besides its ONNX file. */
+export const REQUIRED_FILES: readonly string[] = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
 export interface ModelSource {
   /** A folder holding `<modelName>/`, or the model folder itself when modelName is not given. */
@@ -70,8 +71,13 @@ export function modelsDir(dataDir: string = loreHome()): string {
   return join(dataDir, 'models');
 }
 
+/** The ONNX file a dtype selects, relative to the model folder, with '/' (as the hub serves it). */
+export function onnxFileName(dtype: ModelDtype): string {
+  return `onnx/model${DTYPE_SUFFIX[dtype]}.onnx`;
+}
+
 export function onnxFile(folder: string, dtype: ModelDtype): string {
-  return join(folder, 'onnx', `model${DTYPE_SUFFIX[dtype]}.onnx`);
+  return join(folder, onnxFileName(dtype));
 }
 
 export function isModelDtype(value: string): value is ModelDtype {
