@@ -151,7 +151,6 @@ export interface Registered {
   logs: string[];
   /** Every `section.key` the extension read from its configuration. */
   settingsRead: Set<string>;
-  quickPicks: FakeQuickPick[];
   /** Documents the extension opened, with the options it gave. */
   shown: { uri: Uri; options?: unknown }[];
 }
@@ -203,7 +202,6 @@ export function createFakeVscode(): FakeVscode {
     messages: [],
     logs: [],
     settingsRead: new Set(),
-    quickPicks: [],
     shown: [],
   };
   const diagnosticsChanged = new EventEmitter<void>();
@@ -341,7 +339,6 @@ export function createFakeVscode(): FakeVscode {
               });
             }),
         };
-        registered.quickPicks.push(pick);
         quickPickCreated.fire(pick);
         return pick;
       },

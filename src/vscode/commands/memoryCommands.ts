@@ -163,9 +163,9 @@ export function registerMemoryCommands(deps: CommandDeps): void {
 
   register('lore.supersede', async (arg?: unknown) => {
     const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', ['active', 'disputed', 'deprecated']);
-    const next = { key: await ask(`Key of the memory that replaces ${key} (e.g. decision/new-choice)`) };
-    await store.api.supersede(editorActor(), key, next.key);
-    vscode.window.showInformationMessage(`${key} is superseded by ${next.key}.`);
+    const next = await ask(`Key of the memory that replaces ${key} (e.g. decision/new-choice)`);
+    await store.api.supersede(editorActor(), key, next);
+    vscode.window.showInformationMessage(`${key} is superseded by ${next}.`);
   });
 
   // Promotion lets a quarantined record be recalled by agents: only a person, only after a modal yes.

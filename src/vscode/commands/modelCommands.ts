@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_DTYPE, DEFAULT_MODEL } from '../../host/embed/createEmbedder';
 import { DEFAULT_MODEL_HOST, downloadModel } from '../../host/embed/modelDownload';
 import { modelsDir } from '../../host/embed/modelFiles';
+import { loreHome } from '../../host/dataDir';
 import { homeFor, type LoreStores } from '../stores';
 import type { LoreSettings } from '../settings';
 import type { CommandDeps } from './deps';
@@ -22,7 +23,7 @@ export function registerModelCommands(deps: CommandDeps, settingsFor: (folder: s
       throw new Error(`lore.embedding.modelDir points at ${settings.embedding.modelDir}: Lore uses that folder and downloads nothing; clear the setting to use a downloaded model`);
     }
     const model = settings?.embedding.model ?? DEFAULT_MODEL;
-    const home = settings ? homeFor(settings) : homeFor({ dataDir: null } as LoreSettings);
+    const home = settings ? homeFor(settings) : loreHome();
     const host = process.env.LORE_MODEL_HOST || DEFAULT_MODEL_HOST;
     required(
       await vscode.window.showInformationMessage(

@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { isLoreError, type Actor, type MemorySummary } from '../../engine';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
+import { readPages } from '../paging';
 import type { LoreStores } from '../stores';
 import { UNTRUSTED_HINT } from '../stores';
 import type { LoreNode } from '../views/treeModel';
@@ -78,12 +79,8 @@ export async function pickStore(stores: LoreStores, hint?: vscode.Uri): Promise<
 
 /** A record chosen from a list when the command was run from the palette. */
 export async function pickMemory(store: FolderStore, placeHolder: string, statuses?: string[]): Promise<MemoryTarget> {
-  const items: (vscode.QuickPickItem & { key: string })[] = [];
-  for (let offset: number | null = 0; offset !== null && items.length < 1000; ) {
-    const page = await store.api.list({ statuses, offset, limit: 200 });
-    items.push(...page.items.map((m) => ({ label: m.title, description: `${m.key} · ${m.status}`, detail: m.description, key: m.key })));
-    offset = page.next_offset;
-  }
+  const { items: memories } = await readPages((offset) => store.api.list({ statuses, offset, limit: 200 }), 1000);
+  const items = memories.map((m): vscode.QuickPickItem & { key: string } => ({ label: m.title, description: `${m.key} · ${m.status}`, detail: m.description, key: m.key }));
   if (!items.length) throw new Error('there are no matching memories in this folder');
   const picked = required(await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }));
   return { folder: store.folder, key: picked.key };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Actor, Logger } from '../../engine';
 import { supports, type DriftFinding, type LoreApi } from '../contract';
 import type { FolderStore } from '../folderStore';
+import { readPages } from '../paging';
 import { checkAnchors, refreshBaselines, type AnchoredMemory, type BaselineStore, type ReadFile } from './anchorCheck';
 
 const CHECKED_STATUSES = ['active', 'disputed', 'deprecated'];
@@ -23,18 +24,15 @@ export function fileReader(folder: string): ReadFile {
 
 /** Every checked memory with its anchors (the list has no anchors, so each record is read). */
 export async function anchoredMemories(api: Pick<LoreApi, 'list' | 'get'>): Promise<AnchoredMemory[]> {
+  const { items } = await readPages((offset) => api.list({ statuses: CHECKED_STATUSES, offset, limit: 200 }));
   const out: AnchoredMemory[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page = await api.list({ statuses: CHECKED_STATUSES, offset, limit: 200 });
-    for (const summary of page.items) {
-      try {
-        const { memory } = await api.get(summary.key);
-        if (memory.anchors.length) out.push({ key: memory.key, anchors: memory.anchors });
-      } catch {
-        // a record that fails verification is reported by the views, not drift-checked
-      }
+  for (const summary of items) {
+    try {
+      const { memory } = await api.get(summary.key);
+      if (memory.anchors.length) out.push({ key: memory.key, anchors: memory.anchors });
+    } catch {
+      // a record that fails verification is reported by the views, not drift-checked
     }
-    offset = page.next_offset;
   }
   return out;
 }
@@ -80,15 +78,16 @@ export class DriftTracker {
     return [...(this.latest.get(folder)?.values() ?? [])];
   }
 
+  /** The references into `paths` (every reference when null), from the engine or the anchor fallback. */
+  private async findings(store: FolderStore, paths: string[] | null): Promise<DriftFinding[]> {
+    if (this.engine) return paths ? store.api.driftCheck(paths) : store.api.driftFindings();
+    this.announceFallback();
+    return checkAnchors(await anchoredMemories(store.api), paths, fileReader(store.folder), this.baselines(store.folder));
+  }
+
   /** Re-checks the references into `paths` (workspace-relative) and returns those findings. */
   async check(store: FolderStore, paths: string[]): Promise<DriftFinding[]> {
-    let findings: DriftFinding[];
-    if (this.engine) {
-      findings = await store.api.driftCheck(paths);
-    } else {
-      this.announceFallback();
-      findings = checkAnchors(await anchoredMemories(store.api), paths, fileReader(store.folder), this.baselines(store.folder));
-    }
+    const findings = await this.findings(store, paths);
     const map = this.latest.get(store.folder) ?? new Map<string, DriftFinding>();
     const touched = new Set(paths);
     // What the check covered is replaced: references into the saved files and those they make.
@@ -101,13 +100,7 @@ export class DriftTracker {
 
   /** Every finding for the folder: the engine's record, or a full anchor check. */
   async refresh(store: FolderStore): Promise<DriftFinding[]> {
-    let findings: DriftFinding[];
-    if (this.engine) {
-      findings = await store.api.driftFindings();
-    } else {
-      this.announceFallback();
-      findings = checkAnchors(await anchoredMemories(store.api), null, fileReader(store.folder), this.baselines(store.folder));
-    }
+    const findings = await this.findings(store, null);
     this.latest.set(store.folder, new Map(findings.map((f) => [f.id, f])));
     this.emit(store.folder);
     return findings;

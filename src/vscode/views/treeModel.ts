@@ -3,6 +3,7 @@
 
 import type { DocSummary, InboxItem, MemorySummary, MemoryType } from '../../engine';
 import type { DriftFinding, LoreApi } from '../contract';
+import { readPages } from '../paging';
 
 export type ViewId = 'lore.decisions' | 'lore.docs' | 'lore.deadEnds' | 'lore.drift' | 'lore.inbox';
 export const VIEW_IDS: readonly ViewId[] = ['lore.decisions', 'lore.docs', 'lore.deadEnds', 'lore.drift', 'lore.inbox'];
@@ -25,14 +26,7 @@ export const VIEW_CAP = 1000;
 type ListApi = Pick<LoreApi, 'list'>;
 
 export async function memories(api: ListApi, types: MemoryType[], statuses: string[] = SHOWN): Promise<{ items: MemorySummary[]; total: number }> {
-  const items: MemorySummary[] = [];
-  let total = 0;
-  for (let offset: number | null = 0; offset !== null && items.length < VIEW_CAP; ) {
-    const page = await api.list({ types, statuses, offset, limit: PAGE });
-    items.push(...page.items);
-    total = page.total;
-    offset = page.next_offset;
-  }
+  const { items, total } = await readPages((offset) => api.list({ types, statuses, offset, limit: PAGE }), VIEW_CAP);
   // Active first, then by most recent change: what a reader should look at before what was replaced.
   const rank = (m: MemorySummary) => SHOWN.indexOf(m.status);
   items.sort((a, b) => rank(a) - rank(b) || b.updated_at.localeCompare(a.updated_at));
@@ -62,14 +56,7 @@ export async function docGroups(api: Pick<LoreApi, 'list' | 'indexStatus'>, fold
 
 export async function groupChildren(api: Pick<LoreApi, 'list' | 'listDocs'>, folder: string, group: string): Promise<LoreNode[]> {
   if (group === RUNBOOK_GROUP) return memoryNodes(api, folder, ['runbook']);
-  const items: DocSummary[] = [];
-  let total = 0;
-  for (let offset: number | null = 0; offset !== null && items.length < VIEW_CAP; ) {
-    const page = await api.listDocs({ kinds: [group], offset, limit: PAGE });
-    items.push(...page.items);
-    total = page.total;
-    offset = page.next_offset;
-  }
+  const { items, total } = await readPages((offset) => api.listDocs({ kinds: [group], offset, limit: PAGE }), VIEW_CAP);
   return [...items.map((doc): LoreNode => ({ kind: 'doc', folder, doc })), ...capped(folder, items.length, total, 'documents')];
 }
 
