@@ -27,6 +27,16 @@ export interface DriftCase {
   note?: string;
 }
 
+/** A reference whose state moved between the baseline and the check. */
+export interface StateMove {
+  source: string;
+  raw: string;
+  target: string | null;
+  from: DriftState;
+  to: DriftState;
+  detail: string;
+}
+
 export interface CaseOutcome {
   id: string;
   edit: DriftCase['edit'];
@@ -36,9 +46,9 @@ export interface CaseOutcome {
   scan: DriftState | null;
   ok: boolean;
   detail: string;
-  false_alarms: Array<{ source: string; raw: string; target: string | null; from: DriftState; to: DriftState; detail: string }>;
+  false_alarms: StateMove[];
   /** Other references to the touched target whose state moved too (right for whole-file references, worth a look for symbols). */
-  collateral: Array<{ source: string; raw: string; target: string | null; from: DriftState; to: DriftState; detail: string }>;
+  collateral: StateMove[];
 }
 
 export interface DriftEvalResult {
@@ -62,7 +72,7 @@ function escape(text: string): string {
 }
 
 /** The line a modify edits: the reference as a whole token, else its longest leading part (names only). */
-export function lineToEdit(text: string, reference: string): number | null {
+function lineToEdit(text: string, reference: string): number | null {
   const ref = reference.replace(/^\.\//, '');
   const lines = text.split('\n');
   const parts = ref.split(/(?=[-_])/);
@@ -146,8 +156,8 @@ export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser): 
       const row = caseRows[0];
       const checkState = checked.get(row.id)?.state ?? null;
       const scanState = after.get(row.id)?.state ?? null;
-      const falseAlarms: CaseOutcome['false_alarms'] = [];
-      const collateral: CaseOutcome['collateral'] = [];
+      const falseAlarms: StateMove[] = [];
+      const collateral: StateMove[] = [];
       for (const [id, was] of before) {
         const now = after.get(id);
         if (!now || now.state === was.state || caseRows.some((r) => r.id === id)) continue;

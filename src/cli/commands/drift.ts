@@ -58,7 +58,7 @@ function where(f: DriftFinding): string {
   return f.source.kind === 'memory' ? f.source.key! : `${f.source.path}${f.source.line ? `:${f.source.line}` : ''}`;
 }
 
-export function renderFindings(findings: DriftFinding[], none: string): string {
+function renderFindings(findings: DriftFinding[], none: string): string {
   if (!findings.length) return none;
   return findings.map((f) => `${f.state.padEnd(9)} ${where(f)} → ${f.reference.raw}\n          ${f.evidence.detail}`).join('\n');
 }

@@ -5,7 +5,7 @@
 
 import { sha256 } from '../trust/digest';
 import type { RefRow } from './store';
-import { definitionsIn, EMPTY_PRINT, lineRange, targetHash, type Target } from './target';
+import { definitionsIn, EMPTY_PRINT, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState } from './types';
 import type { Workspace } from './workspace';
 
@@ -45,7 +45,7 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
   if (search.wide) {
     if (target.kind === 'symbol') {
       for (const site of ws.sitesOf(target.symbol!)) out.add(site.path);
-      const pod = /^(.+)-\d+$/.exec(target.symbol!);
+      const pod = POD_ORDINAL.exec(target.symbol!);
       if (pod) for (const site of ws.sitesOf(pod[1])) out.add(site.path);
     } else if (target.kind === 'file' && row.base_size !== null) {
       for (const path of ws.allFiles()) if (ws.stat(path)?.size === row.base_size) out.add(path);

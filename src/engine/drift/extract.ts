@@ -34,7 +34,7 @@ const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
 const URL_PATTERN = /^https?:\/\//i;
 
 /** An identifier worth looking up: distinctive enough (snake, kebab, camel case, dotted, or called) that a match is not a coincidence. */
-export function symbolCandidate(token: string): string | null {
+function symbolCandidate(token: string): string | null {
   const called = /^([A-Za-z_$][\w$.]*)\(\)$/.exec(token);
   if (called) return called[1].split('.').pop()!.length >= 3 ? called[1] : null;
   if (!/^[A-Za-z_][\w.-]*[\w]$/.test(token) || token.length < 4 || token.length > 100) return null;

@@ -12,6 +12,7 @@ import { evaluate, type Search, type Verdict } from './evaluate';
 import type { RefRow } from './store';
 import { findDefinitions, symbolText, type SymbolDefinition } from './symbols';
 import { targetHash, type Target } from './target';
+import type { FileStat } from './types';
 import type { Workspace } from './workspace';
 
 /** The finder id of the patterns; rows written before finders were recorded (null) are theirs. */
@@ -50,7 +51,7 @@ export type LocatedDefinition = SymbolDefinition & { finder?: string; from?: num
 const PATTERN_ONLY_KINDS = new Set<SymbolDefinition['kind']>(['flag', 'field']);
 
 /** The parser's declarations as definitions, with the pattern ones it does not replace. */
-export function mergeDefinitions(finder: string | null, parsed: readonly ParsedDeclaration[], patterns: readonly SymbolDefinition[]): LocatedDefinition[] {
+function mergeDefinitions(finder: string | null, parsed: readonly ParsedDeclaration[], patterns: readonly SymbolDefinition[]): LocatedDefinition[] {
   if (!finder) return [...patterns];
   const fromParser: LocatedDefinition[] = parsed.map((d) => ({ name: d.name, start: d.start, end: d.end, kind: d.kind, finder, from: d.from, to: d.to, scope: d.scope }));
   return [...fromParser, ...patterns.filter((d) => PATTERN_ONLY_KINDS.has(d.kind))];
@@ -88,6 +89,11 @@ export function definitionsText(text: string, defs: readonly LocatedDefinition[]
   return symbolText(text.split(/\r?\n/), [...defs]);
 }
 
+/** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
+function rebaselined(finder: string, stat: FileStat, fingerprint: string): Verdict {
+  return { state: 'current', new_path: null, detail: `fingerprinted again by ${finder}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder };
+}
+
 /**
  * Classifies a row with the finder that fingerprinted it (see the header). With `rebaseline`, a
  * row may move to the finder available now; without it (a recall's read-only look) it never does.
@@ -104,7 +110,7 @@ export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, r
     const unchanged = row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
     if (rebaseline && unchanged && available) {
       const fingerprint = targetHash(ws, { ...target, finder: available });
-      if (fingerprint) return { state: 'current', new_path: null, detail: `fingerprinted again by ${available}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder: available };
+      if (fingerprint) return rebaselined(available, stat, fingerprint);
     }
     const note = available ? `${available} is loaded, not ${recorded}` : `${recorded} is not loaded yet`;
     return { state: row.state, new_path: row.new_path, detail: row.state === 'current' ? `not re-checked: ${note}` : row.detail, size: row.size, mtime_ms: row.mtime_ms };
@@ -112,7 +118,7 @@ export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, r
   if (rebaseline && recorded === PATTERN_FINDER && available && row.state === 'current' && stat) {
     const unchanged = targetHash(ws, { ...target, finder: PATTERN_FINDER }) === row.fingerprint;
     const fingerprint = unchanged ? targetHash(ws, { ...target, finder: available }) : null;
-    if (fingerprint) return { state: 'current', new_path: null, detail: `fingerprinted again by ${available}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder: available };
+    if (fingerprint) return rebaselined(available, stat, fingerprint);
   }
   return evaluate(ws, row, search);
 }

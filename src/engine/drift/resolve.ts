@@ -6,19 +6,20 @@
 // site (a handful at most: a name defined everywhere is no reference to one thing).
 
 import type { RawReference } from './extract';
-import { definitionsIn, lineRange, type Target } from './target';
+import { definitionsIn, lineRange, POD_ORDINAL, type Target } from './target';
 import type { ReferenceForm } from './types';
 import type { Workspace } from './workspace';
 
-export const MAX_SYMBOL_SITES = 3;
+const MAX_SYMBOL_SITES = 3;
 
 export type Resolution =
   | { ok: true; form: ReferenceForm; target: Target }
   | { ok: false; form: ReferenceForm; detail: string };
 
-const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
+/** Markdown documents: their `#fragment`s are headings, and they are the documents drift reads (service.ts). */
+export const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
 
-export function dirOf(path: string | null): string {
+function dirOf(path: string | null): string {
   if (!path) return '';
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
@@ -45,6 +46,12 @@ function fragmentTarget(ws: Workspace, path: string, fragment: string | undefine
   return `${fragment} is not defined in ${path}`;
 }
 
+/** A file found: resolved to it (narrowed by the fragment), or broken when the fragment is not in it. */
+function fileResolution(ws: Workspace, path: string, fragment: string | undefined, form: ReferenceForm): Resolution[] {
+  const target = fragmentTarget(ws, path, fragment);
+  return [typeof target === 'string' ? { ok: false, form, detail: target } : { ok: true, form, target }];
+}
+
 function candidatesFor(path: string, source: string | null, form: ReferenceForm): string[] {
   const docDir = dirOf(source);
   if (path.startsWith('/')) return [joinPath('', path)].filter((p): p is string => p !== null);
@@ -68,8 +75,7 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
   const path = ref.path!.replace(/\/+$/, '') || ref.path!;
   for (const candidate of candidatesFor(path, source, ref.form)) {
     if (ws.isFile(candidate)) {
-      const target = fragmentTarget(ws, candidate, ref.fragment);
-      return [typeof target === 'string' ? { ok: false, form: ref.form, detail: target } : { ok: true, form: ref.form, target }];
+      return fileResolution(ws, candidate, ref.fragment, ref.form);
     }
     if (ws.isDir(candidate) && !ref.fragment) {
       if (ref.form !== 'link') return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
@@ -77,8 +83,7 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
     if (ref.form === 'link') {
       for (const [published, form] of publishedSources(candidate)) {
         if (ws.isFile(published)) {
-          const target = fragmentTarget(ws, published, ref.fragment);
-          return [typeof target === 'string' ? { ok: false, form, detail: target } : { ok: true, form, target }];
+          return fileResolution(ws, published, ref.fragment, form);
         }
       }
       if (ws.isDir(candidate)) return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
@@ -98,10 +103,7 @@ function resolveFilename(ws: Workspace, ref: RawReference, source: string | null
   if (sibling && ws.isFile(sibling)) return resolvePath(ws, { ...ref, form: 'filename' }, source);
   if (ws.isFile(name)) return resolvePath(ws, { ...ref, form: 'filename' }, null);
   const matches = ws.withBasename(name);
-  if (matches.length === 1) {
-    const target = fragmentTarget(ws, matches[0], ref.fragment);
-    return [typeof target === 'string' ? { ok: false, form: 'filename', detail: target } : { ok: true, form: 'filename', target }];
-  }
+  if (matches.length === 1) return fileResolution(ws, matches[0], ref.fragment, 'filename');
   if (matches.length > 1 && !ref.inBlock) {
     const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? `, and ${matches.length - 5} more` : '');
     return [{ ok: false, form: 'filename', detail: `ambiguous: ${matches.length} files are named ${name} (${shown})` }];
@@ -125,7 +127,7 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
     if (dirs.length === 1) return [{ ok: true, form: 'directory', target: { path: dirs[0], kind: 'dir', symbol: null } }];
   }
   let sites = ws.sitesOf(name);
-  const pod = /^(.+)-\d+$/.exec(name);
+  const pod = POD_ORDINAL.exec(name);
   if (!sites.length && pod) sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
   if (!sites.length) return ref.deliberate ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }] : [];
   // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some

@@ -15,14 +15,14 @@ import { findSecrets } from '../trust/secretRules';
 import type { Search } from './evaluate';
 import { evaluateWithFinder } from './finders';
 import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
-import { resolveReference } from './resolve';
-import { allRefs, deleteRefs, deleteSource, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
+import { MARKDOWN, resolveReference } from './resolve';
+import { allRefs, deleteRefs, deleteSource, inParts, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
 import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
 import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, type DriftState, type WorkspaceReader } from './types';
-import { Workspace } from './workspace';
+import { basename, parentsOf, Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
-export const DRIFT_SOURCE = /\.(md|mdx|markdown|md\.erb)$/i;
+const DRIFT_SOURCE = MARKDOWN;
 const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
@@ -39,6 +39,11 @@ export interface ReverifyResult {
   basis: 'verified';
   references: number;
   verified_at: string;
+}
+
+/** A memory row's anchors and links as stored (JSON text), read back. */
+function memoryRefs(key: string, row: { anchors: string; links: string }): Pick<Memory, 'key' | 'anchors' | 'links'> {
+  return { key, anchors: JSON.parse(row.anchors), links: JSON.parse(row.links) };
 }
 
 function isMemoryKey(text: string): boolean {
@@ -167,7 +172,7 @@ export class DriftService {
       const live = new Set(memories.map((m) => m.key));
       const tracked = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'memory'");
       for (const t of tracked) if (!live.has(t.source)) deleteSource(this.ctx.db, 'memory', t.source);
-      for (const m of memories) this.syncMemory({ key: m.key, anchors: JSON.parse(m.anchors), links: JSON.parse(m.links) }, ws, true);
+      for (const m of memories) this.syncMemory(memoryRefs(m.key, m), ws, true);
     });
     const rows = this.ctx.db.transaction(() => this.apply(allRefs(this.ctx.db), ws, { candidates: [], wide: true }));
     ws.forgetTexts();
@@ -194,7 +199,7 @@ export class DriftService {
       for (const path of unique) if (DRIFT_SOURCE.test(path)) this.syncDoc(path, ws, false);
       this.retryBrokenNaming(unique.filter((p) => ws.isFile(p)), ws);
       const folders = new Set<string>();
-      for (const path of unique) for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) folders.add(path.slice(0, i));
+      for (const path of unique) for (const folder of parentsOf(path)) folders.add(folder);
       const rows = [...refsTargeting(this.ctx.db, [...unique, ...folders]), ...refsOfSources(this.ctx.db, 'doc', unique.filter((p) => DRIFT_SOURCE.test(p)))];
       const seen = new Set<number>();
       const named = new Set(unique);
@@ -211,7 +216,7 @@ export class DriftService {
    */
   private retryBrokenNaming(present: readonly string[], ws: Workspace): void {
     if (!present.length || present.length > MAX_RETRY_PATHS) return;
-    const stems = [...new Set(present.map((p) => p.slice(p.lastIndexOf('/') + 1).split('.')[0]).filter((stem) => stem.length >= 2))];
+    const stems = [...new Set(present.map((p) => basename(p).split('.')[0]).filter((stem) => stem.length >= 2))];
     const broken = this.ctx.db.all<{ source_kind: 'memory' | 'doc'; source: string; raw: string }>("SELECT source_kind, source, raw FROM drift_refs WHERE state = 'broken'");
     const sources = new Set(broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`));
     for (const entry of sources) {
@@ -219,7 +224,7 @@ export class DriftService {
       if (kind === 'doc') this.syncDoc(source, ws, true);
       else {
         const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${LIVE_STATUSES}`, [source]);
-        if (m) this.syncMemory({ key: source, anchors: JSON.parse(m.anchors), links: JSON.parse(m.links) }, ws, true);
+        if (m) this.syncMemory(memoryRefs(source, m), ws, true);
       }
     }
   }
@@ -233,12 +238,7 @@ export class DriftService {
   /** Indexed files with the content a vanished file had: the index already knows every file's hash. */
   private sameContent(rows: RefRow[]): string[] {
     const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint && r.fingerprint !== EMPTY_PRINT).map((r) => r.fingerprint!))];
-    const out: string[] = [];
-    for (let i = 0; i < hashes.length; i += 500) {
-      const part = hashes.slice(i, i + 500);
-      out.push(...this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${part.map(() => '?').join(', ')})`, part).map((d) => d.path));
-    }
-    return out;
+    return inParts(hashes, (part) => this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${part.map(() => '?').join(', ')})`, part).map((d) => d.path));
   }
 
   findings(filter: DriftFilter = {}): DriftFinding[] {
@@ -266,7 +266,7 @@ export class DriftService {
     const ws = new Workspace(this.reader);
     this.ctx.db.transaction(() => {
       if (row.status === 'retracted') deleteSource(this.ctx.db, 'memory', key);
-      else this.syncMemory({ key, anchors: JSON.parse(row.anchors), links: JSON.parse(row.links) }, ws, true);
+      else this.syncMemory(memoryRefs(key, row), ws, true);
     });
   }
 
@@ -285,7 +285,7 @@ export class DriftService {
     if (!rows.length) return out;
     let checked = rows;
     if (kind === 'memory' && this.reader) {
-      const ws = new Workspace(this.reader!);
+      const ws = new Workspace(this.reader);
       const candidates = this.sameContent(rows);
       checked = rows.map((row) => {
         // A folder's fingerprint needs the workspace's listing, a walk no recall should wait for: it shows its last check.
@@ -316,8 +316,7 @@ export class DriftService {
           throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, 'fix the record\'s anchors (save it again), or supersede or dispute it');
         }
         // A relocated target is followed to its new place; the fingerprint becomes what is there now.
-        const [movedPath, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
-        const path = movedPath;
+        const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
         const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
         const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
         if (!print) throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');

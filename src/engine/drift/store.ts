@@ -42,7 +42,7 @@ export function refsOfSource(db: SqlDatabase, kind: 'memory' | 'doc', source: st
 /** SQLite caps the parameters of one statement: long lists (a branch switch's paths) are asked in parts. */
 const PART = 500;
 
-function inParts<T>(values: readonly string[], query: (part: string[]) => T[]): T[] {
+export function inParts<T>(values: readonly string[], query: (part: string[]) => T[]): T[] {
   const out: T[] = [];
   for (let i = 0; i < values.length; i += PART) out.push(...query(values.slice(i, i + PART)));
   return out;

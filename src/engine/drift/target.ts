@@ -25,7 +25,8 @@ export interface Print {
   finder: string | null;
 }
 
-const POD_ORDINAL = /^(.+)-\d+$/;
+/** A StatefulSet's pod name, `<name>-<n>`: the pod is found through its StatefulSet. */
+export const POD_ORDINAL = /^(.+)-\d+$/;
 
 /** Definitions of `name` in a file (by `finder`, see finders.ts); a StatefulSet's pod (`<name>-0`) is found through its StatefulSet. */
 export function definitionsIn(ws: Workspace, path: string, name: string, finder?: string | null): SymbolDefinition[] {
@@ -46,7 +47,7 @@ export function slugify(heading: string): string {
 }
 
 /** The text of the section under a heading whose GitHub-style slug is `slug`, up to the next heading of its level or above. */
-export function sectionText(text: string, slug: string): string | null {
+function sectionText(text: string, slug: string): string | null {
   const lines = text.split(/\r?\n/);
   let start = -1;
   let level = 0;
@@ -79,7 +80,7 @@ export function lineRange(spec: string): [number, number] | null {
 }
 
 /** The text a target's fingerprint covers, or null when it is not there (file missing, symbol or heading absent). */
-export function targetText(ws: Workspace, target: Target): string | null {
+function targetText(ws: Workspace, target: Target): string | null {
   if (target.kind === 'dir') {
     const files = ws.filesUnder(target.path);
     return files.length ? files.map(([p, s]) => `${p.slice(target.path.length + 1)} ${s.size}`).join('\n') : null;

@@ -14,11 +14,12 @@ export interface Site {
   defs: SymbolDefinition[];
 }
 
-function basename(path: string): string {
+export function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-function parentsOf(path: string): string[] {
+/** The folders holding a path, innermost first. */
+export function parentsOf(path: string): string[] {
   const out: string[] = [];
   for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
   return out;
