@@ -1,7 +1,7 @@
 // The shape of a `lore` command and what it is handed: parsed options, the workspace, an output
 // function that prints JSON under --json and readable text otherwise, and the store on demand.
 
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { Engine, isLoreError, type Actor } from '../engine';
@@ -45,6 +45,11 @@ export function cliActor(human = false): Actor {
     // Some containers have no passwd entry for the uid; the actor is still recorded.
   }
   return { door: 'cli', name, human };
+}
+
+/** How this machine's key is labelled in what it signs for others (bundles, `.lore/` records): user@host. */
+export function machineLabel(): string {
+  return `${cliActor().name}@${hostname()}`;
 }
 
 /** How long a command waits for another short-lived command holding the store to finish. */

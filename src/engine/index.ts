@@ -21,12 +21,12 @@ export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScorePart
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './index/redact';
-export { INBOX_ACTIONS, INBOX_KINDS, SESSION_KINDS, type Finding, type InboxAction, type InboxItem, type InboxKind, type Risk, type SessionKind, type SessionProposal } from './steward/types';
+export { INBOX_ACTIONS, INBOX_KINDS, PLAN_ACTIONS, RISKS, SESSION_KINDS, type Finding, type InboxAction, type InboxItem, type InboxKind, type Risk, type SessionKind, type SessionProposal } from './steward/types';
 export type { InboxFilter, InboxList } from './steward/inbox';
 export type { ResolveResult } from './steward/resolve';
 export type { StewardRunOptions, StewardRunResult, StewardFinding, FindingOutcome } from './steward/run';
 export type { SessionCloseInput, SessionCloseResult, SessionMode, PlanItem } from './steward/sessionClose';
-export { MAX_CANDIDATES } from './steward/sessionClose';
+export { AGENT_SOURCES, MAX_CANDIDATES } from './steward/sessionClose';
 export type { ExportFilter, ExportOptions, ImportOptions, ImportResult, ImportItem } from './trust/bundle';
 export type { Bundle, BundleRecord, BundleAuthor } from './trust/bundleFormat';
 export type { AuthorInfo, TrustList } from './trust/trustedKeys';

@@ -2,9 +2,8 @@
 // ADR in the repository's own convention, or any record as a signed `.lore/` file — to share
 // through a normal pull request.
 
-import { hostname } from 'node:os';
 import type { CanonicalizeResult } from '../../engine';
-import { cliActor, type Command } from '../command';
+import { machineLabel, type Command } from '../command';
 import { stringOption, UsageError } from '../parse';
 
 export const canonicalizeCommand: Command = {
@@ -16,7 +15,7 @@ export const canonicalizeCommand: Command = {
   async run(ctx, v, [key]) {
     const as = stringOption(v.as);
     if (as !== undefined && as !== 'adr' && as !== 'record') throw new UsageError(`--as must be adr or record; got ${JSON.stringify(as)}`);
-    const label = `${cliActor().name}@${hostname()}`;
+    const label = machineLabel();
     const result = await ctx.withEngine((engine) => engine.canonicalize(ctx.actor(), key, { as, label }));
     ctx.print(result, render);
     return 0;

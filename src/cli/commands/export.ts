@@ -2,9 +2,8 @@
 // current records (each keeps its author's signature; this machine signs the whole).
 
 import { writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import type { Bundle } from '../../engine';
-import { cliActor, type Command } from '../command';
+import { machineLabel, type Command } from '../command';
 import { listOption, stringOption, UsageError } from '../parse';
 
 export const exportCommand: Command = {
@@ -20,7 +19,7 @@ export const exportCommand: Command = {
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
     const filter = { types: listOption(v.type), statuses: listOption(v.status), bases: listOption(v.basis) };
-    const label = `${cliActor().name}@${hostname()}`;
+    const label = machineLabel();
     const bundle = await ctx.withEngine((engine) => engine.exportBundle(filter, { label }));
     const text = JSON.stringify(bundle, null, 2) + '\n';
     const out = stringOption(v.out);

@@ -17,8 +17,9 @@ export const importCommand: Command = {
     let text: string;
     try {
       // Refused at the door: a huge file is not read into memory only to be refused by the engine.
-      if (file !== '-' && statSync(file).size > MAX_BUNDLE_CHARS * 3) {
-        throw new LoreError('LIMIT_EXCEEDED', `${file} is ${statSync(file).size} bytes; a bundle is at most ${MAX_BUNDLE_CHARS} characters (64 MiB)`, 'export fewer records per bundle (--type, --status, --basis)');
+      const size = file === '-' ? 0 : statSync(file).size;
+      if (size > MAX_BUNDLE_CHARS * 3) {
+        throw new LoreError('LIMIT_EXCEEDED', `${file} is ${size} bytes; a bundle is at most ${MAX_BUNDLE_CHARS} characters (64 MiB)`, 'export fewer records per bundle (--type, --status, --basis)');
       }
       text = readFileSync(file === '-' ? 0 : file, 'utf8');
     } catch (error) {

@@ -1,11 +1,10 @@
 // `lore trust [list] | key | add KEY [--label NAME] | remove KEY_ID`: which authors' records this
 // store imports without quarantine. Adding trust asks a person on an interactive terminal.
 
-import type { AuthorInfo, TrustList } from '../../engine';
+import { LoreError, type AuthorInfo, type TrustList } from '../../engine';
 import { keyIdOf } from '../../engine/trust/integrity';
 import { storePaths } from '../../host/dataDir';
 import { loadMachineSigner } from '../../host/machineKey';
-import { LoreError } from '../../engine';
 import { cliActor, type Command } from '../command';
 import { stringOption, UsageError } from '../parse';
 

@@ -16,8 +16,21 @@ export interface DeadEndMatch {
 /** Share of the probe's terms a dead end must cover to count as resembling it. */
 export const RESEMBLANCE_THRESHOLD = 0.5;
 
+/** The stems a dead end is compared on: its title, description and tags. */
+export function deadEndStems(d: { title: string; description: string; tags: readonly string[] }): Set<string> {
+  return stems(`${d.title} ${d.description} ${d.tags.join(' ')}`);
+}
+
 export function deadEndText(row: Pick<MemoryRow, 'title' | 'description' | 'tags'>): Set<string> {
-  return stems(`${row.title} ${row.description} ${(JSON.parse(row.tags) as string[]).join(' ')}`);
+  return deadEndStems({ title: row.title, description: row.description, tags: JSON.parse(row.tags) as string[] });
+}
+
+/**
+ * The texts a record is compared with dead ends by: its title alone, and the title with its
+ * description (the closest counts, so a long description does not dilute a title naming one).
+ */
+export function deadEndProbes(m: { title: string; description: string }): string[] {
+  return [m.title, `${m.title} ${m.description}`];
 }
 
 /**

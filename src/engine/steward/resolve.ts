@@ -4,7 +4,7 @@
 
 import { LoreError, invalid } from '../errors';
 import { LIMITS } from '../model/limits';
-import { requireText, validateRemember } from '../model/validate';
+import { requireEnum, requireText, validateRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent, setStatus, supersede } from '../memory/lifecycle';
@@ -12,7 +12,7 @@ import { currentRow, rowToMemory } from '../store/memoryRows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
 import { closeItem, getItem } from './inbox';
 import { substanceDigest } from './similarity';
-import { INBOX_ACTIONS, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
+import { INBOX_ACTIONS, LIVE_STATUSES, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
 
 export interface ResolveResult {
   item: InboxItem;
@@ -21,15 +21,12 @@ export interface ResolveResult {
   outcome: ProposalOutcome | null;
 }
 
-const LIVE = ['active', 'deprecated', 'disputed'];
+const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, rawAction: unknown, rawNote?: unknown): ResolveResult {
   const id = typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw invalid(`an inbox item id is a whole number; got ${JSON.stringify(rawId)}`, 'see the ids with `lore inbox`');
-  if (typeof rawAction !== 'string' || !(INBOX_ACTIONS as readonly string[]).includes(rawAction)) {
-    throw invalid(`action must be one of ${INBOX_ACTIONS.join(', ')}; got ${JSON.stringify(rawAction)}`);
-  }
-  const action = rawAction as InboxAction;
+  const action = requireEnum('action', rawAction, INBOX_ACTIONS);
   const note = rawNote === undefined || rawNote === null ? null : requireText('note', rawNote, LIMITS.reasonChars);
   return ctx.db.transaction(() => {
     const item = getItem(ctx.db, id);
@@ -71,7 +68,7 @@ export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, r
         for (const key of targets) {
           const row = requireCurrent(ctx, key);
           const status = action === 'deprecate' ? 'deprecated' : 'disputed';
-          if (row.status === status || !LIVE.includes(row.status)) continue;
+          if (row.status === status || !isLive(row.status)) continue;
           setStatus(ctx, actor, key, status, reason);
           changed.push(key);
         }
@@ -101,17 +98,18 @@ function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action:
 
 const stalePlan = (item: InboxItem) => `dismiss it (lore inbox resolve ${item.id} --action dismiss) and close the session again for a fresh plan`;
 
+const describe = (record: SeenRecord | null) => (record ? `v${record.version}, ${record.status}` : 'absent');
+
 /** The records a session proposal writes must be as they were when it was queued. */
 function requireAsSeen(ctx: EngineContext, item: InboxItem, keys: string[]): void {
   const seen = item.evidence.seen as Record<string, SeenRecord | null> | undefined;
   if (!seen) return;
   for (const key of keys) {
     if (!(key in seen)) continue;
-    const was = seen[key];
-    const row = currentRow(ctx.db, key);
-    const now = row ? `v${row.version}, ${row.status}` : 'absent';
-    if (now !== (was ? `v${was.version}, ${was.status}` : 'absent')) {
-      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was queued (then ${was ? `v${was.version}, ${was.status}` : 'absent'}; now ${now})`, stalePlan(item));
+    const then = describe(seen[key]);
+    const now = describe(currentRow(ctx.db, key) ?? null);
+    if (now !== then) {
+      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was queued (then ${then}; now ${now})`, stalePlan(item));
     }
   }
 }
@@ -130,7 +128,7 @@ function requireUnchanged(ctx: EngineContext, item: InboxItem): void {
   if (!versions) return;
   for (const [key, version] of Object.entries(versions)) {
     const row = ctx.db.get<{ version: number; status: string }>('SELECT version, status FROM memories WHERE key = ? AND is_current = 1', [key]);
-    if (!row || row.version !== version || !LIVE.includes(row.status)) {
+    if (!row || row.version !== version || !isLive(row.status)) {
       throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was found (${row ? `now v${row.version}, ${row.status}` : 'it is gone'})`, `dismiss it (lore inbox resolve ${item.id} --action dismiss) and run \`lore steward run\` for a fresh finding`);
     }
   }

@@ -13,7 +13,7 @@ import type { DriftSignal } from './driftSignal';
 import { itemByFingerprint, openItem } from './inbox';
 import { assess } from './policy';
 import { scanAll } from './scans';
-import type { Assessment, Finding } from './types';
+import { LIVE_STATUSES_SQL, type Assessment, type Finding } from './types';
 
 export const STEWARD_ACTOR: Actor = { door: 'steward', name: 'policy' };
 
@@ -57,7 +57,7 @@ export function runSteward(ctx: EngineContext, options: StewardRunOptions = {}, 
   const unverifiedDays = optionalInteger('unverifiedDays', options.unverifiedDays, 1, 36_500) ?? undefined;
   const work = () => {
     const now = nowIso(ctx);
-    const rows = ctx.db.all<MemoryRow>("SELECT * FROM memories WHERE is_current = 1 AND status IN ('active', 'deprecated', 'disputed') ORDER BY key");
+    const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`);
     const { accepted, refused } = ctx.integrity.partition(rows);
     const records = accepted.map(rowToMemory);
     const statuses = new Map(records.map((m) => [m.key, m.status as string]));

@@ -4,7 +4,7 @@
 // recorded dead end). Pure functions over records already read and verified; nothing here writes.
 
 import type { Basis, Memory, MemoryType } from '../model/types';
-import { RESEMBLANCE_THRESHOLD, resemblance } from '../search/deadEnds';
+import { RESEMBLANCE_THRESHOLD, deadEndProbes, deadEndStems, resemblance } from '../search/deadEnds';
 import { stems } from '../search/text';
 import type { DriftSignal } from './driftSignal';
 import {
@@ -237,7 +237,7 @@ export function findStale(records: Memory[], options: ScanOptions): Finding[] {
 }
 
 export function findDeadEndCollisions(records: Memory[]): Finding[] {
-  const deadEnds = records.filter((m) => m.type === 'dead_end').map((m) => ({ m, terms: stems(`${m.title} ${m.description} ${m.tags.join(' ')}`) }));
+  const deadEnds = records.filter((m) => m.type === 'dead_end').map((m) => ({ m, terms: deadEndStems(m) }));
   if (!deadEnds.length) return [];
   // Only dead ends sharing a stem with a decision can resemble it: look them up by stem rather
   // than comparing every decision with every dead end.
@@ -252,8 +252,8 @@ export function findDeadEndCollisions(records: Memory[]): Finding[] {
   const findings: Finding[] = [];
   for (const d of records) {
     if (d.type !== 'decision' || d.status !== 'active') continue;
-    // The probes a save uses: the title alone and the title with its description.
-    const probes = [stems(d.title), stems(`${d.title} ${d.description}`)].filter((p) => p.size);
+    // The probes a save uses.
+    const probes = deadEndProbes(d).map(stems).filter((p) => p.size);
     const sharing = new Set<number>();
     for (const probe of probes) for (const s of probe) for (const i of byStem.get(s) ?? []) sharing.add(i);
     for (const dead of [...sharing].sort((a, b) => a - b).map((i) => deadEnds[i])) {

@@ -13,7 +13,7 @@ import { requireEnum, requireText, validateRemember, type ValidRemember } from '
 import { parseKey } from '../model/keys';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
-import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
+import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
 import { ftsQuery } from '../search/text';
 import { currentRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
@@ -21,14 +21,14 @@ import { digestOf } from '../trust/digest';
 import { applyProposal } from './apply';
 import { itemByFingerprint, openItem } from './inbox';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
-import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
+import { LIVE_STATUSES_SQL, SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
 
 /** At most this many candidate memories per session: a session settles a handful of things. */
 export const MAX_CANDIDATES = 50;
 /** Records read per candidate to look for one it repeats. */
 const NEIGHBOURS = 20;
 /** Sources an agent may name for its candidates; "user" is a person's word, "import" a bundle's. */
-const AGENT_SOURCES: readonly SourceKind[] = ['agent', 'file', 'webpage', 'tool'];
+export const AGENT_SOURCES = ['agent', 'file', 'webpage', 'tool'] as const satisfies readonly SourceKind[];
 const KNOWN_FIELDS = new Set(['kind', 'summary', 'session_id', 'agent', 'client', 'source', 'memories']);
 
 export interface SessionCloseInput {
@@ -144,8 +144,6 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
   return { kind, summary, session_id, candidates };
 }
 
-const LIVE = "('active', 'deprecated', 'disputed')";
-
 /** Live records of the candidate's type that share its words, best first (verified ones only). */
 function neighbours(ctx: EngineContext, c: ValidRemember): Memory[] {
   const match = ftsQuery(`${c.title} ${c.description}`);
@@ -154,7 +152,7 @@ function neighbours(ctx: EngineContext, c: ValidRemember): Memory[] {
   if (!ranked.length) return [];
   const order = new Map(ranked.map((r, i) => [r.id, i]));
   const rows = ctx.db.all<MemoryRow>(
-    `SELECT * FROM memories WHERE id IN (${ranked.map(() => '?').join(', ')}) AND is_current = 1 AND status IN ${LIVE} AND type = ? AND key <> ?`,
+    `SELECT * FROM memories WHERE id IN (${ranked.map(() => '?').join(', ')}) AND is_current = 1 AND status IN ${LIVE_STATUSES_SQL} AND type = ? AND key <> ?`,
     [...ranked.map((r) => r.id), c.type, c.key],
   );
   return ctx.integrity
@@ -178,7 +176,7 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
   const v = c.valid;
   const untrusted = UNTRUSTED_SOURCES.includes(v.provenance.source);
   const substance = substanceDigest(v);
-  const deadEnds = v.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, [v.title, `${v.title} ${v.description}`], v.key);
+  const deadEnds = v.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, deadEndProbes(v), v.key);
   const deadEndNote = deadEnds.length ? `; it resembles the dead end ${deadEnds[0].key} ("${deadEnds[0].title}")` : '';
   let draft: Draft;
 
@@ -198,7 +196,7 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
       .map((m) => ({ m, exact: substanceDigest(m) === substance, similarity: cosine(vector, termVector(m)) }))
       .sort((a, b) => Number(b.exact) - Number(a.exact) || b.similarity - a.similarity)[0];
     const holders = v.fact_key
-      ? ctx.db.all<{ key: string }>(`SELECT key FROM memories WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE} ORDER BY key`, [v.fact_key, v.key]).map((r) => r.key)
+      ? ctx.db.all<{ key: string }>(`SELECT key FROM memories WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`, [v.fact_key, v.key]).map((r) => r.key)
       : [];
     if (near?.exact) {
       draft = { action: 'merge', target: near.m.key, risk: 'low', reason: `already recorded as ${near.m.key} (same content); nothing to write`, noop: true, dead_ends: deadEnds, similarity: 1 };
@@ -295,7 +293,7 @@ export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, opt
       const fingerprint = `session:${item.action}:${item.key}:${item.target ?? ''}:${digestOf(candidate.input)}`;
       const earlier = itemByFingerprint(ctx.db, fingerprint);
       if (earlier) {
-        item.outcome = earlier.state === 'open' ? 'already_queued' : earlier.state === 'dismissed' ? 'dismissed_before' : 'already_queued';
+        item.outcome = earlier.state === 'dismissed' ? 'dismissed_before' : 'already_queued';
         item.inbox_id = earlier.id;
         continue;
       }

@@ -21,6 +21,11 @@ export type Risk = (typeof RISKS)[number];
 export const INBOX_ACTIONS = ['merge', 'supersede', 'deprecate', 'dispute', 'add', 'promote', 'dismiss'] as const;
 export type InboxAction = (typeof INBOX_ACTIONS)[number];
 
+/** The statuses of a record still in play: what the steward scans, a session is compared with, and a resolution acts on. */
+export const LIVE_STATUSES = ['active', 'deprecated', 'disputed'] as const;
+/** LIVE_STATUSES as an SQL list, for `status IN ${LIVE_STATUSES_SQL}`. */
+export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
 export type StaleReason = 'review_due' | 'unverified' | 'anchor_drift';
 
 export interface Finding {
@@ -43,10 +48,11 @@ export interface Assessment {
   reason: string;
 }
 
-export type SessionKind = 'routine' | 'incident' | 'migration';
-export const SESSION_KINDS: readonly SessionKind[] = ['routine', 'incident', 'migration'];
+export const SESSION_KINDS = ['routine', 'incident', 'migration'] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
 
-export type PlanAction = 'add' | 'merge' | 'supersede' | 'promote';
+export const PLAN_ACTIONS = ['add', 'merge', 'supersede', 'promote'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /** A record as a queued session proposal saw it (kept in the item's evidence as `seen`). */
 export interface SeenRecord {

@@ -130,12 +130,22 @@ function marker(m: Memory): string {
   return `<!-- lore: ${m.key} v${m.version} ${m.content_digest} -->`;
 }
 
+/** What a decision decided: its body, or its description when it has no body. */
+function decisionText(m: Memory): string {
+  return m.body.trim() || m.description;
+}
+
+/** The sections MADR and log4brains share, after their heading and metadata. */
+function madrSections(m: Memory): string[] {
+  return ['', '## Context and Problem Statement', '', m.description, '', '## Decision Outcome', '', decisionText(m), '', '### Consequences', '', consequences(m), '', marker(m), ''];
+}
+
 function numberText(conv: AdrConvention): string {
   return String(conv.next).padStart(conv.width, '0');
 }
 
 function nygard(conv: AdrConvention, m: Memory, date: string): string {
-  const decision = m.body.trim() || m.description;
+  const decision = decisionText(m);
   if (conv.template) {
     const filled = conv.template.replace(/\bNUMBER\b/g, String(conv.next)).replace(/\bTITLE\b/g, m.title).replace(/\bDATE\b/g, date).replace(/\bSTATUS\b/g, statusWord(m));
     return fillSections(filled, [[/\bcontext\b/i, m.description], [/\bdecision\b/i, decision], [/\bconsequences?\b/i, consequences(m)]]) + `\n${marker(m)}\n`;
@@ -152,12 +162,12 @@ function madr(conv: AdrConvention, m: Memory, date: string): string {
   const head = conv.frontMatter
     ? ['---', `status: ${status}`, `date: ${date}`, '---', `# ${m.title}`]
     : [`# ${m.title}`, '', `* Status: ${status}`, `* Date: ${date}`];
-  return [...head, '', '## Context and Problem Statement', '', m.description, '', '## Decision Outcome', '', m.body.trim() || m.description, '', '### Consequences', '', consequences(m), '', marker(m), ''].join('\n');
+  return [...head, ...madrSections(m)].join('\n');
 }
 
 function log4brains(m: Memory, date: string): string {
   const meta = [`- Status: ${statusWord(m).toLowerCase()}`, `- Date: ${date}`, ...(m.tags.length ? [`- Tags: ${m.tags.join(', ')}`] : [])];
-  return [`# ${m.title}`, '', ...meta, '', '## Context and Problem Statement', '', m.description, '', '## Decision Outcome', '', m.body.trim() || m.description, '', '### Consequences', '', consequences(m), '', marker(m), ''].join('\n');
+  return [`# ${m.title}`, '', ...meta, ...madrSections(m)].join('\n');
 }
 
 /** Replaces the text under each heading that matches with the given text (first match of each). */

@@ -10,7 +10,7 @@ import { LoreError } from '../errors';
 import { nowIso, type EngineContext } from '../memory/context';
 import { recordEvent } from '../memory/events';
 import { pruneArchive } from '../memory/save';
-import { BASES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Basis, type Memory, type MemoryType, type Status } from '../model/types';
+import { BASES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
 import { requireEnum } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
@@ -41,9 +41,9 @@ function enums<T extends string>(field: string, values: string[] | undefined, al
 
 export function exportBundle(ctx: EngineContext, raw: ExportFilter = {}, options: ExportOptions = {}): Bundle {
   const filter: BundleFilter = {
-    types: enums('type', raw.types, MEMORY_TYPES) as MemoryType[],
-    statuses: enums('status', raw.statuses, STATUSES) as Status[],
-    bases: enums('basis', raw.bases, BASES) as Basis[],
+    types: enums('type', raw.types, MEMORY_TYPES),
+    statuses: enums('status', raw.statuses, STATUSES),
+    bases: enums('basis', raw.bases, BASES),
   };
   const where = ['is_current = 1'];
   const params: string[] = [];
@@ -223,34 +223,18 @@ function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, i
     ctx.db.run('UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?', [now, now, previous.id]);
     pruneArchive(ctx, record.key);
   }
+  // readBundle refused any field a record does not have, so `fields` is exactly the record's memory fields.
+  const { signed, ...fields } = record;
   const memory: Memory = {
-    key: record.key,
-    type: record.type,
-    title: record.title,
-    description: record.description,
-    body: record.body,
-    links: record.links,
-    anchors: record.anchors,
-    tags: record.tags,
-    scope: record.scope,
+    ...fields,
     status: item.status,
     status_reason: item.quarantine_reason ?? record.status_reason,
-    superseded_by: record.superseded_by,
-    supersedes: record.supersedes,
-    basis: record.basis,
-    confidence: record.confidence,
-    provenance: record.provenance,
-    valid_from: record.valid_from,
-    valid_until: record.valid_until,
     recorded_at: now,
     updated_at: now,
-    review_after: record.review_after,
-    fact_key: record.fact_key,
     version: (previous?.version ?? 0) + 1,
-    author: record.signed.author,
+    author: signed.author,
     signature: null,
-    content_digest: record.content_digest,
-    origin: { store_id: record.signed.store_id, version: record.signed.version, signature: record.signed.signature, signer: ctx.signer.keyId, imported_at: now },
+    origin: { store_id: signed.store_id, version: signed.version, signature: signed.signature, signer: ctx.signer.keyId, imported_at: now },
   };
   memory.signature = ctx.signer.sign(signingPayload(ctx.storeId, memory));
   insertMemoryRow(ctx.db, memory, true);

@@ -4,16 +4,15 @@
 // content digest, author signature, limits and secret rules — before anything is written.
 // docs/bundle.md describes the format for someone writing their own verifier.
 
-import { createPublicKey } from 'node:crypto';
 import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
 import { contentDigest } from '../memory/contentDigest';
 import { parseKey } from '../model/keys';
-import { BASES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, STATUSES, type Basis, type Memory, type MemoryType, type Provenance, type Scope, type Status } from '../model/types';
+import { BASES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, STATUSES, type Basis, type Memory, type MemoryType, type Status } from '../model/types';
 import { LIMITS } from '../model/limits';
 import { requireDate, requireText, validateRemember } from '../model/validate';
 import { canonicalJson } from './digest';
 import { keyIdOf } from './integrity';
-import { signingPayload, verifyPayload, type Signer } from './signatures';
+import { isEd25519PublicKey, signingPayload, verifyPayload, type Signer } from './signatures';
 
 export const BUNDLE_FORMAT = 'lore-bundle';
 export const BUNDLE_VERSION = 1;
@@ -33,31 +32,13 @@ export interface RecordSignature {
   signature: string;
 }
 
-export interface BundleRecord {
-  key: string;
-  type: MemoryType;
-  title: string;
-  description: string;
-  body: string;
-  links: string[];
-  anchors: string[];
-  tags: string[];
-  scope: Scope;
-  basis: Basis;
-  confidence: number | null;
-  fact_key: string | null;
-  valid_from: string;
-  review_after: string | null;
-  content_digest: string;
-  status: Status;
-  status_reason: string | null;
-  superseded_by: string | null;
-  supersedes: string | null;
-  provenance: Provenance;
-  valid_until: string | null;
-  recorded_at: string;
-  signed: RecordSignature;
-}
+/** The memory fields a bundle record carries, in the order it writes them (bookkeeping of this store is left out). */
+const RECORD_FIELDS = [
+  'key', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope', 'basis', 'confidence', 'fact_key', 'valid_from',
+  'review_after', 'content_digest', 'status', 'status_reason', 'superseded_by', 'supersedes', 'provenance', 'valid_until', 'recorded_at',
+] as const satisfies readonly (keyof Memory)[];
+
+export type BundleRecord = Pick<Memory, (typeof RECORD_FIELDS)[number]> & { signed: RecordSignature };
 
 export interface BundleFilter {
   types: MemoryType[];
@@ -84,31 +65,8 @@ export function bundleRecordOf(memory: Memory, storeId: string): BundleRecord {
   const signed: RecordSignature = memory.origin
     ? { store_id: memory.origin.store_id, version: memory.origin.version, author: memory.author!, signature: memory.origin.signature }
     : { store_id: storeId, version: memory.version, author: memory.author!, signature: memory.signature! };
-  return {
-    key: memory.key,
-    type: memory.type,
-    title: memory.title,
-    description: memory.description,
-    body: memory.body,
-    links: memory.links,
-    anchors: memory.anchors,
-    tags: memory.tags,
-    scope: memory.scope,
-    basis: memory.basis,
-    confidence: memory.confidence,
-    fact_key: memory.fact_key,
-    valid_from: memory.valid_from,
-    review_after: memory.review_after,
-    content_digest: memory.content_digest,
-    status: memory.status,
-    status_reason: memory.status_reason,
-    superseded_by: memory.superseded_by,
-    supersedes: memory.supersedes,
-    provenance: memory.provenance,
-    valid_until: memory.valid_until,
-    recorded_at: memory.recorded_at,
-    signed,
-  };
+  const fields = Object.fromEntries(RECORD_FIELDS.map((name) => [name, memory[name]])) as Pick<Memory, (typeof RECORD_FIELDS)[number]>;
+  return { ...fields, signed };
 }
 
 export function signBundle(unsigned: Omit<Bundle, 'signature'>, signer: Signer): Bundle {
@@ -160,7 +118,8 @@ function fieldProblems(where: string, value: Record<string, unknown>, fields: Re
 const PROVENANCE_FIELDS = ['source', 'client', 'agent', 'session_id', 'turn', 'evidence', 'created_at'];
 const provenanceShape: Shape = (v) =>
   isObject(v) && oneOf(SOURCE_KINDS)(v.source) && Object.keys(v).every((k) => PROVENANCE_FIELDS.includes(k)) && (v.created_at === undefined || typeof v.created_at === 'string');
-const recordShape: Record<string, Shape> = {
+// Keyed by BundleRecord's fields, so a field added to the record cannot be left unchecked.
+const recordShape: Record<keyof BundleRecord, Shape> = {
   key: text, type: oneOf(MEMORY_TYPES), title: text, description: text, body: text, links: textList, anchors: textList, tags: textList,
   scope: oneOf(SCOPES), basis: oneOf(BASES), confidence: (v) => v === null || typeof v === 'number', fact_key: textOrNull, valid_from: text,
   review_after: textOrNull, content_digest: text, status: oneOf(STATUSES), status_reason: textOrNull, superseded_by: textOrNull,
@@ -210,14 +169,6 @@ function shapeOf(input: unknown, what: string): Bundle {
 }
 
 // --- verification ------------------------------------------------------------------------------
-
-function isEd25519(publicKey: string): boolean {
-  try {
-    return createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'ed25519';
-  } catch {
-    return false;
-  }
-}
 
 function textProblem(check: () => unknown, where: string): Problem | null {
   try {
@@ -276,7 +227,7 @@ export function readBundle(input: unknown, what = 'the bundle'): Bundle {
     // A label is stored and shown by `lore trust list`: it gets the limit and secret rules of any text.
     const badLabel = author.label === null ? null : textProblem(() => requireText('label', author.label, 120, { allowEmpty: true }), `author ${author.key_id}`);
     if (badLabel) problems.push(badLabel);
-    else if (!isEd25519(author.public_key)) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} has a public key that is not an Ed25519 key` });
+    else if (!isEd25519PublicKey(author.public_key)) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} has a public key that is not an Ed25519 key` });
     else if (keyIdOf(author.public_key) !== author.key_id) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} does not match its public key (its key id would be ${keyIdOf(author.public_key)})` });
     else authorsById.set(author.key_id, author);
   }

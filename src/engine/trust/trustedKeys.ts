@@ -3,7 +3,6 @@
 // Trust is per store, kept in the authors table beside the public keys signatures are checked
 // against. Trusting a key is a person's act, like promote; withdrawing trust is not restricted.
 
-import { createPublicKey } from 'node:crypto';
 import { LoreError, invalid } from '../errors';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireText } from '../model/validate';
@@ -11,6 +10,7 @@ import type { Actor } from '../ports';
 import { appendAudit } from './audit';
 import { sha256 } from './digest';
 import { keyIdOf, registerAuthor } from './integrity';
+import { isEd25519PublicKey } from './signatures';
 
 export interface AuthorInfo {
   key_id: string;
@@ -70,11 +70,7 @@ function publicKeyOf(ctx: EngineContext, key: string): string {
     if (!known) throw new LoreError('NOT_FOUND', `no author ${key} is known to this store`, 'give the author\'s public key (they print it with `lore trust key`) instead of its key id');
     return known.public_key;
   }
-  try {
-    if (createPublicKey({ key: Buffer.from(key, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'ed25519') return key;
-  } catch {
-    // reported below
-  }
+  if (isEd25519PublicKey(key)) return key;
   throw invalid(`${JSON.stringify(key.slice(0, 40))} is neither a key id (ed25519:…) nor an Ed25519 public key`, 'the author prints theirs with `lore trust key`');
 }
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LIMITS, MAX_CANDIDATES, SESSION_KINDS, type SessionCloseResult } from '../../engine';
+import { AGENT_SOURCES, LIMITS, MAX_CANDIDATES, PLAN_ACTIONS, RISKS, SESSION_KINDS, type SessionCloseResult } from '../../engine';
 import { fence } from '../fence';
 import { basis, isoDate, key, memoryType } from '../schemas';
 import type { ToolDeps } from './deps';
@@ -22,7 +22,7 @@ const candidate = z.object({
   tags: z.array(z.string().max(LIMITS.tagChars)).max(LIMITS.tags).optional(),
   basis: basis.optional(),
   confidence: z.number().min(0).max(1).optional(),
-  source: z.enum(['agent', 'file', 'webpage', 'tool']).optional().describe('where the content came from (default agent); webpage and tool land quarantined'),
+  source: z.enum(AGENT_SOURCES).optional().describe('where the content came from (default agent); webpage and tool land quarantined'),
   evidence: z.array(z.string().max(LIMITS.linkChars)).max(LIMITS.evidence).optional(),
   turn: z.number().int().min(0).optional().describe('the turn of the session it was settled in'),
   valid_from: isoDate.optional(),
@@ -34,12 +34,12 @@ const candidate = z.object({
 
 const planItem = z.object({
   id: z.number(),
-  action: z.enum(['add', 'merge', 'supersede', 'promote']),
+  action: z.enum(PLAN_ACTIONS),
   key: z.string(),
   target: z.string().nullable(),
   candidate: z.number(),
   title: z.string(),
-  risk: z.enum(['low', 'medium', 'high']),
+  risk: z.enum(RISKS),
   reason: z.string(),
   applies: z.boolean(),
   outcome: z.string().optional(),
@@ -67,7 +67,7 @@ export function registerSessionClose(server: McpServer, deps: ToolDeps): void {
       // dropped, it would turn a review-first session into a routine one that applies on accept.
       inputSchema: z
         .object({
-          kind: z.enum(SESSION_KINDS as [string, ...string[]]).optional().describe('routine (default), incident or migration; incident and migration are review-first'),
+          kind: z.enum(SESSION_KINDS).optional().describe('routine (default), incident or migration; incident and migration are review-first'),
           summary: z.string().max(LIMITS.bodyBytes).optional().describe('what the session did, in a few lines (checked against dead ends; not stored)'),
           memories: z.array(candidate).max(MAX_CANDIDATES).optional().describe('candidate memories: the remember fields'),
           mode: z.enum(['review', 'accept']).optional().describe('review (default): plan only; accept: apply the low-risk items, queue the rest'),
