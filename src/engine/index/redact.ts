@@ -1,10 +1,18 @@
 // Secret redaction before anything is stored, embedded or logged. Reports how many, never what.
+// A redaction keeps the line breaks of what it replaces, so line numbers of the redacted text
+// are those of the original (read_file redacts a whole file, then cuts the lines asked for).
 
 import { findSecrets } from '../trust/secretRules';
 
 export interface Redacted {
   text: string;
   redactions: number;
+}
+
+function newlines(text: string): string {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return '\n'.repeat(n);
 }
 
 export function redact(text: string): Redacted {
@@ -15,7 +23,7 @@ export function redact(text: string): Redacted {
   let count = 0;
   for (const f of findings) {
     if (f.index < at) continue; // two rules matched the same secret
-    out += text.slice(at, f.index) + `[REDACTED:${f.rule}]`;
+    out += text.slice(at, f.index) + `[REDACTED:${f.rule}]` + newlines(text.slice(f.index, f.index + f.length));
     at = f.index + f.length;
     count++;
   }
