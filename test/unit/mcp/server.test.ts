@@ -43,6 +43,14 @@ describe('MCP server (in process)', () => {
     assert.match(instructions, /Secrets/);
   });
 
+  it('refuses a NUL in a remembered text with an error naming the field, instead of storing it cut short', async () => {
+    const result = await h.call('remember', { ...decision, body: 'We already operate\0 Postgres.' });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /body contains a NUL character/);
+    const got = await h.call('get', { key: 'decision/use-postgres-for-the-job-queue' });
+    assert.equal(got.isError, true, 'nothing was stored');
+  });
+
   it('remembers with agent provenance and recalls fenced summaries without bodies', async () => {
     const saved = await h.call('remember', decision);
     assert.ok(!saved.isError, textOf(saved));
