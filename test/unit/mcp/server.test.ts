@@ -190,7 +190,7 @@ describe('MCP read_file', () => {
     ['../outside.md', /outside the workspace/],
     ['/etc/passwd', /outside the workspace/],
     ['docs/../../x', /outside the workspace/],
-    ['docs/escape.md', /through a symlink/],
+    ['docs/escape.md', /through a symbolic or hard link/],
     ['.env', /may hold secrets/],
     ['docs/missing.md', /does not exist/],
     ['src/app.ts', /not one of the documents or infrastructure files Lore serves/],
