@@ -142,6 +142,8 @@ describe('secret rules', () => {
       'password_policy = "strict"',
       'see https://example.com:8080/docs for the secret_key setting',
       'commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it',
+      'ansible_ssh_private_key_file=~/.vagrant.d/insecure_private_key',
+      'password_file: "/run/secrets/db-password"',
     ];
     for (const text of notSecrets) {
       it(`leaves alone: ${text}`, () => assert.deepEqual(findSecrets(text), []));

@@ -19,9 +19,10 @@ export interface SecretRule {
 /** Assignment names that carry a secret: `password`, `DB_PASSWORD`, `master_password`, `secret_key`, `api-key`… */
 const SECRET_NAME =
   '(?<![A-Za-z])(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)' +
-  '(?:[_-][A-Za-z0-9]{1,20})?';
-/** A value that is a reference or placeholder (`${DB_PASSWORD}`, `<password>`, `{{ .Values.x }}`, `%s`, `****`) is no secret. */
-const NOT_A_PLACEHOLDER = '(?![$<{%*(\\[])';
+  // `private_key_file`, `password_path`: the name of where a secret is, not a secret.
+  '(?![_-]?(?:file|path|dir|name|policy|length)(?![A-Za-z]))(?:[_-][A-Za-z0-9]{1,20})?';
+/** A value that is a reference, placeholder or path (`${DB_PASSWORD}`, `<password>`, `{{ .Values.x }}`, `%s`, `****`, `~/x`) is no secret. */
+const NOT_A_PLACEHOLDER = '(?![$<{%*(\\[~])';
 
 // Patterns are anchored on vendor prefixes or structure, so prose that merely mentions
 // "password" or "token" is not refused.
