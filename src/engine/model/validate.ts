@@ -4,6 +4,7 @@
 import { LoreError, invalid } from '../errors';
 import { firstSecret } from '../trust/secretRules';
 import { keyFor, parseKey } from './keys';
+import { shown } from './shown';
 import { LIMITS } from './limits';
 import {
   BASES,
@@ -111,18 +112,6 @@ function kib(bytes: number): string {
   return bytes % 1024 === 0 ? ` (${bytes / 1024} KiB)` : '';
 }
 
-/**
- * A value as an error message may show it: short text that no secret rule matches is echoed (a
- * typo is easier to fix when seen); anything else is described, never repeated.
- */
-export function shown(value: unknown): string {
-  if (typeof value === 'string') {
-    return value.length <= 40 && !/[\0\r\n]/.test(value) && !firstSecret(value) ? JSON.stringify(value) : `text of ${value.length} characters`;
-  }
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value;
-}
-
 export function requireEnum<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
     throw invalid(`${field} must be one of ${allowed.join(', ')}; got ${shown(value)}`);
@@ -208,7 +197,7 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
     key = keyFor(type, title);
   } else {
     key = requireText('key', input.key, LIMITS.keyChars);
-    if (parseKey(key).type !== type) throw invalid(`key "${key}" does not start with its type "${type}/"`);
+    if (parseKey(key).type !== type) throw invalid(`key ${shown(key)} does not start with its type "${type}/"`);
   }
 
   const provenance = requireObject('provenance', input.provenance);

@@ -38,7 +38,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: 'private-key-body',
     description: 'the body of a PEM private key',
     pattern:
-      /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:AKC|DANBgkq)|MII[A-Za-z0-9+/]{3}DBOBgkqhkiG9w0BBQ|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)/,
+      /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9+])(?:MII[A-Za-z0-9+/]{3}IBA(?:AKC|DANBgkq)|MII[A-Za-z0-9+/]{3}DBOBgkqhkiG9w0BBQ|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)/,
     extent: pemExtent,
   },
   { id: 'aws-access-key-id', description: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/ },
