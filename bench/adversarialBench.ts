@@ -16,8 +16,13 @@ export interface AdversarialBenchOptions {
   reps: number;
 }
 
-export function adversarialOptions(quick: boolean, overrides: Partial<AdversarialBenchOptions> = {}): AdversarialBenchOptions {
-  return { quick, smallBytes: quick ? 4 * 1024 : 16 * 1024, largeBytes: quick ? 64 * 1024 : 1024 * 1024, reps: quick ? 2 : 5, ...overrides };
+export function adversarialOptions(
+  quick: boolean,
+  overrides: Partial<AdversarialBenchOptions> = {},
+): AdversarialBenchOptions {
+  const KB = 1024;
+  const sizes = quick ? { smallBytes: 4 * KB, largeBytes: 64 * KB } : { smallBytes: 16 * KB, largeBytes: 1024 * KB };
+  return { quick, ...sizes, reps: quick ? 2 : 5, ...overrides };
 }
 
 /** Each input is its unit repeated to the size asked for. */
@@ -47,7 +52,8 @@ function perKb(work: (text: string) => void, text: string, total: number): numbe
 
 const refuse = (body: string) => {
   try {
-    validateRemember({ type: 'fact', title: 'Hostile body', description: 'A body over the limit', body, provenance: { source: 'user' } });
+    const provenance = { source: 'user' as const };
+    validateRemember({ type: 'fact', title: 'Hostile body', description: 'A body over the limit', body, provenance });
   } catch {
     return; // refused on its size, as it should be
   }
@@ -70,7 +76,7 @@ export function adversarialSection(options: AdversarialBenchOptions): Section {
   ];
   for (const [name, label, run, unit] of work) {
     // An over-long body starts past the 16 KiB limit, so both sizes are refused.
-    const smallBytes = name === 'adversarial.refuse_body' ? Math.max(options.smallBytes, 32 * 1024) : options.smallBytes;
+    const smallBytes = run === refuse ? Math.max(options.smallBytes, 32 * 1024) : options.smallBytes;
     const small = textOf(unit, smallBytes);
     const large = textOf(unit, options.largeBytes);
     const base: number[] = [];
@@ -96,7 +102,7 @@ export function adversarialSection(options: AdversarialBenchOptions): Section {
     bench: 'adversarial',
     title: 'Hostile input',
     method: {
-      redact: 'every secret rule over the input, with PEM blocks widened to their lines, as the indexer and read_file redact',
+      redact: 'every secret rule over the input, PEM blocks widened to their lines, as the indexer redacts',
       refuse_body: 'validateRemember on a body over 16 KiB: refused on its size before any rule reads it',
       ratio: 'cost per KB of the large input over that of the small one; near 1 is linear time',
     },

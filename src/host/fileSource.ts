@@ -85,7 +85,12 @@ export class WorkspaceFileSource implements FileSource {
         if (stat.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
           yield* folder(path, here);
-        } else if (isPlainFile(stat) && stat.size <= matcher.maxBytes && matcher.accepts(path) && !ignoredByGit(here, path, false)) {
+        } else if (
+          isPlainFile(stat) &&
+          stat.size <= matcher.maxBytes &&
+          matcher.accepts(path) &&
+          !ignoredByGit(here, path, false)
+        ) {
           yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
         }
       }

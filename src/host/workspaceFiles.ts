@@ -27,16 +27,25 @@ function refuse(message: string, hint?: string): never {
 }
 
 const REFUSALS: Record<PathRefusal, [string, string]> = {
-  invalid: ['must be a non-empty path without NUL characters', 'give a path relative to the workspace root, e.g. docs/adr/0001-record.md'],
+  invalid: [
+    'must be a non-empty path without NUL characters',
+    'give a path relative to the workspace root, e.g. docs/adr/0001-record.md',
+  ],
   outside: ['is outside the workspace', 'only files inside the workspace can be read'],
   // The same answer whether or not a link's target exists: links are never followed.
-  linked: ['is reached through a symbolic or hard link', 'Lore reads only plain files inside the workspace; links could lead outside it'],
+  linked: [
+    'is reached through a symbolic or hard link',
+    'Lore reads only plain files inside the workspace; links could lead outside it',
+  ],
   missing: ['does not exist in the workspace', 'check the path; it is relative to the workspace root'],
   'not-a-file': ['is not a file', 'give the path of a file, not a folder'],
 };
 
 /** Resolves `requested` inside `root`, refusing anything that leaves it or is denied. */
-export function resolveWorkspacePath(root: string, requested: string): { absolute: string; relativePath: string; size: number } {
+export function resolveWorkspacePath(
+  root: string,
+  requested: string,
+): { absolute: string; relativePath: string; size: number } {
   const located = locateInWorkspace(root, requested);
   if (!located.ok) {
     const [what, hint] = REFUSALS[located.refusal];
@@ -44,7 +53,12 @@ export function resolveWorkspacePath(root: string, requested: string): { absolut
   }
   const { relativePath } = located;
   if (!discoveryMatcher(workspaceDiscoveryRules(root)).accepts(relativePath)) {
-    if (isSecretFile(relativePath)) refuse(`${relativePath} is not readable through Lore: it may hold secrets`, 'Lore serves secret-bearing files only when the workspace allows one explicitly (index.allow)');
+    if (isSecretFile(relativePath)) {
+      refuse(
+        `${relativePath} is not readable through Lore: it may hold secrets`,
+        'Lore serves a secret-bearing file only when the workspace allows it explicitly (index.allow)',
+      );
+    }
     refuse(`${relativePath} is not one of the documents or infrastructure files Lore serves`, 'read_file serves what the index covers (docs, ADRs, runbooks, Terraform, Kubernetes, Helm, Dockerfiles, CI); read source code with your own tools');
   }
   return { absolute: located.absolute, relativePath, size: located.stat.size };
@@ -63,5 +77,6 @@ export function readWorkspaceFile(root: string, requested: string, startLine = 1
   if (first > lines.length) refuse(`${relativePath} has ${lines.length} lines; start_line ${startLine} is past the end`);
   if (last < first) refuse(`end_line ${endLine} is before start_line ${startLine}`);
   const slice = lines.slice(first - 1, last).join('\n');
-  return { path: relativePath, text: slice, total_lines: lines.length, start_line: first, end_line: last, redactions: redacted.lines.filter(([a, b]) => b >= first && a <= last).length };
+  const redactions = redacted.lines.filter(([a, b]) => b >= first && a <= last).length;
+  return { path: relativePath, text: slice, total_lines: lines.length, start_line: first, end_line: last, redactions };
 }

@@ -10,7 +10,9 @@ import { isAbsolute, join, posix, relative, sep } from 'node:path';
 
 export type PathRefusal = 'invalid' | 'outside' | 'linked' | 'missing' | 'not-a-file';
 
-export type Located = { ok: true; absolute: string; relativePath: string; stat: Stats } | { ok: false; refusal: PathRefusal };
+export type Located =
+  | { ok: true; absolute: string; relativePath: string; stat: Stats }
+  | { ok: false; refusal: PathRefusal };
 
 /** A file the walk may list and read: a regular file with one name (not a link of either kind). */
 export function isPlainFile(stat: Stats): boolean {
@@ -22,7 +24,9 @@ export function workspaceRelative(root: string, requested: unknown): { path: str
   if (typeof requested !== 'string' || !requested.trim() || requested.includes('\0')) return { refusal: 'invalid' };
   let path = requested.replace(/\\/g, '/');
   if (isAbsolute(requested)) {
-    const under = [root, safeRealpath(root)].map((r) => relative(r, requested)).find((r) => r && !r.startsWith('..') && !isAbsolute(r));
+    const under = [root, safeRealpath(root)]
+      .map((r) => relative(r, requested))
+      .find((r) => r && !r.startsWith('..') && !isAbsolute(r));
     if (under === undefined) return { refusal: 'outside' };
     path = under.split(sep).join('/');
   }

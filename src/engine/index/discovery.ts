@@ -72,7 +72,8 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   return {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
     // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.
-    accepts: (path) => allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path)),
+    accepts: (path) =>
+      allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };

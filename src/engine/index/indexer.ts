@@ -53,7 +53,7 @@ export interface IndexSummary {
   redactions: number;
   model: string | null;
   cancelled: boolean;
-  /** Listed files that had no text to index when read: binary (a NUL byte), grown past the cap, or turned into a link. */
+  /** Listed files with no text to index when read: binary (a NUL byte), grown past the cap, or now a link. */
   skipped?: number;
   /** `.lore/` record files found, verified and brought into the store (present when there are any). */
   records?: RepoRecordsSummary;

@@ -5,7 +5,8 @@ import { firstSecret } from '../trust/secretRules';
 
 export function shown(value: unknown): string {
   if (typeof value === 'string') {
-    return value.length <= 40 && !/[\0\r\n]/.test(value) && !firstSecret(value) ? JSON.stringify(value) : `text of ${value.length} characters`;
+    const safe = value.length <= 40 && !/[\0\r\n]/.test(value) && !firstSecret(value);
+    return safe ? JSON.stringify(value) : `text of ${value.length} characters`;
   }
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
   return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value;

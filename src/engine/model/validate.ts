@@ -76,9 +76,15 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  */
 export function rejectUnstorable(field: string, text: string): void {
   const nul = text.indexOf('\0');
-  if (nul >= 0) throw invalid(`${field} contains a NUL character (\\0) at position ${nul}`, `remove it from ${field}; Lore stores text, not binary data`);
+  if (nul >= 0) {
+    const hint = `remove it from ${field}; Lore stores text, not binary data`;
+    throw invalid(`${field} contains a NUL character (\\0) at position ${nul}`, hint);
+  }
   if (LONE_SURROGATE.test(text)) {
-    throw invalid(`${field} contains a lone UTF-16 surrogate (half of a character)`, `send ${field} as valid Unicode text (UTF-8 or well-formed UTF-16)`);
+    throw invalid(
+      `${field} contains a lone UTF-16 surrogate (half of a character)`,
+      `send ${field} as valid Unicode text (UTF-8 or well-formed UTF-16)`,
+    );
   }
 }
 
@@ -91,14 +97,18 @@ export interface TextOptions {
 }
 
 /** Every text a door takes goes through here: type, limits first, then what may be stored, then secrets. */
-export function requireText(field: string, value: unknown, maxChars: number, { allowEmpty = false, maxBytes, limitHint }: TextOptions = {}): string {
+export function requireText(field: string, value: unknown, maxChars: number, options: TextOptions = {}): string {
+  const { allowEmpty = false, maxBytes, limitHint } = options;
   if (typeof value !== 'string') throw invalid(`${field} must be text`);
   const text = value.trim();
   if (!allowEmpty && text.length === 0) throw invalid(`${field} is required and must not be empty`);
   const hint = limitHint ?? `shorten ${field}`;
   if (maxBytes !== undefined) {
     const bytes = new TextEncoder().encode(text).length;
-    if (bytes > maxBytes) throw new LoreError('LIMIT_EXCEEDED', `${field} is ${bytes} bytes; the limit is ${maxBytes}${kib(maxBytes)}`, hint);
+    if (bytes > maxBytes) {
+      const message = `${field} is ${bytes} bytes; the limit is ${maxBytes}${kib(maxBytes)}`;
+      throw new LoreError('LIMIT_EXCEEDED', message, hint);
+    }
   }
   if (maxChars < Number.MAX_SAFE_INTEGER && [...text].length > maxChars) {
     throw new LoreError('LIMIT_EXCEEDED', `${field} is ${[...text].length} characters; the limit is ${maxChars}`, hint);
@@ -150,7 +160,8 @@ function textList(field: string, value: unknown, maxItems: number, maxChars: num
   if (pattern) {
     // The entry is named by its place, never repeated: it may be a secret no rule recognised.
     const bad = items.findIndex((item) => !pattern.test(item));
-    if (bad >= 0) throw invalid(`${field}[${bad}] is not allowed`, `use letters and digits, then . _ : / - (${pattern.source})`);
+    const hint = `use letters and digits, then . _ : / - (${pattern.source})`;
+    if (bad >= 0) throw invalid(`${field}[${bad}] is not allowed`, hint);
   }
   return [...new Set(items)];
 }
@@ -190,7 +201,11 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
   const body =
     input.body === undefined || input.body === null
       ? ''
-      : requireText('body', input.body, Number.MAX_SAFE_INTEGER, { allowEmpty: true, maxBytes: LIMITS.bodyBytes, limitHint: 'summarise it, and link to the full document instead' });
+      : requireText('body', input.body, Number.MAX_SAFE_INTEGER, {
+          allowEmpty: true,
+          maxBytes: LIMITS.bodyBytes,
+          limitHint: 'summarise it, and link to the full document instead',
+        });
 
   let key: string;
   if (input.key === undefined || input.key === null) {

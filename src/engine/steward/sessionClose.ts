@@ -102,7 +102,10 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
   const summary =
     input.summary === undefined || input.summary === null
       ? null
-      : requireText('summary', input.summary, Number.MAX_SAFE_INTEGER, { maxBytes: LIMITS.bodyBytes, limitHint: 'summarise it; put what should be remembered in memories' });
+      : requireText('summary', input.summary, Number.MAX_SAFE_INTEGER, {
+          maxBytes: LIMITS.bodyBytes,
+          limitHint: 'summarise it; put what should be remembered in memories',
+        });
   const allowedSources = actor.door === 'mcp' ? AGENT_SOURCES : SOURCE_KINDS;
   const source = input.source === undefined ? 'agent' : requireEnum('source', input.source, allowedSources);
   const session_id = optionalText('session_id', input.session_id, LIMITS.provenanceFieldChars) ?? null;

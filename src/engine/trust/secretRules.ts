@@ -16,12 +16,13 @@ export interface SecretRule {
   extent?: (text: string, start: number, end: number) => [number, number];
 }
 
-/** Assignment names that carry a secret: `password`, `DB_PASSWORD`, `master_password`, `secret_key`, `api-key`… */
+/** Names that carry a secret: `password`, `DB_PASSWORD`, `master_password`, `secret_key`, `api-key`… */
 const SECRET_NAME =
-  '(?<![A-Za-z])(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)' +
+  '(?<![A-Za-z])(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|' +
+  'private[_-]?key)' +
   // `private_key_file`, `password_path`: the name of where a secret is, not a secret.
   '(?![_-]?(?:file|path|dir|name|policy|length)(?![A-Za-z]))(?:[_-][A-Za-z0-9]{1,20})?';
-/** A value that is a reference, placeholder or path (`${DB_PASSWORD}`, `<password>`, `{{ .Values.x }}`, `%s`, `****`, `~/x`) is no secret. */
+/** No secret: a reference, placeholder or path (`${DB_PASSWORD}`, `<password>`, `{{ .Values.x }}`, `****`, `~/x`). */
 const NOT_A_PLACEHOLDER = '(?![$<{%*(\\[~])';
 
 // Patterns are anchored on vendor prefixes or structure, so prose that merely mentions
@@ -37,8 +38,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // The body of a key whose header was cut off: its END line, or base64 that opens like a key's DER.
     id: 'private-key-body',
     description: 'the body of a PEM private key',
-    pattern:
-      /-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9+])(?:MII[A-Za-z0-9+/]{3}IBA(?:AKC|DANBgkq)|MII[A-Za-z0-9+/]{3}DBOBgkqhkiG9w0BBQ|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)/,
+    // DER openings: PKCS#1 RSA, PKCS#8, encrypted PKCS#8, short PKCS#8 (EC), SEC1 EC, Ed25519, OpenSSH.
+    pattern: new RegExp(
+      '-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----|(?<![A-Za-z0-9+])(?:MII[A-Za-z0-9+/]{3}IBA(?:AKC|DANBgkq)|' +
+        'MII[A-Za-z0-9+/]{3}DBOBgkqhkiG9w0BBQ|MIG[A-Za-z0-9+/]AgEA|MHcCAQEE|MC4CAQAw|b3BlbnNzaC1rZXktdjE)',
+    ),
     extent: pemExtent,
   },
   { id: 'aws-access-key-id', description: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/ },
@@ -53,17 +57,25 @@ export const SECRET_RULES: readonly SecretRule[] = [
     description: 'an AWS secret access key next to its access key id',
     pattern: /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])(?<=(?:AKIA|ASIA)[0-9A-Z]{16}[^]{1,240})/,
   },
-  { id: 'github-token', description: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b/ },
+  {
+    id: 'github-token',
+    description: 'a GitHub token',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b/,
+  },
   { id: 'gitlab-token', description: 'a GitLab token', pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,255}/ },
-  { id: 'slack-token', description: 'a Slack token', pattern: /(?<![A-Za-z0-9-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,255}/ },
+  {
+    id: 'slack-token',
+    description: 'a Slack token',
+    pattern: /(?<![A-Za-z0-9-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,255}/,
+  },
   {
     id: 'slack-webhook',
     description: 'a Slack webhook URL',
     pattern: /hooks\.slack\.com\/services\/T[A-Za-z0-9]{1,40}\/B[A-Za-z0-9]{1,40}\/[A-Za-z0-9]{1,80}/,
   },
   { id: 'stripe-key', description: 'a Stripe secret key', pattern: /\b(?:sk|rk)_live_[A-Za-z0-9]{20,255}\b/ },
-  { id: 'openai-key', description: 'an OpenAI API key', pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-)?[A-Za-z0-9_-]{32,255}/ },
-  { id: 'anthropic-key', description: 'an Anthropic API key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{32,255}/ },
+  { id: 'openai-key', description: 'an OpenAI API key', pattern: /(?<![\w-])sk-(?:proj-)?[A-Za-z0-9_-]{32,255}/ },
+  { id: 'anthropic-key', description: 'an Anthropic API key', pattern: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{32,255}/ },
   { id: 'google-api-key', description: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
   { id: 'npm-token', description: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
   {
@@ -75,7 +87,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // `scheme://user:password@host` and `redis://:password@host`.
     id: 'password-in-url',
     description: 'a URL with a password in it',
-    pattern: new RegExp(`(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^\\s/:@]{0,256}:${NOT_A_PLACEHOLDER}[^\\s/@]{3,256}@[^\\s/@]{1,253}`, 'i'),
+    pattern: new RegExp(
+      `(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://[^\\s/:@]{0,256}:${NOT_A_PLACEHOLDER}[^\\s/@]{3,256}@[^\\s/@]{1,253}`,
+      'i',
+    ),
   },
   {
     id: 'secret-assignment',
@@ -103,7 +118,8 @@ export function findSecrets(text: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const rule of SECRET_RULES) {
     for (const match of text.matchAll(GLOBAL.get(rule)!)) {
-      const [start, end] = rule.extent ? rule.extent(text, match.index, match.index + match[0].length) : [match.index, match.index + match[0].length];
+      const matched: [number, number] = [match.index, match.index + match[0].length];
+      const [start, end] = rule.extent ? rule.extent(text, ...matched) : matched;
       findings.push({ rule: rule.id, description: rule.description, index: start, length: end - start });
     }
   }
