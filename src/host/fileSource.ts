@@ -1,13 +1,15 @@
 // The workspace's files for the indexer: a walk that honours .gitignore files (root and nested,
-// with the maintained `ignore` library), the discovery rules and the size cap, never follows
-// symbolic links, and skips binary files.
+// with the maintained `ignore` library), the discovery rules and the size cap, lists only plain
+// files (no symbolic links, no second hard link: workspacePath.ts), and reads no binary file.
 
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { discoveryMatcher, type DiscoveryRules } from '../engine/index/discovery';
+import { discoveryMatcher, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
 import type { FileSource, SourceFile } from '../engine';
+import { fileText } from './fileText';
+import { isPlainFile, locateInWorkspace } from './workspacePath';
 
 interface Scope {
   base: string;
@@ -83,7 +85,12 @@ export class WorkspaceFileSource implements FileSource {
         if (stat.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
           yield* folder(path, here);
-        } else if (stat.isFile() && stat.size <= matcher.maxBytes && matcher.accepts(path) && !ignoredByGit(here, path, false)) {
+        } else if (
+          isPlainFile(stat) &&
+          stat.size <= matcher.maxBytes &&
+          matcher.accepts(path) &&
+          !ignoredByGit(here, path, false)
+        ) {
           yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
         }
       }
@@ -92,10 +99,12 @@ export class WorkspaceFileSource implements FileSource {
     yield* folder('', []);
   }
 
-  async read(path: string): Promise<string> {
+  /** The file's text; null when it is binary, past the cap, or no longer a plain file inside the workspace. */
+  async read(path: string): Promise<string | null> {
+    // Checked again at read time: the file may have been swapped for a link since the walk.
+    const located = locateInWorkspace(this.root, path);
+    if (!located.ok) return null;
     // Asynchronous, so other requests to the owner run between files.
-    const bytes = await readFile(join(this.root, path));
-    // A NUL byte means binary: it is indexed as empty rather than as garbage.
-    return bytes.includes(0) ? '' : bytes.toString('utf8');
+    return fileText(await readFile(located.absolute), this.rules.maxBytes ?? MAX_INDEXED_BYTES);
   }
 }

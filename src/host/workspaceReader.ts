@@ -3,18 +3,17 @@
 // dependencies, build output and secret-bearing files left out, no symlinks), plus the
 // repository's GitHub remotes so URLs to this repository count as references. A path asked for
 // directly (a memory's anchor, a saved path) must stay inside the workspace with no symbolic link
-// on the way, and is never a secret-bearing file.
+// on the way (workspacePath.ts), and is never a secret-bearing file (secretFiles.ts).
 
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SymbolParser, WorkspaceReader } from '../engine';
-import { DEFAULT_EXCLUDE, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
+import { MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
+import { isSecretFile } from '../engine/index/secretFiles';
 import { WorkspaceFileSource } from './fileSource';
-
-/** Where discovery's secret-bearing defaults start (`.env`, keys, tfvars, credentials…). */
-const FIRST_SECRET_GLOB = '**/*.tfvars';
+import { fileText } from './fileText';
+import { locateInWorkspace, workspaceRelative } from './workspacePath';
 
 /** Files up to this size are fingerprinted by their bytes when they are not text; larger ones by their size. */
 const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
@@ -25,10 +24,6 @@ const RULES: DiscoveryRules = { include: ['**'], maxBytes: Number.MAX_SAFE_INTEG
 
 export class DiskWorkspaceReader implements WorkspaceReader {
   private readonly walker: WorkspaceFileSource;
-  // A path named directly (an anchor) may be a file the walk leaves out as noise (a lock file,
-  // build output) and is still read; never one of the secret-bearing kinds.
-  private readonly secretBearing = picomatch([...DEFAULT_EXCLUDE.slice(DEFAULT_EXCLUDE.indexOf(FIRST_SECRET_GLOB))], { dot: true });
-  private realRoot: string | null = null;
 
   /** `parser`: symbols located by a real parser where it has a grammar (symbols/treeSitter.ts). */
   constructor(
@@ -43,47 +38,41 @@ export class DiskWorkspaceReader implements WorkspaceReader {
   }
 
   stat(path: string): { size: number; mtimeMs: number } | null {
-    if (!this.allowed(path)) return null;
-    try {
-      const absolute = join(this.root, path);
-      // No symbolic link anywhere on the way, so no path leads outside the workspace.
-      this.realRoot ??= realpathSync.native(this.root);
-      if (relative(this.realRoot, realpathSync.native(absolute)).split(sep).join('/') !== path) return null;
-      const stat = statSync(absolute);
-      return stat.isFile() ? { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) } : null;
-    } catch {
-      return null;
-    }
+    const located = this.located(path);
+    return located ? { size: located.stat.size, mtimeMs: Math.floor(located.stat.mtimeMs) } : null;
   }
 
   read(path: string): string | null {
-    const stat = this.stat(path);
-    if (!stat || stat.size > MAX_INDEXED_BYTES) return null;
+    const located = this.located(path);
+    if (!located || located.stat.size > MAX_INDEXED_BYTES) return null;
     try {
-      const bytes = readFileSync(join(this.root, path));
-      return bytes.includes(0) ? null : bytes.toString('utf8');
+      return fileText(readFileSync(located.absolute), MAX_INDEXED_BYTES);
     } catch {
       return null;
     }
   }
 
   digest(path: string): string | null {
-    const stat = this.stat(path);
-    if (!stat) return null;
-    if (stat.size > MAX_DIGEST_BYTES) return `size:${stat.size}`;
+    const located = this.located(path);
+    if (!located) return null;
+    if (located.stat.size > MAX_DIGEST_BYTES) return `size:${located.stat.size}`;
     try {
-      return `sha256:${createHash('sha256').update(readFileSync(join(this.root, path))).digest('hex')}`;
+      return `sha256:${createHash('sha256').update(readFileSync(located.absolute)).digest('hex')}`;
     } catch {
       return null;
     }
   }
 
-  /** A plain workspace-relative path (with `/`), outside .git, and not a secret-bearing file. */
-  private allowed(path: string): boolean {
-    if (!path || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
-    const parts = path.split('/');
-    if (parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git')) return false;
-    return !this.secretBearing(path);
+  /**
+   * A path named directly (an anchor) may be a file the walk leaves out as noise (a lock file,
+   * build output) and is still read; never a secret-bearing one, one under .git, or one that is
+   * not already in plain form (`a/../b`, `./a`), and only a plain file inside the workspace.
+   */
+  private located(path: string) {
+    const rel = workspaceRelative(this.root, path);
+    if ('refusal' in rel || rel.path !== path || path.split('/').includes('.git') || isSecretFile(path)) return null;
+    const located = locateInWorkspace(this.root, path);
+    return located.ok ? located : null;
   }
 }
 

@@ -115,6 +115,68 @@ describe('remember', () => {
     });
   });
 
+  describe('text a store cannot keep', () => {
+    it('refuses a NUL character in any text field with an error naming the field, and stores nothing', () => {
+      for (const [field, fields] of [
+        ['title', { title: 'Use Postgres\0 for jobs' }],
+        ['description', { description: 'before\0after' }],
+        ['body', { body: 'kept\0lost' }],
+        ['tags[1]', { tags: ['ok', 'bad\0tag'] }],
+        ['links[0]', { links: ['docs/a\0.md'] }],
+        ['provenance.agent', { provenance: { source: 'user', agent: 'x\0' } }],
+      ] as const) {
+        rejects(() => s.engine.remember(person, memory(fields as never)), 'INVALID_INPUT', new RegExp(`^${field.replace(/[[\]]/g, '\\$&')} contains a NUL character`));
+      }
+      assert.equal(s.engine.stats().memories, 0);
+    });
+
+    it('refuses a lone UTF-16 surrogate but keeps a real astral character', () => {
+      rejects(() => s.engine.remember(person, memory({ body: 'half \uD83D of an emoji' })), 'INVALID_INPUT', /body contains a lone UTF-16 surrogate/);
+      rejects(() => s.engine.remember(person, memory({ title: 'trailing \uDC00' })), 'INVALID_INPUT', /title contains a lone UTF-16 surrogate/);
+      const r = saved(s.engine.remember(person, memory({ body: 'a whole 🐘 elephant' })));
+      assert.equal(s.engine.get(r.key).memory.body, 'a whole 🐘 elephant');
+    });
+
+    it('refuses NUL in a session summary and a status reason too (the same check at every door)', () => {
+      rejects(() => s.engine.sessionClose(agent, { kind: 'routine', summary: 'done\0' }), 'INVALID_INPUT', /summary contains a NUL character/);
+      const r = saved(s.engine.remember(person, memory()));
+      rejects(() => s.engine.setStatus(person, r.key, 'deprecated', 'no longer\0 true'), 'INVALID_INPUT', /reason contains a NUL character/);
+    });
+  });
+
+  describe('limits before scans', () => {
+    it('refuses an oversized body on its size, before any secret rule reads it', () => {
+      const body = `${'x'.repeat(LIMITS.bodyBytes)} ghp_${'a1B2'.repeat(9)}`;
+      rejects(() => s.engine.remember(person, memory({ body })), 'LIMIT_EXCEEDED', /body is 16425 bytes; the limit is 16384/);
+      const summary = `${'y'.repeat(LIMITS.bodyBytes)} AKIAIOSFODNN7EXAMPLE`;
+      rejects(() => s.engine.sessionClose(agent, { kind: 'routine', summary }), 'LIMIT_EXCEEDED', /summary is 16405 bytes/);
+    });
+  });
+
+  describe('refused values are never echoed', () => {
+    it('names a refused tag by its place, not its text', () => {
+      assert.throws(
+        () => s.engine.remember(person, memory({ tags: ['queue', 'token=Zq8#hunter2!'] })),
+        (error: unknown) => {
+          assert.ok(error instanceof LoreError);
+          assert.match(error.message, /tags\[1\] is not allowed/);
+          assert.ok(!JSON.stringify(error.toJSON()).includes('hunter2'), JSON.stringify(error.toJSON()));
+          return true;
+        },
+      );
+    });
+
+    it('describes, rather than repeats, a secret sent where an enum or a date belongs', () => {
+      const secret = `ghp_${'a1B2'.repeat(9)}`;
+      for (const fields of [{ type: secret }, { valid_from: secret }, { scope: 'x'.repeat(41) }]) {
+        assert.throws(
+          () => s.engine.remember(person, memory(fields as never)),
+          (error: unknown) => error instanceof LoreError && !JSON.stringify(error.toJSON()).includes(secret.slice(4, 20)) && /got text of \d+ characters/.test(error.message),
+        );
+      }
+    });
+  });
+
   describe('versions', () => {
     it('archives the previous version on a save of an existing key and keeps the last five', async () => {
       for (let i = 1; i <= 8; i++) {

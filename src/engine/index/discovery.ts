@@ -1,9 +1,10 @@
 // What the index reads: allowlist globs for documents and infrastructure, default excludes
-// (dependencies, build output, lock files, binaries, secret-bearing files), a size cap. Settings
+// (dependencies, build output, lock files, binaries), the secret-bearing files, a size cap. Settings
 // may replace either list. The host walks the disk; this decides.
 
 import picomatch from 'picomatch';
 import { isRepoRecordPath } from '../team/repoRecords';
+import { isSecretFile } from './secretFiles';
 
 export const MAX_INDEXED_BYTES = 1024 * 1024;
 
@@ -20,9 +21,6 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
   '**/__pycache__/**', '**/.venv/**', '**/venv/**', '**/.terraform/**', '**/.cache/**', '**/.idea/**', '**/.vscode-test/**',
   '**/package-lock.json', '**/yarn.lock', '**/pnpm-lock.yaml', '**/Gemfile.lock', '**/poetry.lock', '**/Cargo.lock', '**/composer.lock',
   '**/*.min.*', '**/*.map',
-  // Secret-bearing files stay out unless a person allows them explicitly.
-  '**/*.tfvars', '**/*.tfvars.json', '**/*.tfstate', '**/*.tfstate.*', '**/.env', '**/.env.*', '**/*.pem', '**/*.key',
-  '**/secrets.yaml', '**/secrets.yml', '**/*.secret.yaml', '**/credentials*',
 ];
 
 export interface DiscoveryRules {
@@ -73,7 +71,9 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const onAllowPath = (folder: string) => allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
   return {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
-    accepts: (path) => allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path)),
+    // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.
+    accepts: (path) =>
+      allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };

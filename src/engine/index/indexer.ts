@@ -22,7 +22,8 @@ export interface SourceFile {
 /** The workspace's files as the index sees them (already filtered by the discovery rules). */
 export interface FileSource {
   list(): Promise<SourceFile[]>;
-  read(path: string): Promise<string>;
+  /** The file's text, or null when it has none to index (binary, past the size cap, gone or now a link). */
+  read(path: string): Promise<string | null>;
 }
 
 export interface IndexOptions {
@@ -52,6 +53,8 @@ export interface IndexSummary {
   redactions: number;
   model: string | null;
   cancelled: boolean;
+  /** Listed files with no text to index when read: binary (a NUL byte), grown past the cap, or now a link. */
+  skipped?: number;
   /** `.lore/` record files found, verified and brought into the store (present when there are any). */
   records?: RepoRecordsSummary;
 }
@@ -103,6 +106,12 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       continue;
     }
     const raw = await source.read(file.path);
+    if (raw === null) {
+      // No text: the file is left out of the index like an excluded one (an earlier version removed).
+      if (entry) batch.push(() => deleteDoc(ctx.db, entry.id));
+      summary.skipped = (summary.skipped ?? 0) + 1;
+      continue;
+    }
     const hash = sha256(raw);
     const now = nowIso(ctx);
     if (entry && entry.content_hash === hash && !options.full) {
@@ -134,7 +143,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
   commit();
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();
-    for (const path of recordFiles) syncRepoRecord(ctx, path, await source.read(path), summary.records);
+    for (const path of recordFiles) {
+      const text = await source.read(path);
+      if (text !== null) syncRepoRecord(ctx, path, text, summary.records);
+    }
   }
   yield { phase: 'index', done: files.length, total: files.length };
   setIndexState(ctx, 'last_index', nowIso(ctx));

@@ -3,6 +3,7 @@
 import { invalid } from '../errors';
 import { LIMITS } from './limits';
 import { MEMORY_TYPES, type MemoryType } from './types';
+import { shown } from './shown';
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 const SLUG_MAX = 80;
@@ -37,7 +38,7 @@ export function parseKey(key: string): ParsedKey {
   const slug = key.slice(slash + 1);
   if (slash < 0 || !MEMORY_TYPES.includes(type) || !SLUG_PATTERN.test(slug) || slug.length > SLUG_MAX) {
     throw invalid(
-      `"${key}" is not a valid key`,
+      `${shown(key)} is not a valid key`,
       `a key is <type>/<slug>: type one of ${MEMORY_TYPES.join(', ')}; slug of lowercase letters, digits, ".", "_" or "-" (≤ ${SLUG_MAX})`,
     );
   }

@@ -4,6 +4,7 @@
 import { LoreError, invalid } from '../errors';
 import { firstSecret } from '../trust/secretRules';
 import { keyFor, parseKey } from './keys';
+import { shown } from './shown';
 import { LIMITS } from './limits';
 import {
   BASES,
@@ -66,20 +67,64 @@ export function rejectSecrets(field: string, text: string): void {
   }
 }
 
-export function requireText(field: string, value: unknown, maxChars: number, { allowEmpty = false } = {}): string {
+// With the u flag a surrogate pair is one code point, so this matches only a half without its partner.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Text a store can keep as given: SQLite's text API ends a string at a NUL (the write would be
+ * acknowledged and stored cut short), and a lone UTF-16 surrogate has no UTF-8 form.
+ */
+export function rejectUnstorable(field: string, text: string): void {
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    const hint = `remove it from ${field}; Lore stores text, not binary data`;
+    throw invalid(`${field} contains a NUL character (\\0) at position ${nul}`, hint);
+  }
+  if (LONE_SURROGATE.test(text)) {
+    throw invalid(
+      `${field} contains a lone UTF-16 surrogate (half of a character)`,
+      `send ${field} as valid Unicode text (UTF-8 or well-formed UTF-16)`,
+    );
+  }
+}
+
+export interface TextOptions {
+  allowEmpty?: boolean;
+  /** A limit in UTF-8 bytes, checked with the other limits before any scan of the text. */
+  maxBytes?: number;
+  /** What to do when a limit is exceeded (default: shorten the field). */
+  limitHint?: string;
+}
+
+/** Every text a door takes goes through here: type, limits first, then what may be stored, then secrets. */
+export function requireText(field: string, value: unknown, maxChars: number, options: TextOptions = {}): string {
+  const { allowEmpty = false, maxBytes, limitHint } = options;
   if (typeof value !== 'string') throw invalid(`${field} must be text`);
   const text = value.trim();
   if (!allowEmpty && text.length === 0) throw invalid(`${field} is required and must not be empty`);
-  if ([...text].length > maxChars) {
-    throw new LoreError('LIMIT_EXCEEDED', `${field} is ${[...text].length} characters; the limit is ${maxChars}`, `shorten ${field}`);
+  const hint = limitHint ?? `shorten ${field}`;
+  if (maxBytes !== undefined) {
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > maxBytes) {
+      const message = `${field} is ${bytes} bytes; the limit is ${maxBytes}${kib(maxBytes)}`;
+      throw new LoreError('LIMIT_EXCEEDED', message, hint);
+    }
   }
+  if (maxChars < Number.MAX_SAFE_INTEGER && [...text].length > maxChars) {
+    throw new LoreError('LIMIT_EXCEEDED', `${field} is ${[...text].length} characters; the limit is ${maxChars}`, hint);
+  }
+  rejectUnstorable(field, text);
   rejectSecrets(field, text);
   return text;
 }
 
+function kib(bytes: number): string {
+  return bytes % 1024 === 0 ? ` (${bytes / 1024} KiB)` : '';
+}
+
 export function requireEnum<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    throw invalid(`${field} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+    throw invalid(`${field} must be one of ${allowed.join(', ')}; got ${shown(value)}`);
   }
   return value as T;
 }
@@ -88,7 +133,7 @@ export function requireEnum<T extends string>(field: string, value: unknown, all
 export function requireDate(field: string, value: unknown): string {
   const iso = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
   if (typeof value !== 'string' || !iso.test(value.trim())) {
-    throw invalid(`${field} must be an ISO 8601 date such as 2026-03-01 or 2026-03-01T12:00:00Z; got ${JSON.stringify(value)}`);
+    throw invalid(`${field} must be an ISO 8601 date such as 2026-03-01 or 2026-03-01T12:00:00Z; got ${shown(value)}`);
   }
   const text = value.trim();
   const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
@@ -96,7 +141,7 @@ export function requireDate(field: string, value: unknown): string {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number);
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
-    throw invalid(`${field} is not a real date: ${JSON.stringify(value)}`);
+    throw invalid(`${field} is not a real date: ${shown(value)}`);
   }
   return date.toISOString();
 }
@@ -113,8 +158,10 @@ function textList(field: string, value: unknown, maxItems: number, maxChars: num
   }
   const items = value.map((item, i) => requireText(`${field}[${i}]`, item, maxChars));
   if (pattern) {
-    const bad = items.find((item) => !pattern.test(item));
-    if (bad !== undefined) throw invalid(`${field} entry ${JSON.stringify(bad)} is not allowed`, `use ${pattern.source}`);
+    // The entry is named by its place, never repeated: it may be a secret no rule recognised.
+    const bad = items.findIndex((item) => !pattern.test(item));
+    const hint = `use letters and digits, then . _ : / - (${pattern.source})`;
+    if (bad >= 0) throw invalid(`${field}[${bad}] is not allowed`, hint);
   }
   return [...new Set(items)];
 }
@@ -122,7 +169,7 @@ function textList(field: string, value: unknown, maxItems: number, maxChars: num
 export function optionalInteger(field: string, value: unknown, min: number, max: number): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${field} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}`);
+    throw invalid(`${field} must be a whole number from ${min} to ${max}; got ${shown(value)}`);
   }
   return value;
 }
@@ -151,18 +198,21 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
   if (/[\r\n]/.test(title)) throw invalid('title must be a single line');
   const description = requireText('description', input.description, LIMITS.descriptionChars);
   if (/[\r\n]/.test(description)) throw invalid('description must be a single line', 'put details in the body');
-  const body = input.body === undefined || input.body === null ? '' : requireText('body', input.body, Number.MAX_SAFE_INTEGER, { allowEmpty: true });
-  const bodyBytes = new TextEncoder().encode(body).length;
-  if (bodyBytes > LIMITS.bodyBytes) {
-    throw new LoreError('LIMIT_EXCEEDED', `body is ${bodyBytes} bytes; the limit is ${LIMITS.bodyBytes} (16 KiB)`, 'summarise it, and link to the full document instead');
-  }
+  const body =
+    input.body === undefined || input.body === null
+      ? ''
+      : requireText('body', input.body, Number.MAX_SAFE_INTEGER, {
+          allowEmpty: true,
+          maxBytes: LIMITS.bodyBytes,
+          limitHint: 'summarise it, and link to the full document instead',
+        });
 
   let key: string;
   if (input.key === undefined || input.key === null) {
     key = keyFor(type, title);
   } else {
     key = requireText('key', input.key, LIMITS.keyChars);
-    if (parseKey(key).type !== type) throw invalid(`key "${key}" does not start with its type "${type}/"`);
+    if (parseKey(key).type !== type) throw invalid(`key ${shown(key)} does not start with its type "${type}/"`);
   }
 
   const provenance = requireObject('provenance', input.provenance);
@@ -173,7 +223,7 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
 
   const confidence = input.confidence === undefined || input.confidence === null ? null : input.confidence;
   if (confidence !== null && (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1))) {
-    throw invalid(`confidence must be a number from 0 to 1; got ${JSON.stringify(confidence)}`);
+    throw invalid(`confidence must be a number from 0 to 1; got ${shown(confidence)}`);
   }
 
   const valid_from = optionalDate('valid_from', input.valid_from);

@@ -99,10 +99,13 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
   const unknown = Object.keys(input).filter((k) => !KNOWN_FIELDS.has(k));
   if (unknown.length) throw invalid(`the session has unknown field(s): ${unknown.join(', ')}`, `allowed: ${[...KNOWN_FIELDS].join(', ')}`);
   const kind = input.kind === undefined ? 'routine' : requireEnum('kind', input.kind, SESSION_KINDS);
-  const summary = input.summary === undefined || input.summary === null ? null : requireText('summary', input.summary, Number.MAX_SAFE_INTEGER);
-  if (summary !== null && new TextEncoder().encode(summary).length > LIMITS.bodyBytes) {
-    throw new LoreError('LIMIT_EXCEEDED', `summary is over ${LIMITS.bodyBytes} bytes`, 'summarise it; put what should be remembered in memories');
-  }
+  const summary =
+    input.summary === undefined || input.summary === null
+      ? null
+      : requireText('summary', input.summary, Number.MAX_SAFE_INTEGER, {
+          maxBytes: LIMITS.bodyBytes,
+          limitHint: 'summarise it; put what should be remembered in memories',
+        });
   const allowedSources = actor.door === 'mcp' ? AGENT_SOURCES : SOURCE_KINDS;
   const source = input.source === undefined ? 'agent' : requireEnum('source', input.source, allowedSources);
   const session_id = optionalText('session_id', input.session_id, LIMITS.provenanceFieldChars) ?? null;

@@ -43,6 +43,14 @@ describe('MCP server (in process)', () => {
     assert.match(instructions, /Secrets/);
   });
 
+  it('refuses a NUL in a remembered text with an error naming the field, instead of storing it cut short', async () => {
+    const result = await h.call('remember', { ...decision, body: 'We already operate\0 Postgres.' });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /body contains a NUL character/);
+    const got = await h.call('get', { key: 'decision/use-postgres-for-the-job-queue' });
+    assert.equal(got.isError, true, 'nothing was stored');
+  });
+
   it('remembers with agent provenance and recalls fenced summaries without bodies', async () => {
     const saved = await h.call('remember', decision);
     assert.ok(!saved.isError, textOf(saved));
@@ -182,7 +190,7 @@ describe('MCP read_file', () => {
     ['../outside.md', /outside the workspace/],
     ['/etc/passwd', /outside the workspace/],
     ['docs/../../x', /outside the workspace/],
-    ['docs/escape.md', /through a symlink/],
+    ['docs/escape.md', /through a symbolic or hard link/],
     ['.env', /may hold secrets/],
     ['docs/missing.md', /does not exist/],
     ['src/app.ts', /not one of the documents or infrastructure files Lore serves/],

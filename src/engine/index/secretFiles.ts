@@ -1,0 +1,22 @@
+// The one list of secret-bearing files (keys, keystores, env files, Terraform variables and state,
+// credential files). The indexer, drift, read_file and the MCP resources all ask isSecretFile;
+// only a person's explicit `allow` glob lets such a file into the index (its text still redacted).
+
+import picomatch from 'picomatch';
+
+export const SECRET_FILE_GLOBS: readonly string[] = [
+  '**/.env', '**/.env.*', '**/*.tfvars', '**/*.tfvars.json', '**/*.tfstate', '**/*.tfstate.*',
+  '**/*.pem', '**/*.key', '**/*.p12', '**/*.pfx', '**/*.jks', '**/*.keystore', '**/*.kdbx',
+  '**/id_rsa', '**/id_dsa', '**/id_ecdsa', '**/id_ed25519',
+  '**/.npmrc', '**/.pypirc', '**/.netrc', '**/.htpasswd', '**/.pgpass',
+  '**/secrets.yaml', '**/secrets.yml', '**/secrets.json', '**/*.secret.yaml', '**/*.secret.yml',
+  '**/credentials', '**/credentials.*',
+];
+
+// Case-insensitive: `PROD.TFVARS` and `Credentials.json` carry the same secrets.
+const matcher = picomatch([...SECRET_FILE_GLOBS], { dot: true, nocase: true });
+
+/** Whether a workspace-relative path (with `/`) names a secret-bearing file. */
+export function isSecretFile(path: string): boolean {
+  return matcher(path);
+}
