@@ -4,6 +4,7 @@
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LoreError } from '../engine';
+import { bindAddress } from '../host/httpOrigin';
 import { stderrLogger } from '../host/logger';
 import { ownerServer } from '../host/ownerServer';
 import type { CommandContext } from './command';
@@ -29,8 +30,11 @@ export async function runMcpStdio(ctx: CommandContext): Promise<number> {
 export async function runServe(ctx: CommandContext, v: Record<string, unknown>): Promise<number> {
     const port = integerOption('port', v.port);
     if (port !== undefined && (port < 0 || port > 65535)) throw new LoreError('INVALID_INPUT', '--port must be from 0 to 65535');
+    const allowRemote = v['allow-remote'] === true;
+    // Checked before the store opens, so a refused --host takes no lock.
+    const host = bindAddress(stringOption(v.host), allowRemote);
     const logger = stderrLogger('info');
-    const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host: stringOption(v.host), port, allowRemote: v['allow-remote'] === true });
+    const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host, port, allowRemote });
     const store = owner.access.open();
     let http;
     try {
