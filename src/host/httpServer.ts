@@ -13,12 +13,12 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LoreError, isLoreError, type Logger } from '../engine';
 import type { StoreAccess } from '../mcp/access';
+import { MAX_MCP_MESSAGE_BYTES } from '../mcp/jsonRpc';
 import { buildServer } from '../mcp/server';
 import { dispatchRpc } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { McpSessions } from './mcpSessions';
 
-const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
 const MAX_RPC_BODY_BYTES = 160 * 1024 * 1024;
 
@@ -81,7 +81,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_BODY_BYTES) : undefined;
+    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_MESSAGE_BYTES) : undefined;
     const existing = typeof sessionId === 'string' ? sessions.use(sessionId) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
     if (sessionId) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'unknown session; initialize again' }, id: null });
