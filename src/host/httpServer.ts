@@ -92,6 +92,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const server = buildServer({ access: options.access, workspaceRoot: options.workspaceRoot });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A whole JSON reply per POST, not an event stream: a client (lore mcp's relay) whose owner
+      // dies mid-call sees the POST fail and can resend it elsewhere, instead of waiting forever.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => sessions.add(id, transport, server),
     });
     transport.onclose = () => {
