@@ -2,9 +2,8 @@
 // function that prints JSON under --json and readable text otherwise, and the store on demand.
 
 import { hostname, userInfo } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
-import { Engine, isLoreError, type Actor } from '../engine';
+import { Engine, type Actor } from '../engine';
 import { WasmSqlDatabase } from '../host/sqlite';
 import { storePaths } from '../host/dataDir';
 import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
@@ -12,6 +11,7 @@ import { stderrLogger } from '../host/logger';
 import { openStore } from '../host/openStore';
 import { attachEmbedder } from '../host/embedSettings';
 import { findLiveOwner } from '../host/owner';
+import { connect } from '../host/connect';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -52,9 +52,6 @@ export function machineLabel(): string {
   return `${cliActor().name}@${hostname()}`;
 }
 
-/** How long a command waits for another short-lived command holding the store to finish. */
-const BUSY_WAIT_MS = 5000;
-
 export interface StoreUse {
   /** Only a command that saves may create a workspace's store; the others read an empty one. */
   create: boolean;
@@ -69,37 +66,25 @@ export interface StoreUse {
  */
 export async function withStore<T>(workspace: string, work: (engine: EngineApi) => T | Promise<T>, use: StoreUse = { create: false }): Promise<T> {
   const paths = storePaths(workspace);
-  const deadline = Date.now() + BUSY_WAIT_MS;
-  for (;;) {
-    const owner = await findLiveOwner(paths.owner);
-    if (owner) return await work(remoteApi(`${owner.url}/rpc`, owner.info.token));
-    if (!use.create && !existsSync(paths.database)) {
-      const empty = new WasmSqlDatabase(':memory:');
-      try {
-        return await work(localApi(new Engine({ db: empty })));
-      } finally {
-        empty.close();
-      }
-    }
-    let store;
+  if (!use.create && !existsSync(paths.database) && !(await findLiveOwner(paths.owner))) {
+    const empty = new WasmSqlDatabase(':memory:');
     try {
-      store = openStore({ workspace, door: 'cli', logger: stderrLogger() });
-    } catch (error) {
-      // Another command holds the store for a moment (an owner with no port); wait for it.
-      if (isLoreError(error) && error.code === 'STORE_BUSY' && Date.now() < deadline) {
-        await delay(50);
-        continue;
-      }
-      throw error;
-    }
-    // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
-    await store.symbols;
-    const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
-    try {
-      return await work(localApi(store.engine, store.paths.workspaceRoot));
+      return await work(localApi(new Engine({ db: empty })));
     } finally {
-      await releaseEmbedder();
-      store.close();
+      empty.close();
     }
+  }
+  // Another command may hold the store for a moment (an owner with no port yet): connect waits.
+  const found = await connect(workspace, { become: () => openStore({ workspace, door: 'cli', logger: stderrLogger() }) });
+  if (found.kind === 'client') return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
+  const store = found.store;
+  // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
+  await store.symbols;
+  const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
+  try {
+    return await work(localApi(store.engine, store.paths.workspaceRoot));
+  } finally {
+    await releaseEmbedder();
+    store.close();
   }
 }

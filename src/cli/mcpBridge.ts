@@ -3,20 +3,25 @@
 // process that becomes the owner. When a relayed owner dies mid-session (the editor that owned the
 // store was closed), the bridge elects again — relays to whoever owns the store now, or takes the
 // store over itself — replays the client's initialize handshake to the new upstream, and resends
-// the message that failed. The agent sees no error.
+// the message that failed. The agent sees no error. Electing goes through connect() (host/
+// connect.ts), which waits while another process holds the lock but serves nothing yet (several
+// relays electing at once after their owner died), so a relay ends up relaying instead of
+// answering STORE_BUSY. Where no store could be reached (no workspace yet, or busy past the wait),
+// an in-process server answers with what to do, and every later call elects again first.
 
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../engine';
-import { storePaths } from '../host/dataDir';
-import { findLiveOwner } from '../host/owner';
-import { ownerServer } from '../host/ownerServer';
+import { connect } from '../host/connect';
+import { ownerServer, type OwnerServer } from '../host/ownerServer';
 import { buildServer } from '../mcp/server';
 
 interface Upstream {
   kind: 'relay' | 'local';
+  /** False for a local server without a store: the next call elects again before it is served. */
+  settled(): boolean;
   transport: Transport;
   close(): Promise<void>;
 }
@@ -25,6 +30,8 @@ type Message = JSONRPCMessage & { id?: string | number; method?: string };
 
 /** Ids of the handshake the bridge replays itself; their answers are not the client's. */
 const REPLAY_ID_PREFIX = 'lore-bridge-replay-';
+/** Elections one message may go through before its client is told it failed. */
+const ELECTION_ROUNDS = 4;
 
 export class McpBridge {
   private upstream: Upstream | undefined;
@@ -53,21 +60,36 @@ export class McpBridge {
   async handle(message: Message): Promise<void> {
     if (message.method === 'initialize' && message.id !== undefined) this.initialize = message;
     else if (message.method === 'notifications/initialized') this.initialized = message;
-    await this.switching;
-    const upstream = this.upstream;
-    if (!upstream) return;
-    try {
-      await upstream.transport.send(message);
-      return;
-    } catch (error) {
-      if (upstream.kind !== 'relay' || this.closed) return this.fail(message, error as Error);
-      this.logger.warn(`the Lore process that owned the store stopped answering (${(error as Error).message}); electing again`);
+    const handshake = message.method === 'initialize' || message.method === 'notifications/initialized';
+    let lastError: Error | undefined;
+    // A failed relay elects again and resends; a new owner can die too, so a few rounds.
+    for (let round = 0; round < ELECTION_ROUNDS; round++) {
+      await this.switching?.catch(() => undefined);
+      const current = this.upstream;
+      if (!current) return;
+      const upstream = round === 0 && (current.settled() || handshake || this.closed) ? current : await this.elected(current);
+      // An election can fail too (the owner it found died as well): the next round elects again.
+      if (!upstream) continue;
+      try {
+        await upstream.transport.send(message);
+        return;
+      } catch (error) {
+        lastError = error as Error;
+        if (upstream.kind !== 'relay' || this.closed) break;
+        this.logger.warn(`the Lore process that owned the store stopped answering (${lastError.message}); electing again`);
+      }
     }
+    await this.fail(message, lastError ?? new Error('no Lore process could serve the store'));
+  }
+
+  /** The upstream after electing again in place of `stale`, or undefined when the election failed. */
+  private async elected(stale: Upstream): Promise<Upstream | undefined> {
     try {
-      await this.failover(upstream);
-      await this.upstream!.transport.send(message);
+      await this.failover(stale);
+      return this.upstream;
     } catch (error) {
-      await this.fail(message, error as Error);
+      this.logger.warn(`election failed: ${(error as Error).message}`);
+      return undefined;
     }
   }
 
@@ -95,32 +117,32 @@ export class McpBridge {
   }
 
   private async elect(): Promise<Upstream> {
-    let owner;
+    const become = () => {
+      const served = ownerServer({ workspace: this.workspace, door: 'lore mcp', logger: this.logger });
+      served.access.open();
+      return served;
+    };
     try {
-      owner = await findLiveOwner(storePaths(this.workspace).owner);
+      const found = await connect(this.workspace, { become });
+      // The MCP token is enough to relay; an owner from before it existed has only the full one.
+      if (found.kind === 'client') return await this.relayTo(found.owner.url, found.owner.info.mcp_token ?? found.owner.info.token);
+      return await this.serveHere(found.store);
     } catch (error) {
-      // No usable workspace yet: still speak MCP; every tool says what to do, and each call
-      // tries again, so a folder that appears later is used.
-      this.logger.warn(`workspace not usable yet: ${(error as Error).message}`);
+      // No usable workspace or store yet: still speak MCP; every tool says what to do, and each
+      // call elects again, so a folder that appears later, or an owner that starts, is used.
+      this.logger.warn(`store not available yet: ${(error as Error).message}`);
+      return this.serveHere(ownerServer({ workspace: this.workspace, door: 'lore mcp', logger: this.logger }));
     }
-    // The MCP token is enough to relay; an owner from before it existed has only the full one.
-    return owner ? this.relayTo(owner.url, owner.info.mcp_token ?? owner.info.token) : this.serveHere();
   }
 
   private async relayTo(url: string, token: string): Promise<Upstream> {
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
     transport.onmessage = (message) => this.fromUpstream(message);
     await transport.start();
-    return { kind: 'relay', transport, close: () => transport.close() };
+    return { kind: 'relay', settled: () => true, transport, close: () => transport.close() };
   }
 
-  private async serveHere(): Promise<Upstream> {
-    const served = ownerServer({ workspace: this.workspace, door: 'lore mcp', logger: this.logger });
-    try {
-      served.access.open();
-    } catch (error) {
-      this.logger.warn(`store not available yet: ${(error as Error).message}`);
-    }
+  private async serveHere(served: OwnerServer): Promise<Upstream> {
     const server = buildServer({ access: served.access, workspaceRoot: () => served.access.describe().workspace });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -128,6 +150,8 @@ export class McpBridge {
     await clientSide.start();
     return {
       kind: 'local',
+      // Settled once its store is open (here, or by a later call that found the folder).
+      settled: () => served.access.describe().state === 'open',
       transport: clientSide,
       close: async () => {
         await server.close();

@@ -2,21 +2,22 @@
 // elects again when a relayed owner dies: mcpBridge.ts) and `lore serve` (HTTP owner). Loaded only
 // by those commands, so the MCP SDK does not slow every other command's start.
 
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LoreError } from '../engine';
+import { bindAddress } from '../host/httpOrigin';
 import { stderrLogger } from '../host/logger';
 import { ownerServer } from '../host/ownerServer';
 import type { CommandContext } from './command';
 import { McpBridge } from './mcpBridge';
+import { StdioJsonRpcTransport } from './stdioTransport';
 import { integerOption, stringOption } from './parse';
 
 export async function runMcpStdio(ctx: CommandContext): Promise<number> {
   const logger = stderrLogger(process.env.LORE_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
-  const stdio = new StdioServerTransport();
+  const stdio = new StdioJsonRpcTransport();
   const closed = new Promise<void>((resolve) => {
     stdio.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
   });
+  stdio.onerror = (error) => logger.warn(error.message);
   const bridge = new McpBridge(ctx.workspace, (message) => stdio.send(message), logger);
   await bridge.connect();
   stdio.onmessage = (message) => void bridge.handle(message);
@@ -29,8 +30,11 @@ export async function runMcpStdio(ctx: CommandContext): Promise<number> {
 export async function runServe(ctx: CommandContext, v: Record<string, unknown>): Promise<number> {
     const port = integerOption('port', v.port);
     if (port !== undefined && (port < 0 || port > 65535)) throw new LoreError('INVALID_INPUT', '--port must be from 0 to 65535');
+    const allowRemote = v['allow-remote'] === true;
+    // Checked before the store opens, so a refused --host takes no lock.
+    const host = bindAddress(stringOption(v.host), allowRemote);
     const logger = stderrLogger('info');
-    const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host: stringOption(v.host), port, allowRemote: v['allow-remote'] === true });
+    const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host, port, allowRemote });
     const store = owner.access.open();
     let http;
     try {

@@ -2,7 +2,9 @@
 // and the owner's RPC for Lore's own CLI and editor at /rpc. Every request must carry a bearer
 // token; one without the right one gets 401 and touches nothing. The MCP token opens /mcp only,
 // so an MCP client never reaches /rpc, where Lore's own doors carry a person's confirmed acts.
-// Binding beyond loopback is refused unless asked for.
+// Before the token, a request's Host and Origin must be this server's own (httpOrigin.ts), and the
+// address it binds must be one every other Lore process reaches. Idle sessions are freed
+// (mcpSessions.ts).
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,13 +13,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LoreError, isLoreError, type Logger } from '../engine';
 import type { StoreAccess } from '../mcp/access';
+import { MAX_MCP_MESSAGE_BYTES } from '../mcp/jsonRpc';
 import { buildServer } from '../mcp/server';
 import { dispatchRpc } from './engineApi';
+import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
+import { McpSessions } from './mcpSessions';
 
-const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
 const MAX_RPC_BODY_BYTES = 160 * 1024 * 1024;
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export interface HttpServeOptions {
   access: StoreAccess;
@@ -30,17 +33,18 @@ export interface HttpServeOptions {
   port?: number;
   allowRemote?: boolean;
   logger: Logger;
+  /** How many MCP sessions stay open at most, and how long an idle one is kept (defaults in mcpSessions.ts). */
+  maxSessions?: number;
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
   port: number;
   host: string;
   url: string;
+  /** MCP sessions open now. */
+  sessionCount(): number;
   close(): Promise<void>;
-}
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {
@@ -71,29 +75,31 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 export async function startHttpServer(options: HttpServeOptions): Promise<RunningHttpServer> {
-  const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.allowRemote) {
-    throw new LoreError('INVALID_INPUT', `refusing to listen on ${host}: Lore serves loopback only`, 'to expose it anyway pass --allow-remote (the bearer token is still required)');
-  }
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const host = bindAddress(options.host, options.allowRemote);
+  const sessions = new McpSessions(options.maxSessions, options.sessionIdleMs);
+  let port = 0;
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_BODY_BYTES) : undefined;
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_MESSAGE_BYTES) : undefined;
+    const existing = typeof sessionId === 'string' ? sessions.use(sessionId) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
     if (sessionId) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'unknown session; initialize again' }, id: null });
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'start with an initialize request' }, id: null });
     }
-    const transport = new StreamableHTTPServerTransport({
+    await sessions.makeRoom();
+    const server = buildServer({ access: options.access, workspaceRoot: options.workspaceRoot });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      // A whole JSON reply per POST, not an event stream: a client (lore mcp's relay) whose owner
+      // dies mid-call sees the POST fail and can resend it elsewhere, instead of waiting forever.
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => sessions.add(id, transport, server),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId);
     };
-    const server = buildServer({ access: options.access, workspaceRoot: options.workspaceRoot });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
@@ -107,6 +113,12 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const http = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    const refused = refusedOrigin(req, { port, remote: host !== OWNER_CONNECT_HOST });
+    if (refused) {
+      // Another site (or a name rebound to this address) is answered without reading anything.
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'FORBIDDEN', message: `refused: ${refused}` } }));
+      return;
+    }
     const allowed = authorized(req, options.token) || (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
     if (!allowed) {
       // Nothing is read, parsed or opened for a request without the token.
@@ -126,16 +138,16 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     http.once('error', reject);
     http.listen(options.port ?? 0, host, () => resolve());
   });
-  const port = (http.address() as AddressInfo).port;
+  port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   options.logger.info(`serving MCP on http://${urlHost}:${port}/mcp`);
   return {
     port,
     host,
     url: `http://${urlHost}:${port}`,
+    sessionCount: () => sessions.size,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close().catch(() => {});
-      sessions.clear();
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -3,10 +3,13 @@
 // gets an error naming it; a lock left by a dead process is taken over, and the SQLite lock
 // directory that crash left behind is cleared so the hot journal can be rolled back. Where the
 // system says when a process started (Linux /proc), owner.json records it, so a pid the system
-// has since given to another program is not mistaken for the owner.
+// has since given to another program is not mistaken for the owner. Several processes that find
+// the same dead owner (agents whose owner was killed) take over one at a time, under a claim file
+// (`owner.json.takeover`): without it, one could delete the lock, and the SQLite lock directory,
+// that another had just taken, and two processes would write the database at once.
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LoreError } from '../engine';
 
@@ -69,41 +72,88 @@ export function isLive(owner: OwnerInfo): boolean {
   return mark === null || mark === owner.process_start;
 }
 
+/** An owner file that does not parse yet may be one being written this instant (create, then write). */
+const HALF_WRITTEN_MS = 2000;
+
+function busy(owner: OwnerInfo): LoreError {
+  return new LoreError(
+    'STORE_BUSY',
+    `the store is in use by another Lore process (pid ${owner.pid}, ${owner.door}, since ${owner.started_at})`,
+    'wait for it to finish or stop it; a lock left by a process that died is taken over automatically',
+    { owner: { pid: owner.pid, door: owner.door, port: owner.port, started_at: owner.started_at } },
+  );
+}
+
+const TAKING_OVER = () => new LoreError('STORE_BUSY', 'another Lore process is taking the store over from one that stopped', 'try again in a moment');
+
+/**
+ * Claims the right to clear a dead owner's lock; false when another process holds that claim.
+ * A claim whose process died is removed, for the next attempt to take.
+ */
+function claimTakeover(claimFile: string): boolean {
+  try {
+    writeFileSync(claimFile, JSON.stringify({ pid: process.pid, host: hostname() }) + '\n', { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  let holder: { pid?: number; host?: string } | undefined;
+  try {
+    holder = JSON.parse(readFileSync(claimFile, 'utf8'));
+  } catch {
+    holder = undefined;
+  }
+  const alive = holder?.pid !== undefined && (holder.host !== hostname() || isProcessAlive(holder.pid));
+  if (!alive && (holder || Date.now() - mtime(claimFile) > HALF_WRITTEN_MS)) rmSync(claimFile, { force: true });
+  return false;
+}
+
+function mtime(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: string): OwnerLock {
   const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), mcp_token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
   const mark = processStartMark(process.pid);
   if (mark) info.process_start = mark;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      // 'wx' creates exclusively: of two processes racing here, one wins.
-      writeFileSync(ownerFile, JSON.stringify(info, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
-      return {
-        info,
-        publish: (port) => {
-          info.port = port;
-          const temp = `${ownerFile}.${process.pid}.tmp`;
-          writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
-          renameSync(temp, ownerFile);
-        },
-        release: () => {
-          if (readOwner(ownerFile)?.token === info.token) unlinkSync(ownerFile);
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const claimFile = `${ownerFile}.takeover`;
+  let claimed = false;
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        // 'wx' creates exclusively: of two processes racing here, one wins.
+        writeFileSync(ownerFile, JSON.stringify(info, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
+        return {
+          info,
+          publish: (port) => {
+            info.port = port;
+            const temp = `${ownerFile}.${process.pid}.tmp`;
+            writeFileSync(temp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+            renameSync(temp, ownerFile);
+          },
+          release: () => {
+            if (readOwner(ownerFile)?.token === info.token) unlinkSync(ownerFile);
+          },
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const owner = readOwner(ownerFile);
+      if (owner && isLive(owner)) throw busy(owner);
+      if (!owner && Date.now() - mtime(ownerFile) < HALF_WRITTEN_MS) throw TAKING_OVER();
+      if (!claimed && !(claimed = claimTakeover(claimFile))) throw TAKING_OVER();
+      // Under the claim, and only if the file is still the dead owner's (not one a process that took
+      // over before us wrote), clear it: its SQLite lock directory died with it.
+      if (readOwner(ownerFile)?.token !== owner?.token) continue;
+      rmSync(ownerFile, { force: true });
+      rmSync(`${databaseFile}.lock`, { recursive: true, force: true });
     }
-    const owner = readOwner(ownerFile);
-    if (owner && isLive(owner)) {
-      throw new LoreError(
-        'STORE_BUSY',
-        `the store is in use by another Lore process (pid ${owner.pid}, ${owner.door}, since ${owner.started_at})`,
-        'wait for it to finish or stop it; a lock left by a process that died is taken over automatically',
-        { owner: { pid: owner.pid, door: owner.door, port: owner.port, started_at: owner.started_at } },
-      );
-    }
-    // The owner died (or left an unreadable file): take over. Its SQLite lock directory died with it.
-    rmSync(ownerFile, { force: true });
-    rmSync(`${databaseFile}.lock`, { recursive: true, force: true });
+    throw new LoreError('STORE_BUSY', 'could not take the store lock after three attempts', 'another Lore process is starting at the same time; try again');
+  } finally {
+    if (claimed) rmSync(claimFile, { force: true });
   }
-  throw new LoreError('STORE_BUSY', 'could not take the store lock after three attempts', 'another Lore process is starting at the same time; try again');
 }

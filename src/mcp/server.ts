@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Actor } from '../engine';
 import type { StoreAccess } from './access';
 import { SERVER_INSTRUCTIONS } from './instructions';
+import { shapeToolResults } from './outputShape';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerContext } from './tools/context';
@@ -34,6 +35,7 @@ export function buildServer(options: BuildServerOptions): McpServer {
     { name: SERVER_NAME, title: 'Lore — engineering memory', version: SERVER_VERSION },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } },
   );
+  shapeToolResults(server);
   const clientName = () => server.server.getClientVersion()?.name ?? 'unknown-client';
   const deps: ToolDeps = {
     access: options.access,

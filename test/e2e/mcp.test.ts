@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/host/openStore';
 import { storePaths } from '../../src/host/dataDir';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
+import { schemaChecker } from '../support/outputSchemas';
 import { CLI, httpAgent, ownerFile, readOwnerFile, sandbox, startServe, stdioAgent, text, type Sandbox, type ServeProcess } from '../support/processes';
 
 const decision = { type: 'decision', title: 'Use Postgres for the job queue', description: 'Background jobs run on Postgres SKIP LOCKED', body: 'Fewer systems to run.' };
@@ -54,6 +55,33 @@ describe('MCP over stdio (lore mcp)', () => {
       assert.ok(!later.isError, text(later));
     } finally {
       await agent.close();
+    }
+  });
+});
+
+describe('MCP results through the built server fit the listed output schemas', () => {
+  // The SDK client validates structuredContent once it has listed the tools, as strict clients do.
+  it('over stdio and over HTTP: get, a lost race, an error', async () => {
+    const box = sandbox();
+    const serve = await startServe(box);
+    const agents = [await stdioAgent(box, 'strict-stdio'), await httpAgent(serve.url, serve.mcpToken, 'strict-http')];
+    try {
+      for (const [i, agent] of agents.entries()) {
+        const schemas = schemaChecker((await agent.client.listTools()).tools);
+        const key = `decision/strict-${i}`;
+        schemas.check('remember', await agent.call('remember', { ...decision, key }));
+        const got = schemas.check('get', await agent.call('get', { key }));
+        assert.equal((got.structuredContent as { memory: { key: string } }).memory.key, key);
+        const lost = schemas.check('remember', await agent.call('remember', { ...decision, key, body: 'late', expected_version: 0 }), 'conflict');
+        assert.equal((lost.structuredContent as { saved: boolean }).saved, false);
+        schemas.check('get', await agent.call('get', { key: 'decision/missing' }), 'not found');
+        schemas.check('recall', await agent.call('recall', { query: 'postgres job queue' }));
+        schemas.check('list', await agent.call('list', {}));
+        schemas.check('context', await agent.call('context'));
+      }
+    } finally {
+      await Promise.all(agents.map((a) => a.close()));
+      await serve.stop();
     }
   });
 });

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { spawnSync } from 'node:child_process';
-import { CLI, readOwnerFile, sandbox, startServe, stdioAgent, type Agent, type Sandbox } from '../support/processes';
+import { runFailoverLoad } from '../support/failoverLoad';
+import { CLI, readOwnerFile, sandbox, startServe, stdioAgent, text, type Agent, type Sandbox } from '../support/processes';
 
 function cli(box: Sandbox, args: string[]) {
   const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], { env: box.env, encoding: 'utf8' });
@@ -72,5 +73,33 @@ describe('lore mcp when the owner it relays to dies', function () {
       agent = undefined;
       await second.stop();
     }
+  });
+});
+
+describe('many agents on one store while its owner is killed', function () {
+  this.timeout(180_000);
+
+  it('agents that start together all relay to the one that won the election: no call fails', async () => {
+    const box = sandbox();
+    const agents = await Promise.all([0, 1, 2, 3].map((i) => stdioAgent(box, `starter-${i}`)));
+    try {
+      const results = await Promise.all(agents.flatMap((agent, a) => Array.from({ length: 10 }, (_, i) => agent.call('remember', { type: 'fact', title: `Start ${a} ${i}`, description: 'written at start' }))));
+      const failed = results.filter((r) => r.isError).map(text);
+      assert.deepEqual(failed, [], 'every write of agents that started together lands');
+      assert.ok(agents.some((a) => a.pid === readOwnerFile(box).pid), 'one of them owns the store');
+      assert.equal(cli(box, ['list', '--type', 'fact', '--limit', '100']).json.total, 40);
+    } finally {
+      await Promise.all(agents.map((a) => a.close()));
+    }
+  });
+
+  it('4 agents × 25 writes, the owner killed 3 times: no failed call outside a kill, no acknowledged write lost', async () => {
+    const result = await runFailoverLoad({ agents: 4, writesPerAgent: 25, kills: 3 });
+    assert.deepEqual(result.failed, [], 'calls of agents whose own process was not killed never fail');
+    assert.deepEqual(result.lost, [], 'every acknowledged write is in the store');
+    assert.equal(result.kills.serve + result.kills.agents, 3);
+    assert.equal(result.acknowledged + result.failedInKill, 100);
+    assert.ok(result.failedInKill <= result.kills.agents, 'at most the one call in flight per killed agent fails');
+    assert.equal(result.auditOk, true);
   });
 });

@@ -83,6 +83,8 @@ export async function startServe(box: Sandbox, extraArgs: string[] = []): Promis
 
 export interface Agent {
   client: Client;
+  /** The pid of the agent's `lore mcp` (stdio agents only). */
+  pid?: number;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -100,7 +102,7 @@ export async function stdioAgent(box: Sandbox, name = 'stdio-agent', workspace =
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--workspace', workspace, 'mcp'], env: box.env as Record<string, string>, stderr: 'pipe' });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
-  return agentOf(client);
+  return { ...agentOf(client), pid: transport.pid ?? undefined };
 }
 
 /** An MCP client over Streamable HTTP with the owner's bearer token. */

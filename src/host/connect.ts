@@ -1,0 +1,36 @@
+// Reaching a workspace's store from any Lore process (the CLI, lore mcp; later the editor): be a
+// client of its live owner, or become the owner. While another process holds the lock but does
+// not serve yet (it is starting, or several are electing a new owner after one stopped), wait and
+// look again, so a caller sees STORE_BUSY only when no owner could be reached for `waitMs`.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { isLoreError } from '../engine';
+import { storePaths } from './dataDir';
+import { findLiveOwner, type LiveOwner } from './owner';
+
+/** How long a caller waits for the store to be served before STORE_BUSY. */
+export const CONNECT_WAIT_MS = 5000;
+
+export type Connection<T> = { kind: 'client'; owner: LiveOwner } | { kind: 'owner'; store: T };
+
+export interface ConnectOptions<T> {
+  home?: string;
+  /** Opens the store as its owner (taking the lock); throws STORE_BUSY while another process holds it. */
+  become(): T;
+  waitMs?: number;
+}
+
+export async function connect<T>(workspace: string, options: ConnectOptions<T>): Promise<Connection<T>> {
+  const ownerFile = storePaths(workspace, options.home).owner;
+  const deadline = Date.now() + (options.waitMs ?? CONNECT_WAIT_MS);
+  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
+    const owner = await findLiveOwner(ownerFile);
+    if (owner) return { kind: 'client', owner };
+    try {
+      return { kind: 'owner', store: options.become() };
+    } catch (error) {
+      if (!isLoreError(error) || error.code !== 'STORE_BUSY' || Date.now() >= deadline) throw error;
+    }
+    await delay(pause);
+  }
+}
