@@ -9,6 +9,7 @@ import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent } from '../memory/lifecycle';
 import { save } from '../memory/save';
+import { rowState, stateDigest, writeStatus } from '../memory/state';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { findSecrets } from '../trust/secretRules';
@@ -326,11 +327,12 @@ export class DriftService {
       const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
       const version = saved && saved.saved ? saved.version : current.version;
       // Only the basis changed: the record keeps its status (a web page's record a person promoted
-      // is not quarantined again because its source is untrusted). Status is outside the signed digest.
-      if (saved && saved.saved && saved.status !== current.status) {
-        this.ctx.db.run('UPDATE memories SET status = ? WHERE key = ? AND is_current = 1', [current.status, key]);
-      }
-      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, references: fingerprints.length, fingerprints } });
+      // is not quarantined again because its source is untrusted), signed again as it is restored.
+      const row = requireCurrent(this.ctx, key);
+      const state = saved && saved.saved && saved.status !== current.status
+        ? writeStatus(this.ctx, row.id, { status: current.status })
+        : stateDigest(rowState(row));
+      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, state, references: fingerprints.length, fingerprints } });
       return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
     });
   }
