@@ -8,6 +8,7 @@ import type { Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent } from '../memory/lifecycle';
+import { toRememberInput } from '../memory/rememberInput';
 import { save } from '../memory/save';
 import { rowState, stateDigest, writeStatus } from '../memory/state';
 import { rowToMemory } from '../store/memoryRows';
@@ -324,7 +325,7 @@ export class DriftService {
         fingerprints.push(print.fingerprint);
         updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
       }
-      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
+      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, toRememberInput(current, { basis: 'verified', expected_version: current.version }));
       const version = saved && saved.saved ? saved.version : current.version;
       // Only the basis changed: the record keeps its status (a web page's record a person promoted
       // is not quarantined again because its source is untrusted), signed again as it is restored.
@@ -345,26 +346,3 @@ function unreadable(target: Target): string {
   return `${target.path} could not be read`;
 }
 
-/** The same record, re-stated with basis verified (a new signed version; valid time unchanged). */
-function asInput(m: Memory): Record<string, unknown> {
-  const p = m.provenance;
-  return {
-    key: m.key,
-    type: m.type,
-    title: m.title,
-    description: m.description,
-    body: m.body,
-    links: m.links,
-    anchors: m.anchors,
-    tags: m.tags,
-    scope: m.scope,
-    basis: 'verified',
-    ...(m.confidence !== null ? { confidence: m.confidence } : {}),
-    provenance: { source: p.source, ...(p.client ? { client: p.client } : {}), ...(p.agent ? { agent: p.agent } : {}), ...(p.session_id ? { session_id: p.session_id } : {}), ...(p.turn !== undefined ? { turn: p.turn } : {}), evidence: p.evidence ?? [] },
-    valid_from: m.valid_from,
-    ...(m.valid_until ? { valid_until: m.valid_until } : {}),
-    ...(m.review_after ? { review_after: m.review_after } : {}),
-    ...(m.fact_key ? { fact_key: m.fact_key } : {}),
-    expected_version: m.version,
-  };
-}
