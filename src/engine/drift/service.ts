@@ -4,7 +4,7 @@
 
 import { LoreError } from '../errors';
 import { parseKey } from '../model/keys';
-import type { Memory } from '../model/types';
+import { LIVE_STATUSES, type Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent } from '../memory/lifecycle';
@@ -25,7 +25,8 @@ import { basename, parentsOf, Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = MARKDOWN;
-const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
+/** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
+const TRACKED_STATUSES = `(${[...LIVE_STATUSES, 'quarantined'].map((s) => `'${s}'`).join(', ')})`;
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -170,7 +171,7 @@ export class DriftService {
       const known = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'doc'");
       for (const k of known) if (!present.has(k.source)) deleteSource(this.ctx.db, 'doc', k.source);
       for (const path of docs) this.syncDoc(path, ws, true);
-      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES}`);
+      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${TRACKED_STATUSES}`);
       const live = new Set(memories.map((m) => m.key));
       const tracked = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'memory'");
       for (const t of tracked) if (!live.has(t.source)) deleteSource(this.ctx.db, 'memory', t.source);
@@ -225,7 +226,7 @@ export class DriftService {
       const [kind, source] = entry.split('\u0000');
       if (kind === 'doc') this.syncDoc(source, ws, true);
       else {
-        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${LIVE_STATUSES}`, [source]);
+        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${TRACKED_STATUSES}`, [source]);
         if (m) this.syncMemory(memoryRefs(source, m), ws, true);
       }
     }

@@ -4,7 +4,7 @@
 import { LoreError, invalid } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import type { Status } from '../model/types';
+import { isLiveStatus, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, type MemoryRow } from '../store/memoryRows';
@@ -71,10 +71,10 @@ export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newK
   return ctx.db.transaction(() => {
     const old = requireCurrent(ctx, oldKey);
     const successor = requireCurrent(ctx, newKey);
-    if (!['active', 'deprecated', 'disputed'].includes(old.status)) {
+    if (!isLiveStatus(old.status)) {
       throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
     }
-    if (!['active', 'deprecated', 'disputed'].includes(successor.status)) {
+    if (!isLiveStatus(successor.status)) {
       throw new LoreError('INVALID_STATE', `${newKey} is ${successor.status}; the successor must be a live record`, successor.status === 'quarantined' ? 'promote it first' : undefined);
     }
     const now = nowIso(ctx);

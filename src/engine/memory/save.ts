@@ -6,6 +6,7 @@
 
 import { LIMITS } from '../model/limits';
 import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from '../model/types';
+import { LIVE_STATUSES_SQL } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
@@ -174,7 +175,7 @@ function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, 
   if (record.status === 'quarantined') return [];
   const holders = ctx.db.all<{ id: number; key: string; version: number; content_digest: string }>(
     `SELECT id, key, version, content_digest FROM memories
-     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ('active', 'deprecated', 'disputed')`,
+     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL}`,
     [record.fact_key, record.key],
   );
   for (const holder of holders) {

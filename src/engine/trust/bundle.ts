@@ -11,7 +11,7 @@ import { nowIso, type EngineContext } from '../memory/context';
 import { recordEvent } from '../memory/events';
 import { archiveCurrent } from '../memory/save';
 import { sealState, stateDigest } from '../memory/state';
-import { BASES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
+import { BASES, LIVE_STATUSES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
 import { requireEnum } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
@@ -34,7 +34,7 @@ export interface ExportOptions {
 }
 
 /** Every status except retracted (tombstones) and quarantined (untrusted text should not travel unasked). */
-export const DEFAULT_EXPORT_STATUSES: readonly Status[] = ['active', 'deprecated', 'disputed', 'superseded'];
+export const DEFAULT_EXPORT_STATUSES: readonly Status[] = [...LIVE_STATUSES, 'superseded'];
 
 function enums<T extends string>(field: string, values: string[] | undefined, allowed: readonly T[]): T[] {
   return [...new Set((values ?? []).map((v) => requireEnum(field, v, allowed)))];

@@ -19,7 +19,7 @@ export interface Refusal {
   reason: string;
 }
 
-export type Verdict = { ok: true; unattributed: boolean } | { ok: false; reason: string };
+export type RecordVerdict = { ok: true; unattributed: boolean } | { ok: false; reason: string };
 
 /** A signer whose key lives only as long as this process: for stores opened without a machine key. */
 export function ephemeralSigner(): Signer {
@@ -58,7 +58,7 @@ export class IntegrityChecker {
     return this.authors.get(author) ?? null;
   }
 
-  check(row: MemoryRow): Verdict {
+  check(row: MemoryRow): RecordVerdict {
     const content = this.checkContent(row);
     if (!content.ok) return content;
     const state = this.checkState(row);
@@ -66,7 +66,7 @@ export class IntegrityChecker {
   }
 
   /** The content and its author's signature (and, for an import, this store's import signature). */
-  private checkContent(row: MemoryRow): Verdict {
+  private checkContent(row: MemoryRow): RecordVerdict {
     this.signingFrom ??= Number(this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'signing_from_id'")?.value ?? '1');
     if (row.id < this.signingFrom && !row.signature) return { ok: true, unattributed: true };
     if (!row.signature || !row.author) return { ok: false, reason: 'its signature is missing' };
@@ -93,7 +93,7 @@ export class IntegrityChecker {
   }
 
   /** Status and provenance: signed by this store's machine as written and at every status change (memory/state.ts). */
-  private checkState(row: MemoryRow): Verdict | null {
+  private checkState(row: MemoryRow): RecordVerdict | null {
     if (!row.state_signature || !row.state_signer) return { ok: false, reason: `its status and provenance are not signed (the row was written or edited outside Lore)` };
     const signerKey = this.publicKey(row.state_signer);
     if (!signerKey) return { ok: false, reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store` };
