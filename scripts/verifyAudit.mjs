@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// An independent verifier of a Lore store's audit chain. It imports nothing from Lore — only
-// node:crypto and the SQLite library needed to read the file — and follows docs/audit-log.md.
+// An independent verifier of a Lore store's audit chain, and of its memory rows against the chain.
+// It imports nothing from Lore — only node:crypto and the SQLite library needed to read the file —
+// and follows docs/audit-log.md.
 //
 //   node scripts/verifyAudit.mjs PATH/TO/lore.db [--checkpoints FILE]
 //
@@ -24,6 +25,80 @@ function canonical(value) {
 
 const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
+const WRITES = ['memory.create', 'memory.update', 'memory.import'];
+
+function digestsOf(e) {
+  try {
+    const value = JSON.parse(e.digests);
+    return value !== null && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+// The memory rows against the chain (docs/audit-log.md, "Rows against the chain").
+function compareRows(db, events) {
+  const written = new Map();
+  const forgotten = new Map();
+  for (const e of events) {
+    const k = e.key_digest;
+    if (!k) continue;
+    const d = digestsOf(e);
+    const state = typeof d.state === 'string' ? d.state : null;
+    if (e.event === 'memory.forget') {
+      written.delete(k);
+      forgotten.set(k, e.seq);
+    } else if (WRITES.includes(e.event) && e.version !== null && typeof d.content === 'string') {
+      const versions = written.get(k)?.versions ?? new Map();
+      versions.set(e.version, d.content);
+      written.set(k, { seq: e.seq, version: e.version, content: d.content, state, stateSeq: e.seq, versions });
+      forgotten.delete(k);
+    } else if (state !== null) {
+      const w = written.get(k);
+      if (w && e.version === w.version) Object.assign(w, { state, stateSeq: e.seq });
+    }
+  }
+  const rows = db.all('SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version');
+  const problems = [];
+  const live = new Set();
+  const named = new Map();
+  for (const r of rows) {
+    const k = sha256(r.key);
+    named.set(k, r.key);
+    const w = written.get(k);
+    const name = `${r.key} v${r.version}`;
+    if (!w) {
+      const at = forgotten.get(k);
+      problems.push(at !== undefined ? { seq: at, key: r.key, problem: `${name} was forgotten, but its row is back` } : { seq: 0, key: r.key, problem: `${name} is in no event` });
+      continue;
+    }
+    if (r.is_current !== 1) {
+      if (w.versions.get(r.version) !== r.content_digest) problems.push({ seq: w.seq, key: r.key, problem: `archived ${name} is not a version the chain records` });
+      continue;
+    }
+    if (live.has(k)) {
+      problems.push({ seq: w.seq, key: r.key, problem: `${name} is a second current version` });
+      continue;
+    }
+    live.add(k);
+    let state = null;
+    try {
+      state = sha256(canonical({ status: r.status, provenance: JSON.parse(r.provenance) }));
+    } catch {
+      // unreadable provenance: differs from any recorded state
+    }
+    if (r.version !== w.version || r.content_digest !== w.content) problems.push({ seq: w.seq, key: r.key, problem: `${name} is not the version event ${w.seq} wrote` });
+    else if (w.state !== null && state !== w.state) problems.push({ seq: w.stateSeq, key: r.key, problem: `${name}: status or provenance differs from event ${w.stateSeq}` });
+  }
+  const eventKeys = new Map(db.all('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]));
+  for (const [k, w] of written) {
+    if (live.has(k)) continue;
+    const key = named.get(k) ?? eventKeys.get(k) ?? null;
+    problems.push({ seq: w.seq, key, problem: `${key ?? `key digest ${k.slice(0, 16)}…`} v${w.version}, written at event ${w.seq}, has no current row` });
+  }
+  return problems.sort((a, b) => a.seq - b.seq);
+}
+
 function verify(dbPath, checkpoints) {
   const db = new Database(dbPath, { fileMustExist: true, readOnly: true });
   try {
@@ -44,6 +119,7 @@ function verify(dbPath, checkpoints) {
     const actual = last ? `${last.seq}:${last.hash}` : undefined;
     if (head !== actual) problems.push({ seq: last?.seq ?? 0, problem: `chain ends at ${actual ?? 'nothing'} but its recorded head is ${head ?? 'missing'}` });
     const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
+    problems.push(...compareRows(db, events));
     for (const c of checkpoints) {
       if (c.seq === 0) continue;
       if (!bySeq.has(c.seq)) problems.push({ seq: c.seq, problem: `checkpointed event ${c.seq} is missing (truncated)` });

@@ -6,6 +6,7 @@ import type { RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext } from './memory/context';
+import { sealEveryRow } from './memory/state';
 import { forget, type ForgetReceipt } from './memory/forget';
 import { promote, setStatus, supersede, type LifecycleResult, type StatusChange, type SupersedeResult } from './memory/lifecycle';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
@@ -18,7 +19,8 @@ import { recall, type RecallInput, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
-import { ephemeralSigner, IntegrityChecker } from './trust/integrity';
+import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integrity';
+import type { MemoryRow } from './store/memoryRows';
 import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
 import { DriftService, type DriftFilter, type ReverifyResult } from './drift/service';
@@ -74,11 +76,16 @@ export class Engine {
   private readonly drift: DriftService;
 
   constructor(options: EngineOptions) {
-    const applied = migrate(options.db);
     const logger = options.logger ?? silentLogger;
-    if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     const clock = options.clock ?? systemClock;
     const signer = options.signer ?? ephemeralSigner();
+    const applied = migrate(options.db, {
+      sealStates: (db) => {
+        const sealed = sealEveryRow({ db, clock, signer, storeId: ensureStoreId(db) });
+        if (sealed) logger.info(`signed the status and provenance of ${sealed} stored record version(s)`);
+      },
+    });
+    if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     const storeId = ensureStoreId(options.db);
     this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
     this.embedder = options.embedder;
@@ -161,6 +168,12 @@ export class Engine {
 
   verifyAudit(checkpoints?: AuditCheckpoint[]): AuditVerdict {
     return verifyAudit(this.ctx.db, checkpoints);
+  }
+
+  /** Every stored version (current and archived) checked as a read checks it: the ones refused, with reasons. */
+  verifyRecords(): { checked: number; refused: Refusal[] } {
+    const rows = this.ctx.db.all<MemoryRow>('SELECT * FROM memories ORDER BY key, version');
+    return { checked: rows.length, refused: this.ctx.integrity.partition(rows).refused };
   }
 
   /** The chain's head, for a checkpoint kept outside the store. */

@@ -12,6 +12,7 @@ export { silentLogger, systemClock } from './ports';
 export { LIMITS } from './model/limits';
 export { validateRemember } from './model/validate';
 export { MEMORY_TYPES, STATUSES, BASES, SOURCE_KINDS, SCOPES } from './model/types';
+export { LIVE_STATUSES } from './model/types';
 export type { Memory, MemorySummary, MemoryType, Status, Basis, SourceKind, RememberInput } from './model/types';
 export type { SaveResult } from './memory/save';
 export type { ForgetReceipt } from './memory/forget';

@@ -40,6 +40,7 @@ function agree(box: Sandbox, expectOk: boolean, checkpoints?: string): void {
   assert.equal(script.code, expectOk ? 0 : 1);
   assert.equal(script.json.events, builtIn.json.events);
   assert.deepEqual(script.json.problems.map((p: { seq: number }) => p.seq), builtIn.json.problems.map((p: { seq: number }) => p.seq));
+  assert.deepEqual(script.json.problems.map((p: { key?: string }) => p.key ?? null), builtIn.json.problems.map((p: { key?: string }) => p.key ?? null));
 }
 
 describe('audit chain tampering', () => {
@@ -76,13 +77,14 @@ describe('audit chain tampering', () => {
     agree(box, false);
   });
 
-  it('a truncated chain with its head moved back: only checkpoints notice', () => {
+  it('a truncated chain with its head moved back: the rows and the checkpoints notice', () => {
     tamper(box, (db) => {
       const fourth = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events WHERE seq = 4')!;
       db.run('DELETE FROM audit_events WHERE seq = 5');
       db.run("UPDATE meta SET value = ? WHERE name = 'audit_head'", [`${fourth.seq}:${fourth.hash}`]);
     });
-    agree(box, true);
+    // The deprecation the removed event recorded is still in the row, so it no longer matches the chain.
+    agree(box, false);
     agree(box, false, checkpoints);
   });
 
@@ -101,5 +103,64 @@ describe('audit chain tampering', () => {
     });
     agree(box, true);
     agree(box, false, checkpoints);
+  });
+});
+
+describe('memory rows edited in the file, against the chain', () => {
+  let box: Sandbox;
+  const WEB = 'fact/the-queue-handles-10k-jobs';
+  beforeEach(() => {
+    box = sandbox();
+    assert.equal(lore(box, ['remember', '--type', 'decision', '--title', 'First decision', '--description', 'First described']).code, 0);
+    const web = lore(box, ['remember', '--type', 'fact', '--title', 'The queue handles 10k jobs', '--description', 'Read on a blog', '--source', 'webpage']);
+    assert.equal(web.json.status, 'quarantined');
+  });
+
+  function doctor(): { code: number | null; checks: { name: string; ok: boolean; detail: string }[] } {
+    const r = lore(box, ['doctor']);
+    return { code: r.code, checks: r.json.checks };
+  }
+
+  it('an intact store: both verifiers and lore doctor pass', () => {
+    agree(box, true);
+    const d = doctor();
+    assert.equal(d.code, 0, JSON.stringify(d.checks));
+  });
+
+  it('a quarantined web page turned into an active user record', () => {
+    tamper(box, (db) => db.run(`UPDATE memories SET status = 'active', provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]));
+    agree(box, false);
+    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /reads active, but its status or provenance is not what event 2 recorded/);
+    const d = doctor();
+    assert.equal(d.code, 1);
+    const records = d.checks.find((c) => c.name === 'records')!;
+    assert.equal(records.ok, false);
+    assert.match(records.detail, /1 of 2 versions refused as tampered: fact\/the-queue-handles-10k-jobs v1 \(its status or provenance was changed/);
+    // Refused, not returned: recall and list name it instead.
+    assert.equal(lore(box, ['get', WEB]).code, 1);
+  });
+
+  it('a record\'s rows deleted', () => {
+    tamper(box, (db) => db.run("DELETE FROM memories WHERE key = 'decision/first-decision'"));
+    agree(box, false);
+    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /decision\/first-decision v1, written at event 1, has no current row/);
+    assert.equal(doctor().code, 1);
+  });
+
+  it('a forgotten record re-inserted', () => {
+    let saved: Record<string, string | number | null> = {};
+    tamper(box, (db) => {
+      saved = db.get<Record<string, string | number | null>>("SELECT * FROM memories WHERE key = 'decision/first-decision'")!;
+    });
+    assert.equal(lore(box, ['forget', 'decision/first-decision']).code, 0, 'forget');
+    agree(box, true);
+    tamper(box, (db) => {
+      const { id: _id, ...columns } = saved;
+      const names = Object.keys(columns);
+      db.run(`INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((n) => columns[n]));
+    });
+    agree(box, false);
+    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /was forgotten at event 3, but its row is back/);
+    assert.equal(doctor().code, 1);
   });
 });

@@ -170,6 +170,16 @@ describe('session close', () => {
       assert.equal(s.engine.get('fact/upload-limit').memory.superseded_by, 'fact/uploads-are-limited-to-50-mb');
     });
 
+    it('a merge into a near duplicate keeps that record\'s valid time (its valid_from is not restarted)', () => {
+      const before = s.engine.get(POSTGRES).memory;
+      s.clock.advanceDays(3);
+      s.engine.resolveInbox(confirmedPerson, itemFor('merge', 'decision/postgres-queue').id, 'merge');
+      const merged = s.engine.get(POSTGRES).memory;
+      assert.equal(merged.version, 2);
+      assert.equal(merged.valid_from, before.valid_from);
+      assert.notEqual(merged.recorded_at, before.recorded_at, 'a new version was written');
+    });
+
     it('refuses a proposal whose records moved on since it was queued, and a promote of text nobody reviewed', () => {
       // A person edits the record the near duplicate would merge into: the merge is stale.
       s.engine.remember(person, memory({ anchors: ['src/jobs/queue.ts'], body: 'Edited by a person after the session.' }));

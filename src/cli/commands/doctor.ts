@@ -1,4 +1,4 @@
-// `lore doctor`: what Lore sees here — runtime, data directory, store, owner, audit chain — and what to fix.
+// `lore doctor`: what Lore sees here — runtime, data directory, store, owner, audit chain, records — and what to fix.
 
 import { existsSync } from 'node:fs';
 import { SCHEMA_VERSION, isLoreError } from '../../engine';
@@ -14,7 +14,7 @@ interface Check {
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check the runtime, the data directory, the store and the audit chain',
+  summary: 'check the runtime, the data directory, the store, the audit chain and every record\'s signatures',
   usage: 'lore doctor',
   options: {},
   positionals: { min: 0, max: 0, names: '' },
@@ -46,7 +46,16 @@ export const doctorCommand: Command = {
           detail: `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
         });
         const audit = await engine.verifyAudit();
-        checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact` : `${audit.problems.length} problem(s): run lore audit verify` });
+        checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact, records match it` : `${audit.problems.length} problem(s): run lore audit verify` });
+        // A record refused as tampered is memory Lore will not hand out: the store needs a person.
+        const records = await engine.verifyRecords();
+        checks.push({
+          name: 'records',
+          ok: records.refused.length === 0,
+          detail: records.refused.length === 0
+            ? `${records.checked} versions verify`
+            : `${records.refused.length} of ${records.checked} versions refused as tampered: ${records.refused.slice(0, 5).map((r) => `${r.key} v${r.version} (${r.reason})`).join('; ')}${records.refused.length > 5 ? '; …' : ''} — forget them, or restore them from an export`,
+        });
       }, { create: false, embed: true });
     } catch (error) {
       checks.push({ name: 'open', ok: false, detail: isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : String(error) });

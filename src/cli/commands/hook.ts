@@ -3,7 +3,7 @@
 // nothing and exits 0, so a missing or broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import type { MemorySummary } from '../../engine';
+import { LIVE_STATUSES, type MemorySummary } from '../../engine';
 import type { Refusal } from '../../engine/trust/integrity';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
@@ -64,7 +64,7 @@ export const hookCommand: Command = {
       const total = await withStore(workspace, async (engine) => {
         const stats = await engine.stats();
         for (const section of SECTIONS) {
-          const page = await engine.list({ types: section.types, statuses: ['active', 'deprecated', 'disputed'], limit: 200 });
+          const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit: 200 });
           refused.push(...page.refused);
           if (!page.items.length) continue;
           items.push(`${section.heading}:`, ...page.items.map(line));

@@ -9,7 +9,7 @@ import { definitionsIn, EMPTY_PRINT, lineRange, POD_ORDINAL, targetHash, type Ta
 import type { DriftState } from './types';
 import type { Workspace } from './workspace';
 
-export interface Verdict {
+export interface RefVerdict {
   state: DriftState;
   new_path: string | null;
   detail: string;
@@ -68,7 +68,7 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
   return null;
 }
 
-export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | null {
+export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict | null {
   if (!row.target_path || !row.fingerprint) return null;
   const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol, finder: row.finder };
   const stat = target.kind === 'dir' ? null : ws.stat(target.path);

@@ -8,7 +8,7 @@
 // - recorded by the patterns, parser available: checked by the patterns, and re-baselined by the
 //   parser when the patterns find the symbol unchanged (nothing changed, so nothing is absorbed).
 
-import { evaluate, type Search, type Verdict } from './evaluate';
+import { evaluate, type Search, type RefVerdict } from './evaluate';
 import type { RefRow } from './store';
 import { findDefinitions, symbolText, type SymbolDefinition } from './symbols';
 import { targetHash, type Target } from './target';
@@ -90,7 +90,7 @@ export function definitionsText(text: string, defs: readonly LocatedDefinition[]
 }
 
 /** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
-function rebaselined(finder: string, stat: FileStat, fingerprint: string): Verdict {
+function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVerdict {
   return { state: 'current', new_path: null, detail: `fingerprinted again by ${finder}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder };
 }
 
@@ -98,7 +98,7 @@ function rebaselined(finder: string, stat: FileStat, fingerprint: string): Verdi
  * Classifies a row with the finder that fingerprinted it (see the header). With `rebaseline`, a
  * row may move to the finder available now; without it (a recall's read-only look) it never does.
  */
-export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): Verdict | null {
+export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): RefVerdict | null {
   if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol) return evaluate(ws, row, search);
   const recorded = row.finder ?? PATTERN_FINDER;
   const available = ws.parserFinder(row.target_path);

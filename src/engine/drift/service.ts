@@ -4,11 +4,13 @@
 
 import { LoreError } from '../errors';
 import { parseKey } from '../model/keys';
-import type { Memory } from '../model/types';
+import { LIVE_STATUSES, type Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { requireCurrent } from '../memory/lifecycle';
+import { toRememberInput } from '../memory/rememberInput';
 import { save } from '../memory/save';
+import { rowState, stateDigest, writeStatus } from '../memory/state';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { findSecrets } from '../trust/secretRules';
@@ -23,7 +25,8 @@ import { basename, parentsOf, Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = MARKDOWN;
-const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
+/** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
+const TRACKED_STATUSES = `(${[...LIVE_STATUSES, 'quarantined'].map((s) => `'${s}'`).join(', ')})`;
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -168,7 +171,7 @@ export class DriftService {
       const known = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'doc'");
       for (const k of known) if (!present.has(k.source)) deleteSource(this.ctx.db, 'doc', k.source);
       for (const path of docs) this.syncDoc(path, ws, true);
-      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES}`);
+      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${TRACKED_STATUSES}`);
       const live = new Set(memories.map((m) => m.key));
       const tracked = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'memory'");
       for (const t of tracked) if (!live.has(t.source)) deleteSource(this.ctx.db, 'memory', t.source);
@@ -223,7 +226,7 @@ export class DriftService {
       const [kind, source] = entry.split('\u0000');
       if (kind === 'doc') this.syncDoc(source, ws, true);
       else {
-        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${LIVE_STATUSES}`, [source]);
+        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${TRACKED_STATUSES}`, [source]);
         if (m) this.syncMemory(memoryRefs(source, m), ws, true);
       }
     }
@@ -323,14 +326,15 @@ export class DriftService {
         fingerprints.push(print.fingerprint);
         updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
       }
-      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
+      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, toRememberInput(current, { basis: 'verified', expected_version: current.version }));
       const version = saved && saved.saved ? saved.version : current.version;
       // Only the basis changed: the record keeps its status (a web page's record a person promoted
-      // is not quarantined again because its source is untrusted). Status is outside the signed digest.
-      if (saved && saved.saved && saved.status !== current.status) {
-        this.ctx.db.run('UPDATE memories SET status = ? WHERE key = ? AND is_current = 1', [current.status, key]);
-      }
-      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, references: fingerprints.length, fingerprints } });
+      // is not quarantined again because its source is untrusted), signed again as it is restored.
+      const row = requireCurrent(this.ctx, key);
+      const state = saved && saved.saved && saved.status !== current.status
+        ? writeStatus(this.ctx, row.id, { status: current.status })
+        : stateDigest(rowState(row));
+      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, state, references: fingerprints.length, fingerprints } });
       return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
     });
   }
@@ -343,26 +347,3 @@ function unreadable(target: Target): string {
   return `${target.path} could not be read`;
 }
 
-/** The same record, re-stated with basis verified (a new signed version; valid time unchanged). */
-function asInput(m: Memory): Record<string, unknown> {
-  const p = m.provenance;
-  return {
-    key: m.key,
-    type: m.type,
-    title: m.title,
-    description: m.description,
-    body: m.body,
-    links: m.links,
-    anchors: m.anchors,
-    tags: m.tags,
-    scope: m.scope,
-    basis: 'verified',
-    ...(m.confidence !== null ? { confidence: m.confidence } : {}),
-    provenance: { source: p.source, ...(p.client ? { client: p.client } : {}), ...(p.agent ? { agent: p.agent } : {}), ...(p.session_id ? { session_id: p.session_id } : {}), ...(p.turn !== undefined ? { turn: p.turn } : {}), evidence: p.evidence ?? [] },
-    valid_from: m.valid_from,
-    ...(m.valid_until ? { valid_until: m.valid_until } : {}),
-    ...(m.review_after ? { review_after: m.review_after } : {}),
-    ...(m.fact_key ? { fact_key: m.fact_key } : {}),
-    expected_version: m.version,
-  };
-}

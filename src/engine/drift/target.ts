@@ -38,7 +38,7 @@ export function definitionsIn(ws: Workspace, path: string, name: string, finder?
   });
 }
 
-export function slugify(heading: string): string {
+export function headingSlug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -63,7 +63,7 @@ function sectionText(text: string, slug: string): string | null {
     const m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(lines[i]);
     if (!m) continue;
     if (start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
-    if (start < 0 && slugify(m[2]) === slug.toLowerCase()) {
+    if (start < 0 && headingSlug(m[2]) === slug.toLowerCase()) {
       start = i;
       level = m[1].length;
     }

@@ -4,7 +4,7 @@
 import { LoreError, invalid } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import type { Status } from '../model/types';
+import { isLiveStatus, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, type MemoryRow } from '../store/memoryRows';
@@ -13,6 +13,7 @@ import { digestOf } from '../trust/digest';
 import { nowIso, type EngineContext } from './context';
 import { recordEvent } from './events';
 import { markSuperseded } from './save';
+import { writeStatus } from './state';
 
 export type StatusChange = 'deprecated' | 'disputed' | 'retracted';
 
@@ -46,13 +47,13 @@ export function setStatus(ctx: EngineContext, actor: Actor, key: string, status:
       throw new LoreError('INVALID_STATE', `${key} is ${from}; it cannot become ${status}`, from === 'retracted' ? 'a retracted record stays retracted; save a new one' : undefined);
     }
     const now = nowIso(ctx);
-    ctx.db.run('UPDATE memories SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?', [status, reason, now, row.id]);
+    const state = writeStatus(ctx, row.id, { status, reason, now });
     recordEvent(ctx, actor, { key, version: row.version, event: status, reason, at: now });
     appendAudit(ctx.db, actor, now, {
       event: `memory.${status === 'deprecated' ? 'deprecate' : status === 'disputed' ? 'dispute' : 'retract'}`,
       key,
       version: row.version,
-      digests: { content: row.content_digest, reason: digestOf(reason) },
+      digests: { content: row.content_digest, state, reason: digestOf(reason) },
     });
     return { key, version: row.version, status, previous_status: from };
   });
@@ -70,10 +71,10 @@ export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newK
   return ctx.db.transaction(() => {
     const old = requireCurrent(ctx, oldKey);
     const successor = requireCurrent(ctx, newKey);
-    if (!['active', 'deprecated', 'disputed'].includes(old.status)) {
+    if (!isLiveStatus(old.status)) {
       throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
     }
-    if (!['active', 'deprecated', 'disputed'].includes(successor.status)) {
+    if (!isLiveStatus(successor.status)) {
       throw new LoreError('INVALID_STATE', `${newKey} is ${successor.status}; the successor must be a live record`, successor.status === 'quarantined' ? 'promote it first' : undefined);
     }
     const now = nowIso(ctx);
@@ -93,9 +94,9 @@ export function promote(ctx: EngineContext, actor: Actor, key: string): Lifecycl
     const row = requireCurrent(ctx, key);
     if (row.status !== 'quarantined') throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
     const now = nowIso(ctx);
-    ctx.db.run("UPDATE memories SET status = 'active', status_reason = NULL, updated_at = ? WHERE id = ?", [now, row.id]);
+    const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
     recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });
-    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests: { content: row.content_digest } });
+    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests: { content: row.content_digest, state } });
     return { key, version: row.version, status: 'active', previous_status: 'quarantined' };
   });
 }

@@ -6,6 +6,7 @@
 
 import { LIMITS } from '../model/limits';
 import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from '../model/types';
+import { LIVE_STATUSES_SQL } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
@@ -17,6 +18,7 @@ import { signingPayload } from '../trust/signatures';
 import { contentDigest } from './contentDigest';
 import { nowIso, type EngineContext } from './context';
 import { recordEvent } from './events';
+import { sealState, stateDigest, writeStatus } from './state';
 
 export type SaveResult =
   | {
@@ -114,17 +116,13 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       // the archived version's interval ends where the new one starts.
       if (input.valid_from === null && previous.valid_from < now) draft.valid_from = now;
       draft.content_digest = contentDigest(draft);
-      ctx.db.run(
-        'UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?',
-        [draft.valid_from, draft.valid_from, previousRow!.id],
-      );
-      pruneArchive(ctx, input.key);
+      archiveCurrent(ctx, previousRow!, draft.valid_from);
     }
     // The author's public key is stored on its first write, so reading never changes the file.
     registerAuthor(ctx, ctx.signer, 'this machine');
     draft.author = ctx.signer.keyId;
     draft.signature = ctx.signer.sign(signingPayload(ctx.storeId, draft));
-    insertMemoryRow(ctx.db, draft, true);
+    insertMemoryRow(ctx.db, draft, true, sealState(ctx.signer, ctx.storeId, draft));
     recordEvent(ctx, actor, {
       key: draft.key,
       version: draft.version,
@@ -136,7 +134,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       event: previous ? 'memory.update' : 'memory.create',
       key: draft.key,
       version: draft.version,
-      digests: { content: draft.content_digest, ...(previous ? { previous: previous.content_digest } : {}) },
+      digests: { content: draft.content_digest, state: stateDigest(draft), ...(previous ? { previous: previous.content_digest } : {}) },
     });
 
     const superseded = input.fact_key ? supersedeFactHolders(ctx, actor, draft, now) : [];
@@ -154,8 +152,17 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
   });
 }
 
+/** Archives a key's current version, its valid interval ending at `until` (if not already), and prunes the archive. */
+export function archiveCurrent(ctx: EngineContext, current: { id: number; key: string }, until: string): void {
+  ctx.db.run(
+    'UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?',
+    [until, until, current.id],
+  );
+  pruneArchive(ctx, current.key);
+}
+
 /** Keeps the newest LIMITS.archivedVersions archived versions of a key; older ones are deleted. */
-export function pruneArchive(ctx: EngineContext, key: string): void {
+function pruneArchive(ctx: EngineContext, key: string): void {
   ctx.db.run(
     `DELETE FROM memories WHERE key = ? AND is_current = 0 AND id NOT IN (
        SELECT id FROM memories WHERE key = ? AND is_current = 0 ORDER BY version DESC LIMIT ?)`,
@@ -168,7 +175,7 @@ function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, 
   if (record.status === 'quarantined') return [];
   const holders = ctx.db.all<{ id: number; key: string; version: number; content_digest: string }>(
     `SELECT id, key, version, content_digest FROM memories
-     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ('active', 'deprecated', 'disputed')`,
+     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL}`,
     [record.fact_key, record.key],
   );
   for (const holder of holders) {
@@ -191,14 +198,11 @@ export function markSuperseded(
 ): void {
   // A change that takes effect later leaves the record live until then: its valid interval ends
   // at the change, and recall stops returning it from that instant on.
-  const status = validAt > now ? null : 'superseded';
-  ctx.db.run(
-    'UPDATE memories SET status = COALESCE(?, status), superseded_by = ?, valid_until = ?, updated_at = ? WHERE id = ?',
-    [status, successor, validAt, now, old.id],
-  );
-  if (status) ctx.db.run('UPDATE memories SET status_reason = NULL WHERE id = ?', [old.id]);
+  const superseded = validAt <= now;
+  ctx.db.run('UPDATE memories SET superseded_by = ?, valid_until = ? WHERE id = ?', [successor, validAt, old.id]);
+  const state = writeStatus(ctx, old.id, superseded ? { status: 'superseded', reason: null, now } : { now });
   recordEvent(ctx, actor, { key: old.key, version: old.version, event: 'superseded', related_key: successor, valid_at: validAt, at: now });
   recordEvent(ctx, actor, { key: successor, version: 0, event: 'supersedes', related_key: old.key, valid_at: validAt, at: now });
-  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, successor: digestOf(successor) } });
+  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, state, successor: digestOf(successor) } });
 }
 

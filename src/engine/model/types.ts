@@ -17,6 +17,16 @@ export type MemoryType = (typeof MEMORY_TYPES)[number];
 export const STATUSES = ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] as const;
 export type Status = (typeof STATUSES)[number];
 
+/**
+ * The statuses of a record still in play: recall returns them, they can supersede and be
+ * superseded, a fact_key or a dead end is matched among them, and the steward scans them.
+ */
+export const LIVE_STATUSES = ['active', 'deprecated', 'disputed'] as const satisfies readonly Status[];
+/** LIVE_STATUSES as an SQL list, for `status IN ${LIVE_STATUSES_SQL}`. */
+export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+/** Whether a status is one of LIVE_STATUSES. */
+export const isLiveStatus = (status: string): boolean => (LIVE_STATUSES as readonly string[]).includes(status);
+
 export const BASES = ['declared', 'verified', 'observed', 'inferred', 'unstated'] as const;
 export type Basis = (typeof BASES)[number];
 

@@ -2,6 +2,7 @@
 // dead end? Resemblance is term overlap on stems.
 
 import type { EngineContext } from '../memory/context';
+import { LIVE_STATUSES_SQL } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { stems } from './text';
 
@@ -64,7 +65,7 @@ interface DeadEndSet {
   entries: DeadEndEntry[];
 }
 const deadEndSets = new Map<string, DeadEndSet>();
-const LIVE = "is_current = 1 AND type = 'dead_end' AND status IN ('active', 'deprecated', 'disputed')";
+const LIVE = `is_current = 1 AND type = 'dead_end' AND status IN ${LIVE_STATUSES_SQL}`;
 
 /** Forget deleted rows: their ids may be handed to new rows, so nothing cached by id is kept. */
 export function dropDeadEndCache(storeId: string): void {

@@ -10,7 +10,7 @@ import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
 import { DOC_KINDS, type DocKind } from '../index/kinds';
 import { LIMITS } from '../model/limits';
-import { MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
+import { LIVE_STATUSES_SQL, MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
 import { nowIso, type EngineContext } from '../memory/context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
@@ -125,7 +125,7 @@ function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): {
     params.push(asOf, asOf);
     where.push(`m.key NOT IN (SELECT key FROM memories WHERE is_current = 1 AND status IN ('retracted', 'quarantined'))`);
   } else {
-    where.push("m.is_current = 1 AND m.status IN ('active', 'deprecated', 'disputed')");
+    where.push(`m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}`);
     where.push('m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)');
     params.push(now, now);
   }

@@ -9,6 +9,7 @@ import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
 import { recordEvent } from '../memory/events';
 import { promote, requireCurrent, supersede } from '../memory/lifecycle';
+import { toRememberInput } from '../memory/rememberInput';
 import { save, type SaveResult } from '../memory/save';
 import { rowToMemory } from '../store/memoryRows';
 import type { SessionProposal } from './types';
@@ -60,25 +61,13 @@ function mergedInput(ctx: EngineContext, proposal: SessionProposal): RememberInp
   if (target.key === proposal.key) {
     return { ...c, anchors: union(target.anchors, c.anchors, LIMITS.anchors), links: union(target.links, c.links, LIMITS.links), tags: union(target.tags, c.tags, LIMITS.tags) };
   }
-  const { created_at: _created, ...provenance } = target.provenance;
-  return {
-    key: target.key,
-    type: target.type,
-    title: target.title,
-    description: target.description,
-    body: target.body,
+  const restated = toRememberInput(target, {
     anchors: union(target.anchors, c.anchors, LIMITS.anchors),
     links: union(target.links, c.links, LIMITS.links),
     tags: union(target.tags, c.tags, LIMITS.tags),
-    scope: target.scope,
-    basis: target.basis,
-    ...(target.confidence !== null ? { confidence: target.confidence } : {}),
-    provenance: { ...provenance, evidence: union(provenance.evidence ?? [], c.provenance.evidence, LIMITS.evidence) },
-    ...(target.valid_until ? { valid_until: target.valid_until } : {}),
-    ...(target.review_after ? { review_after: target.review_after } : {}),
-    ...(target.fact_key ? { fact_key: target.fact_key } : {}),
     expected_version: target.version,
-  };
+  });
+  return { ...restated, provenance: { ...restated.provenance, evidence: union(restated.provenance.evidence ?? [], c.provenance.evidence, LIMITS.evidence) } };
 }
 
 function saved(result: SaveResult): ProposalOutcome {

@@ -12,7 +12,8 @@ import { currentRow, rowToMemory } from '../store/memoryRows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
 import { closeItem, getItem } from './inbox';
 import { substanceDigest } from './similarity';
-import { INBOX_ACTIONS, LIVE_STATUSES, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
+import { isLiveStatus } from '../model/types';
+import { INBOX_ACTIONS, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
 
 export interface ResolveResult {
   item: InboxItem;
@@ -21,7 +22,6 @@ export interface ResolveResult {
   outcome: ProposalOutcome | null;
 }
 
-const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);
 
 export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, rawAction: unknown, rawNote?: unknown): ResolveResult {
   const id = typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
@@ -68,7 +68,7 @@ export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, r
         for (const key of targets) {
           const row = requireCurrent(ctx, key);
           const status = action === 'deprecate' ? 'deprecated' : 'disputed';
-          if (row.status === status || !isLive(row.status)) continue;
+          if (row.status === status || !isLiveStatus(row.status)) continue;
           setStatus(ctx, actor, key, status, reason);
           changed.push(key);
         }
@@ -128,7 +128,7 @@ function requireUnchanged(ctx: EngineContext, item: InboxItem): void {
   if (!versions) return;
   for (const [key, version] of Object.entries(versions)) {
     const row = ctx.db.get<{ version: number; status: string }>('SELECT version, status FROM memories WHERE key = ? AND is_current = 1', [key]);
-    if (!row || row.version !== version || !isLive(row.status)) {
+    if (!row || row.version !== version || !isLiveStatus(row.status)) {
       throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was found (${row ? `now v${row.version}, ${row.status}` : 'it is gone'})`, `dismiss it (lore inbox resolve ${item.id} --action dismiss) and run \`lore steward run\` for a fresh finding`);
     }
   }

@@ -13,7 +13,8 @@ import type { DriftSignal } from './driftSignal';
 import { itemByFingerprint, openItem } from './inbox';
 import { assess } from './policy';
 import { scanAll } from './scans';
-import { LIVE_STATUSES_SQL, type Assessment, type Finding } from './types';
+import { LIVE_STATUSES_SQL } from '../model/types';
+import type { Assessment, Finding } from './types';
 
 export const STEWARD_ACTOR: Actor = { door: 'steward', name: 'policy' };
 

@@ -8,7 +8,7 @@
 
 import { LoreError, invalid } from '../errors';
 import { LIMITS } from '../model/limits';
-import { SOURCE_KINDS, UNTRUSTED_SOURCES, type Memory, type RememberInput, type SourceKind } from '../model/types';
+import { LIVE_STATUSES_SQL, SOURCE_KINDS, UNTRUSTED_SOURCES, type Memory, type RememberInput, type SourceKind } from '../model/types';
 import { requireEnum, requireText, validateRemember, type ValidRemember } from '../model/validate';
 import { parseKey } from '../model/keys';
 import type { Actor } from '../ports';
@@ -21,7 +21,7 @@ import { digestOf } from '../trust/digest';
 import { applyProposal } from './apply';
 import { itemByFingerprint, openItem } from './inbox';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
-import { LIVE_STATUSES_SQL, SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
+import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
 
 /** At most this many candidate memories per session: a session settles a handful of things. */
 export const MAX_CANDIDATES = 50;

@@ -21,11 +21,6 @@ export type Risk = (typeof RISKS)[number];
 export const INBOX_ACTIONS = ['merge', 'supersede', 'deprecate', 'dispute', 'add', 'promote', 'dismiss'] as const;
 export type InboxAction = (typeof INBOX_ACTIONS)[number];
 
-/** The statuses of a record still in play: what the steward scans, a session is compared with, and a resolution acts on. */
-export const LIVE_STATUSES = ['active', 'deprecated', 'disputed'] as const;
-/** LIVE_STATUSES as an SQL list, for `status IN ${LIVE_STATUSES_SQL}`. */
-export const LIVE_STATUSES_SQL = `(${LIVE_STATUSES.map((s) => `'${s}'`).join(', ')})`;
-
 export type StaleReason = 'review_due' | 'unverified' | 'anchor_drift';
 
 export interface Finding {

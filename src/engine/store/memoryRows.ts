@@ -34,12 +34,22 @@ export interface MemoryRow {
   content_digest: string;
   /** JSON of RecordOrigin for imported versions. */
   origin: string | null;
+  /** This store's signature over the version's status and provenance (memory/state.ts), and its key. */
+  state_signature: string | null;
+  state_signer: string | null;
+}
+
+/** A row's state signature, made as it is written (memory/state.ts sealState). */
+export interface RowSeal {
+  state_signature: string;
+  state_signer: string;
 }
 
 export const MEMORY_COLUMNS = [
   'key', 'version', 'is_current', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope',
   'status', 'status_reason', 'superseded_by', 'supersedes', 'basis', 'confidence', 'provenance', 'valid_from',
   'valid_until', 'recorded_at', 'updated_at', 'review_after', 'fact_key', 'author', 'signature', 'content_digest', 'origin',
+  'state_signature', 'state_signer',
 ] as const;
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -74,9 +84,10 @@ export function rowToMemory(row: MemoryRow): Memory {
   };
 }
 
-export function memoryToRow(memory: Memory, isCurrent: boolean): Omit<MemoryRow, 'id'> {
+export function memoryToRow(memory: Memory, isCurrent: boolean, seal: RowSeal): Omit<MemoryRow, 'id'> {
   return {
     ...memory,
+    ...seal,
     is_current: isCurrent ? 1 : 0,
     links: JSON.stringify(memory.links),
     anchors: JSON.stringify(memory.anchors),
@@ -86,8 +97,8 @@ export function memoryToRow(memory: Memory, isCurrent: boolean): Omit<MemoryRow,
   };
 }
 
-export function insertMemoryRow(db: SqlDatabase, memory: Memory, isCurrent: boolean): number {
-  const row = memoryToRow(memory, isCurrent);
+export function insertMemoryRow(db: SqlDatabase, memory: Memory, isCurrent: boolean, seal: RowSeal): number {
+  const row = memoryToRow(memory, isCurrent, seal);
   const values = MEMORY_COLUMNS.map((column) => row[column]);
   return db.run(
     `INSERT INTO memories (${MEMORY_COLUMNS.join(', ')}) VALUES (${MEMORY_COLUMNS.map(() => '?').join(', ')})`,

@@ -8,6 +8,14 @@ interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Work the SQL cannot do (signing needs the machine's key), run in the migration's transaction. */
+  upgrade?: keyof MigrationHooks;
+}
+
+/** What the engine does for a migration that needs more than SQL. */
+export interface MigrationHooks {
+  /** Signs the state (status, provenance) of every row as it stands when the store is upgraded. */
+  sealStates(db: SqlDatabase): void;
 }
 
 const MIGRATIONS: readonly Migration[] = [
@@ -271,6 +279,18 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE drift_refs ADD COLUMN finder TEXT;
     `,
   },
+  {
+    version: 8,
+    description: 'signed state: each version\'s status and provenance signed by this store\'s machine',
+    sql: `
+      -- memory/state.ts: state_signature covers store id, key, version, content digest, status and
+      -- provenance. The rows already here are signed as they stand by the upgrade itself (in this
+      -- migration's transaction), so after it a row without a state signature is refused.
+      ALTER TABLE memories ADD COLUMN state_signature TEXT;
+      ALTER TABLE memories ADD COLUMN state_signer TEXT;
+    `,
+    upgrade: 'sealStates',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -280,7 +300,7 @@ export function currentSchemaVersion(db: SqlDatabase): number {
 }
 
 /** Brings the schema up to date. Returns the versions applied. */
-export function migrate(db: SqlDatabase): number[] {
+export function migrate(db: SqlDatabase, hooks: MigrationHooks): number[] {
   const from = currentSchemaVersion(db);
   if (from > SCHEMA_VERSION) {
     throw new LoreError(
@@ -293,6 +313,7 @@ export function migrate(db: SqlDatabase): number[] {
   for (const migration of MIGRATIONS.filter((m) => m.version > from)) {
     db.transaction(() => {
       db.exec(migration.sql);
+      if (migration.upgrade) hooks[migration.upgrade](db);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     });
     applied.push(migration.version);

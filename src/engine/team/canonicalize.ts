@@ -5,6 +5,7 @@
 
 import { LoreError, invalid } from '../errors';
 import { requireCurrent } from '../memory/lifecycle';
+import { LIVE_STATUSES } from '../model/types';
 import { nowIso, type EngineContext } from '../memory/context';
 import { recordEvent } from '../memory/events';
 import type { Actor } from '../ports';
@@ -34,7 +35,7 @@ export interface CanonicalizeResult {
   replaced: boolean;
 }
 
-const WRITABLE = ['active', 'deprecated', 'disputed', 'superseded'];
+const WRITABLE: readonly string[] = [...LIVE_STATUSES, 'superseded'];
 
 export function canonicalize(ctx: EngineContext, actor: Actor, key: string, options: CanonicalizeOptions, repo: RepoFiles): CanonicalizeResult {
   const as = options.as ?? null;

@@ -2,8 +2,10 @@
 // hash covers the previous event's hash, so an edited, deleted or reordered event breaks the
 // chain. Raw content never enters the chain, not even the key (keys are made from titles), so
 // forget leaves only digests behind; sha256(key) lets anyone who knows a key find its events.
+// Verifying also compares the memory rows with what the chain recorded (chainRecords.ts).
 
 import type { Actor, SqlDatabase } from '../ports';
+import { compareRowsWithChain } from './chainRecords';
 import { canonicalJson, sha256 } from './digest';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -29,8 +31,11 @@ export interface AuditEvent {
 }
 
 export interface AuditProblem {
+  /** The event the problem is at; 0 for a memory row no event accounts for. */
   seq: number;
   problem: string;
+  /** For a memory row that does not match the chain: its key, when any trace of it is left. */
+  key?: string | null;
 }
 
 export interface AuditVerdict {
@@ -107,6 +112,8 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
     problems.push({ seq: last?.seq ?? 0, problem: `the chain ends at ${actualHead ?? 'nothing'} but its recorded head is ${head ?? 'missing'} (events were removed from the end or the chain was rewritten)` });
   }
   const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
+  // The live rows must be what the chain says was written, forgotten and changed.
+  problems.push(...compareRowsWithChain(db, events));
   for (const checkpoint of checkpoints) {
     if (checkpoint.seq === 0) continue;
     const hash = bySeq.get(checkpoint.seq);

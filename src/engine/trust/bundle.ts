@@ -9,8 +9,9 @@
 import { LoreError } from '../errors';
 import { nowIso, type EngineContext } from '../memory/context';
 import { recordEvent } from '../memory/events';
-import { pruneArchive } from '../memory/save';
-import { BASES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
+import { archiveCurrent } from '../memory/save';
+import { sealState, stateDigest } from '../memory/state';
+import { BASES, LIVE_STATUSES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
 import { requireEnum } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
@@ -33,7 +34,7 @@ export interface ExportOptions {
 }
 
 /** Every status except retracted (tombstones) and quarantined (untrusted text should not travel unasked). */
-export const DEFAULT_EXPORT_STATUSES: readonly Status[] = ['active', 'deprecated', 'disputed', 'superseded'];
+export const DEFAULT_EXPORT_STATUSES: readonly Status[] = [...LIVE_STATUSES, 'superseded'];
 
 function enums<T extends string>(field: string, values: string[] | undefined, allowed: readonly T[]): T[] {
   return [...new Set((values ?? []).map((v) => requireEnum(field, v, allowed)))];
@@ -219,10 +220,7 @@ export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, ho
 
 function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, item: ImportItem, now: string, bundleDigest: string): void {
   const previous = currentRow(ctx.db, record.key);
-  if (previous) {
-    ctx.db.run('UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?', [now, now, previous.id]);
-    pruneArchive(ctx, record.key);
-  }
+  if (previous) archiveCurrent(ctx, previous, now);
   // readBundle refused any field a record does not have, so `fields` is exactly the record's memory fields.
   const { signed, ...fields } = record;
   const memory: Memory = {
@@ -237,12 +235,12 @@ function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, i
     origin: { store_id: signed.store_id, version: signed.version, signature: signed.signature, signer: ctx.signer.keyId, imported_at: now },
   };
   memory.signature = ctx.signer.sign(signingPayload(ctx.storeId, memory));
-  insertMemoryRow(ctx.db, memory, true);
+  insertMemoryRow(ctx.db, memory, true, sealState(ctx.signer, ctx.storeId, memory));
   recordEvent(ctx, actor, { key: memory.key, version: memory.version, event: 'imported', reason: `signed by ${record.signed.author}${item.status === 'quarantined' ? '; quarantined' : ''}`, at: now, valid_at: memory.valid_from });
   appendAudit(ctx.db, actor, now, {
     event: 'memory.import',
     key: memory.key,
     version: memory.version,
-    digests: { content: memory.content_digest, bundle: bundleDigest, ...(previous ? { previous: previous.content_digest } : {}) },
+    digests: { content: memory.content_digest, state: stateDigest(memory), bundle: bundleDigest, ...(previous ? { previous: previous.content_digest } : {}) },
   });
 }

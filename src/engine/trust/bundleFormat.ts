@@ -6,6 +6,7 @@
 
 import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
 import { contentDigest } from '../memory/contentDigest';
+import { toRememberInput } from '../memory/rememberInput';
 import { parseKey } from '../model/keys';
 import { BASES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, STATUSES, type Basis, type Memory, type MemoryType, type Status } from '../model/types';
 import { LIMITS } from '../model/limits';
@@ -193,12 +194,8 @@ function contentProblem(record: BundleRecord): Problem | null {
   try {
     parseKey(record.key);
     const p = record.provenance;
-    validateRemember({
-      key: record.key, type: record.type, title: record.title, description: record.description, body: record.body, links: record.links,
-      anchors: record.anchors, tags: record.tags, scope: record.scope, basis: record.basis, confidence: record.confidence ?? undefined,
-      provenance: { source: p.source, client: p.client, agent: p.agent, session_id: p.session_id, turn: p.turn, evidence: p.evidence },
-      valid_from: record.valid_from, review_after: record.review_after ?? undefined, fact_key: record.fact_key ?? undefined,
-    });
+    // valid_until is checked below: a supersession may close the interval where it began.
+    validateRemember(toRememberInput(record, { valid_until: undefined }));
     // The fields outside the content digest are stored as they arrive, so they get the limits,
     // date checks and secret rules a local write gives them.
     if (record.status_reason !== null) requireText('status_reason', record.status_reason, LIMITS.reasonChars, { allowEmpty: true });

@@ -1,13 +1,15 @@
 // Integrity on read: a memory version is returned only if its content still matches its digest
 // and its signature verifies against its author's known public key for this store (for an
-// imported version, its author's original signature and this store's import signature). Otherwise
-// it is refused with the reason; rows written before signing existed read as unattributed.
+// imported version, its author's original signature and this store's import signature), and its
+// status and provenance still match this store's state signature (memory/state.ts). Otherwise it
+// is refused with the reason; rows written before signing existed read as unattributed.
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
 import { contentDigest } from '../memory/contentDigest';
 import type { EngineContext } from '../memory/context';
 import type { RecordOrigin } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
+import { rowState, statePayload } from '../memory/state';
 import { sha256 } from './digest';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
 
@@ -17,7 +19,7 @@ export interface Refusal {
   reason: string;
 }
 
-export type Verdict = { ok: true; unattributed: boolean } | { ok: false; reason: string };
+export type RecordVerdict = { ok: true; unattributed: boolean } | { ok: false; reason: string };
 
 /** A signer whose key lives only as long as this process: for stores opened without a machine key. */
 export function ephemeralSigner(): Signer {
@@ -56,7 +58,15 @@ export class IntegrityChecker {
     return this.authors.get(author) ?? null;
   }
 
-  check(row: MemoryRow): Verdict {
+  check(row: MemoryRow): RecordVerdict {
+    const content = this.checkContent(row);
+    if (!content.ok) return content;
+    const state = this.checkState(row);
+    return state ?? content;
+  }
+
+  /** The content and its author's signature (and, for an import, this store's import signature). */
+  private checkContent(row: MemoryRow): RecordVerdict {
     this.signingFrom ??= Number(this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'signing_from_id'")?.value ?? '1');
     if (row.id < this.signingFrom && !row.signature) return { ok: true, unattributed: true };
     if (!row.signature || !row.author) return { ok: false, reason: 'its signature is missing' };
@@ -82,6 +92,23 @@ export class IntegrityChecker {
     return { ok: true, unattributed: false };
   }
 
+  /** Status and provenance: signed by this store's machine as written and at every status change (memory/state.ts). */
+  private checkState(row: MemoryRow): RecordVerdict | null {
+    if (!row.state_signature || !row.state_signer) return { ok: false, reason: `its status and provenance are not signed (the row was written or edited outside Lore)` };
+    const signerKey = this.publicKey(row.state_signer);
+    if (!signerKey) return { ok: false, reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store` };
+    let payload: string;
+    try {
+      payload = statePayload(this.ctx.storeId, rowState(row));
+    } catch {
+      return { ok: false, reason: 'its provenance is not JSON (the row was edited outside Lore)' };
+    }
+    if (!this.holds(signerKey, payload, row.state_signature)) {
+      return { ok: false, reason: `its status or provenance was changed after it was signed` };
+    }
+    return null;
+  }
+
   private holds(publicKey: string, payload: string, signature: string): boolean {
     const memo = `${publicKey}|${payload}|${signature}`;
     if (this.verified.has(memo)) return true;
@@ -102,3 +129,4 @@ export class IntegrityChecker {
     return { accepted, refused };
   }
 }
+
