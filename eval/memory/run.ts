@@ -33,8 +33,6 @@ import { vocabulary } from './scenarios/vocabulary';
 export const PENDING: Record<string, string> = {
   // Bugs and ranking weaknesses in Lore that these scenarios found (the engine is not tuned to
   // the eval; fix the engine, then delete the entry).
-  'precision-common-words-kept':
-    'Lore weakness: FTS5 bm25 floors the idf of a term found in half or more of the memories to 1e-6; query-term coverage (30% of lexical relevance) now keeps such records in the list, but in a store of a handful of records a record matching one rarer word still ranks first',
   'vocab-runbook-over-chat':
     'Lore weakness: the type prior (fact 0.85) is not enough when a chat fact repeats the question word for word and the runbook\'s words are floored by bm25 in a tiny store (see precision-common-words-kept)',
 };

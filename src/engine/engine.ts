@@ -15,7 +15,7 @@ import type { Embedder } from './embed/embedder';
 import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './index/indexer';
 import { countPending, indexCounts, type IndexCounts } from './index/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './index/docList';
-import { recall, type RecallInput, type RecallResult } from './search/recall';
+import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
 import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
@@ -114,8 +114,9 @@ export class Engine {
     return list(this.ctx, input);
   }
 
-  recall(input: RecallInput): Promise<RecallResult> {
-    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors }).then((result) => annotateRecall(this.drift, result));
+  /** `options` switch ranking features off for the evals (measured on and off). */
+  recall(input: RecallInput, options?: RecallOptions): Promise<RecallResult> {
+    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors }, options).then((result) => annotateRecall(this.drift, result));
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */

@@ -19,6 +19,7 @@ export const scoreParts = z.object({
   kind: z.number().optional(),
   type: z.number().optional(),
   dead_end_match: z.number().optional(),
+  intent: z.number().optional(),
 });
 
 export const driftState = z.enum(DRIFT_STATES);

@@ -119,13 +119,3 @@ export function bestPerDoc(rows: DocCandidate[], better: (a: DocCandidate, b: Do
   }
   return [...best.values()];
 }
-
-/** A one-line description of where in the document the match is. */
-export function docDescription(doc: DocCandidate): string {
-  const firstLine = doc.text.split('\n').map((l) => l.replace(/^[#>*\-\s]+/, '').trim()).find((l) => l.length > 20) ?? '';
-  // The top heading is usually the title itself; the description says where below it.
-  const heading = doc.heading.startsWith(doc.title) ? doc.heading.slice(doc.title.length).replace(/^\s*>\s*/, '') : doc.heading;
-  const where = heading ? `${heading}: ` : '';
-  const line = `${where}${firstLine}`;
-  return line.length > 300 ? `${line.slice(0, 297)}…` : line;
-}

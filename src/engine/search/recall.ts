@@ -1,10 +1,15 @@
 // Recall: one ranked list over memories and indexed documents — titles and one-line descriptions,
-// never bodies. Relevance is lexical (FTS5, stemmed; memories: title 4, description 2, body 1,
-// tags 2; documents: title 4, heading path 2, text 1) as a share of the best match of either,
-// fused with vector similarity from the local model when one is available (an even blend of the
-// two). Then priors as multipliers: basis, status and freshness for memories, kind for documents.
-// Retracted, quarantined, superseded and expired memories are not candidates (as_of asks instead
-// what was valid at an instant). A dead end that the query resembles comes first, marked.
+// never bodies. FTS5 finds the lexical candidates of both; each is then scored by recall's own
+// BM25F (bm25.ts: memories title 4, description 2, body 1, tags 2; documents title 4, heading
+// path 2, text 1) with one idf over memories and chunks together, so both are on one scale, and
+// relevance is the share of the best candidate's score, blended with query-word coverage and,
+// when a local model is loaded, with vector similarity (an even blend). Then priors as
+// multipliers: basis, status, freshness and type for memories, kind for documents, and a boost
+// for the kind the question names (intent.ts). Retracted, quarantined, superseded and expired
+// memories are not candidates (as_of asks instead what was valid at an instant). A dead end that
+// the query resembles comes first, marked.
+//
+// The stages: validate (the input), gather (candidates), fuse (scores), rank and verify.
 
 import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
@@ -15,8 +20,12 @@ import { optionalInteger, requireDate, requireEnum, requireText } from '../model
 import { nowIso, type EngineContext } from '../memory/context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
-import { bestPerDoc, docDescription, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
-import { cachedStems, coverage, ftsQuery, stems } from './text';
+import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
+import { docSnippet } from './snippet';
+import { coverage, ftsQuery, queryTerms, stems } from './text';
+import { bm25f, fieldStems, matchStem, weightedTerms, type Field, type WeightedTerm } from './bm25';
+import type { SqlDatabase } from '../ports';
+import { kindIntent, type KindIntent } from './intent';
 import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
 
@@ -31,20 +40,34 @@ export const KIND_WEIGHT: Record<DocKind, number> = {
 /** How much of relevance vector similarity contributes when vectors are available. */
 const VECTOR_SHARE = 0.5;
 const MIN_SCORE = 0.001;
-/** bm25 floors the weight of words found in half the store; how many query words a record holds counts too. */
+/** How many query words a record holds counts too, beside their weighted frequency. */
 const COVERAGE_SHARE = 0.3;
-const COVERAGE_TEXT_CHARS = 600;
 /** Engineering records outrank chat-style facts and preferences that merely mention a topic. */
 export const TYPE_WEIGHT: Record<MemoryType, number> = {
   decision: 1.0, dead_end: 1.0, runbook: 1.0, incident: 1.0, postmortem: 1.0, convention: 0.95, reference: 0.9, fact: 0.85, preference: 0.8,
 };
+/** A record of the kind the question names ("which runbooks…") is preferred by this factor; others are not filtered. */
+export const INTENT_BOOST = 1.5;
 
-/** Coverage is measured on the best lexical candidates only (all of them in a small store). */
-const COVERAGE_CANDIDATES = 40;
-
-function lexicalRelevance(bmShare: number, probe: Set<string>, terms: Set<string> | null): number {
-  return (1 - COVERAGE_SHARE) * bmShare + (terms ? COVERAGE_SHARE * coverage(probe, terms) : 0);
+/** The fields recall scores a memory on (the FTS5 columns, same weights). */
+function memoryFields(row: MemoryRow): Field[] {
+  return [
+    { text: row.title, weight: 4, b: 0, typical: 8 },
+    { text: row.description, weight: 2, b: 0.3, typical: 24 },
+    { text: row.body, weight: 1, b: 0.75, typical: 150 },
+    { text: (JSON.parse(row.tags) as string[]).join(' '), weight: 2, b: 0, typical: 4 },
+  ];
 }
+
+/** The fields recall scores a document chunk on. */
+function chunkFields(doc: DocCandidate): Field[] {
+  return [
+    { text: doc.title, weight: 4, b: 0, typical: 8 },
+    { text: doc.heading, weight: 2, b: 0, typical: 8 },
+    { text: doc.text, weight: 1, b: 0.75, typical: 150 },
+  ];
+}
+
 /** Freshness is a nudge: at most 15% off for records untouched for years. */
 const FRESHNESS_FLOOR = 0.85;
 const FRESHNESS_HALF_LIFE_DAYS = 365;
@@ -67,6 +90,8 @@ export interface ScoreParts {
   kind?: number;
   type?: number;
   dead_end_match?: number;
+  /** INTENT_BOOST when the record is of a kind the question names. */
+  intent?: number;
 }
 
 export interface MemoryHit extends MemorySummary {
@@ -162,38 +187,63 @@ function lexicalMemories(ctx: EngineContext, query: string, filters: { where: st
   }
 }
 
-export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps): Promise<RecallResult> {
+interface Request {
+  query: string;
+  types: MemoryType[];
+  kinds: DocKind[];
+  limit: number;
+  asOf: string | null;
+  now: string;
+  /** The query as FTS5 and BM25F see it: without the words that only named a kind. */
+  lexicalQuery: string;
+  intent: KindIntent | null;
+}
+
+function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions): Request {
   const query = requireText('query', input.query, LIMITS.queryChars);
   const types = (input.types ?? []).map((t) => requireEnum('type', t, MEMORY_TYPES)) as MemoryType[];
   const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS)) as DocKind[];
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.recallMax) ?? LIMITS.recallDefault;
   const asOf = input.as_of === undefined || input.as_of === null ? null : requireDate('as_of', input.as_of);
-  const match = ftsQuery(query);
-  if (!match) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
-  const now = nowIso(ctx);
-  // Type filters name memory types; documents join in unless only memory types were asked for.
-  const wantMemories = !kinds.length || types.length > 0;
-  const wantDocs = !asOf && (kinds.length > 0 || !types.length);
-  const fetch = Math.max(50, limit * 5);
-  const filters = memoryFilters(asOf, now, types);
+  if (!ftsQuery(query)) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
+  const intent = options.intent === false ? null : kindIntent(query);
+  // A word that names a kind says what the answer is, not what it contains: the boost carries it.
+  const rest = intent ? queryTerms(query).filter((w) => !intent.words.has(w)) : [];
+  const lexicalQuery = intent && rest.length ? rest.join(' ') : query;
+  return { query, types, kinds, limit, asOf, now: nowIso(ctx), lexicalQuery, intent };
+}
 
-  const memoryRows = new Map<string, Row>();
+interface Candidates {
+  memories: Map<string, Row>;
+  docs: Map<string, DocCandidate>;
+  vectorsUsed: boolean;
+}
+
+/** Lexical candidates from FTS5 (documents: the best chunk of each by BM25F), then vector ones. */
+async function gather(ctx: EngineContext, req: Request, deps: RecallDeps): Promise<Candidates> {
+  // Type filters name memory types; documents join in unless only memory types were asked for.
+  const wantMemories = !req.kinds.length || req.types.length > 0;
+  const wantDocs = !req.asOf && (req.kinds.length > 0 || !req.types.length);
+  const fetch = Math.max(50, req.limit * 5);
+  const filters = memoryFilters(req.asOf, req.now, req.types);
+
+  const memories = new Map<string, Row>();
   // One row per key (for as_of, the newest version valid then); the lexical and vector passes
   // each bring a score for the same row.
   const keep = (row: Row) => {
-    const seen = memoryRows.get(row.key);
-    if (!seen || row.version > seen.version) memoryRows.set(row.key, row);
-    else if (seen.id === row.id) memoryRows.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
+    const seen = memories.get(row.key);
+    if (!seen || row.version > seen.version) memories.set(row.key, row);
+    else if (seen.id === row.id) memories.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
   };
-  if (wantMemories) lexicalMemories(ctx, query, filters, fetch).forEach(keep);
+  if (wantMemories) lexicalMemories(ctx, req.lexicalQuery, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
-  if (wantDocs) for (const doc of lexicalDocs(ctx.db, query, kinds, fetch)) docs.set(doc.path, doc);
+  if (wantDocs) for (const doc of lexicalDocs(ctx.db, req.lexicalQuery, req.kinds, fetch)) docs.set(doc.path, doc);
 
   // Vector candidates, when the current model has vectors and can embed the query.
   let vectorsUsed = false;
   const embedder = deps.embedder;
   if (embedder && deps.vectors.size(ctx.db, embedder.modelId) > 0) {
-    const [queryVector] = await embedder.embed([query]);
+    const [queryVector] = await embedder.embed([req.query]);
     const hits = deps.vectors.search(ctx.db, embedder.modelId, queryVector, fetch * 2);
     vectorsUsed = true;
     const memoryIds = hits.filter((h) => h.table === 'memory');
@@ -207,7 +257,7 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     if (wantDocs && chunkHits.length) {
       const cosine = new Map(chunkHits.map((h) => [h.id, h.score]));
       const byVector = bestPerDoc(
-        docsByChunk(ctx.db, chunkHits.map((h) => h.id), kinds).map((d) => ({ ...d, cosine: cosine.get(d.chunkId) })),
+        docsByChunk(ctx.db, chunkHits.map((h) => h.id), req.kinds).map((d) => ({ ...d, cosine: cosine.get(d.chunkId) })),
         (a, b) => (a.cosine ?? 0) > (b.cosine ?? 0),
       );
       for (const doc of byVector) {
@@ -216,36 +266,62 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       }
     }
   }
+  return { memories, docs, vectorsUsed };
+}
 
-  // One scale for both lists, so a weak memory match does not tie with a strong document match.
-  const bestBm = Math.min(...[...memoryRows.values()].map((r) => r.bm ?? 0), ...[...docs.values()].map((d) => d.bm ?? 0), -Number.EPSILON);
-  const bestCosine = Math.max(...[...memoryRows.values()].map((r) => r.cosine ?? 0), ...[...docs.values()].map((d) => d.cosine ?? 0), Number.EPSILON);
+/** Options the evals use to measure a ranking feature on and off; recall's callers leave them unset. */
+export interface RecallOptions {
+  /** The boost for a kind the question names (default on). */
+  intent?: boolean;
+}
+
+/** Every candidate scored: relevance on one scale for memories and documents, then the priors. */
+function fuse(db: SqlDatabase, req: Request, found: Candidates): { hits: RecallHit[]; rowOf: Map<RecallHit, Row> } {
+  const { vectorsUsed } = found;
+  const words = queryTerms(req.lexicalQuery);
+  // With documents alone, FTS5's order and shares are the answer; BM25F (and its document
+  // frequencies) is needed only to put memories on the documents' scale, or among themselves.
+  const terms: WeightedTerm[] = [...found.memories.values()].some((r) => r.bm !== undefined) ? weightedTerms(db, words) : [];
+  const memoryLexical = new Map<Row, number>();
+  for (const row of found.memories.values()) {
+    if (row.bm !== undefined) memoryLexical.set(row, bm25f(terms, `mem:${row.id}:${row.content_digest}`, memoryFields(row)));
+  }
+  // Documents keep FTS5's order among themselves (a large index's statistics are sound); BM25F
+  // places the best of them against the memories, the others follow in proportion.
+  const docs = [...found.docs.values()].filter((d) => d.bm !== undefined);
+  const bestDocBm = Math.min(...docs.map((d) => d.bm!), -Number.EPSILON);
+  const bestDocOwn = !terms.length ? 1 : Math.max(0, ...docs.filter((d) => d.bm === bestDocBm).map((d) => bm25f(terms, `chunk:${d.chunkId}:${d.contentHash}`, chunkFields(d))));
+  const docLexical = new Map<DocCandidate, number>(docs.map((d) => [d, (d.bm! / bestDocBm) * bestDocOwn]));
+  // One scale for both lists: the same BM25F and idf, as a share of the best candidate of either.
+  const best = Math.max(...memoryLexical.values(), ...docLexical.values(), Number.EPSILON);
+  const bestCosine = Math.max(...[...found.memories.values()].map((r) => r.cosine ?? 0), ...[...found.docs.values()].map((d) => d.cosine ?? 0), Number.EPSILON);
+  const probe = new Set(words.map(matchStem));
+  const lexicalOf = (score: number | undefined, stemsOf: () => Set<string>) =>
+    score === undefined || score <= 0 ? 0 : (1 - COVERAGE_SHARE) * (score / best) + COVERAGE_SHARE * coverage(probe, stemsOf());
   const relevance = (lexical: number, cosine: number | undefined) =>
     vectorsUsed ? (1 - VECTOR_SHARE) * lexical + VECTOR_SHARE * Math.max(0, cosine ?? 0) / bestCosine : lexical;
+  const deadEndProbe = stems(req.query);
 
-  const probe = stems(query);
-  const byBm = <T extends { bm?: number }>(items: T[]) => items.filter((i) => i.bm !== undefined).sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0)).slice(0, Math.max(COVERAGE_CANDIDATES, limit * 3));
-  const coverageOf = new Set<object>([...byBm([...memoryRows.values()]), ...byBm([...docs.values()])]);
   const hits: RecallHit[] = [];
   const rowOf = new Map<RecallHit, Row>();
-  for (const row of memoryRows.values()) {
+  for (const row of found.memories.values()) {
     const memory = rowToMemory(row);
-    // bm25 is negative, better when lower: lexical relevance is the share of the best match's score.
-    const lexical = row.bm === undefined ? 0 : lexicalRelevance(row.bm / bestBm, probe, coverageOf.has(row) ? cachedStems(`mem:${row.id}:${row.content_digest}`, () => `${row.title} ${row.description} ${row.tags} ${row.body.slice(0, COVERAGE_TEXT_CHARS)}`) : null);
+    const lexical = lexicalOf(memoryLexical.get(row), () => fieldStems(`mem:${row.id}:${row.content_digest}`, memoryFields(row)));
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
       ...(vectorsUsed ? { vector: round(Math.max(0, row.cosine ?? 0)) } : {}),
       basis: BASIS_WEIGHT[memory.basis],
       status: STATUS_WEIGHT[memory.status],
-      freshness: round(freshness(memory.updated_at, asOf ?? now)),
+      freshness: round(freshness(memory.updated_at, req.asOf ?? req.now)),
       type: TYPE_WEIGHT[memory.type],
+      ...(req.intent?.types.has(memory.type) ? { intent: INTENT_BOOST } : {}),
     };
-    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type!);
-    const summary = summarize(memory, asOf ?? now);
+    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type! * (parts.intent ?? 1));
+    const summary = summarize(memory, req.asOf ?? req.now);
     if (row.is_current === 0) summary.flags.push('archived_version');
     if (memory.type === 'dead_end') {
-      const similarity = resemblance(probe, deadEndText(row));
+      const similarity = resemblance(deadEndProbe, deadEndText(row));
       if (similarity >= RESEMBLANCE_THRESHOLD) {
         parts.dead_end_match = round(similarity);
         summary.flags.unshift('dead_end');
@@ -255,8 +331,8 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
     rowOf.set(hit, row);
     hits.push(hit);
   }
-  for (const doc of docs.values()) {
-    const lexical = doc.bm === undefined ? 0 : lexicalRelevance(doc.bm / bestBm, probe, coverageOf.has(doc) ? cachedStems(`chunk:${doc.chunkId}:${doc.contentHash}`, () => `${doc.title} ${doc.heading} ${doc.text}`) : null);
+  for (const doc of found.docs.values()) {
+    const lexical = lexicalOf(docLexical.get(doc), () => fieldStems(`chunk:${doc.chunkId}:${doc.contentHash}`, chunkFields(doc)));
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -265,22 +341,28 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       status: 1,
       freshness: 1,
       kind: KIND_WEIGHT[doc.kind],
+      ...(req.intent?.kinds.has(doc.kind) ? { intent: INTENT_BOOST } : {}),
     };
-    parts.total = round(relevance(lexical, doc.cosine) * parts.kind!);
+    parts.total = round(relevance(lexical, doc.cosine) * parts.kind! * (parts.intent ?? 1));
+    const snippet = docSnippet(doc, probe);
     hits.push({
       record: 'doc',
       key: `doc:${doc.path}`,
       path: doc.path,
       kind: doc.kind,
       title: doc.title,
-      description: docDescription(doc),
-      lines: [doc.startLine, doc.endLine],
+      description: snippet.description,
+      lines: snippet.lines,
       indexed_at: doc.indexedAt,
       flags: [],
       score: parts,
     });
   }
+  return { hits, rowOf };
+}
 
+/** Dead ends the query resembles first, then by score; signatures verified in rank order until the page is full. */
+function rankAndVerify(ctx: EngineContext, req: Request, hits: RecallHit[], rowOf: Map<RecallHit, Row>): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
   // A match on nothing but words every record contains carries no evidence; it is dropped.
   const relevant = hits.filter((h) => h.score.total >= MIN_SCORE || h.score.dead_end_match !== undefined);
   relevant.sort(
@@ -289,12 +371,11 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
-  // Signatures are verified in rank order, only until the page is full: a refused record is named
-  // and the next one takes its place.
+  // A refused record is named and the next one takes its place.
   const results: RecallHit[] = [];
   const refused: Refusal[] = [];
   for (const hit of relevant) {
-    if (results.length >= limit) break;
+    if (results.length >= req.limit) break;
     const row = rowOf.get(hit);
     const verdict = row ? ctx.integrity.check(row) : ({ ok: true, unattributed: false } as const);
     if (verdict.ok) {
@@ -302,5 +383,12 @@ export async function recall(ctx: EngineContext, input: RecallInput, deps: Recal
       results.push(hit);
     } else refused.push({ key: hit.key, version: row!.version, reason: verdict.reason });
   }
-  return { query, as_of: asOf, results, refused, candidates: relevant.length, vectors: vectorsUsed };
+  return { results, refused, candidates: relevant.length };
+}
+
+export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<RecallResult> {
+  const req = validate(ctx, input, options);
+  const found = await gather(ctx, req, deps);
+  const { hits, rowOf } = fuse(ctx.db, req, found);
+  return { query: req.query, as_of: req.asOf, ...rankAndVerify(ctx, req, hits, rowOf), vectors: found.vectorsUsed };
 }

@@ -1,0 +1,158 @@
+// Recall's own lexical score: BM25F over the candidates FTS5 found, with one idf for the whole
+// store (memories and document chunks counted together) and Lucene's idf, which never reaches
+// zero. FTS5 only finds and pre-orders candidates: its bm25 floors a word found in half of a
+// small table to ~0 (so in a young store one rare word decides), and memories and chunks are two
+// tables with their own statistics, so their bm25 values are not on one scale (in a store of
+// 50k chunks every document word looks rarer than the same word among memories).
+
+import type { SqlDatabase } from '../ports';
+import { ftsQuery, stem } from './text';
+
+/** One field of a candidate: its text, its weight, and how much its length dampens a match. */
+export interface Field {
+  text: string;
+  weight: number;
+  /** BM25's b: 0 for short labels (a title), up to 0.75 for running text. */
+  b: number;
+  /** The typical length (tokens) a field of this kind has; longer ones are dampened by b. */
+  typical: number;
+}
+
+const K1 = 1.2;
+
+/**
+ * text.ts's light stem, applied until it settles, so "migrations", "migrating" and "migration"
+ * meet as FTS5's porter stemmer has them meet (it found the candidates by that).
+ */
+export function matchStem(word: string): string {
+  let current = word;
+  for (let i = 0; i < 3; i++) {
+    const next = stem(current);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+/** Long bodies are scored on their beginning: enough for evidence, bounded per query. */
+const FIELD_CHARS = 4000;
+
+/** Stem counts and token count of one field text. */
+interface Counted {
+  counts: Map<string, number>;
+  length: number;
+}
+
+function count(text: string): Counted {
+  const words = text.slice(0, FIELD_CHARS).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const counts = new Map<string, number>();
+  for (const w of words) {
+    const s = matchStem(w);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  return { counts, length: words.length };
+}
+
+const COUNT_CACHE_LIMIT = 20_000;
+const countCache = new Map<string, Counted[]>();
+
+/** Field counts of an immutable text (a version, a chunk), remembered by a key naming it. */
+function countedFields(key: string, fields: Field[]): Counted[] {
+  let cached = countCache.get(key);
+  if (!cached) {
+    if (countCache.size >= COUNT_CACHE_LIMIT) countCache.clear();
+    cached = fields.map((f) => count(f.text));
+    countCache.set(key, cached);
+  }
+  return cached;
+}
+
+/** Lucene's idf: ln(1 + (N − df + 0.5) / (df + 0.5)); a word in every record still counts a little. */
+export function idf(total: number, df: number): number {
+  return Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5));
+}
+
+interface Frequencies {
+  docGeneration: string;
+  memoryStamp: number;
+  chunks: number;
+  memories: number;
+  byTerm: Map<string, { chunks: number; memories: number }>;
+}
+
+const frequencies = new WeakMap<SqlDatabase, Frequencies>();
+/** Below this many memory rows, document frequencies are recounted after every change. */
+const EXACT_MEMORY_ROWS = 2000;
+/** Above it, after the store grew by this share (a few saves barely move an idf). */
+const MEMORY_DRIFT = 0.02;
+
+function store(db: SqlDatabase): Frequencies {
+  const docGeneration = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
+  // MAX(id) is one b-tree step; it moves on every save, and stands in for the row count.
+  const memoryStamp = db.get<{ n: number | null }>('SELECT MAX(id) AS n FROM memories')?.n ?? 0;
+  let known = frequencies.get(db);
+  const memoriesMoved =
+    !known || (known.memoryStamp !== memoryStamp && (memoryStamp < EXACT_MEMORY_ROWS || Math.abs(memoryStamp - known.memoryStamp) > MEMORY_DRIFT * known.memoryStamp));
+  if (!known || known.docGeneration !== docGeneration || memoriesMoved) {
+    const chunks = known && known.docGeneration === docGeneration ? known.chunks : db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0;
+    const memories = memoriesMoved ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0 : known!.memories;
+    known = { docGeneration, memoryStamp, chunks, memories, byTerm: new Map() };
+    frequencies.set(db, known);
+  }
+  return known;
+}
+
+/** The words a query is scored on, each with its stem and its idf in this store. */
+export interface WeightedTerm {
+  word: string;
+  stem: string;
+  idf: number;
+}
+
+/** Each query word's idf over memories and chunks together (df counted once per word per store state). */
+export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] {
+  const known = store(db);
+  const seen = new Set<string>();
+  const out: WeightedTerm[] = [];
+  for (const word of words) {
+    const s = matchStem(word);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    let df = known.byTerm.get(word);
+    if (!df) {
+      const match = ftsQuery(word);
+      df = {
+        chunks: known.chunks ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_fts WHERE doc_fts MATCH ?', [match])?.n ?? 0 : 0,
+        memories: known.memories ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [match])?.n ?? 0 : 0,
+      };
+      known.byTerm.set(word, df);
+    }
+    out.push({ word, stem: s, idf: idf(known.chunks + known.memories, df.chunks + df.memories) });
+  }
+  return out;
+}
+
+/**
+ * BM25F of one candidate: each word's weighted, length-normalised frequency over the fields,
+ * saturated once (so a word repeated in the body cannot outweigh another word in the title), times
+ * its idf. `key` names the immutable text, so a candidate is tokenised once.
+ */
+export function bm25f(terms: WeightedTerm[], key: string, fields: Field[]): number {
+  const counted = countedFields(key, fields);
+  let score = 0;
+  for (const term of terms) {
+    let tf = 0;
+    fields.forEach((field, i) => {
+      const n = counted[i].counts.get(term.stem);
+      if (n) tf += (field.weight * n) / (1 - field.b + (field.b * counted[i].length) / field.typical);
+    });
+    if (tf > 0) score += (term.idf * tf * (K1 + 1)) / (tf + K1);
+  }
+  return score;
+}
+
+/** The stems of a candidate's fields (for coverage), from the same tokenisation. */
+export function fieldStems(key: string, fields: Field[]): Set<string> {
+  const out = new Set<string>();
+  for (const c of countedFields(key, fields)) for (const s of c.counts.keys()) out.add(s);
+  return out;
+}
