@@ -197,7 +197,7 @@ export class Engine {
   }
 
   /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
-  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept' }): SessionCloseResult {
+  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean }): SessionCloseResult {
     return sessionClose(this.ctx, actor, input, options);
   }
 
