@@ -1,6 +1,6 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift]
+//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,hooks]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { docsRecallOptions, docsRecallSection } from './docsRecallBench';
 import { driftSection } from './driftSlot';
 import { embedOptions, embedSection } from './embed';
+import { hookOptions, hookSection } from './hookBench';
 import { indexOptions, indexSection } from './indexBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { ownerOptions, ownerSection } from './ownerBench';
@@ -25,7 +26,7 @@ import { describeTarget, figureProblems, formatNumber, formatSizes, machine, typ
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
-export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift'] as const;
+export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'hooks'] as const;
 export type BenchName = (typeof BENCHES)[number];
 
 export interface RunOptions {
@@ -94,6 +95,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [await transportSection(transportOptions(options.quick, common))];
     case 'drift':
       return [await driftSection(options.quick, options.log)];
+    case 'hooks':
+      return [await hookSection(hookOptions(options.quick, common))];
   }
 }
 
