@@ -108,7 +108,18 @@ export class Engine {
   }
 
   recall(input: RecallInput): Promise<RecallResult> {
-    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors }).then((result) => annotateRecall(this.drift, result));
+    const embedder = this.embedder;
+    return recall(this.ctx, input, { embedder, vectors: this.vectors })
+      .catch((error: Error) => {
+        // A remote embedder that stops answering: this recall is lexical, and status says why.
+        if (!embedder || error?.name !== 'EmbedderUnreachable') throw error;
+        this.embedderProblem = `${error.message}; recall is lexical until it answers`;
+        return recall(this.ctx, input, { vectors: this.vectors });
+      })
+      .then((result) => {
+        if (result.vectors && embedder === this.embedder) this.embedderProblem = null;
+        return annotateRecall(this.drift, result);
+      });
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */
