@@ -116,7 +116,18 @@ export class Engine {
 
   /** `options` switch ranking features off for the evals (measured on and off). */
   recall(input: RecallInput, options?: RecallOptions): Promise<RecallResult> {
-    return recall(this.ctx, input, { embedder: this.embedder, vectors: this.vectors }, options).then((result) => annotateRecall(this.drift, result));
+    const embedder = this.embedder;
+    return recall(this.ctx, input, { embedder, vectors: this.vectors }, options)
+      .catch((error: Error) => {
+        // A remote embedder that stops answering: this recall is lexical, and status says why.
+        if (!embedder || error?.name !== 'EmbedderUnreachable') throw error;
+        this.embedderProblem = `${error.message}; recall is lexical until it answers`;
+        return recall(this.ctx, input, { vectors: this.vectors }, options);
+      })
+      .then((result) => {
+        if (result.vectors && embedder === this.embedder) this.embedderProblem = null;
+        return annotateRecall(this.drift, result);
+      });
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */
@@ -211,7 +222,7 @@ export class Engine {
   }
 
   /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
-  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept' }): SessionCloseResult {
+  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean }): SessionCloseResult {
     return sessionClose(this.ctx, actor, input, options);
   }
 

@@ -7,6 +7,9 @@
 //   LORE_MODEL_DTYPE     which ONNX file (q8 default for the default model, else fp32 when absent)
 //   LORE_EMBED_THREADS   ONNX threads (default 1)
 //   LORE_EMBED=off       no embeddings at all
+//   LORE_EMBED_URL       an OpenAI-compatible /v1/embeddings endpoint instead of a local model,
+//   LORE_EMBED_MODEL     with the model it serves, and its bearer token from
+//   LORE_EMBED_TOKEN_FILE  a file (preferred) or LORE_EMBED_TOKEN; the token is never stored
 
 import type { Engine, Logger } from '../engine';
 import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './embed/createEmbedder';
@@ -18,6 +21,19 @@ export const ENV_SETTING_NAMES: ModelSettingNames = { modelDir: 'LORE_MODEL_DIR'
 export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
   if (env.LORE_EMBED === 'off') return null;
   const threads = Number(env.LORE_EMBED_THREADS ?? '1');
+  if (env.LORE_EMBED_URL) {
+    return {
+      provider: 'endpoint',
+      endpoint: {
+        url: env.LORE_EMBED_URL,
+        model: env.LORE_EMBED_MODEL ?? '',
+        tokenFile: env.LORE_EMBED_TOKEN_FILE || undefined,
+        token: env.LORE_EMBED_TOKEN || undefined,
+        urlSetting: 'LORE_EMBED_URL',
+        tokenFileSetting: 'LORE_EMBED_TOKEN_FILE',
+      },
+    };
+  }
   return {
     dataDir: home,
     modelDir: env.LORE_MODEL_DIR || undefined,

@@ -17,7 +17,8 @@ import { cliPathOf, LoreMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
 import { MEMORY_SCHEME, MemoryDocuments } from './memoryDocument';
 import { readSettings, type LoreSettings } from './settings';
 import { StatusItem } from './status';
-import { LoreStores } from './stores';
+import { homeFor, LoreStores } from './stores';
+import { offerModelOnce } from './modelOffer';
 import { LoreTreeProvider } from './views/provider';
 import { VIEW_IDS } from './views/treeModel';
 
@@ -96,6 +97,8 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       if (store?.connected && !autoIndexed.has(store.folder)) {
         autoIndexed.add(store.folder);
         store.localEngine().then((engine) => engine && indexing.run(store, { notify: false }), () => undefined);
+        const settings = settingsFor(store.folder);
+        void offerModelOnce(context.globalState, settings, homeFor(settings)).catch((e: Error) => log.warn(`model offer: ${e.message}`));
       }
     }),
   );

@@ -1,6 +1,7 @@
 // `lore hook session-start`: the JSON a Claude Code SessionStart hook reads, carrying a bounded,
-// fenced block of what this repository's memory holds (dead ends first). On any failure it prints
-// nothing and exits 0, so a missing or broken store never blocks a session.
+// fenced block of what this repository's memory holds (dead ends first). `pre-compact` and
+// `session-end` hand the session to session_close review-first (./hookCapture.ts). On any failure
+// each prints nothing and exits 0, so a missing or broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
 import { LIVE_STATUSES, type MemorySummary } from '../../engine';
@@ -10,6 +11,9 @@ import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
+import { captureSession, type HookInput } from './hookCapture';
+
+const EVENTS = ['session-start', 'pre-compact', 'session-end'];
 
 const SECTIONS: Array<{ heading: string; types: string[] }> = [
   { heading: 'Dead ends (approaches that failed — do not repeat without reading them)', types: ['dead_end'] },
@@ -26,7 +30,7 @@ function line(m: MemorySummary): string {
 }
 
 /** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
-async function readHookInput(): Promise<{ cwd?: string }> {
+async function readHookInput(): Promise<HookInput> {
   if (process.stdin.isTTY) return {};
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve) => {
@@ -39,7 +43,8 @@ async function readHookInput(): Promise<{ cwd?: string }> {
   await done;
   process.stdin.pause();
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cwd?: string };
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as HookInput) : {};
   } catch {
     return {};
   }
@@ -47,15 +52,23 @@ async function readHookInput(): Promise<{ cwd?: string }> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'print agent hook output (session-start: a bounded recall block for Claude Code)',
-  usage: 'lore hook session-start [--workspace DIR]',
+  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (candidates to the Inbox)',
+  usage: 'lore hook session-start | pre-compact | session-end [--workspace DIR]   (reads the hook JSON on stdin)',
   options: {},
-  positionals: { min: 1, max: 1, names: 'session-start' },
+  positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
   async run(ctx, _v, [event]) {
-    if (event !== 'session-start') return 0;
+    if (!EVENTS.includes(event)) return 0;
     try {
       const input = await readHookInput();
       const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
+      if (event !== 'session-start') {
+        const result = await captureSession(workspace, input);
+        if (result?.queued) {
+          const systemMessage = `Lore: ${result.queued} candidate memor${result.queued === 1 ? 'y' : 'ies'} from this session wait in the Inbox for you (lore inbox).`;
+          process.stdout.write(JSON.stringify({ systemMessage }) + '\n');
+        }
+        return 0;
+      }
       // A repository Lore has never seen gets no block, and no store is created for it.
       const paths = storePaths(workspace);
       if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return 0;

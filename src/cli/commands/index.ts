@@ -26,6 +26,7 @@ import { watchCommand } from './watch';
 import { canonicalizeCommand } from './canonicalize';
 import { exportCommand } from './export';
 import { importCommand } from './import';
+import { initCommand } from './init';
 import { trustCommand } from './trust';
 
 export const COMMANDS: readonly Command[] = [
@@ -56,5 +57,6 @@ export const COMMANDS: readonly Command[] = [
   mcpCommand,
   serveCommand,
   hookCommand,
+  initCommand,
   doctorCommand,
 ];

@@ -1,7 +1,8 @@
 // `lore model status` and `lore model download [--yes]`: where Lore looks for its embedding
 // model, and the one consented download that puts the default model there. The download asks on
 // an interactive terminal; a script must say --yes. After the files arrive the model is loaded
-// once, so "downloaded" means "works here".
+// once, so "downloaded" means "works here". `lore model import DIR` installs a model folder copied
+// from another machine (./modelImport.ts).
 
 import { LoreError } from '../../engine';
 import { loreHome } from '../../host/dataDir';
@@ -11,6 +12,7 @@ import { DEFAULT_MODEL_HOST, downloadModel, type ModelDownloadProgress } from '.
 import { isModelDtype, modelsDir, type ModelDtype } from '../../host/embed/modelFiles';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
+import { importModel } from './modelImport';
 
 interface ModelStatus {
   ok: boolean;
@@ -57,11 +59,25 @@ function progressLine(p: ModelDownloadProgress): string {
 export const modelCommand: Command = {
   name: 'model',
   summary: 'show which embedding model Lore uses, or download the default one (asks first)',
-  usage: 'lore model status | lore model download [--yes] [--model ID] [--dtype q8|fp32|…]',
-  options: { yes: { type: 'boolean', short: 'y' }, model: { type: 'string' }, dtype: { type: 'string' } },
-  positionals: { min: 1, max: 1, names: 'status | download' },
-  async run(ctx, v, [sub]) {
+  usage: 'lore model status | lore model download [--yes] [--model ID] [--dtype q8|fp32|…] | lore model import DIR [--name ID] [--replace]',
+  options: { yes: { type: 'boolean', short: 'y' }, model: { type: 'string' }, dtype: { type: 'string' }, name: { type: 'string' }, replace: { type: 'boolean' } },
+  positionals: { min: 1, max: 2, names: 'status | download | import DIR' },
+  async run(ctx, v, [sub, dir]) {
     const home = loreHome();
+    if (sub === 'import') {
+      if (!dir) throw new UsageError('lore model import needs the model folder', 'lore model import DIR (the folder holding config.json, tokenizer.json, onnx/…)');
+      const result = await importModel(home, dir, { name: typeof v.name === 'string' ? v.name : undefined, replace: v.replace === true });
+      const check = result.used_by_default ? await probe(home) : undefined;
+      ctx.print({ ...result, check }, (r) =>
+        [
+          `imported ${r.model} (${r.dims} dimensions, loads) into ${r.folder}`,
+          r.used_by_default ? renderStatus(r.check!) : `to use it, set LORE_MODEL=${r.model}`,
+          'run `lore index` to embed the workspace',
+        ].join('\n'),
+      );
+      return check && !check.ok ? 1 : 0;
+    }
+    if (dir !== undefined) throw new UsageError(`lore model ${sub} got unexpected argument(s): ${dir}`, `usage: ${modelCommand.usage}`);
     if (sub === 'status') {
       if (v.yes || v.model || v.dtype) throw new UsageError('lore model status takes no options', 'set LORE_MODEL_DIR / LORE_MODEL / LORE_MODEL_DTYPE to choose the model');
       const status = await probe(home);

@@ -247,14 +247,23 @@ const ACTIONS_FOR: Record<PlanAction, (d: Draft, key: string) => InboxAction[]> 
   promote: () => ['promote', 'dismiss'],
 };
 
-export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, options: { mode?: unknown } = {}): SessionCloseResult {
+export interface SessionCloseOptions {
+  mode?: unknown;
+  /** Queue every item for a person whatever the kind (a hook hands in what nobody has looked at yet). */
+  reviewFirst?: boolean;
+}
+
+export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, options: SessionCloseOptions = {}): SessionCloseResult {
   const mode = requireEnum('mode', options.mode ?? 'review', ['review', 'accept'] as const);
   const session = validateSession(actor, raw);
-  const reviewFirst = session.kind !== 'routine';
+  const reviewFirst = session.kind !== 'routine' || options.reviewFirst === true;
   const work = (): SessionCloseResult => {
     const notes: string[] = [];
     if (!session.candidates.length) notes.push('no candidate memories: Lore does not extract memories from a summary; send them in `memories`');
-    if (reviewFirst) notes.push(`${session.kind} sessions are review-first: accept applies nothing and queues every item in the Inbox`);
+    if (reviewFirst) {
+      const who = session.kind !== 'routine' ? `${session.kind} sessions are` : 'this session was handed in';
+      notes.push(`${who} review-first: accept applies nothing and queues every item in the Inbox`);
+    }
     if (session.summary) {
       for (const d of findResemblingDeadEnds(ctx, session.summary.slice(0, LIMITS.queryChars))) notes.push(`the summary resembles the dead end ${d.key} ("${d.title}")`);
     }

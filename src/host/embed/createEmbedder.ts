@@ -2,20 +2,38 @@
 // none (then recall is lexical-only and status says why).
 
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
+import { readFileSync } from 'node:fs';
+import { createEndpointEmbedder, type EndpointSettings } from './endpointEmbedder';
 import { HashEmbedder } from './hashEmbedder';
 import { createTransformersEmbedder, type TransformersEmbedderOptions } from './transformersEmbedder';
 
 export interface EmbedderSettings extends TransformersEmbedderOptions {
-  /** 'transformers' (default): a local ONNX model in a worker. 'hash': feature hashing, only when configured. */
-  provider?: 'transformers' | 'hash';
+  /** 'transformers' (default): a local ONNX model in a worker. 'hash': feature hashing, only when configured.
+   *  'endpoint': an OpenAI-compatible /v1/embeddings endpoint (`endpoint`). */
+  provider?: 'transformers' | 'hash' | 'endpoint';
+  /** For the endpoint provider; the token comes from `tokenFile` (read here) or `token`. */
+  endpoint?: Omit<EndpointSettings, 'token'> & { tokenFile?: string; token?: string; tokenFileSetting?: string };
   /** Vector length for the hash provider. Default 256. */
   hashDims?: number;
 }
 
 export async function createEmbedder(settings: EmbedderSettings = {}): Promise<Embedder | EmbedderUnavailable> {
   if (settings.provider === 'hash') return new HashEmbedder(settings.hashDims ?? 256);
+  if (settings.provider === 'endpoint' && settings.endpoint) {
+    const { tokenFile, tokenFileSetting, ...endpoint } = settings.endpoint;
+    let token = endpoint.token;
+    if (tokenFile) {
+      try {
+        token = readFileSync(tokenFile, 'utf8').trim();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+        return { reason: `The embedding endpoint's token file ${tokenFile} cannot be read (${code}): fix ${tokenFileSetting ?? 'the token file setting'}. Recall is lexical-only meanwhile.` };
+      }
+    }
+    return createEndpointEmbedder({ ...endpoint, token: token || undefined });
+  }
   if (settings.provider !== undefined && settings.provider !== 'transformers') {
-    return { reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model) or "hash".` };
+    return { reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model), "endpoint" or "hash".` };
   }
   return createTransformersEmbedder(settings);
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
 import { silentLogger, type Logger } from '../../engine/ports';
+import { preferBundled } from './bundledModel';
 import { locateModel, type ModelLocation, type ModelSource } from './modelFiles';
 import type { Backend, BackendChoice, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
 
@@ -205,7 +206,7 @@ export class TransformersEmbedder implements Embedder {
  * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
  */
 export async function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder | EmbedderUnavailable> {
-  const model = locateModel(options);
+  const model = locateModel(preferBundled(options));
   if ('reason' in model) return model;
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 16));
