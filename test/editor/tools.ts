@@ -10,6 +10,7 @@ export interface Locator {
   or(other: Locator): Locator;
   filter(options: { has?: Locator; hasText?: string }): Locator;
   allInnerTexts(): Promise<string[]>;
+  evaluateAll<R>(fn: (elements: HTMLElementLike[]) => R): Promise<R>;
   locator(selector: string): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   innerText(): Promise<string>;
@@ -17,6 +18,13 @@ export interface Locator {
   press(key: string): Promise<void>;
   click(): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;
+}
+
+/** What evaluateAll's callback reads of a DOM element (it runs in the page). */
+export interface HTMLElementLike {
+  innerText: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): HTMLElementLike | null;
 }
 
 export interface Page {

@@ -77,6 +77,22 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await rows.first().waitFor({ state: 'visible', timeout });
       return JSON.stringify(await rows.allInnerTexts());
     }
+    case 'typeAndReadRows': {
+      const input = await openQuickInput(page, request.prompt, timeout);
+      await input.fill(request.text);
+      const rows = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+      await rows.filter({ hasText: request.until }).first().waitFor({ state: 'visible', timeout });
+      // The list draws rows absolutely positioned, in no DOM order: data-index is the row's place.
+      const drawn = await rows.evaluateAll((elements) =>
+        elements.map((row) => ({
+          index: Number(row.getAttribute('data-index')),
+          label: row.querySelector('.label-name')?.innerText ?? row.innerText,
+        })));
+      return JSON.stringify(drawn.sort((a, b) => a.index - b.index).map((row) => row.label.trim()));
+    }
+    case 'press':
+      await page.keyboard.press(request.key);
+      return undefined;
     case 'dialogButton': {
       const button = page.locator('.monaco-dialog-box').getByRole('button', { name: request.label, exact: true });
       await button.waitFor({ state: 'visible', timeout });

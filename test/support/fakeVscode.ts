@@ -263,6 +263,9 @@ export function createFakeVscode(): FakeVscode {
     CodeActionKind: { QuickFix: 'quickfix' },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
+    TabInputText: class {
+      constructor(readonly uri: Uri) {}
+    },
     TextEditorRevealType: { Default: 0, InCenter: 1 },
     window: {
       createOutputChannel: (name: string) => {
@@ -343,6 +346,8 @@ export function createFakeVscode(): FakeVscode {
         return pick;
       },
       activeTextEditor: undefined,
+      // No editor tabs: the real tab model is the editor tier's to show (test/editor).
+      tabGroups: { all: [], close: async () => true },
     },
     commands: {
       registerCommand: (id: string, fn: (...args: unknown[]) => unknown) => {
