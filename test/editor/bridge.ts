@@ -22,6 +22,11 @@ export type UiRequest =
    * `until` is drawn, and answers the rows' labels top to bottom as JSON.
    */
   | { action: 'typeAndReadRows'; prompt: string; text: string; until: string; timeoutMs?: number }
+  /**
+   * The quick input showing `prompt`: types `text` into it when given (no Enter), waits for `until`
+   * to show in it when given, and answers JSON { title, value, message } (title with its step).
+   */
+  | { action: 'quickInputRead'; prompt: string; text?: string; until?: string; timeoutMs?: number }
   /** Presses a key in the page (e.g. Escape, to close a quick input as a person would). */
   | { action: 'press'; key: string }
   | { action: 'dialogButton'; label: string; timeoutMs?: number };

@@ -15,6 +15,7 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   innerText(): Promise<string>;
   fill(text: string): Promise<void>;
+  inputValue(): Promise<string>;
   press(key: string): Promise<void>;
   click(): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;

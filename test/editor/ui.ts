@@ -90,6 +90,14 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
         })));
       return JSON.stringify(drawn.sort((a, b) => a.index - b.index).map((row) => row.label.trim()));
     }
+    case 'quickInputRead': {
+      const input = await openQuickInput(page, request.prompt, timeout);
+      if (request.text !== undefined) await input.fill(request.text);
+      const widget = page.locator(QUICK_INPUT);
+      if (request.until) await widget.getByText(request.until).first().waitFor({ state: 'visible', timeout });
+      const text = async (selector: string) => (await widget.locator(selector).allInnerTexts()).join(' ').trim();
+      return JSON.stringify({ title: await text('.quick-input-title'), value: await input.inputValue(), message: await text('.quick-input-message') });
+    }
     case 'press':
       await page.keyboard.press(request.key);
       return undefined;
