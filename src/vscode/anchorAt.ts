@@ -1,6 +1,15 @@
-// The anchor for "Remember Selection as …": `path#symbol` for the innermost symbol around the
-// cursor (qualified by its container, `Class.method`), else the path alone. Symbols come from the
-// editor's document symbol provider; without one, the nearest declaration above the cursor.
+// Anchors as the editor proposes and checks them, valid for every kind of file:
+// - code (a file drift locates definitions in): `path#Symbol`, the innermost symbol around the
+//   cursor — the editor's document symbol provider's name when drift can locate it too, else the
+//   definitions drift itself finds (tree-sitter where it has a grammar, its patterns otherwise);
+// - Markdown: `path#heading-slug` of the section the cursor is in (the slug drift resolves);
+// - anything else: the path alone.
+// anchorProblem says, before a save, why an anchor a person typed would not resolve.
+
+import { MARKDOWN } from '../engine/drift/resolve';
+import { definesSymbols } from '../engine/drift/symbols';
+import { slugify } from '../engine/drift/target';
+import { parseAnchor } from './drift/anchorCheck';
 
 export interface SymbolLike {
   name: string;
@@ -8,25 +17,79 @@ export interface SymbolLike {
   children?: SymbolLike[];
 }
 
+/** A definition drift locates in a file: its name (`Class.method` for members) and 0-based lines. */
+export interface Definition {
+  name: string;
+  start: number;
+  end: number;
+}
+
 function chainAt(symbols: SymbolLike[], line: number): SymbolLike[] {
   const hit = symbols.find((s) => s.range.start.line <= line && line <= s.range.end.line);
   return hit ? [hit, ...chainAt(hit.children ?? [], line)] : [];
 }
 
-const DECLARATION = /\b(?:function|class|interface|enum|def|func|fn|struct|trait|type)\s+([A-Za-z_$][\w$]*)/;
-
-/** The declared name nearest above `line` in `text` (for editors with no symbol provider). */
-export function declarationAbove(text: string, line: number): string | null {
-  const lines = text.split(/\r?\n/);
-  for (let i = Math.min(line, lines.length - 1); i >= 0; i--) {
-    const match = DECLARATION.exec(lines[i]);
-    if (match) return match[1];
-  }
-  return null;
+/** The innermost definition whose lines hold `line`. */
+function innermost(definitions: Definition[], line: number): Definition | undefined {
+  return definitions
+    .filter((d) => d.start <= line && line <= d.end)
+    .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
 }
 
-export function anchorAt(relativePath: string, line: number, symbols: SymbolLike[] | undefined, text?: string): string {
+/** Markdown headings with their slugs, outside fenced code blocks (a `# comment` there is no heading). */
+export function markdownHeadings(text: string): { line: number; slug: string }[] {
+  const out: { line: number; slug: string }[] = [];
+  let fence: string | null = null;
+  text.split(/\r?\n/).forEach((line, i) => {
+    const opener = /^\s{0,3}(```+|~~~+)/.exec(line);
+    if (opener && (!fence || (opener[1][0] === fence[0] && opener[1].length >= fence.length && line.trim() === opener[1]))) {
+      fence = fence ? null : opener[1];
+      return;
+    }
+    if (fence) return;
+    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && heading[1]) out.push({ line: i, slug: slugify(heading[1]) });
+  });
+  return out;
+}
+
+/**
+ * The anchor for the cursor at `line` (0-based) in the workspace file `path`. `definitions`:
+ * what drift locates in the file; `symbols`: the editor's document symbols, if it has any.
+ */
+export function anchorAt(path: string, line: number, text: string, definitions: Definition[], symbols?: SymbolLike[]): string {
+  if (MARKDOWN.test(path)) {
+    const heading = markdownHeadings(text).filter((h) => h.line <= line).pop();
+    return heading?.slug ? `${path}#${heading.slug}` : path;
+  }
+  if (!definesSymbols(path)) return path;
+  const known = new Set(definitions.map((d) => d.name));
   const chain = chainAt(symbols ?? [], line).map((s) => s.name.replace(/\(.*$/, '').trim()).filter(Boolean);
-  const symbol = chain.length ? chain.slice(-2).join('.') : text !== undefined && !symbols?.length ? declarationAbove(text, line) : null;
-  return symbol ? `${relativePath}#${symbol}` : relativePath;
+  // The provider's name, qualified by its container, then bare — whichever drift can find again.
+  const named = [chain.slice(-2).join('.'), chain[chain.length - 1]].find((name) => name && known.has(name));
+  const symbol = named ?? innermost(definitions, line)?.name;
+  return symbol ? `${path}#${symbol}` : path;
+}
+
+/** Reads a workspace-relative file: its text, or undefined when there is no such file. */
+export type ReadText = (path: string) => Promise<string | undefined>;
+
+/** Why `anchor` would not resolve in this folder, in one sentence; undefined when it does (or is a URL). */
+export async function anchorProblem(anchor: string, read: ReadText, definitionsOf: (path: string, text: string) => Promise<Definition[]>): Promise<string | undefined> {
+  const raw = anchor.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return undefined;
+  const parsed = parseAnchor(raw);
+  if (!parsed) return `${raw}: use a path relative to the workspace folder, like src/queue.ts#enqueue`;
+  const text = await read(parsed.path);
+  if (text === undefined) return `${parsed.path} is not a file in this folder`;
+  if (!parsed.symbol) return undefined;
+  if (MARKDOWN.test(parsed.path)) {
+    const slugs = markdownHeadings(text).map((h) => h.slug);
+    if (slugs.includes(parsed.symbol.toLowerCase())) return undefined;
+    const some = slugs.slice(0, 3).map((s) => `#${s}`).join(', ');
+    return `${parsed.path} has no heading #${parsed.symbol}${some ? ` (it has ${some}${slugs.length > 3 ? ', …' : ''})` : ''}`;
+  }
+  const names = (await definitionsOf(parsed.path, text)).map((d) => d.name);
+  if (names.includes(parsed.symbol)) return undefined;
+  return `${parsed.path} defines no ${parsed.symbol}`;
 }

@@ -40,7 +40,16 @@ interface Connection {
   owner: OwnerEndpoint;
   server?: OwnerServer;
   engine?: Engine;
+  /** This window's store: settles once drift's symbol parser has loaded (see OpenStore.symbols). */
+  symbols?: Promise<void>;
 }
+
+/**
+ * Operations that locate symbols. Until the parser has loaded, a symbol fingerprinted by it is
+ * "not re-checked" and reads as current, so a save right after the store opened would report no
+ * drift; these wait for it, as a CLI command does.
+ */
+const SYMBOL_OPS = new Set(['driftCheck', 'driftFindings', 'driftScan', 'reverify']);
 
 /** How long to wait for a short-lived process (a CLI command) holding the store to let go. */
 const BUSY_WAIT_MS = 5000;
@@ -60,6 +69,7 @@ export class FolderStore {
     this.api = new Proxy({} as LoreApi, {
       get: (_target, op: string) => async (...args: unknown[]) => {
         const connection = await this.connect();
+        if (SYMBOL_OPS.has(op)) await connection.symbols;
         try {
           return await (connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op](...args);
         } catch (error) {
@@ -141,7 +151,7 @@ export class FolderStore {
       this.options.logger.info(`${this.folder}: opened ${store.paths.database}; serving MCP at ${http.url}/mcp`);
       const owner = { url: http.url, token: store.lock.info.token, mcpToken: store.lock.info.mcp_token ?? store.lock.info.token, pid: process.pid, self: true };
       this.startWatching(paths, owner);
-      return { api: localApi(store.engine, store.paths.workspaceRoot) as LoreApi, owner, server, engine: store.engine };
+      return { api: localApi(store.engine, store.paths.workspaceRoot) as LoreApi, owner, server, engine: store.engine, symbols: store.symbols };
     }
   }
 

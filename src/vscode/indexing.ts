@@ -69,20 +69,23 @@ export class Indexing {
     const entry: { controller: AbortController; done: Promise<void>; progress?: IndexProgress } = { controller, done: Promise.resolve() };
     this.running.set(store.folder, entry);
     const title = `Lore: indexing ${store.folder.split(sep).pop()}`;
+    // Asked for: a notification with Cancel. In the background: the status-bar item alone shows
+    // the progress (StatusItem reads states()), so there is one item and one count, not two.
+    const work = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
+      token?.onCancellationRequested(() => controller.abort());
+      let last = 0;
+      const report = (p: IndexProgress) => {
+        entry.progress = p;
+        const percent = p.total ? Math.floor((100 * p.done) / p.total) : 0;
+        progress?.report({ message: `${p.phase} ${p.done}/${p.total}`, increment: p.phase === 'index' ? Math.max(0, percent - last) : undefined });
+        if (p.phase === 'index') last = percent;
+        this.emit();
+      };
+      const summary = await this.index(store, options.full === true, controller.signal, report);
+      if (summary) this.log.info(`${store.folder}: indexed ${summary.indexed} of ${summary.files} file(s)${summary.renamed ? `, ${summary.renamed} renamed` : ''}`);
+    };
     entry.done = Promise.resolve(
-      vscode.window.withProgress({ location: options.notify ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window, title, cancellable: options.notify }, async (progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        let last = 0;
-        const report = (p: IndexProgress) => {
-          entry.progress = p;
-          const percent = p.total ? Math.floor((100 * p.done) / p.total) : 0;
-          progress.report({ message: `${p.phase} ${p.done}/${p.total}`, increment: p.phase === 'index' ? Math.max(0, percent - last) : undefined });
-          if (p.phase === 'index') last = percent;
-          this.emit();
-        };
-        const summary = await this.index(store, options.full === true, controller.signal, report);
-        if (summary) this.log.info(`${store.folder}: indexed ${summary.indexed} of ${summary.files} file(s)${summary.renamed ? `, ${summary.renamed} renamed` : ''}`);
-      }),
+      options.notify ? vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, work) : work()
     )
       .catch((error) => {
         if (controller.signal.aborted) this.log.info(`${store.folder}: indexing stopped (${this.pausedFlag ? 'paused' : 'cancelled'}); what was stored stays`);

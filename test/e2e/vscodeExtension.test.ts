@@ -352,8 +352,8 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     assert.deepEqual(errors(), []);
     const groups = await tree('lore.docs').getChildren();
     const labels = groups.map((g) => (tree('lore.docs').getTreeItem(g) as TreeItem).label);
-    assert.ok(labels.includes('runbook') && labels.includes('adr'), `kinds shown: ${labels.join(', ')}`);
-    const runbooks = groups[labels.indexOf('runbook')];
+    assert.ok(labels.includes('Runbooks') && labels.includes('ADRs'), `kinds shown by their names: ${labels.join(', ')}`);
+    const runbooks = groups[labels.indexOf('Runbooks')];
     const docs = await tree('lore.docs').getChildren(runbooks);
     assert.ok(docs.length > 0);
     assert.equal((tree('lore.docs').getTreeItem(docs[0]) as TreeItem).command?.command, 'vscode.open');

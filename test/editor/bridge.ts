@@ -17,6 +17,18 @@ export type UiRequest =
   | { action: 'quickInput'; prompt: string; text?: string; timeoutMs?: number }
   /** The labels of the open quick pick's items (after `prompt` shows). */
   | { action: 'quickPickItems'; prompt: string; timeoutMs?: number }
+  /**
+   * Types `text` into the quick input showing `prompt` (without Enter), waits until a row showing
+   * `until` is drawn, and answers the rows' labels top to bottom as JSON.
+   */
+  | { action: 'typeAndReadRows'; prompt: string; text: string; until: string; timeoutMs?: number }
+  /**
+   * The quick input showing `prompt`: types `text` into it when given (no Enter), waits for `until`
+   * to show in it when given, and answers JSON { title, value, message } (title with its step).
+   */
+  | { action: 'quickInputRead'; prompt: string; text?: string; until?: string; timeoutMs?: number }
+  /** Presses a key in the page (e.g. Escape, to close a quick input as a person would). */
+  | { action: 'press'; key: string }
   | { action: 'dialogButton'; label: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };

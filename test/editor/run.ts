@@ -126,6 +126,8 @@ function seedWorkspace(scratch: string): string {
       ...record.anchors.flatMap((anchor) => ['--anchor', anchor]),
     ]);
   }
+  // Indexed before the editor opens, so recall's results do not depend on the host's first run.
+  lore(['index']);
   return workspace;
 }
 

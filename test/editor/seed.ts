@@ -14,6 +14,20 @@ export const SEED_FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  // Recall's evidence (recall.test.ts): a runbook the question "how do I upgrade the cluster
+  // version?" finds by stemming, though its title shares no run of letters with the question.
+  'docs/runbooks/eks-upgrades.md': [
+    '# Upgrading EKS clusters',
+    '',
+    'Clusters move one minor Kubernetes version at a time; skipping a minor release is not supported.',
+    '',
+    '## Procedure',
+    '',
+    '1. Raise `cluster_version` in `infra/eks.tf` by one minor release and apply it in staging first.',
+    '2. Upgrade the managed node groups once the control plane reports the new release.',
+    '3. Check that every workload rolled onto the new nodes.',
+    '',
+  ].join('\n'),
 };
 
 export interface SeedRecord {
@@ -45,7 +59,20 @@ export const SEEDED_DEAD_END: SeedRecord = {
   anchors: [],
 };
 
-export const SEED_RECORDS: SeedRecord[] = [SEEDED_DECISION, SEEDED_DEAD_END];
+/**
+ * A dead end the engine ranks first for "worker" although its title does not say "worker" (its
+ * description does): a picker that sorts label matches to the top would move it down.
+ */
+export const RECALL_DEAD_END: SeedRecord = {
+  key: 'dead_end/in-place-node-upgrade',
+  type: 'dead_end',
+  title: 'In-place node upgrade',
+  description: 'Tried upgrading worker nodes in place; pods were evicted without a drain.',
+  body: 'Replaced by managed node group rotation.',
+  anchors: [],
+};
+
+export const SEED_RECORDS: SeedRecord[] = [SEEDED_DECISION, SEEDED_DEAD_END, RECALL_DEAD_END];
 
 /** The file the Remember Selection test selects from, and the text it selects. */
 export const SELECTION_FILE = 'src/queue.ts';

@@ -10,13 +10,22 @@ export interface Locator {
   or(other: Locator): Locator;
   filter(options: { has?: Locator; hasText?: string }): Locator;
   allInnerTexts(): Promise<string[]>;
+  evaluateAll<R>(fn: (elements: HTMLElementLike[]) => R): Promise<R>;
   locator(selector: string): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   innerText(): Promise<string>;
   fill(text: string): Promise<void>;
+  inputValue(): Promise<string>;
   press(key: string): Promise<void>;
   click(): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;
+}
+
+/** What evaluateAll's callback reads of a DOM element (it runs in the page). */
+export interface HTMLElementLike {
+  innerText: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): HTMLElementLike | null;
 }
 
 export interface Page {

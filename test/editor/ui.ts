@@ -77,6 +77,30 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await rows.first().waitFor({ state: 'visible', timeout });
       return JSON.stringify(await rows.allInnerTexts());
     }
+    case 'typeAndReadRows': {
+      const input = await openQuickInput(page, request.prompt, timeout);
+      await input.fill(request.text);
+      const rows = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+      await rows.filter({ hasText: request.until }).first().waitFor({ state: 'visible', timeout });
+      // The list draws rows absolutely positioned, in no DOM order: data-index is the row's place.
+      const drawn = await rows.evaluateAll((elements) =>
+        elements.map((row) => ({
+          index: Number(row.getAttribute('data-index')),
+          label: row.querySelector('.label-name')?.innerText ?? row.innerText,
+        })));
+      return JSON.stringify(drawn.sort((a, b) => a.index - b.index).map((row) => row.label.trim()));
+    }
+    case 'quickInputRead': {
+      const input = await openQuickInput(page, request.prompt, timeout);
+      if (request.text !== undefined) await input.fill(request.text);
+      const widget = page.locator(QUICK_INPUT);
+      if (request.until) await widget.getByText(request.until).first().waitFor({ state: 'visible', timeout });
+      const text = async (selector: string) => (await widget.locator(selector).allInnerTexts()).join(' ').trim();
+      return JSON.stringify({ title: await text('.quick-input-title'), value: await input.inputValue(), message: await text('.quick-input-message') });
+    }
+    case 'press':
+      await page.keyboard.press(request.key);
+      return undefined;
     case 'dialogButton': {
       const button = page.locator('.monaco-dialog-box').getByRole('button', { name: request.label, exact: true });
       await button.waitFor({ state: 'visible', timeout });

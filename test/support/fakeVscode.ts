@@ -263,6 +263,11 @@ export function createFakeVscode(): FakeVscode {
     CodeActionKind: { QuickFix: 'quickfix' },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
+    InputBoxValidationSeverity: { Info: 1, Warning: 2, Error: 3 },
+    QuickInputButtons: { Back: { iconPath: 'back' } },
+    TabInputText: class {
+      constructor(readonly uri: Uri) {}
+    },
     TextEditorRevealType: { Default: 0, InCenter: 1 },
     window: {
       createOutputChannel: (name: string) => {
@@ -287,6 +292,31 @@ export function createFakeVscode(): FakeVscode {
       showWarningMessage: message('warning'),
       showErrorMessage: message('error'),
       showInputBox: async () => next(),
+      // An input box takes its answer from the same queue as showInputBox: a string is typed and
+      // accepted, undefined closes the box (Escape).
+      createInputBox: () => {
+        const value = new EventEmitter<string>();
+        const accept = new EventEmitter<void>();
+        const hidden = new EventEmitter<void>();
+        const button = new EventEmitter<unknown>();
+        const box = {
+          title: '', step: 0, totalSteps: 0, prompt: '', placeholder: '', value: '', ignoreFocusOut: false,
+          buttons: [] as unknown[], validationMessage: undefined as unknown,
+          onDidChangeValue: value.event, onDidAccept: accept.event, onDidHide: hidden.event, onDidTriggerButton: button.event,
+          show: () => {
+            const answer = next();
+            setImmediate(() => {
+              if (typeof answer !== 'string') return hidden.fire();
+              box.value = answer;
+              value.fire(answer);
+              accept.fire();
+            });
+          },
+          hide: () => hidden.fire(),
+          dispose: () => undefined,
+        };
+        return box;
+      },
       showQuickPick: async (items: unknown[] | Promise<unknown[]>) => next(await items),
       showWorkspaceFolderPick: async () => next(folderObjects()),
       showSaveDialog: async () => next(),
@@ -343,6 +373,8 @@ export function createFakeVscode(): FakeVscode {
         return pick;
       },
       activeTextEditor: undefined,
+      // No editor tabs: the real tab model is the editor tier's to show (test/editor).
+      tabGroups: { all: [], close: async () => true },
     },
     commands: {
       registerCommand: (id: string, fn: (...args: unknown[]) => unknown) => {

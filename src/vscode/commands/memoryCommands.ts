@@ -4,14 +4,18 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
-import { anchorAt, type SymbolLike } from '../anchorAt';
+import { isLoreError, LIMITS, MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
+import { keyFor } from '../../engine/model/keys';
+import type { SaveResult } from '../../engine/memory/save';
+import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
+import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
 import { parseAnchor, refreshBaselines } from '../drift/anchorCheck';
 import { fileReader } from '../drift/tracker';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
 import type { CommandDeps } from './deps';
+import { runSteps, type Step } from './steps';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
 
 const TYPE_LABELS: Record<MemoryType, string> = {
@@ -26,6 +30,11 @@ const TYPE_LABELS: Record<MemoryType, string> = {
   reference: 'Reference — where to find something',
 };
 
+const TYPE_NAMES: Record<MemoryType, string> = {
+  decision: 'Decision', dead_end: 'Dead End', runbook: 'Runbook', incident: 'Incident', postmortem: 'Postmortem',
+  convention: 'Convention', fact: 'Fact', preference: 'Preference', reference: 'Reference',
+};
+
 interface Draft {
   type: MemoryType;
   body?: string;
@@ -38,8 +47,8 @@ async function ask(prompt: string, value = '', optional = false): Promise<string
   return answer.trim();
 }
 
-/** The anchor at the active editor's cursor (`path#symbol`), for a file inside `folder`. */
-async function cursorAnchor(editor: vscode.TextEditor, folder: string): Promise<string | undefined> {
+/** The anchor at the active editor's cursor (see anchorAt.ts), for a file inside `folder`. */
+async function cursorAnchor(deps: CommandDeps, editor: vscode.TextEditor, folder: string): Promise<string | undefined> {
   const doc = editor.document;
   if (doc.uri.scheme !== 'file') return undefined;
   const path = relative(folder, doc.uri.fsPath).split(sep).join('/');
@@ -48,20 +57,82 @@ async function cursorAnchor(editor: vscode.TextEditor, folder: string): Promise<
   try {
     symbols = await vscode.commands.executeCommand<SymbolLike[]>('vscode.executeDocumentSymbolProvider', doc.uri);
   } catch {
-    symbols = undefined; // no symbol provider for this language: fall back to the nearest declaration
+    symbols = undefined; // no symbol provider for this language: drift's own definitions decide
   }
-  return anchorAt(path, editor.selection.active.line, symbols?.filter((s) => s && 'range' in s), doc.getText());
+  const text = doc.getText();
+  const definitions = await definitionsOf(path, text, deps.log);
+  return anchorAt(path, editor.selection.active.line, text, definitions, symbols?.filter((s) => s && 'range' in s));
+}
+
+/** Workspace files as the editor has them (an open, unsaved document's text included). */
+function workspaceText(folder: string): ReadText {
+  return async (path) => {
+    const uri = vscode.Uri.file(join(folder, path));
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return open.getText();
+    try {
+      return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const splitAnchors = (text: string) => text.split(',').map((a) => a.trim()).filter(Boolean);
+
+function rememberSteps(deps: CommandDeps, folder: string, type: MemoryType, withBody: boolean): Step[] {
+  const kind = type.replace('_', ' ');
+  const read = workspaceText(folder);
+  const steps: Step[] = [
+    { prompt: `Title of the ${kind}`, limit: LIMITS.titleChars, describe: (v) => `Title of the ${kind}${v.trim() ? ` — saved as ${keyFor(type, v.trim())}` : ''}` },
+    { prompt: 'One line: what a reader needs to know', limit: LIMITS.descriptionChars },
+  ];
+  if (withBody) steps.push({ prompt: 'Body (Markdown; optional — edit the record later for more)', optional: true, limit: undefined });
+  steps.push({
+    prompt: 'Anchors: files, path#Symbol or doc.md#heading it is about, comma-separated (optional)',
+    placeholder: 'src/queue.ts#enqueue, docs/runbooks/deploy.md#rollback',
+    optional: true,
+    warn: async (value) => {
+      for (const anchor of splitAnchors(value)) {
+        if (anchor.length > LIMITS.anchorChars) return `${anchor.slice(0, 40)}… is longer than ${LIMITS.anchorChars} characters`;
+        const problem = await anchorProblem(anchor, read, (path, text) => definitionsOf(path, text, deps.log));
+        if (problem) return problem;
+      }
+      return undefined;
+    },
+  });
+  return steps;
 }
 
 async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Promise<void> {
-  const title = await ask(`Title of the ${draft.type.replace('_', ' ')} (≤120 characters)`, draft.title ?? '');
-  const description = await ask('One line: what a reader needs to know (≤300 characters)');
-  const body = draft.body ?? (await ask('Body (markdown; optional — edit the record later for more)', '', true));
-  const anchorText = await ask('Anchors: files or path#symbol it is about, comma-separated (optional)', (draft.anchors ?? []).join(', '), true);
-  const anchors = anchorText.split(',').map((a) => a.trim()).filter(Boolean);
-  const input: RememberInput = { type: draft.type, title, description, body, anchors, provenance: { source: 'user', client: 'vscode' } };
-  const result = await store.api.remember(editorActor(), input);
-  if (!result.saved) throw new Error(result.conflict.reason);
+  const withBody = draft.body === undefined;
+  const steps = rememberSteps(deps, store.folder, draft.type, withBody);
+  const title = `Lore: Remember ${TYPE_NAMES[draft.type]}`;
+  let typed: string[] = [draft.title ?? '', '', ...(withBody ? [''] : []), (draft.anchors ?? []).join(', ')];
+  for (;;) {
+    typed = await runSteps(title, steps, typed);
+    const [name, description] = typed;
+    const body = withBody ? typed[2] : draft.body ?? '';
+    const anchors = splitAnchors(typed[typed.length - 1]);
+    const input: RememberInput = { type: draft.type, title: name, description, body, anchors, provenance: { source: 'user', client: 'vscode' } };
+    let result: SaveResult;
+    try {
+      result = await store.api.remember(editorActor(), input);
+      if (!result.saved) throw new Error(result.conflict.reason);
+    } catch (error) {
+      // Nothing typed is lost: the person can go back to the steps with every value as it was.
+      const message = isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : (error as Error).message;
+      deps.log.warn(`remember: ${message}`);
+      const choice = await vscode.window.showErrorMessage(`Lore could not save it: ${message}`, 'Edit and Retry');
+      if (choice !== 'Edit and Retry') return;
+      continue;
+    }
+    await saved(deps, store, result, anchors);
+    return;
+  }
+}
+
+async function saved(deps: CommandDeps, store: FolderStore, result: Extract<SaveResult, { saved: true }>, anchors: string[]): Promise<void> {
   if (!deps.tracker.engine) refreshBaselines({ key: result.key, anchors }, fileReader(store.folder), deps.tracker.baselinesOf(store.folder));
   deps.log.info(`remembered ${result.key} v${result.version}`);
   const deadEnds = result.warnings.dead_ends as { key: string; title?: string }[];
@@ -82,9 +153,9 @@ async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<v
   if (!editor) throw new Error('open a file and select the code or text the memory is about');
   const store = await pickStore(deps.stores, editor.document.uri);
   const selected = editor.document.getText(editor.selection);
-  const anchor = await cursorAnchor(editor, store.folder);
+  const anchor = await cursorAnchor(deps, editor, store.folder);
   const language = editor.document.languageId;
-  const body = selected.trim() ? `\`\`\`${language}\n${selected}\n\`\`\`\n` : '';
+  const body = selected.trim() ? `\`\`\`${language}\n${selected}\n\`\`\`\n` : undefined;
   await remember(deps, store, { type, body, anchors: anchor ? [anchor] : [] });
 }
 
@@ -144,7 +215,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
     const store = await pickStore(stores);
     const picked = required(await vscode.window.showQuickPick(MEMORY_TYPES.map((t) => ({ label: TYPE_LABELS[t], type: t })), { placeHolder: 'What kind of memory?' }));
     const editor = vscode.window.activeTextEditor;
-    const anchor = editor ? await cursorAnchor(editor, store.folder) : undefined;
+    const anchor = editor ? await cursorAnchor(deps, editor, store.folder) : undefined;
     await remember(deps, store, { type: picked.type, anchors: anchor ? [anchor] : [] });
   });
   register('lore.rememberSelectionAsDecision', () => rememberSelection(deps, 'decision'));

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { MemorySummary } from '../../engine';
+import { docTitle, kindLabel, when } from './labels';
 import type { LoreNode } from './treeModel';
 
 const TYPE_ICONS: Record<string, string> = { decision: 'law', dead_end: 'circle-slash', runbook: 'book', incident: 'flame', postmortem: 'history', convention: 'symbol-ruler', fact: 'symbol-constant', preference: 'settings', reference: 'references' };
@@ -32,6 +33,7 @@ export function memoryTooltip(m: MemorySummary): vscode.MarkdownString {
   if (m.status_reason) lines.push('', `Reason: ${escapeMd(m.status_reason)}`);
   if (m.superseded_by) lines.push('', `Superseded by \`${m.superseded_by}\``);
   if (m.flags.length) lines.push('', `Flags: ${m.flags.join(', ')}`);
+  lines.push('', `Recorded ${when(m.recorded_at)}${m.updated_at !== m.recorded_at ? ` · updated ${when(m.updated_at)}` : ''}`);
   return new vscode.MarkdownString(lines.join('\n'));
 }
 
@@ -69,11 +71,11 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
     }
     case 'doc': {
       const uri = vscode.Uri.file(join(node.folder, node.doc.path));
-      const item = new vscode.TreeItem(node.doc.title || node.doc.path, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(docTitle(node.doc.title, node.doc.path), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|doc|${node.doc.path}`;
       item.resourceUri = uri;
       item.description = node.doc.path;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(node.doc.title)}**\n\n\`${node.doc.path}\` · ${node.doc.kind} · indexed ${node.doc.indexed_at}`);
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`);
       item.iconPath = icon('file');
       item.contextValue = 'doc';
       item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };

@@ -4,6 +4,7 @@
 import type { DocSummary, InboxItem, MemorySummary, MemoryType } from '../../engine';
 import type { DriftFinding, LoreApi } from '../contract';
 import { readPages } from '../paging';
+import { kindLabel } from './labels';
 
 export type ViewId = 'lore.decisions' | 'lore.docs' | 'lore.deadEnds' | 'lore.drift' | 'lore.inbox';
 export const VIEW_IDS: readonly ViewId[] = ['lore.decisions', 'lore.docs', 'lore.deadEnds', 'lore.drift', 'lore.inbox'];
@@ -50,7 +51,7 @@ export async function docGroups(api: Pick<LoreApi, 'list' | 'indexStatus'>, fold
   const groups: LoreNode[] = [];
   if (runbooks.total) groups.push({ kind: 'group', folder, group: RUNBOOK_GROUP, label: 'Runbook memories', count: runbooks.total });
   const kinds = Object.entries(status.by_kind).sort(([a, n], [b, m]) => m - n || a.localeCompare(b));
-  for (const [kind, count] of kinds) groups.push({ kind: 'group', folder, group: kind, label: kind, count });
+  for (const [kind, count] of kinds) groups.push({ kind: 'group', folder, group: kind, label: kindLabel(kind), count });
   return groups;
 }
 

@@ -1,6 +1,8 @@
 // The extension loads in a real editor, activates without error, and registers its commands.
 
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activeLore, loreExtension } from './lore';
 
@@ -17,5 +19,11 @@ describe('Lore in the editor', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.ok(registered.has('lore.showLog'), 'lore.showLog is not registered');
     assert.deepEqual(declared.filter((id) => !registered.has(id)), [], 'declared in package.json but not registered');
+  });
+
+  it('has an extension icon', () => {
+    const { packageJSON, extensionPath } = loreExtension();
+    assert.ok(typeof packageJSON.icon === 'string', 'package.json names an icon');
+    assert.ok(existsSync(join(extensionPath, packageJSON.icon)), `${packageJSON.icon} is in the extension`);
   });
 });

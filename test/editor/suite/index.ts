@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   require('./views.test');
   require('./drift.test');
   require('./remember.test');
+  require('./recall.test');
   require('./mcp.test');
 
   const results: TestResult[] = [];

@@ -5,9 +5,17 @@
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { SELECTION_FILE, SELECTION_TEXT } from '../seed';
+import { SEED_FILES, SELECTION_FILE, SELECTION_TEXT } from '../seed';
 import { activeLore, loreCli, skip, viewNamed, workspaceFile } from './lore';
 import { ui, uiAvailable } from './ui';
+
+interface InputState { title: string; value: string; message: string }
+
+const RUNBOOK = 'docs/runbooks/eks-upgrades.md';
+
+async function read(prompt: string, text?: string, until?: string): Promise<InputState> {
+  return JSON.parse((await ui({ action: 'quickInputRead', prompt, text, until })) ?? '{}') as InputState;
+}
 
 interface GetAnswer { memory: { key: string; type: string; title: string; body: string; anchors: string[] } }
 
@@ -38,5 +46,47 @@ describe('Remember Selection', () => {
     assert.equal(saved.memory.title, title);
     assert.ok(saved.memory.body.includes(SELECTION_TEXT), `the body holds the selection: ${saved.memory.body}`);
     assert.ok(saved.memory.anchors.some((a) => a.startsWith(SELECTION_FILE)), `anchored to ${SELECTION_FILE}: ${saved.memory.anchors}`);
+  });
+
+  it('on a Markdown section, validates each step as it is typed and prefills the heading’s slug as the anchor', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const lines = SEED_FILES[RUNBOOK].split('\n');
+    const line = lines.findIndex((l) => l.startsWith('1. Raise'));
+    assert.ok(line > lines.indexOf('## Procedure'), 'the selected line is under ## Procedure');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceFile(RUNBOOK)));
+    editor.selection = new vscode.Selection(line, 0, line, lines[line].length);
+    void vscode.commands.executeCommand('lore.rememberSelectionAsDecision');
+    const wizard = 'Lore: Remember Decision';
+
+    // Step 1: the title, its limit shown as you type; too long is refused where it is typed, and kept.
+    const tooLong = 'Upgrade one minor version at a time '.repeat(4).trim();
+    let state = await read(wizard, tooLong, 'too many');
+    assert.match(state.title, /^Lore: Remember Decision \(1\/3\)$/, `a title with a step counter: ${state.title}`);
+    assert.match(state.message, new RegExp(`^${tooLong.length}/120 characters: ${tooLong.length - 120} too many`));
+    await ui({ action: 'press', key: 'Enter' });
+    state = await read(wizard);
+    assert.equal(state.value, tooLong, 'Enter on a refused value keeps the step and what was typed');
+    const title = 'Upgrade EKS one minor version at a time';
+    await ui({ action: 'quickInput', prompt: wizard, text: title });
+
+    // Step 2, then the anchors: the section's slug, never the heading's text.
+    state = await read('One line');
+    assert.match(state.title, /\(2\/3\)$/);
+    await ui({ action: 'quickInput', prompt: 'One line', text: 'Skipping a minor release is not supported by EKS.' });
+    state = await read('Anchors');
+    assert.equal(state.value, `${RUNBOOK}#procedure`);
+
+    // An anchor that does not resolve is flagged before the save.
+    state = await read('Anchors', `${RUNBOOK}#rollback`, 'has no heading');
+    await ui({ action: 'screenshot', name: 'remember-anchor-warning', part: 'window' });
+    assert.match(state.message, new RegExp(`${RUNBOOK} has no heading #rollback \\(it has #upgrading-eks-clusters, #procedure\\)`));
+    await ui({ action: 'quickInput', prompt: wizard, text: `${RUNBOOK}#procedure` });
+
+    const key = 'decision/upgrade-eks-one-minor-version-at-a-time';
+    const view = viewNamed(/decisions/i);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    await ui({ action: 'waitForSidebarText', view: view.name, text: title });
+    const saved = (await loreCli(['get', key])) as GetAnswer;
+    assert.deepEqual(saved.memory.anchors, [`${RUNBOOK}#procedure`]);
   });
 });

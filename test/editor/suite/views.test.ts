@@ -39,4 +39,11 @@ describe('Lore sidebar', () => {
     await vscode.commands.executeCommand(`${view.id}.focus`);
     await ui({ action: 'waitForSidebarText', view: view.name, text: SEEDED_DEAD_END.title });
   });
+
+  it('names the kinds of indexed document for people in Runbooks & Docs ("ADRs", "Runbooks")', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const view = viewNamed(/docs|runbooks/i);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    for (const label of ['ADRs', 'Runbooks', 'Helm charts']) await ui({ action: 'waitForSidebarText', view: view.name, text: label });
+  });
 });

@@ -16,7 +16,8 @@ describe('vscode status bar figures', () => {
     assert.equal(text, '$(book) Lore 12 files · 3 pending');
     assert.match(tooltip, /12 files, 45 chunks, 3 waiting for embeddings/);
     assert.match(tooltip, /Model: minilm/);
-    assert.match(tooltip, /Last update: 2026-01-02T00:00:00Z/);
+    assert.match(tooltip, /Last update: .+ ago \(.+\)/, 'a local, relative time, not the ISO text');
+    assert.doesNotMatch(tooltip, /2026-01-02T00:00:00Z/);
   });
 
   it('says recall is lexical and why when there is no model', () => {

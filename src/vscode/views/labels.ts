@@ -1,0 +1,34 @@
+// Words a person reads in the views and the status bar: kinds of document by their plural names
+// ("ADRs", "Runbooks") and times as local, relative phrases ("5 minutes ago", with the local date).
+
+import type { DocKind } from '../../engine';
+
+export const KIND_LABELS: Record<DocKind, string> = {
+  adr: 'ADRs', rfc: 'RFCs', runbook: 'Runbooks', postmortem: 'Postmortems', changelog: 'Changelogs', readme: 'READMEs',
+  guide: 'Guides', terraform: 'Terraform', kubernetes: 'Kubernetes manifests', helm: 'Helm charts', dockerfile: 'Dockerfiles',
+  ci: 'CI pipelines', ansible: 'Ansible', config: 'Configuration', code: 'Code', other: 'Other documents',
+};
+
+export function kindLabel(kind: string): string {
+  return (KIND_LABELS as Record<string, string>)[kind] ?? kind;
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
+
+/** "5 minutes ago (1 Dec 2026, 10:55)", in the machine's locale and time zone; the text as given if it is no time. */
+export function when(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const seconds = Math.round((at - now) / 1000);
+  const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
+  const relative = Math.abs(seconds) < 45 ? 'just now' : new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+  const local = new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return `${relative} (${local})`;
+}
+
+/** A doc's title as a person reads it: never empty or a lone quote (then its file name). */
+export function docTitle(title: string, path: string): string {
+  const trimmed = title.trim().replace(/^["'`]+$/, '');
+  return trimmed || path.split('/').pop() || path;
+}
