@@ -9,7 +9,6 @@ import { registerStoreCommands } from './commands/storeCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import type { CommandDeps } from './commands/deps';
 import { guarded } from './commands/ui';
-import type { BaselineStore } from './drift/anchorCheck';
 import { DriftDiagnostics } from './drift/diagnostics';
 import { DriftTracker } from './drift/tracker';
 import { Indexing, PAUSED_CONTEXT } from './indexing';
@@ -46,11 +45,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     settings: settingsFor,
     logger: log,
   });
-  const baselines = (folder: string): BaselineStore => ({
-    get: (id) => context.workspaceState.get<string>(`lore.anchor|${folder}|${id}`),
-    set: (id, print) => void context.workspaceState.update(`lore.anchor|${folder}|${id}`, print),
-  });
-  const tracker = new DriftTracker(baselines, log);
+  const tracker = new DriftTracker();
   const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
   const indexing = subscribe(new Indexing(stores, settingsFor, log));
   const status = subscribe(new StatusItem(stores, indexing));

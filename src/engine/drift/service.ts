@@ -3,7 +3,6 @@
 // record, and re-verifies a memory (fresh fingerprints, basis → verified, audited).
 
 import { LoreError } from '../errors';
-import { parseKey } from '../model/keys';
 import type { Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
@@ -12,6 +11,7 @@ import { save } from '../memory/save';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { findSecrets } from '../trust/secretRules';
+import { isMemoryKey } from './anchor';
 import type { Search } from './evaluate';
 import { evaluateWithFinder } from './finders';
 import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
@@ -24,6 +24,7 @@ import { basename, parentsOf, Workspace } from './workspace';
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = MARKDOWN;
 const LIVE_STATUSES = "('active', 'deprecated', 'disputed', 'quarantined')";
+const LIVE = new Set(['active', 'deprecated', 'disputed', 'quarantined']);
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -44,15 +45,6 @@ export interface ReverifyResult {
 /** A memory row's anchors and links as stored (JSON text), read back. */
 function memoryRefs(key: string, row: { anchors: string; links: string }): Pick<Memory, 'key' | 'anchors' | 'links'> {
   return { key, anchors: JSON.parse(row.anchors), links: JSON.parse(row.links) };
-}
-
-function isMemoryKey(text: string): boolean {
-  try {
-    parseKey(text);
-    return !/\.[A-Za-z0-9]+$/.test(text);
-  } catch {
-    return false;
-  }
 }
 
 export class DriftService {
@@ -258,21 +250,35 @@ export class DriftService {
     return this.ctx.db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params).map(toFinding);
   }
 
-  /** After a save: the memory's references, fingerprinted now (kept ones keep their baseline). */
-  trackMemory(key: string): void {
-    if (!this.reader) return;
-    const row = this.ctx.db.get<{ key: string; anchors: string; links: string; status: string }>('SELECT key, anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
-    if (!row) return;
+  /**
+   * After a write (any door, any path: remember, session close, inbox, bundle or `.lore/` import,
+   * supersede): each memory's references, fingerprinted now (kept ones keep their baseline); a
+   * record no longer live leaves none. One workspace view serves the whole write.
+   */
+  trackMemories(keys: readonly string[]): void {
+    if (!this.reader || !keys.length) return;
     const ws = new Workspace(this.reader);
     this.ctx.db.transaction(() => {
-      if (row.status === 'retracted') deleteSource(this.ctx.db, 'memory', key);
-      else this.syncMemory(memoryRefs(key, row), ws, true);
+      for (const key of new Set(keys)) {
+        const row = this.ctx.db.get<{ anchors: string; links: string; status: string }>('SELECT anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+        if (!row || !LIVE.has(row.status)) deleteSource(this.ctx.db, 'memory', key);
+        else this.syncMemory(memoryRefs(key, row), ws, true);
+      }
     });
   }
 
-  /** Forget and retract leave nothing behind here either: the references are the record's text. */
-  dropMemory(key: string): void {
-    deleteSource(this.ctx.db, 'memory', key);
+  /**
+   * After the index committed a batch: the changed documents' references extracted again and the
+   * references into the changed files classified (the per-save check), so drift is current after
+   * `lore index` and after the editor's first index without a full scan. Bounded by the batch.
+   */
+  indexed(paths: readonly string[]): void {
+    if (!this.reader || !paths.length) return;
+    try {
+      this.check(paths);
+    } catch (error) {
+      this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${(error as Error).message}`);
+    }
   }
 
   /**

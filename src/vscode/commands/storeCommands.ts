@@ -3,14 +3,9 @@
 
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { supports } from '../contract';
 import { STATUS_MENU_COMMAND } from '../status';
 import type { CommandDeps } from './deps';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
-
-function needs(op: string, what: string): void {
-  if (!supports(op)) throw new Error(`${what} is not in this build of Lore yet (no "${op}" operation)`);
-}
 
 export function registerStoreCommands(deps: CommandDeps, refreshViews: () => void): void {
   const { register, stores, indexing, log } = deps;
@@ -57,7 +52,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.export', async () => {
-    needs('exportBundle', 'Export');
     const store = await pickStore(stores);
     const target = required(await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(store.folder, 'lore-export.json')), filters: { 'Lore bundle': ['json'] }, title: 'Export memories as a signed bundle' }));
     const bundle = await store.api.exportBundle({});
@@ -66,7 +60,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.import', async () => {
-    needs('importBundle', 'Import');
     const store = await pickStore(stores);
     const [source] = required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }));
     let bundle: unknown;
@@ -84,7 +77,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.promoteToRepository', async (arg?: unknown) => {
-    needs('canonicalize', 'Promote to Repository');
     const { store, key } = await resolveTarget(stores, arg, 'Write which memory to the repository?', ['active']);
     const form = required(
       await vscode.window.showQuickPick(
