@@ -285,6 +285,11 @@ export class Engine {
     return this.drift.reverify(actor, key);
   }
 
+  /** Re-verifies one reference a document makes (a finding's id): its target accepted as it is now. */
+  reverifyReference(actor: Actor, id: string): DriftFinding {
+    return this.drift.reverifyReference(actor, id);
+  }
+
   /** Runs several engine calls as one transaction: all land or none do. */
   batch<T>(work: () => T): T {
     return this.ctx.db.transaction(work);

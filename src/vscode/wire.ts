@@ -1,12 +1,15 @@
-// The composition root: builds the extension's parts and connects their events. Nothing here
-// reads the disk or opens a store — that happens on first use (a view expanded, a command run, an
-// agent starting the MCP server, a save in a folder that already has a store).
+// The composition root: builds the extension's parts and connects their events. A store is opened
+// on first use (a view expanded, a command run, an agent starting the MCP server, a save), or at
+// once when the folder already has one (so its drift findings show after a reload); a folder
+// without a store gets none until then.
 
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerRecall } from './commands/recall';
 import { registerStoreCommands } from './commands/storeCommands';
 import { registerModelCommands } from './commands/modelCommands';
+import { registerDriftCommands } from './commands/driftCommands';
 import type { CommandDeps } from './commands/deps';
 import { guarded } from './commands/ui';
 import { DriftDiagnostics } from './drift/diagnostics';
@@ -78,6 +81,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerRecall(deps);
   registerStoreCommands(deps, () => refreshViews());
   registerModelCommands(deps, settingsFor, stores);
+  registerDriftCommands(deps);
 
   const autoIndexed = new Set<string>();
   subscribe(
@@ -90,7 +94,13 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       // A store this window has just opened as owner is brought up to date, quietly.
       if (store?.connected && !autoIndexed.has(store.folder)) {
         autoIndexed.add(store.folder);
-        store.localEngine().then((engine) => engine && indexing.run(store, { notify: false }), () => undefined);
+        // Then the findings the store has (the index keeps docs' references current) reach the
+        // Problems panel, with no Lore view open.
+        store
+          .localEngine()
+          .then((engine) => engine && indexing.run(store, { notify: false }))
+          .then(() => tracker.refresh(store))
+          .catch((error) => log.warn(`${store.folder}: drift findings not loaded: ${(error as Error).message}`));
       }
     }),
   );
@@ -123,10 +133,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       reconsider(embedding ? 'embedding settings changed' : 'settings changed', embedding);
     }),
   );
+  subscribe(vscode.workspace.onDidRenameFiles((e) => void diagnostics.onRename(e.files)));
   subscribe(vscode.workspace.onDidChangeWorkspaceFolders(() => reconsider('workspace folders changed')));
   subscribe(vscode.workspace.onDidGrantWorkspaceTrust(() => reconsider('workspace trusted')));
   void vscode.commands.executeCommand('setContext', PAUSED_CONTEXT, false);
   void status.update();
+  // A folder that already has a store (a reload, a reopened window) is opened now, so its drift
+  // findings are in the Problems panel straight away; a folder without one gets none until first use.
+  if (vscode.workspace.isTrusted) {
+    for (const store of stores.all()) if (existsSync(store.paths.database)) store.connect().catch((error) => log.warn(`${store.folder}: ${(error as Error).message}`));
+  }
 
   return {
     shutdown: async () => {

@@ -5,7 +5,7 @@
 // buttons clicked in the page, the outcome read from the page and from the store through the CLI.
 
 import { execFile } from 'node:child_process';
-import { SEEDED_DEAD_END } from './seed';
+import { DRIFT_DOC, SEEDED_DEAD_END } from './seed';
 import type { TestResult } from './bridge';
 import type { Page } from './tools';
 import { perform } from './ui';
@@ -42,6 +42,18 @@ async function palette(page: Page, title: string): Promise<void> {
 }
 
 const SCENARIOS: Scenario[] = [
+  {
+    // driftDocs.test.ts leaves the doc's reference changed; this window is the reload.
+    title: 'After a reload, a doc\'s drift finding is in the Problems panel without a Lore view opened',
+    async run({ page, artifacts }) {
+      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await palette(page, 'Problems: Focus on Problems View');
+      const warning = `${DRIFT_DOC.symbol}() is changed`;
+      await step(`Problems panel shows "${warning}"`, () => page.locator('.markers-panel').getByText(warning).first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await step('the doc names the warning', () => page.locator('.markers-panel').getByText('worker.md').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await page.screenshot({ path: `${artifacts}/drift-after-reload.png` });
+    },
+  },
   {
     title: 'Forget (from the command palette, confirmed in the modal) removes the record from the store and the view',
     async run({ page, lore }) {

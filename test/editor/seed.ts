@@ -16,6 +16,28 @@ export const SEED_FILES: Record<string, string> = {
   ].join('\n'),
 };
 
+/**
+ * A doc that refers to code nobody opens in the editor (driftDocs.test.ts): a function it names and
+ * a script it links to. The drift-of-docs tests change the one and move the other.
+ */
+export const DRIFT_DOC = {
+  doc: 'docs/worker.md',
+  code: 'src/worker.ts',
+  symbol: 'processJob',
+  script: 'scripts/retry.sh',
+  moved: 'scripts/jobs/retry.sh',
+} as const;
+
+SEED_FILES[DRIFT_DOC.doc] = [
+  '# Worker',
+  '',
+  `The worker's loop is \`${DRIFT_DOC.symbol}()\` in \`${DRIFT_DOC.code}\`.`,
+  `Failed jobs are retried by [the retry script](../${DRIFT_DOC.script}).`,
+  '',
+].join('\n');
+SEED_FILES[DRIFT_DOC.code] = `export function ${DRIFT_DOC.symbol}(job: string): string {\n  return \`done \${job}\`;\n}\n`;
+SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
+
 export interface SeedRecord {
   key: string;
   type: 'decision' | 'dead_end' | 'runbook';

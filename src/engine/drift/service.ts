@@ -10,6 +10,7 @@ import { requireCurrent } from '../memory/lifecycle';
 import { save } from '../memory/save';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
+import { sha256 } from '../trust/digest';
 import { findSecrets } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import type { Search } from './evaluate';
@@ -309,6 +310,44 @@ export class DriftService {
     return out;
   }
 
+  /**
+   * A reference's target accepted as it is now: a relocated one is followed to its new place, and
+   * the fingerprint becomes what is there. A target that is gone or broken cannot be accepted.
+   */
+  private accept(row: RefRow, ws: Workspace, actor: Actor, now: string, who: string, hint: string): RefRow {
+    if (row.state === 'broken' || row.state === 'gone') {
+      throw new LoreError('INVALID_STATE', `${who} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, hint);
+    }
+    const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
+    const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
+    const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
+    if (!print) throw new LoreError('INVALID_STATE', `${who} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
+    const next: RefRow = { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder };
+    updateRef(this.ctx.db, next);
+    return next;
+  }
+
+  /**
+   * Re-verifies one reference a document makes (a finding's id, `ref-N`): its target is accepted
+   * as it is now, and the finding clears until the target changes again. Audited.
+   */
+  reverifyReference(actor: Actor, id: string): DriftFinding {
+    const match = typeof id === 'string' ? /^ref-(\d+)$/.exec(id) : null;
+    if (!match) throw new LoreError('INVALID_INPUT', `a drift finding id looks like ref-12; got ${JSON.stringify(id)}`, 'see the ids with lore drift list --json');
+    const ws = new Workspace(this.requireReader());
+    return this.ctx.db.transaction(() => {
+      const row = this.ctx.db.get<RefRow>('SELECT * FROM drift_refs WHERE id = ?', [Number(match[1])]);
+      if (!row) throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
+      if (row.source_kind !== 'doc') throw new LoreError('INVALID_INPUT', `${id} is a reference of ${row.source}; a memory is re-verified whole`, `lore reverify ${row.source}`);
+      const now = nowIso(this.ctx);
+      const [checked] = this.apply([row], ws, { candidates: [], wide: false });
+      const where = `${row.source}:${row.line}`;
+      const accepted = this.accept(checked, ws, actor, now, where, `update or remove the reference in ${row.source}`);
+      appendAudit(this.ctx.db, actor, now, { event: 'drift.reverify', key: null, version: null, digests: { source: sha256(row.source), reference: sha256(row.raw), fingerprint: accepted.fingerprint! } });
+      return toFinding(accepted);
+    });
+  }
+
   reverify(actor: Actor, key: string): ReverifyResult {
     const ws = new Workspace(this.requireReader());
     return this.ctx.db.transaction(() => {
@@ -318,16 +357,7 @@ export class DriftService {
       const rows = refsOfSource(this.ctx.db, 'memory', key);
       const fingerprints: string[] = [];
       for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
-        if (row.state === 'broken' || row.state === 'gone') {
-          throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, 'fix the record\'s anchors (save it again), or supersede or dispute it');
-        }
-        // A relocated target is followed to its new place; the fingerprint becomes what is there now.
-        const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
-        const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
-        const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
-        if (!print) throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
-        fingerprints.push(print.fingerprint);
-        updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
+        fingerprints.push(this.accept(row, ws, actor, now, key, 'fix the record\'s anchors (save it again), or supersede or dispute it').fingerprint!);
       }
       const saved = current.basis === 'verified' ? null : save(this.ctx, actor, asInput(current));
       const version = saved && saved.saved ? saved.version : current.version;

@@ -56,6 +56,11 @@ export class DriftTracker {
     return message;
   }
 
+  /** A finding the person resolved (link updated, target re-verified): gone from the view and the Problems panel now. */
+  resolved(folder: string, id: string): void {
+    if (this.latest.get(folder)?.delete(id)) this.emit(folder);
+  }
+
   private emit(folder: string): void {
     for (const listener of [...this.listeners]) listener(folder);
   }
