@@ -51,6 +51,8 @@ async function storeFindings(states = 'changed'): Promise<Finding[]> {
 
 /** The quick fixes VS Code collects for the diagnostic, from every provider (Lore's among them). */
 async function quickFixes(diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
+  // The command reads the open model: the doc is loaded (not shown, not edited) first.
+  await vscode.workspace.openTextDocument(docUri());
   const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', docUri(), diagnostic.range, vscode.CodeActionKind.QuickFix.value);
   return (actions ?? []).filter((a) => a.command?.command.startsWith('lore.'));
 }
