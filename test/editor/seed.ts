@@ -38,6 +38,17 @@ SEED_FILES[DRIFT_DOC.doc] = [
 SEED_FILES[DRIFT_DOC.code] = `export function ${DRIFT_DOC.symbol}(job: string): string {\n  return \`done \${job}\`;\n}\n`;
 SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
 
+/**
+ * This repository's ADRs live in a folder no list of names would guess, numbered ADR-NNN_ with
+ * underscores: Promote to Repository must learn that from the index (scenarios.ts).
+ */
+export const ADR_FOLDER = 'handbook/choices';
+export const NEXT_ADR = `${ADR_FOLDER}/ADR-012_jobs_queue_lives_in_postgres.md`;
+const adr = (number: string, title: string) =>
+  `# ADR-${number}: ${title}\n\nDate: 2025-01-10\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n\n## Consequences\n\nSo.\n`;
+SEED_FILES[`${ADR_FOLDER}/ADR-007_keep_the_monolith.md`] = adr('007', 'Keep the monolith');
+SEED_FILES[`${ADR_FOLDER}/ADR-011_split_billing.md`] = adr('011', 'Split billing');
+
 export interface SeedRecord {
   key: string;
   type: 'decision' | 'dead_end' | 'runbook';

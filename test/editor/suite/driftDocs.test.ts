@@ -101,6 +101,8 @@ describe('Drift of docs, on a repository just opened', function () {
 
   it('re-verify (quick fix) accepts the function as it is now: the warning clears at once and stays cleared', async () => {
     const [warning] = await docWarnings((list) => list.length > 0);
+    // As from the Problems panel: the doc is shown, then its quick fixes asked for.
+    await vscode.window.showTextDocument(docUri(), { preview: true });
     const fixes = await quickFixes(warning);
     const titles = fixes.map((f) => f.title);
     assert.ok(titles.some((t) => t.startsWith('Open ')), `an Open quick fix: ${titles.join(' | ')}`);
