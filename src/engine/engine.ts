@@ -98,10 +98,29 @@ export class Engine {
   }
 
   remember(actor: Actor, input: RememberInput | Record<string, unknown>): SaveResult {
+    return this.writes(() => save(this.ctx, actor, input));
+  }
+
+  /** The newest memory row's id: every write after it adds rows above it. */
+  private memoryMark(): number {
+    return this.ctx.db.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM memories')?.n ?? 0;
+  }
+
+  /** The memories written since `mark` (and `also`), fingerprinted: drift is measured from here. */
+  private trackSince(mark: number, also: readonly string[] = []): void {
+    const keys = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]).map((r) => r.key);
+    this.drift.trackMemories([...keys, ...also]);
+  }
+
+  /**
+   * Every write path goes through here, so a record saved by any door (remember, session close,
+   * the Inbox, a bundle, supersede, the steward) has its anchors fingerprinted, once, in the engine.
+   */
+  private writes<T>(work: () => T, also: (result: T) => readonly string[] = () => []): T {
     return this.ctx.db.transaction(() => {
-      const result = save(this.ctx, actor, input);
-      // The anchors' fingerprints are taken as the record is saved: drift is measured from here.
-      if (result.saved && !result.unchanged) this.drift.trackMemory(result.key);
+      const mark = this.memoryMark();
+      const result = work();
+      this.trackSince(mark, also(result));
       return result;
     });
   }
@@ -137,8 +156,16 @@ export class Engine {
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
-  index(source: FileSource, options: Omit<IndexOptions, 'embedder'> = {}): AsyncGenerator<IndexProgress, IndexSummary> {
-    return indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder });
+  async *index(source: FileSource, options: Omit<IndexOptions, 'embedder'> = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+    const mark = this.memoryMark();
+    // Each committed batch's documents get their references kept current; `.lore/` records imported by the run are fingerprinted.
+    const committed = (paths: string[]) => {
+      options.committed?.(paths);
+      this.drift.indexed(paths);
+    };
+    const summary = yield* indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder, committed });
+    this.trackSince(mark);
+    return summary;
   }
 
   indexStatus(): IndexStatus {
@@ -161,17 +188,15 @@ export class Engine {
   }
 
   setStatus(actor: Actor, key: string, status: StatusChange, reason: unknown): LifecycleResult {
-    const result = setStatus(this.ctx, actor, key, status, reason);
-    if (result.status === 'retracted') this.drift.dropMemory(key);
-    return result;
+    return this.writes(() => setStatus(this.ctx, actor, key, status, reason), () => [key]);
   }
 
   supersede(actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
-    return supersede(this.ctx, actor, oldKey, newKey, validFrom);
+    return this.writes(() => supersede(this.ctx, actor, oldKey, newKey, validFrom), () => [oldKey, newKey]);
   }
 
   promote(actor: Actor, key: string): LifecycleResult {
-    return promote(this.ctx, actor, key);
+    return this.writes(() => promote(this.ctx, actor, key), () => [key]);
   }
 
   forget(actor: Actor, key: string): ForgetReceipt {
@@ -208,7 +233,7 @@ export class Engine {
 
   /** Scans for duplicates, conflicts, stale records and dead-end collisions; merges exact duplicates, queues the rest. */
   stewardRun(options?: StewardRunOptions): StewardRunResult {
-    return runSteward(this.ctx, options, this.stewardDrift());
+    return this.writes(() => runSteward(this.ctx, options, this.stewardDrift()));
   }
 
   /** The steward's Inbox: open items (or all with `state: 'all'`). */
@@ -218,12 +243,12 @@ export class Engine {
 
   /** Resolves an Inbox item with one of the actions it lists. */
   resolveInbox(actor: Actor, id: number | string, action: string, note?: string | null): ResolveResult {
-    return resolveInbox(this.ctx, actor, id, action, note);
+    return this.writes(() => resolveInbox(this.ctx, actor, id, action, note));
   }
 
   /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
   sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean }): SessionCloseResult {
-    return sessionClose(this.ctx, actor, input, options);
+    return this.writes(() => sessionClose(this.ctx, actor, input, options));
   }
 
   /** Drifted anchors for the steward: the drift findings in a drifted state, by memory key. */
@@ -238,7 +263,7 @@ export class Engine {
 
   /** Verifies a bundle (text or parsed JSON) completely, then imports all of it in one transaction, or nothing. */
   importBundle(actor: Actor, bundle: unknown, options?: ImportOptions): ImportResult {
-    return importBundle(this.ctx, actor, bundle, options);
+    return this.writes(() => importBundle(this.ctx, actor, bundle, options));
   }
 
   /** Writes a record into the repository (an ADR, or a signed `.lore/` record) through the host's files. */
@@ -283,6 +308,11 @@ export class Engine {
   /** Re-verifies a memory against its references: fresh fingerprints, basis verified, audited. */
   reverify(actor: Actor, key: string): ReverifyResult {
     return this.drift.reverify(actor, key);
+  }
+
+  /** Re-verifies one reference a document makes (a finding's id): its target accepted as it is now. */
+  reverifyReference(actor: Actor, id: string): DriftFinding {
+    return this.drift.reverifyReference(actor, id);
   }
 
   /** Runs several engine calls as one transaction: all land or none do. */

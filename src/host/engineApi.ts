@@ -7,7 +7,7 @@ import { WorkspaceFileSource } from './fileSource';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
 
-export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'auditCheckpoint', 'stats', 'indexStatus', 'indexWorkspace', 'listDocs', 'stewardRun', 'inbox', 'resolveInbox', 'sessionClose', 'driftScan', 'driftCheck', 'driftFindings', 'reverify', 'exportBundle', 'importBundle', 'trustedKeys', 'trustAuthor', 'distrustAuthor', 'canonicalize', 'verifyRecords'] as const;
+export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'auditCheckpoint', 'stats', 'indexStatus', 'indexWorkspace', 'listDocs', 'stewardRun', 'inbox', 'resolveInbox', 'sessionClose', 'driftScan', 'driftCheck', 'driftFindings', 'reverify', 'reverifyReference', 'exportBundle', 'importBundle', 'trustedKeys', 'trustAuthor', 'distrustAuthor', 'canonicalize', 'verifyRecords'] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 type EngineOp = Exclude<RpcOp, 'indexWorkspace' | 'canonicalize'>;
 

@@ -8,8 +8,8 @@
 
 import { MARKDOWN } from '../engine/drift/resolve';
 import { definesSymbols } from '../engine/drift/symbols';
-import { slugify } from '../engine/drift/target';
-import { parseAnchor } from './drift/anchorCheck';
+import { anchorTarget } from '../engine';
+import { headingSlug } from '../engine/drift/target';
 
 export interface SymbolLike {
   name: string;
@@ -48,7 +48,7 @@ export function markdownHeadings(text: string): { line: number; slug: string }[]
     }
     if (fence) return;
     const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading && heading[1]) out.push({ line: i, slug: slugify(heading[1]) });
+    if (heading && heading[1]) out.push({ line: i, slug: headingSlug(heading[1]) });
   });
   return out;
 }
@@ -69,6 +69,16 @@ export function anchorAt(path: string, line: number, text: string, definitions: 
   const named = [chain.slice(-2).join('.'), chain[chain.length - 1]].find((name) => name && known.has(name));
   const symbol = named ?? innermost(definitions, line)?.name;
   return symbol ? `${path}#${symbol}` : path;
+}
+
+/** `path` and `#symbol` of an anchor through the engine's anchor parser; null for a URL or a path outside. */
+function parseAnchor(raw: string): { path: string; symbol: string | null } | null {
+  const target = anchorTarget(raw);
+  const path = target?.path?.replace(/^\.\//, '');
+  if (!path || path.startsWith('/') || path.split('/').includes('..')) return null;
+  // `#L10-L20` is a line range, not a symbol to look for.
+  const symbol = target!.fragment && !/^L\d+(-L?\d+)?$/.test(target!.fragment) ? target!.fragment : null;
+  return { path, symbol };
 }
 
 /** Reads a workspace-relative file: its text, or undefined when there is no such file. */

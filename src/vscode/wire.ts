@@ -1,15 +1,17 @@
-// The composition root: builds the extension's parts and connects their events. Nothing here
-// reads the disk or opens a store — that happens on first use (a view expanded, a command run, an
-// agent starting the MCP server, a save in a folder that already has a store).
+// The composition root: builds the extension's parts and connects their events. A store is opened
+// on first use (a view expanded, a command run, an agent starting the MCP server, a save), or at
+// once when the folder already has one (so its drift findings show after a reload); a folder
+// without a store gets none until then.
 
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerRecall } from './commands/recall';
 import { registerStoreCommands } from './commands/storeCommands';
 import { registerModelCommands } from './commands/modelCommands';
+import { registerDriftCommands } from './commands/driftCommands';
 import type { CommandDeps } from './commands/deps';
 import { guarded } from './commands/ui';
-import type { BaselineStore } from './drift/anchorCheck';
 import { DriftDiagnostics } from './drift/diagnostics';
 import { DriftTracker } from './drift/tracker';
 import { Indexing, PAUSED_CONTEXT } from './indexing';
@@ -47,11 +49,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     settings: settingsFor,
     logger: log,
   });
-  const baselines = (folder: string): BaselineStore => ({
-    get: (id) => context.workspaceState.get<string>(`lore.anchor|${folder}|${id}`),
-    set: (id, print) => void context.workspaceState.update(`lore.anchor|${folder}|${id}`, print),
-  });
-  const tracker = new DriftTracker(baselines, log);
+  const tracker = new DriftTracker();
   const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
   const indexing = subscribe(new Indexing(stores, settingsFor, log));
   const status = subscribe(new StatusItem(stores, indexing));
@@ -84,6 +82,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerRecall(deps);
   registerStoreCommands(deps, () => refreshViews());
   registerModelCommands(deps, settingsFor, stores);
+  registerDriftCommands(deps);
 
   const autoIndexed = new Set<string>();
   subscribe(
@@ -96,7 +95,13 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       // A store this window has just opened as owner is brought up to date, quietly.
       if (store?.connected && !autoIndexed.has(store.folder)) {
         autoIndexed.add(store.folder);
-        store.localEngine().then((engine) => engine && indexing.run(store, { notify: false }), () => undefined);
+        // Then the findings the store has (the index keeps docs' references current) reach the
+        // Problems panel, with no Lore view open.
+        store
+          .localEngine()
+          .then((engine) => engine && indexing.run(store, { notify: false }))
+          .then(() => tracker.refresh(store))
+          .catch((error) => log.warn(`${store.folder}: drift findings not loaded: ${(error as Error).message}`));
         const settings = settingsFor(store.folder);
         void offerModelOnce(context.globalState, settings, homeFor(settings)).catch((e: Error) => log.warn(`model offer: ${e.message}`));
       }
@@ -131,10 +136,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       reconsider(embedding ? 'embedding settings changed' : 'settings changed', embedding);
     }),
   );
+  subscribe(vscode.workspace.onDidRenameFiles((e) => void diagnostics.onRename(e.files)));
   subscribe(vscode.workspace.onDidChangeWorkspaceFolders(() => reconsider('workspace folders changed')));
   subscribe(vscode.workspace.onDidGrantWorkspaceTrust(() => reconsider('workspace trusted')));
   void vscode.commands.executeCommand('setContext', PAUSED_CONTEXT, false);
   void status.update();
+  // A folder that already has a store (a reload, a reopened window) is opened now, so its drift
+  // findings are in the Problems panel straight away; a folder without one gets none until first use.
+  if (vscode.workspace.isTrusted) {
+    for (const store of stores.all()) if (existsSync(store.paths.database)) store.connect().catch((error) => log.warn(`${store.folder}: ${(error as Error).message}`));
+  }
 
   return {
     shutdown: async () => {

@@ -52,6 +52,17 @@ describe('lore drift, end to end', function () {
     assert.equal(ok(space.lore('audit', 'verify', '--json')).json.ok, true);
   });
 
+  it('lore index keeps documents\' references current: lore drift list is right without a scan', () => {
+    ok(space.lore('index', '--json'), 'index');
+    const first = ok(space.lore('drift', 'list', '--json'), 'drift list after index');
+    assert.deepEqual(first.json.map((f: { source: { path: string }; reference: { raw: string }; state: string }) => [f.source.path, f.reference.raw, f.state]), [['docs/jobs.md', 'notes.md', 'broken']]);
+    write('docs/notes.md', '# Notes\nThe old queue.\n');
+    write('docs/jobs.md', '# Jobs\nWorkers use `claimNext()`; see [the notes](notes.md) and [ops](ops.md).\n');
+    ok(space.lore('index', '--json'), 'second index');
+    const second = ok(space.lore('drift', 'list', '--json'), 'drift list after the second index');
+    assert.deepEqual(second.json.map((f: { reference: { raw: string }; state: string }) => [f.reference.raw, f.state]), [['ops.md', 'broken']]);
+  });
+
   it('says how to use it when the subcommand or a state is wrong', () => {
     const wrong = space.lore('drift', 'sweep');
     assert.equal(wrong.code, 2);

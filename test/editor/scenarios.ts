@@ -5,7 +5,7 @@
 // buttons clicked in the page, the outcome read from the page and from the store through the CLI.
 
 import { execFile } from 'node:child_process';
-import { SEEDED_DEAD_END } from './seed';
+import { DRIFT_DOC, NEXT_ADR, SEEDED_DEAD_END, SEEDED_DECISION } from './seed';
 import type { TestResult } from './bridge';
 import type { Page } from './tools';
 import { perform } from './ui';
@@ -43,6 +43,18 @@ async function palette(page: Page, title: string): Promise<void> {
 
 const SCENARIOS: Scenario[] = [
   {
+    // driftDocs.test.ts leaves the doc's reference changed; this window is the reload.
+    title: 'After a reload, a doc\'s drift finding is in the Problems panel without a Lore view opened',
+    async run({ page, artifacts }) {
+      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await palette(page, 'Problems: Focus on Problems View');
+      const warning = `${DRIFT_DOC.symbol}() is changed`;
+      await step(`Problems panel shows "${warning}"`, () => page.locator('.markers-panel').getByText(warning).first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await step('the doc names the warning', () => page.locator('.markers-panel').getByText('worker.md').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await page.screenshot({ path: `${artifacts}/drift-after-reload.png` });
+    },
+  },
+  {
     title: 'Forget (from the command palette, confirmed in the modal) removes the record from the store and the view',
     async run({ page, lore }) {
       const { key, title } = SEEDED_DEAD_END;
@@ -60,6 +72,22 @@ const SCENARIOS: Scenario[] = [
       if (get.code === 0 || !/no memory with key/.test(get.stderr + get.stdout)) {
         throw new Error(`lore get ${key} still answers (exit ${get.code}): ${get.stdout.slice(0, 300)}`);
       }
+    },
+  },
+  {
+    title: 'Promote to Repository writes the ADR where this repository keeps its ADRs, and says where',
+    async run({ page, artifacts, lore }) {
+      const { key } = SEEDED_DECISION;
+      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await palette(page, 'Lore: Promote to Repository');
+      await step('pick the decision', () => perform(page, { action: 'quickInput', prompt: 'Write which memory', text: key, timeoutMs: WAIT_MS }, ''));
+      await step('as an ADR file', () => perform(page, { action: 'quickInput', prompt: `Write ${key}`, text: 'ADR file', timeoutMs: WAIT_MS }, ''));
+      await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Write', timeoutMs: WAIT_MS }, ''));
+      await palette(page, 'Notifications: Show Notifications');
+      await step('the message names the file', () => perform(page, { action: 'waitForNotification', text: `Lore wrote ${key} to ${NEXT_ADR}`, timeoutMs: WAIT_MS }, ''));
+      await page.screenshot({ path: `${artifacts}/promote-adr.png` });
+      const history = await lore(['history', key]);
+      if (!history.stdout.includes(`written to ${NEXT_ADR}`)) throw new Error(`lore history ${key} does not record ${NEXT_ADR}: ${history.stdout.slice(0, 400)}`);
     },
   },
 ];

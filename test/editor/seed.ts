@@ -30,6 +30,39 @@ export const SEED_FILES: Record<string, string> = {
   ].join('\n'),
 };
 
+/**
+ * A doc that refers to code nobody opens in the editor (driftDocs.test.ts): a function it names and
+ * a script it links to. The drift-of-docs tests change the one and move the other.
+ */
+export const DRIFT_DOC = {
+  doc: 'docs/worker.md',
+  code: 'src/worker.ts',
+  symbol: 'processJob',
+  script: 'scripts/retry.sh',
+  moved: 'scripts/jobs/retry.sh',
+} as const;
+
+SEED_FILES[DRIFT_DOC.doc] = [
+  '# Worker',
+  '',
+  `The worker's loop is \`${DRIFT_DOC.symbol}()\` in \`${DRIFT_DOC.code}\`.`,
+  `Failed jobs are retried by [the retry script](../${DRIFT_DOC.script}).`,
+  '',
+].join('\n');
+SEED_FILES[DRIFT_DOC.code] = `export function ${DRIFT_DOC.symbol}(job: string): string {\n  return \`done \${job}\`;\n}\n`;
+SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
+
+/**
+ * This repository's ADRs live in a folder no list of names would guess, numbered ADR-NNN_ with
+ * underscores: Promote to Repository must learn that from the index (scenarios.ts).
+ */
+export const ADR_FOLDER = 'handbook/choices';
+export const NEXT_ADR = `${ADR_FOLDER}/ADR-012_jobs_queue_lives_in_postgres.md`;
+const adr = (number: string, title: string) =>
+  `# ADR-${number}: ${title}\n\nDate: 2025-01-10\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n\n## Consequences\n\nSo.\n`;
+SEED_FILES[`${ADR_FOLDER}/ADR-007_keep_the_monolith.md`] = adr('007', 'Keep the monolith');
+SEED_FILES[`${ADR_FOLDER}/ADR-011_split_billing.md`] = adr('011', 'Split billing');
+
 export interface SeedRecord {
   key: string;
   type: 'decision' | 'dead_end' | 'runbook';

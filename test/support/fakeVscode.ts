@@ -175,6 +175,7 @@ export interface FakeVscode {
   workspace: { folders: string[]; trusted: boolean };
   events: {
     save: EventEmitter<unknown>;
+    rename: EventEmitter<unknown>;
     configuration: EventEmitter<unknown>;
     folders: EventEmitter<unknown>;
     trust: EventEmitter<void>;
@@ -210,7 +211,7 @@ export function createFakeVscode(): FakeVscode {
   const answers: Answer[] = [];
   const settings: Record<string, unknown> = {};
   const ws = { folders: [] as string[], trusted: true };
-  const events = { save: new EventEmitter<unknown>(), configuration: new EventEmitter<unknown>(), folders: new EventEmitter<unknown>(), trust: new EventEmitter<void>() };
+  const events = { save: new EventEmitter<unknown>(), rename: new EventEmitter<unknown>(), configuration: new EventEmitter<unknown>(), folders: new EventEmitter<unknown>(), trust: new EventEmitter<void>() };
   const breaking = new Set<string>();
   const disposable = { dispose: () => undefined };
   const maybeBreak = (name: string) => {
@@ -410,6 +411,7 @@ export function createFakeVscode(): FakeVscode {
         return disposable;
       },
       onDidSaveTextDocument: events.save.event,
+      onDidRenameFiles: events.rename.event,
       onDidChangeConfiguration: events.configuration.event,
       onDidChangeWorkspaceFolders: events.folders.event,
       onDidGrantWorkspaceTrust: events.trust.event,

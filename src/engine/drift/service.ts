@@ -3,7 +3,6 @@
 // record, and re-verifies a memory (fresh fingerprints, basis → verified, audited).
 
 import { LoreError } from '../errors';
-import { parseKey } from '../model/keys';
 import { LIVE_STATUSES, type Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../memory/context';
@@ -13,7 +12,9 @@ import { save } from '../memory/save';
 import { rowState, stateDigest, writeStatus } from '../memory/state';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
+import { sha256 } from '../trust/digest';
 import { findSecrets } from '../trust/secretRules';
+import { isMemoryKey } from './anchor';
 import type { Search } from './evaluate';
 import { evaluateWithFinder } from './finders';
 import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
@@ -27,6 +28,7 @@ import { basename, parentsOf, Workspace } from './workspace';
 const DRIFT_SOURCE = MARKDOWN;
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
 const TRACKED_STATUSES = `(${[...LIVE_STATUSES, 'quarantined'].map((s) => `'${s}'`).join(', ')})`;
+const TRACKED = new Set<string>([...LIVE_STATUSES, 'quarantined']);
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -47,15 +49,6 @@ export interface ReverifyResult {
 /** A memory row's anchors and links as stored (JSON text), read back. */
 function memoryRefs(key: string, row: { anchors: string; links: string }): Pick<Memory, 'key' | 'anchors' | 'links'> {
   return { key, anchors: JSON.parse(row.anchors), links: JSON.parse(row.links) };
-}
-
-function isMemoryKey(text: string): boolean {
-  try {
-    parseKey(text);
-    return !/\.[A-Za-z0-9]+$/.test(text);
-  } catch {
-    return false;
-  }
 }
 
 export class DriftService {
@@ -261,21 +254,35 @@ export class DriftService {
     return this.ctx.db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params).map(toFinding);
   }
 
-  /** After a save: the memory's references, fingerprinted now (kept ones keep their baseline). */
-  trackMemory(key: string): void {
-    if (!this.reader) return;
-    const row = this.ctx.db.get<{ key: string; anchors: string; links: string; status: string }>('SELECT key, anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
-    if (!row) return;
+  /**
+   * After a write (any door, any path: remember, session close, inbox, bundle or `.lore/` import,
+   * supersede): each memory's references, fingerprinted now (kept ones keep their baseline); a
+   * record no longer live leaves none. One workspace view serves the whole write.
+   */
+  trackMemories(keys: readonly string[]): void {
+    if (!this.reader || !keys.length) return;
     const ws = new Workspace(this.reader);
     this.ctx.db.transaction(() => {
-      if (row.status === 'retracted') deleteSource(this.ctx.db, 'memory', key);
-      else this.syncMemory(memoryRefs(key, row), ws, true);
+      for (const key of new Set(keys)) {
+        const row = this.ctx.db.get<{ anchors: string; links: string; status: string }>('SELECT anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+        if (!row || !TRACKED.has(row.status)) deleteSource(this.ctx.db, 'memory', key);
+        else this.syncMemory(memoryRefs(key, row), ws, true);
+      }
     });
   }
 
-  /** Forget and retract leave nothing behind here either: the references are the record's text. */
-  dropMemory(key: string): void {
-    deleteSource(this.ctx.db, 'memory', key);
+  /**
+   * After the index committed a batch: the changed documents' references extracted again and the
+   * references into the changed files classified (the per-save check), so drift is current after
+   * `lore index` and after the editor's first index without a full scan. Bounded by the batch.
+   */
+  indexed(paths: readonly string[]): void {
+    if (!this.reader || !paths.length) return;
+    try {
+      this.check(paths);
+    } catch (error) {
+      this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${(error as Error).message}`);
+    }
   }
 
   /**
@@ -306,6 +313,44 @@ export class DriftService {
     return out;
   }
 
+  /**
+   * A reference's target accepted as it is now: a relocated one is followed to its new place, and
+   * the fingerprint becomes what is there. A target that is gone or broken cannot be accepted.
+   */
+  private accept(row: RefRow, ws: Workspace, actor: Actor, now: string, who: string, hint: string): RefRow {
+    if (row.state === 'broken' || row.state === 'gone') {
+      throw new LoreError('INVALID_STATE', `${who} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, hint);
+    }
+    const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
+    const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
+    const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
+    if (!print) throw new LoreError('INVALID_STATE', `${who} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
+    const next: RefRow = { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder };
+    updateRef(this.ctx.db, next);
+    return next;
+  }
+
+  /**
+   * Re-verifies one reference a document makes (a finding's id, `ref-N`): its target is accepted
+   * as it is now, and the finding clears until the target changes again. Audited.
+   */
+  reverifyReference(actor: Actor, id: string): DriftFinding {
+    const match = typeof id === 'string' ? /^ref-(\d+)$/.exec(id) : null;
+    if (!match) throw new LoreError('INVALID_INPUT', `a drift finding id looks like ref-12; got ${JSON.stringify(id)}`, 'see the ids with lore drift list --json');
+    const ws = new Workspace(this.requireReader());
+    return this.ctx.db.transaction(() => {
+      const row = this.ctx.db.get<RefRow>('SELECT * FROM drift_refs WHERE id = ?', [Number(match[1])]);
+      if (!row) throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
+      if (row.source_kind !== 'doc') throw new LoreError('INVALID_INPUT', `${id} is a reference of ${row.source}; a memory is re-verified whole`, `lore reverify ${row.source}`);
+      const now = nowIso(this.ctx);
+      const [checked] = this.apply([row], ws, { candidates: [], wide: false });
+      const where = `${row.source}:${row.line}`;
+      const accepted = this.accept(checked, ws, actor, now, where, `update or remove the reference in ${row.source}`);
+      appendAudit(this.ctx.db, actor, now, { event: 'drift.reverify', key: null, version: null, digests: { source: sha256(row.source), reference: sha256(row.raw), fingerprint: accepted.fingerprint! } });
+      return toFinding(accepted);
+    });
+  }
+
   reverify(actor: Actor, key: string): ReverifyResult {
     const ws = new Workspace(this.requireReader());
     return this.ctx.db.transaction(() => {
@@ -315,16 +360,7 @@ export class DriftService {
       const rows = refsOfSource(this.ctx.db, 'memory', key);
       const fingerprints: string[] = [];
       for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
-        if (row.state === 'broken' || row.state === 'gone') {
-          throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which is ${row.state}: ${row.detail}`, 'fix the record\'s anchors (save it again), or supersede or dispute it');
-        }
-        // A relocated target is followed to its new place; the fingerprint becomes what is there now.
-        const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
-        const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
-        const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
-        if (!print) throw new LoreError('INVALID_STATE', `${key} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
-        fingerprints.push(print.fingerprint);
-        updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
+        fingerprints.push(this.accept(row, ws, actor, now, key, 'fix the record\'s anchors (save it again), or supersede or dispute it').fingerprint!);
       }
       const saved = current.basis === 'verified' ? null : save(this.ctx, actor, toRememberInput(current, { basis: 'verified', expected_version: current.version }));
       const version = saved && saved.saved ? saved.version : current.version;

@@ -28,6 +28,8 @@ export interface FileSource {
 
 export interface IndexOptions {
   embedder?: Embedder;
+  /** After each batch is written: the paths it added, changed, renamed (both names) or deleted. */
+  committed?: (paths: string[]) => void;
   /** Re-read and re-chunk every file, not only changed ones. */
   full?: boolean;
   signal?: AbortSignal;
@@ -85,12 +87,16 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
 
   let batch: Array<() => void> = [];
   let batchChunks = 0;
+  let batchPaths: string[] = [];
   const commit = () => {
     if (!batch.length) return;
     const work = batch;
+    const paths = batchPaths;
     batch = [];
+    batchPaths = [];
     batchChunks = 0;
     ctx.db.transaction(() => work.forEach((w) => w()));
+    if (paths.length) options.committed?.(paths);
   };
 
   for (let i = 0; i < files.length; i++) {
@@ -121,12 +127,14 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       const moved = vanished.get(hash)!;
       vanished.delete(hash);
       batch.push(() => renameDoc(ctx.db, moved.id, file.path, file.mtimeMs, now));
+      batchPaths.push(moved.path, file.path);
       summary.renamed++;
     } else {
       const kind = classify(file.path, raw, { chartRoots });
       const { text, redactions } = redact(raw);
       const doc: DocRecord = { path: file.path, kind, title: documentTitle(file.path, text), contentHash: hash, size: file.size, mtimeMs: file.mtimeMs, redactions, chunks: chunkDocument(kind, text) };
       batch.push(() => putDoc(ctx.db, doc, now));
+      batchPaths.push(file.path);
       batchChunks += doc.chunks.length;
       summary.indexed++;
       summary.redactions += redactions;
@@ -137,7 +145,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
     }
   }
   if (!summary.cancelled) {
-    for (const gone of vanished.values()) batch.push(() => deleteDoc(ctx.db, gone.id));
+    for (const gone of vanished.values()) {
+      batch.push(() => deleteDoc(ctx.db, gone.id));
+      batchPaths.push(gone.path);
+    }
     summary.deleted = vanished.size;
   }
   commit();

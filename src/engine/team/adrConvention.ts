@@ -1,7 +1,9 @@
 // A repository's ADR convention and a decision rendered in it. Detected, in order: adr-tools
-// (`.adr-dir`, or doc/adr holding adr-tools' first record), log4brains (`.log4brains.yml`), MADR
-// (an `adr-template.md`, or ADRs with MADR's sections), and a plain folder of numbered ADRs.
-// Numbering continues the folder's own (prefix, zero padding); log4brains names files by date.
+// (`.adr-dir`), log4brains (`.log4brains.yml`), then the folder holding most of the documents the
+// index classified as ADRs, whatever it is called (a well-known folder name only when nothing is
+// indexed yet): adr-tools' own first record, MADR (an `adr-template.md`, or MADR's sections), or a
+// plain folder of numbered ADRs. Numbering continues the folder's own (prefix, zero padding,
+// separator); log4brains names files by date.
 
 import type { Memory } from '../model/types';
 import { slugify } from '../model/keys';
@@ -14,6 +16,8 @@ export interface AdrConvention {
   dir: string;
   /** File name prefix before the number (e.g. "ADR-"), the number's width, and the next number. */
   prefix: string;
+  /** What separates the number from the title in a file name ("-" or "_"). */
+  separator: string;
   width: number;
   next: number;
   /** adr-tools' own template (`<dir>/templates/template.md`), when the repository has one. */
@@ -28,7 +32,7 @@ const CANDIDATE_DIRS = [
   'docs/decisions', 'docs/adr', 'docs/adrs', 'doc/adr', 'doc/adrs', 'doc/decisions', 'adr', 'adrs', 'decisions',
   'docs/architecture/decisions', 'docs/architecture-decisions', 'architecture/decisions', 'docs/design/decisions',
 ];
-const NUMBERED = /^([A-Za-z]*[-_]?)(\d+)[-_ .]/;
+const NUMBERED = /^([A-Za-z]*[-_]?)(\d+)([-_ .])/;
 const LORE_MARKER = /<!-- lore: (\S+) /;
 
 function normalise(dir: string): string {
@@ -39,12 +43,13 @@ function markdownFiles(repo: RepoFiles, dir: string): string[] {
   return (repo.list(dir) ?? []).filter((name) => /\.md$/i.test(name)).sort();
 }
 
-function numbering(files: string[]): Pick<AdrConvention, 'prefix' | 'width' | 'next'> {
+function numbering(files: string[]): Pick<AdrConvention, 'prefix' | 'width' | 'next' | 'separator'> {
   const numbered = files.map((name) => NUMBERED.exec(name)).filter((m): m is RegExpExecArray => m !== null);
-  if (!numbered.length) return { prefix: '', width: 4, next: 1 };
+  if (!numbered.length) return { prefix: '', width: 4, next: 1, separator: '-' };
   const latest = numbered.reduce((a, b) => (Number(b[2]) >= Number(a[2]) ? b : a));
   const padded = numbered.some((m) => m[2].startsWith('0'));
-  return { prefix: latest[1], width: padded ? latest[2].length : 0, next: Math.max(...numbered.map((m) => Number(m[2]))) + 1 };
+  const separator = latest[3] === '_' ? '_' : '-';
+  return { prefix: latest[1], width: padded ? latest[2].length : 0, next: Math.max(...numbered.map((m) => Number(m[2]))) + 1, separator };
 }
 
 function firstHeading(text: string | null): string | null {
@@ -71,8 +76,22 @@ function looksMadr(repo: RepoFiles, dir: string, files: string[]): boolean {
   return files.slice(-3).some((name) => /^##\s+(Context and Problem Statement|Decision Outcome|Considered Options)\s*$/m.test(repo.read(`${dir}/${name}`) ?? ''));
 }
 
-/** The repository's ADR convention, or null when it has no ADR folder. */
-export function detectAdrConvention(repo: RepoFiles): AdrConvention | null {
+/** The folders holding the indexed ADRs, most ADRs first (a tie goes to the shallower folder). */
+export function adrFolders(indexedAdrs: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const path of indexedAdrs) {
+    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    if (!dir || /(^|\/)templates?$/i.test(dir)) continue;
+    counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].split('/').length - b[0].split('/').length || a[0].localeCompare(b[0])).map(([dir]) => dir);
+}
+
+/**
+ * The repository's ADR convention, or null when it has no ADR folder. `indexedAdrs`: the paths
+ * the index classified as ADRs; with none, the well-known folder names are looked at instead.
+ */
+export function detectAdrConvention(repo: RepoFiles, indexedAdrs: readonly string[] = []): AdrConvention | null {
   const adrDir = repo.read('.adr-dir');
   if (adrDir !== null && adrDir.trim()) return convention(repo, 'adr-tools', normalise(adrDir.split('\n')[0]));
   const log4brains = repo.read('.log4brains.yml');
@@ -80,19 +99,20 @@ export function detectAdrConvention(repo: RepoFiles): AdrConvention | null {
     const folder = /^\s*adrFolder:\s*["']?([^"'\n#]+?)["']?\s*$/m.exec(log4brains)?.[1];
     return convention(repo, 'log4brains', normalise(folder ?? 'docs/adr'));
   }
-  for (const dir of CANDIDATE_DIRS) {
+  const learned = adrFolders(indexedAdrs);
+  for (const dir of learned.length ? learned : CANDIDATE_DIRS) {
     const files = markdownFiles(repo, dir);
     if (!files.length) continue;
     if (dir === 'doc/adr' && files.some((f) => /^0001-record-architecture-decisions\.md$/.test(f))) return convention(repo, 'adr-tools', dir);
     if (looksMadr(repo, dir, files)) return convention(repo, 'madr', dir);
-    if (files.some((f) => NUMBERED.test(f))) return convention(repo, 'plain', dir);
+    if (files.some((f) => NUMBERED.test(f)) || learned.length) return convention(repo, 'plain', dir);
   }
   return null;
 }
 
 /** Where a repository without an ADR folder gets one: docs/adr, Nygard's format, 0001 onwards. */
 export function defaultAdrConvention(): AdrConvention {
-  return { style: 'default', dir: 'docs/adr', prefix: '', width: 4, next: 1, template: null, frontMatter: false, headingExample: null };
+  return { style: 'default', dir: 'docs/adr', prefix: '', separator: '-', width: 4, next: 1, template: null, frontMatter: false, headingExample: null };
 }
 
 /** The ADR already written for `key` in this folder, if any (found by the marker Lore leaves). */
@@ -195,6 +215,6 @@ export function renderAdr(conv: AdrConvention, m: Memory): { path: string; conte
   const date = m.valid_from.slice(0, 10);
   const slug = slugify(m.title);
   if (conv.style === 'log4brains') return { path: `${conv.dir}/${date.replace(/-/g, '')}-${slug}.md`, content: log4brains(m, date) };
-  const path = `${conv.dir}/${conv.prefix}${numberText(conv)}-${slug}.md`;
+  const path = `${conv.dir ? `${conv.dir}/` : ''}${conv.prefix}${numberText(conv)}${conv.separator}${conv.separator === '_' ? slug.replace(/-/g, '_') : slug}.md`;
   return { path, content: conv.style === 'madr' ? madr(conv, m, date) : nygard(conv, m, date) };
 }

@@ -47,7 +47,9 @@ export function canonicalize(ctx: EngineContext, actor: Actor, key: string, opti
     throw new LoreError('INVALID_STATE', `${key} is ${row.status}; only a live record is written to the repository`, row.status === 'quarantined' ? `a person promotes it first: lore promote ${key}` : undefined);
   }
   const memory = rowToMemory(row);
-  const detected = memory.type === 'decision' && as !== 'record' ? detectAdrConvention(repo) : null;
+  // Where this repository keeps its ADRs is learned from the documents the index classified as ADRs.
+  const indexedAdrs = ctx.db.all<{ path: string }>("SELECT path FROM docs WHERE kind = 'adr'").map((d) => d.path);
+  const detected = memory.type === 'decision' && as !== 'record' ? detectAdrConvention(repo, indexedAdrs) : null;
   const chosen = as ?? (detected ? 'adr' : 'record');
   if (chosen === 'adr' && memory.type !== 'decision') throw invalid(`${key} is a ${memory.type}; only a decision is written as an ADR`, 'use --as record');
 

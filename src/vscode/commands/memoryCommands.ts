@@ -4,14 +4,12 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { isLoreError, LIMITS, MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
+import { anchorTarget, isLoreError, LIMITS, MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
 import { keyFor } from '../../engine/model/keys';
 import type { SaveResult } from '../../engine/memory/save';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
 import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
-import { parseAnchor, refreshBaselines } from '../drift/anchorCheck';
-import { fileReader } from '../drift/tracker';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
 import type { CommandDeps } from './deps';
@@ -127,13 +125,12 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
       if (choice !== 'Edit and Retry') return;
       continue;
     }
-    await saved(deps, store, result, anchors);
+    await saved(deps, store, result);
     return;
   }
 }
 
-async function saved(deps: CommandDeps, store: FolderStore, result: Extract<SaveResult, { saved: true }>, anchors: string[]): Promise<void> {
-  if (!deps.tracker.engine) refreshBaselines({ key: result.key, anchors }, fileReader(store.folder), deps.tracker.baselinesOf(store.folder));
+async function saved(deps: CommandDeps, store: FolderStore, result: Extract<SaveResult, { saved: true }>): Promise<void> {
   deps.log.info(`remembered ${result.key} v${result.version}`);
   const deadEnds = result.warnings.dead_ends as { key: string; title?: string }[];
   const open = 'Open';
@@ -172,26 +169,37 @@ async function setStatus(deps: CommandDeps, arg: unknown, status: StatusChange):
 async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
   const node = arg as { folder?: string; finding?: DriftFinding };
   let folder: string;
-  let target: string;
+  let path: string | null;
+  let symbol: string | null;
   if (node?.finding && node.folder) {
     folder = node.folder;
     const f = node.finding;
-    target = f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw;
-    if (f.reference.symbol) target += `#${f.reference.symbol}`;
+    // A relocated target opens where it went (`path` or `path#L10-L12`).
+    const moved = f.evidence.new_path ? anchorTarget(f.evidence.new_path) : null;
+    path = moved?.path ?? f.reference.target_path;
+    symbol = moved ? moved.fragment : f.reference.symbol ?? null;
+    if (!path) return void (await vscode.env.openExternal(vscode.Uri.parse(f.reference.raw)));
   } else {
     const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
     folder = store.folder;
     const { memory } = await store.api.get(key);
-    const anchors = [...memory.anchors, ...memory.links.filter((l) => parseAnchor(l))];
+    const anchors = [...memory.anchors, ...memory.links.filter((l) => anchorTarget(l)?.path)];
     if (!anchors.length) throw new Error(`${key} has no anchors`);
-    target = anchors.length === 1 ? anchors[0] : required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));
+    const picked = anchors.length === 1 ? anchors[0] : required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));
+    const anchor = anchorTarget(picked);
+    if (anchor?.url) return void (await vscode.env.openExternal(vscode.Uri.parse(anchor.url)));
+    if (!anchor?.path) throw new Error(`${picked} names no file of this workspace`);
+    path = anchor.path;
+    symbol = anchor.fragment;
   }
-  const anchor = parseAnchor(target);
-  if (!anchor) return void (await vscode.env.openExternal(vscode.Uri.parse(target)));
-  const uri = vscode.Uri.file(join(folder, anchor.path));
-  const editor = await vscode.window.showTextDocument(uri, { preview: true });
-  if (anchor.symbol) {
-    const name = anchor.symbol.split('.').pop()!;
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(folder, path)), { preview: true });
+  const lines = symbol ? /^L(\d+)(?:-L?(\d+))?$/.exec(symbol) : null;
+  if (lines) {
+    const at = new vscode.Position(Math.max(0, Number(lines[1]) - 1), 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+  } else if (symbol) {
+    const name = symbol.split('.').pop()!;
     const index = editor.document.getText().search(new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
     if (index >= 0) {
       const at = editor.document.positionAt(index);

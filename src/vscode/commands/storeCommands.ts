@@ -3,14 +3,9 @@
 
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { supports } from '../contract';
 import { STATUS_MENU_COMMAND } from '../status';
 import type { CommandDeps } from './deps';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
-
-function needs(op: string, what: string): void {
-  if (!supports(op)) throw new Error(`${what} is not in this build of Lore yet (no "${op}" operation)`);
-}
 
 export function registerStoreCommands(deps: CommandDeps, refreshViews: () => void): void {
   const { register, stores, indexing, log } = deps;
@@ -57,7 +52,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.export', async () => {
-    needs('exportBundle', 'Export');
     const store = await pickStore(stores);
     const target = required(await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(store.folder, 'lore-export.json')), filters: { 'Lore bundle': ['json'] }, title: 'Export memories as a signed bundle' }));
     const bundle = await store.api.exportBundle({});
@@ -66,7 +60,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.import', async () => {
-    needs('importBundle', 'Import');
     const store = await pickStore(stores);
     const [source] = required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }));
     let bundle: unknown;
@@ -84,7 +77,6 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   });
 
   register('lore.promoteToRepository', async (arg?: unknown) => {
-    needs('canonicalize', 'Promote to Repository');
     const { store, key } = await resolveTarget(stores, arg, 'Write which memory to the repository?', ['active']);
     const form = required(
       await vscode.window.showQuickPick(
@@ -96,8 +88,10 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
       ),
     );
     required(await vscode.window.showWarningMessage(`Write ${key} into the repository as ${form.label}?`, { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' }, 'Write'));
-    const result = (await store.api.canonicalize(editorActor(true), key, { as: form.as })) as { path?: string } | undefined;
-    if (result?.path) await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
-    vscode.window.showInformationMessage(`Lore wrote ${key} to ${result?.path ?? 'the repository'}.`);
+    const result = await store.api.canonicalize(editorActor(true), key, { as: form.as });
+    await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
+    // Where it went and why there: beside the ADRs the index found, or the default when there are none.
+    const why = result.as !== 'adr' ? '' : result.convention === 'default' ? ' (no ADRs indexed in this repository yet, so the default folder)' : ` (next to this repository's ADRs, ${result.convention} style)`;
+    vscode.window.showInformationMessage(`Lore wrote ${key} to ${result.path}${why}.`);
   });
 }

@@ -29,14 +29,42 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     private readonly driftOnSave: (folder: string) => boolean,
   ) {}
 
-  async onSave(document: vscode.TextDocument): Promise<void> {
-    if (document.uri.scheme !== 'file') return;
-    const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath;
-    if (!folder || !this.stores.folders().includes(folder) || !this.driftOnSave(folder)) return;
-    const path = relative(folder, document.uri.fsPath).split(sep).join('/');
+  /** A rename or move in the editor: the references to the old path are checked (relocated, with the new place). */
+  async onRename(files: readonly { oldUri: vscode.Uri; newUri: vscode.Uri }[]): Promise<void> {
+    const byFolder = new Map<string, string[]>();
+    for (const { oldUri, newUri } of files) {
+      for (const uri of [oldUri, newUri]) {
+        const at = this.located(uri);
+        if (at) byFolder.set(at.folder, [...(byFolder.get(at.folder) ?? []), at.path]);
+      }
+    }
+    for (const [folder, paths] of byFolder) {
+      try {
+        const findings = await this.tracker.check(this.stores.get(folder), paths);
+        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${findings.filter((f) => f.state !== 'current').length} reference(s) drifted`);
+      } catch (error) {
+        this.logger.warn(`drift check after renaming ${paths.join(', ')} failed: ${(error as Error).message}`);
+      }
+    }
+    this.update();
+  }
+
+  /** The folder and workspace-relative path of a file whose store exists and checks drift on save. */
+  private located(uri: vscode.Uri): { folder: string; path: string } | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+    if (!folder || !this.stores.folders().includes(folder) || !this.driftOnSave(folder)) return undefined;
     const store = this.stores.get(folder);
     // A folder that has never had a store gets none because a file was saved.
-    if (!store.connected && !existsSync(store.paths.database)) return;
+    if (!store.connected && !existsSync(store.paths.database)) return undefined;
+    return { folder, path: relative(folder, uri.fsPath).split(sep).join('/') };
+  }
+
+  async onSave(document: vscode.TextDocument): Promise<void> {
+    const at = this.located(document.uri);
+    if (!at) return;
+    const { folder, path } = at;
+    const store = this.stores.get(folder);
     // Marked before the check, so the redraw the check triggers already carries the file's hint.
     const set = this.checked.get(folder) ?? new Set<string>();
     set.add(path);
@@ -91,10 +119,11 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     for (const d of context.diagnostics) {
       const known = this.findingOf.get(d);
       if (!known) continue;
-      const action = (title: string, command: string, args: unknown[]) => {
+      const action = (title: string, command: string, args: unknown[], preferred = false) => {
         const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
         a.diagnostics = [d];
         a.command = { command, title, arguments: args };
+        a.isPreferred = preferred;
         actions.push(a);
       };
       const f = known.finding;
@@ -104,7 +133,12 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         action(`Supersede ${f.source.key}…`, 'lore.supersede', [target]);
         action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);
       }
-      if (f) action(`Open ${f.reference.target_path ?? f.reference.raw}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      if (f?.source.kind === 'doc') {
+        const target = [{ folder: known.folder, finding: f }];
+        if (f.state === 'relocated' && f.evidence.new_path) action(`Update ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.updateReference', target, true);
+        if (f.state === 'changed' || f.state === 'relocated') action(`Re-verify ${f.reference.raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
+      }
+      if (f) action(`Open ${f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
         else if (r.source.path) action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);

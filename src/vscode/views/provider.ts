@@ -4,8 +4,6 @@
 
 import * as vscode from 'vscode';
 import type { Logger } from '../../engine';
-import type { InboxItem } from '../../engine';
-import { supports } from '../contract';
 import type { DriftTracker } from '../drift/tracker';
 import type { FolderStore } from '../folderStore';
 import type { LoreStores } from '../stores';
@@ -16,7 +14,6 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   private readonly changed = new vscode.EventEmitter<LoreNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly staleDrift = new Set<string>();
-  private stewardWarned = false;
 
   constructor(
     readonly view: ViewId,
@@ -64,15 +61,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
           return memoryNodes(api, folder, ['dead_end']);
         case 'lore.docs':
           return docGroups(api, folder);
-        case 'lore.inbox': {
-          let steward: InboxItem[] = [];
-          if (supports('inbox')) steward = (await api.inbox()).items;
-          else if (!this.stewardWarned) {
-            this.stewardWarned = true;
-            this.logger.info('inbox: this build has no steward (inbox op); the Inbox lists quarantined records only');
-          }
-          return inboxNodes(api, folder, steward);
-        }
+        case 'lore.inbox':
+          return inboxNodes(api, folder, (await api.inbox()).items);
         case 'lore.drift': {
           if (this.staleDrift.has(folder) || !this.drift.has(folder)) {
             this.staleDrift.delete(folder);

@@ -89,7 +89,7 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;
       item.tooltip = new vscode.MarkdownString(`**${f.state}**: ${escapeMd(f.evidence.detail)}\n\nReferenced by \`${f.source.key ?? f.source.path}\`${f.source.line ? ` line ${f.source.line}` : ''}`);
       item.iconPath = icon(id, color);
-      item.contextValue = `finding.${f.source.kind}`;
+      item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}` : 'finding.memory';
       item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };
       return item;
     }

@@ -18,6 +18,7 @@ export async function run(): Promise<void> {
   require('./activation.test');
   require('./views.test');
   require('./drift.test');
+  require('./driftDocs.test');
   require('./remember.test');
   require('./recall.test');
   require('./mcp.test');
