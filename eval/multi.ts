@@ -25,6 +25,10 @@ interface Row {
   known: number;
 }
 
+function repos(suite: Suite): string[] {
+  return suite.repository ? [suite.repository] : [];
+}
+
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
@@ -50,15 +54,15 @@ export async function runAll(argv: string[]): Promise<number> {
     for (const [path, expected, got] of cls.wrong) console.log(`   wrong: ${path}: ${expected} → ${got}`);
     const row: Row = { suite, files: cls.total, accuracy: cls.accuracy, pathOnly: cls.pathOnly, cases: null, falseAlarms: null, known: 0 };
     if (!values['no-drift']) {
-      const unmodified = scanUnmodified(suite.files, readKnownBroken(suite.labels, suite.extra), parser);
+      const unmodified = scanUnmodified(suite.files, readKnownBroken(suite.labels, suite.extra), parser, repos(suite));
       row.falseAlarms = unmodified.false_alarms.length;
       row.known = unmodified.known;
-      console.log(`   unmodified tree: ${unmodified.references} references, ${unmodified.false_alarms.length} false alarms, ${unmodified.known} labelled really broken (${unmodified.seconds.toFixed(1)} s)`);
+      console.log(`   unmodified tree: ${unmodified.references} references, ${unmodified.false_alarms.length} false alarms, ${unmodified.by_state.ambiguous} ambiguous, ${unmodified.known} labelled really broken (${unmodified.seconds.toFixed(1)} s)`);
       const shown = values.verbose ? unmodified.false_alarms : unmodified.false_alarms.slice(0, 15);
       for (const f of shown) console.log(`   false alarm: ${f.source.path}:${f.source.line ?? ''} ${f.reference.form} ${f.reference.raw} → ${f.state}: ${f.evidence.detail}`);
       if (shown.length < unmodified.false_alarms.length) console.log(`   … ${unmodified.false_alarms.length - shown.length} more (-v)`);
       if (!values['no-cases'] && existsSync(join(suite.labels, 'drift.jsonl'))) {
-        const drift = evaluateDrift(suite.labels, parser, suite.files);
+        const drift = evaluateDrift(suite.labels, parser, suite.files, repos(suite));
         row.cases = { right: drift.detected, total: drift.cases.length };
         console.log(`   drift cases: ${drift.detected}/${drift.cases.length} right (${drift.seconds.toFixed(1)} s)`);
         for (const o of drift.cases) if (!o.ok || values.verbose) console.log(`   case ${o.id} ${o.edit}: expected ${o.expected}, check ${o.check}, scan ${o.scan}${o.ok ? '' : ` WRONG: ${o.detail}`}`);

@@ -13,6 +13,8 @@ export interface Suite {
   /** Folder the label paths are relative to. */
   files: string;
   heldOut: boolean;
+  /** owner/name on GitHub, as its git remote would say (URLs to it resolve here, others never). */
+  repository?: string;
   /** Extra label folder (eval/repos/<name>) for a shared corpus: its broken.tsv. */
   extra?: string;
 }
@@ -56,7 +58,7 @@ export function suites(reposDir = process.env.LORE_EVAL_REPOS ?? '/work/evalrepo
     const files = join(reposDir, repo.name, 'files');
     if (!existsSync(join(labels, 'classes.tsv'))) skipped.push(`${repo.name}: not labelled yet`);
     else if (!existsSync(files) || !readdirSync(files).length) skipped.push(`${repo.name}: no checkout at ${files} (run eval/checkout.sh)`);
-    else found.push({ name: repo.name, labels, files, heldOut: !!repo.heldOut });
+    else found.push({ name: repo.name, labels, files, heldOut: !!repo.heldOut, repository: repo.repo });
   }
   return { suites: found, skipped };
 }

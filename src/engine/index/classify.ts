@@ -77,6 +77,11 @@ function readmeKind(name: string, text: string, hs: string[]): DocKind {
   return 'readme';
 }
 
+/** Whether a prose document is a skeleton to copy (drift reads no references from one). */
+export function isTemplateDocument(path: string, text: string): boolean {
+  return isTemplate(path.toLowerCase(), baseName(path).toLowerCase(), text);
+}
+
 /** Markdown and similar prose: which kind of document is it? */
 function classifyProse(path: string, name: string, text: string): DocKind {
   const lower = path.toLowerCase();
