@@ -86,7 +86,10 @@ function linkReference(target: string, line: number): RawReference | null {
   if (URL_PATTERN.test(cleaned)) return { raw: cleaned, form: 'url', line, deliberate: true };
   if (/^[a-z][a-z0-9+.-]*:/i.test(cleaned) || cleaned.startsWith('#')) return null;
   // A link a template fills in (`#{app.name}`, `<%= x %>`, `{{ .x }}`, `{SLUG}`) names no file yet.
-  if (/#\{|<%|\{\{|\{[A-Za-z_]+\}/.test(cleaned) || /^[A-Z][A-Z0-9_]+$/.test(cleaned)) return null;
+  if (/#\{|<%|\{\{|\{[A-Za-z_]\w*\}/.test(cleaned) || /^[A-Z][A-Z0-9_]+$/.test(cleaned)) return null;
+  // Markup the link pattern half-matched (`[[a](b)](c)`), and a host written without its scheme
+  // (`github.com/x/y`, `git.k8s.io/z`, `www.boost.org/...`): another site's, not a path here.
+  if (cleaned.startsWith('[') || cleaned.includes('](') || /^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|gov|uk|edu|sh|co|app|cloud)(\/|$)/i.test(cleaned)) return null;
   const [pathPart, fragment] = splitFragment(cleaned.split('?')[0]);
   if (!pathPart) return null;
   let decoded = pathPart;

@@ -84,6 +84,11 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
     if (ws.isDir(candidate) && !ref.fragment) {
       if (ref.form !== 'link') return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
     }
+    // `folder#section`: GitHub shows the folder's README, and the anchor is one of its headings.
+    if (ws.isDir(candidate) && ref.fragment) {
+      const readme = ['README.md', 'README.MD', 'readme.md', 'README.markdown', 'index.md'].map((n) => `${candidate}/${n}`).find((p) => ws.isFile(p));
+      if (readme) return fileResolution(ws, readme, ref.fragment, ref.form);
+    }
     if (ref.form === 'link') {
       for (const [published, form] of publishedSources(candidate)) {
         if (ws.isFile(published)) {
@@ -100,12 +105,14 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
   if (ref.inBlock) return [];
   // A path in a code span is ours when it starts where ours do; `kubernetes.io/ingress.class` is not.
   // Its folder must be here too: docs describe other repositories' `config/locales/en.yml` as often as ours.
-  // A mention names a file (an extension) or a folder (a trailing slash), in a folder that exists
-  // here: `./b` and `../foo` in an example are not ours.
+  // A path mentioned in a code span that is not here when first seen is as often another repository's
+  // (`pkg/apis/` in a proposal about Kubernetes, `config/locales/en.yml` in a guide to an app) as a
+  // dead one of ours: only a path written relative to the document (`./x.sh`, `../y.md`), in a folder
+  // that exists, is reported broken. A mention that resolved once is tracked like any reference.
   const relative = /^\.\.?\//.test(path);
-  const parent = relative ? dirOf(joinPath(dirOf(source), path) ?? '') : dirOf(path);
+  const joined = relative ? joinPath(dirOf(source), path) : null;
   const named = /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path) || ref.path!.endsWith('/');
-  const ours = named && (relative ? joinPath(dirOf(source), path) !== null && (parent === '' || ws.isDir(parent)) : !!parent && (ws.isDir(parent) || ws.isDir(joinPath(dirOf(source), parent) ?? '')));
+  const ours = relative && named && joined !== null && (dirOf(joined) === '' || ws.isDir(dirOf(joined)));
   return ours ? [{ ok: false, form: ref.form, detail: `${path} does not exist in the workspace` }] : [];
 }
 
@@ -155,8 +162,10 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
   return sites.map((s) => ({ ok: true as const, form: ref.form, target: { path: s.path, kind: 'symbol' as const, symbol: name } }));
 }
 
-const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/[^/]+\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
-const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/[^/]+\/([^#?]+)/i;
+const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/([^/]+)\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
+const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\/([^#?]+)/i;
+/** A commit id: a URL pinned to one names the file as it was then, not the tree now. */
+const COMMIT = /^[0-9a-f]{7,40}$/i;
 
 function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
@@ -165,7 +174,8 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   const ours = repositories.some((r) => r.toLowerCase() === repo);
   // A link to another project's README or LICENSE is about that project, not the file of the same name here.
   if (!ours && repositories.length) return [];
-  let path = m[3];
+  if (COMMIT.test(m[3])) return [];
+  let path = m[4];
   try {
     path = decodeURIComponent(path);
   } catch {
@@ -174,8 +184,13 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   // A branch name may hold slashes (`blob/release/1.2/docs/x.md`): the path is the longest tail that exists.
   const exists = (p: string) => ws.isFile(p) || ws.isDir(p);
   const segments = path.replace(/\/+$/, '').split('/');
-  if (!exists(segments.join('/'))) path = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((tail) => tail && exists(tail)) ?? path;
-  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[4], deliberate: ours, inBlock: false }, null);
+  if (!exists(segments.join('/'))) {
+    const tail = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t));
+    // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
+    if (!tail && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
+    path = tail ?? path;
+  }
+  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[5], deliberate: ours, inBlock: false }, null);
   // Without a known remote, a URL counts when its path exists here; one that does not is no reference of ours.
   // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no finding.
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);

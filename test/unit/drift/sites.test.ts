@@ -92,13 +92,30 @@ describe('drift: links resolve the way the docs site does', () => {
     }
   });
 
-  it('a code-span mention of a path in a folder this repository lacks is another repository\'s, not a broken one', () => {
+  it('a code-span mention of a path that is not here is another repository\'s unless written relative to the doc', () => {
     const s = driftSpace({
-      'docs/rails.md': '# Rails\nEdit `config/locales/en.yml` and `docs/missing.md`; run `./b`.\n',
+      'docs/rails.md': '# Rails\nEdit `config/locales/en.yml` and `docs/missing.md`; run `./b` and `./deploy.sh`;'
+        + ' see [dead](gone.md) and [site](github.com/x/y).\n',
     });
     try {
       s.engine.driftScan();
-      assert.deepEqual(states(s, 'docs/rails.md'), { 'docs/missing.md': 'broken' });
+      assert.deepEqual(states(s, 'docs/rails.md'), { './deploy.sh': 'broken', 'gone.md': 'broken' });
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('drift: repository URLs', () => {
+  it('a folder URL with an anchor is a heading of its README; a URL pinned to a commit names the past, not the tree', () => {
+    const s = driftSpace({
+      'docs/a.md': '# A\n[s](https://github.com/acme/shop/tree/master/keps/123-x#proposal) and'
+        + ' [old](https://github.com/acme/shop/blob/de235887a80555427314c7eb25c6214523d50cce/text/0000-gone.md)\n',
+      'keps/123-x/README.md': '# KEP\n## Proposal\n',
+    }, ['acme/shop']);
+    try {
+      s.engine.driftScan();
+      assert.deepEqual(states(s, 'docs/a.md'), { 'https://github.com/acme/shop/tree/master/keps/123-x#proposal': 'current' });
     } finally {
       s.cleanup();
     }
