@@ -11,10 +11,10 @@
 // for a name like a pod `x-0` whose definition is `x`), or to the file's end when the reference is
 // a path.
 
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
+import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
 
@@ -129,15 +129,15 @@ function targetMatches(finding: DriftFinding, c: DriftCase): boolean {
   return path === c.target || (!!path && c.target.startsWith(`${path}/`));
 }
 
-const ALL_STATES: DriftState[] = ['current', 'relocated', 'changed', 'gone', 'broken'];
+const ALL_STATES: DriftState[] = [...DRIFT_STATES];
 
 /** `parser`: locate symbols as the owner does (src/host/symbols/treeSitter.ts); without one, by patterns. */
-export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
+export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser, repositories: readonly string[] = []): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
   const root = mkdtempSync(join(tmpdir(), 'lore-drift-eval-'));
   try {
     cpSync(filesDir, root, { recursive: true });
     const db = new WasmSqlDatabase(':memory:');
-    const engine = new Engine({ db, files: new DiskWorkspaceReader(root, parser) });
+    const engine = new Engine({ db, files: new DiskWorkspaceReader(root, parser), repositories });
     try {
       const scan = engine.driftScan();
       const before = new Map(engine.driftFindings({ states: ALL_STATES }).map((f) => [f.id, f]));
@@ -175,13 +175,14 @@ export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser): 
   }
 }
 
-export function evaluateDrift(corpus: string, parser?: SymbolParser): DriftEvalResult {
+/** `corpus`: the folder holding drift.jsonl; `files`: the tree its paths are relative to (default corpus/files). */
+export function evaluateDrift(corpus: string, parser?: SymbolParser, files = join(corpus, 'files'), repositories: readonly string[] = []): DriftEvalResult {
   const started = Date.now();
   const cases = readFileSync(join(corpus, 'drift.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DriftCase);
   const outcomes: CaseOutcome[] = [];
-  let baseline: DriftEvalResult['baseline'] = { references: 0, by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0 } };
+  let baseline: DriftEvalResult['baseline'] = { references: 0, by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0, ambiguous: 0 } };
   for (const c of cases) {
-    const run = runCase(join(corpus, 'files'), c, parser);
+    const run = runCase(files, c, parser, repositories);
     baseline = { references: run.baseline.references, by_state: run.baseline.by_state };
     outcomes.push(run.outcome);
   }
@@ -206,4 +207,49 @@ export function renderDrift(result: DriftEvalResult, verbose = false): string {
     for (const f of o.collateral) lines.push(`          also (same target): ${f.source} → ${f.raw} ${f.from} → ${f.to}: ${f.detail}`);
   }
   return lines.join('\n');
+}
+
+/** A reference a person checked and found really broken in the unmodified repository (broken.tsv). */
+export interface KnownBroken {
+  doc: string;
+  reference: string;
+  reason: string;
+}
+
+export function readKnownBroken(...dirs: Array<string | undefined>): KnownBroken[] {
+  return dirs.flatMap((dir) => {
+    const path = dir ? join(dir, 'broken.tsv') : '';
+    if (!dir || !existsSync(path)) return [];
+    return readFileSync(path, 'utf8').trim().split('\n').slice(1).filter(Boolean).map((line) => {
+      const [doc, reference, reason] = line.split('\t');
+      return { doc, reference, reason };
+    });
+  });
+}
+
+export interface UnmodifiedResult {
+  references: number;
+  by_state: Record<DriftState, number>;
+  /** Findings other than current on the unmodified tree that no broken.tsv row accounts for. */
+  false_alarms: DriftFinding[];
+  /** Findings broken.tsv accounts for (really broken in the repository). */
+  known: number;
+  seconds: number;
+}
+
+/** A full scan of the untouched tree: every reference that is not current is a false alarm unless labelled broken. */
+export function scanUnmodified(files: string, known: KnownBroken[], parser?: SymbolParser, repositories: readonly string[] = []): UnmodifiedResult {
+  const started = Date.now();
+  const db = new WasmSqlDatabase(':memory:');
+  try {
+    const engine = new Engine({ db, files: new DiskWorkspaceReader(files, parser), repositories });
+    const scan = engine.driftScan();
+    // `ambiguous` is the right answer for a name several files match, not an alarm.
+    const findings = engine.driftFindings({ states: ALL_STATES }).filter((f) => f.state !== 'current' && f.state !== 'ambiguous');
+    const isKnown = (f: DriftFinding) => known.some((k) => k.doc === f.source.path && (k.reference === f.reference.raw || k.reference === '*'));
+    const falseAlarms = findings.filter((f) => !isKnown(f));
+    return { references: scan.references, by_state: scan.by_state, false_alarms: falseAlarms, known: findings.length - falseAlarms.length, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    db.close();
+  }
 }

@@ -28,7 +28,7 @@ describe('lore drift, end to end', function () {
 
     const scan = ok(space.lore('drift', 'scan', '--json'), 'drift scan');
     assert.equal(scan.json.references, 3);
-    assert.deepEqual(scan.json.by_state, { current: 2, relocated: 0, changed: 0, gone: 0, broken: 1 });
+    assert.deepEqual(scan.json.by_state, { current: 2, relocated: 0, changed: 0, gone: 0, broken: 1, ambiguous: 0 });
     assert.equal(scan.json.findings[0].reference.raw, 'notes.md');
 
     write('src/jobs/queue.ts', 'export function claimNext(db) {\n  return db.query("NOWAIT");\n}\n');

@@ -3,12 +3,12 @@
 
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Engine, type DriftFinding, type DriftState, type SymbolParser } from '../../src/engine';
+import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolParser } from '../../src/engine';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { DiskWorkspaceReader } from '../../src/host/workspaceReader';
 import { TestClock, tempDir } from './store';
 
-export const ALL_STATES: DriftState[] = ['current', 'relocated', 'changed', 'gone', 'broken'];
+export const ALL_STATES: DriftState[] = [...DRIFT_STATES];
 
 export interface DriftSpace {
   root: string;

@@ -3,6 +3,7 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
+import { classify, isTemplateDocument } from '../index/classify';
 import type { ReferenceForm } from './types';
 
 export interface RawReference {
@@ -84,6 +85,11 @@ function linkReference(target: string, line: number): RawReference | null {
   if (!cleaned || /^(mailto|tel|data|javascript):/i.test(cleaned)) return null;
   if (URL_PATTERN.test(cleaned)) return { raw: cleaned, form: 'url', line, deliberate: true };
   if (/^[a-z][a-z0-9+.-]*:/i.test(cleaned) || cleaned.startsWith('#')) return null;
+  // A link a template fills in (`#{app.name}`, `<%= x %>`, `{{ .x }}`, `{SLUG}`) names no file yet.
+  if (/#\{|<%|\{\{|\{[A-Za-z_]\w*\}/.test(cleaned) || /^[A-Z][A-Z0-9_]+$/.test(cleaned)) return null;
+  // Markup the link pattern half-matched (`[[a](b)](c)`), and a host written without its scheme
+  // (`github.com/x/y`, `git.k8s.io/z`, `www.boost.org/...`): another site's, not a path here.
+  if (cleaned.startsWith('[') || cleaned.includes('](') || /^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|gov|uk|edu|sh|co|app|cloud)(\/|$)/i.test(cleaned)) return null;
   const [pathPart, fragment] = splitFragment(cleaned.split('?')[0]);
   if (!pathPart) return null;
   let decoded = pathPart;
@@ -95,8 +101,19 @@ function linkReference(target: string, line: number): RawReference | null {
   return { raw: cleaned, form: 'link', line, path: decoded, fragment, deliberate: true };
 }
 
-/** Every reference a markdown document makes, with 1-based line numbers. */
-export function extractFromMarkdown(text: string): RawReference[] {
+/**
+ * Every reference a markdown document makes, with 1-based line numbers. Given its path: a template
+ * makes none (its names are placeholders), and a changelog only its links (a path an old entry
+ * mentions was true then; an entry is history, not a claim about the tree now).
+ */
+export function extractFromMarkdown(text: string, path?: string): RawReference[] {
+  if (path === undefined) return extractAll(text);
+  if (isTemplateDocument(path, text)) return [];
+  const refs = extractAll(text);
+  return classify(path, text) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
+}
+
+function extractAll(text: string): RawReference[] {
   const out: RawReference[] = [];
   const lines = text.split(/\r?\n/);
   let fence: string | null = null;

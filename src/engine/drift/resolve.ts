@@ -6,7 +6,8 @@
 // site (a handful at most: a name defined everywhere is no reference to one thing).
 
 import type { RawReference } from './extract';
-import { definitionsIn, lineRange, POD_ORDINAL, type Target } from './target';
+import { pagePath, pageSources, siteOf, type DocSite } from './site';
+import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
 import type { Workspace } from './workspace';
 
@@ -14,7 +15,7 @@ const MAX_SYMBOL_SITES = 3;
 
 export type Resolution =
   | { ok: true; form: ReferenceForm; target: Target }
-  | { ok: false; form: ReferenceForm; detail: string };
+  | { ok: false; form: ReferenceForm; detail: string; state?: 'ambiguous' };
 
 /** Markdown documents: their `#fragment`s are headings, and they are the documents drift reads (service.ts). */
 export const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
@@ -52,33 +53,41 @@ function fileResolution(ws: Workspace, path: string, fragment: string | undefine
   return [typeof target === 'string' ? { ok: false, form, detail: target } : { ok: true, form, target }];
 }
 
-function candidatesFor(path: string, source: string | null, form: ReferenceForm): string[] {
+function candidatesFor(path: string, source: string | null, form: ReferenceForm, site: DocSite | null): string[] {
   const docDir = dirOf(source);
-  if (path.startsWith('/')) return [joinPath('', path)].filter((p): p is string => p !== null);
+  const rooted = (p: string) => [site ? joinPath(site.root, p) : null, joinPath('', p)];
+  if (path.startsWith('/')) return [...new Set(rooted(path).filter((p): p is string => p !== null))];
   const relative = joinPath(docDir, path);
   const root = joinPath('', path);
+  // A site that serves `a/b.md` at `/a/b/` resolves `../c/` from that folder URL.
+  const fromPageUrl = site && source ? joinPath(`${site.root ? `${site.root}/` : ''}${pagePath(site, source)}`, path) : null;
   // A command in a README runs from the repository root as often as from the README's folder.
-  const order = form === 'link' ? [relative] : [relative, root];
+  const order = form === 'link' ? [relative, fromPageUrl] : [relative, root];
   return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
 }
 
+/** Source files of a published page (`x.html` → `x.html.md`...) or of a folder or extension-less link (its index page). */
 function publishedSources(path: string): Array<[string, ReferenceForm]> {
   const base = path.replace(/\/$/, '');
-  if (/\.html?$/.test(base)) return [`${base}.md.erb`, `${base}.md`, base.replace(/\.html?$/, '.md'), base.replace(/\.html?$/, '.html.md.erb')].map((p) => [p, 'published']);
-  if (!/\.[A-Za-z0-9]+$/.test(base) || path.endsWith('/')) {
-    return [`${base}.md`, `${base}.html.md.erb`, `${base}/index.md`, `${base}/README.md`, `${base}/index.html.md.erb`, `${base}/readme.md`].map((p) => [p, 'index']);
-  }
+  if (/\.html?$/.test(base)) return pageSources(base.replace(/\.html?$/, '')).map((p) => [p, 'published']);
+  if (!/\.[A-Za-z0-9]+$/.test(base) || path.endsWith('/')) return pageSources(base).map((p) => [p, 'index']);
   return [];
 }
 
 function resolvePath(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
   const path = ref.path!.replace(/\/+$/, '') || ref.path!;
-  for (const candidate of candidatesFor(path, source, ref.form)) {
+  const site = ref.form === 'link' ? siteOf(ws, source) : null;
+  for (const candidate of candidatesFor(path, source, ref.form, site)) {
     if (ws.isFile(candidate)) {
       return fileResolution(ws, candidate, ref.fragment, ref.form);
     }
     if (ws.isDir(candidate) && !ref.fragment) {
       if (ref.form !== 'link') return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
+    }
+    // `folder#section`: GitHub shows the folder's README, and the anchor is one of its headings.
+    if (ws.isDir(candidate) && ref.fragment) {
+      const readme = ['README.md', 'README.MD', 'readme.md', 'README.markdown', 'index.md'].map((n) => `${candidate}/${n}`).find((p) => ws.isFile(p));
+      if (readme) return fileResolution(ws, readme, ref.fragment, ref.form);
     }
     if (ref.form === 'link') {
       for (const [published, form] of publishedSources(candidate)) {
@@ -89,11 +98,21 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
       if (ws.isDir(candidate)) return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
     }
   }
+  // A site generates pages and serves assets its sources do not hold (proxies, taxonomies, a static folder):
+  // a root link or a page link there that matches no source is not known to be broken.
+  if (site && (path.startsWith('/') || !/\.(md|mdx|markdown|rst|erb)$/i.test(path))) return [];
   if (ref.deliberate) return [{ ok: false, form: ref.form, detail: `${ref.path} does not exist in the workspace` }];
   if (ref.inBlock) return [];
   // A path in a code span is ours when it starts where ours do; `kubernetes.io/ingress.class` is not.
-  const first = path.replace(/^(\.\.?\/)+/, '').split('/')[0];
-  const ours = /^\.\.?\//.test(path) || ws.isDir(first) || ws.isDir(joinPath(dirOf(source), first) ?? '');
+  // Its folder must be here too: docs describe other repositories' `config/locales/en.yml` as often as ours.
+  // A path mentioned in a code span that is not here when first seen is as often another repository's
+  // (`pkg/apis/` in a proposal about Kubernetes, `config/locales/en.yml` in a guide to an app) as a
+  // dead one of ours: only a path written relative to the document (`./x.sh`, `../y.md`), in a folder
+  // that exists, is reported broken. A mention that resolved once is tracked like any reference.
+  const relative = /^\.\.?\//.test(path);
+  const joined = relative ? joinPath(dirOf(source), path) : null;
+  const named = /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path) || ref.path!.endsWith('/');
+  const ours = relative && named && joined !== null && (dirOf(joined) === '' || ws.isDir(dirOf(joined)));
   return ours ? [{ ok: false, form: ref.form, detail: `${path} does not exist in the workspace` }] : [];
 }
 
@@ -106,7 +125,7 @@ function resolveFilename(ws: Workspace, ref: RawReference, source: string | null
   if (matches.length === 1) return fileResolution(ws, matches[0], ref.fragment, 'filename');
   if (matches.length > 1 && !ref.inBlock) {
     const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? `, and ${matches.length - 5} more` : '');
-    return [{ ok: false, form: 'filename', detail: `ambiguous: ${matches.length} files are named ${name} (${shown})` }];
+    return [{ ok: false, form: 'filename', state: 'ambiguous', detail: `ambiguous: ${matches.length} files are named ${name} (${shown})` }];
   }
   return ref.deliberate ? [{ ok: false, form: 'filename', detail: `no file named ${name} in the workspace` }] : [];
 }
@@ -138,13 +157,15 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
     if (best > 0) sites = sites.filter((_, i) => depth[i] === best);
   }
   if (sites.length > MAX_SYMBOL_SITES) {
-    return ref.deliberate ? [{ ok: false, form: ref.form, detail: `ambiguous: ${name} is defined in ${sites.length} files` }] : [];
+    return ref.deliberate ? [{ ok: false, form: ref.form, state: 'ambiguous', detail: `ambiguous: ${name} is defined in ${sites.length} files` }] : [];
   }
   return sites.map((s) => ({ ok: true as const, form: ref.form, target: { path: s.path, kind: 'symbol' as const, symbol: name } }));
 }
 
-const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/[^/]+\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
-const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/[^/]+\/([^#?]+)/i;
+const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/([^/]+)\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
+const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\/([^#?]+)/i;
+/** A commit id: a URL pinned to one names the file as it was then, not the tree now. */
+const COMMIT = /^[0-9a-f]{7,40}$/i;
 
 function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
@@ -153,7 +174,8 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   const ours = repositories.some((r) => r.toLowerCase() === repo);
   // A link to another project's README or LICENSE is about that project, not the file of the same name here.
   if (!ours && repositories.length) return [];
-  let path = m[3];
+  if (COMMIT.test(m[3])) return [];
+  let path = m[4];
   try {
     path = decodeURIComponent(path);
   } catch {
@@ -162,10 +184,16 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   // A branch name may hold slashes (`blob/release/1.2/docs/x.md`): the path is the longest tail that exists.
   const exists = (p: string) => ws.isFile(p) || ws.isDir(p);
   const segments = path.replace(/\/+$/, '').split('/');
-  if (!exists(segments.join('/'))) path = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((tail) => tail && exists(tail)) ?? path;
-  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[4], deliberate: ours, inBlock: false }, null);
+  if (!exists(segments.join('/'))) {
+    const tail = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t));
+    // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
+    if (!tail && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
+    path = tail ?? path;
+  }
+  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[5], deliberate: ours, inBlock: false }, null);
   // Without a known remote, a URL counts when its path exists here; one that does not is no reference of ours.
-  return ours || resolved.some((r) => r.ok) ? resolved : [];
+  // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no finding.
+  return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
 }
 
 export function resolveReference(ws: Workspace, ref: RawReference, source: string | null, repositories: readonly string[] = []): Resolution[] {

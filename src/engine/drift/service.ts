@@ -79,7 +79,7 @@ export class DriftService {
   private freshRow(kind: 'memory' | 'doc', source: string, ref: RawReference, ws: Workspace, sourcePath: string | null, now: string): NewRef[] {
     const base = { source_kind: kind, source, line: ref.line, raw: ref.raw, old_path: null, new_path: null, detected_at: now, checked_at: now, verified_at: null, verified_by: null, finder: null };
     return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
-      if (!resolution.ok) return { ...base, form: resolution.form, target_path: null, target_kind: 'none', symbol: ref.symbol ?? null, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: resolution.detail };
+      if (!resolution.ok) return { ...base, form: resolution.form, target_path: null, target_kind: 'none', symbol: ref.symbol ?? null, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: resolution.state ?? 'broken', detail: resolution.detail };
       const print = fingerprintOf(ws, resolution.target);
       const target = resolution.target;
       if (!print) return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: unreadable(target) };
@@ -104,7 +104,7 @@ export class DriftService {
       // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not kept.
       if (findSecrets(ref.raw).length) continue;
       const rows = existing.get(ref.raw);
-      if (rows?.length && !(retry && rows.every((r) => r.state === 'broken'))) {
+      if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
         for (const row of rows) {
           kept.add(row.id);
           if (row.line !== ref.line) updateRef(this.ctx.db, { ...row, line: ref.line });
@@ -125,7 +125,7 @@ export class DriftService {
   private syncDoc(path: string, ws: Workspace, retry: boolean): void {
     const text = ws.text(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
-    else this.syncSource('doc', path, extractFromMarkdown(text), ws, retry);
+    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry);
   }
 
   private syncMemory(memory: Pick<Memory, 'key' | 'anchors' | 'links'>, ws: Workspace, retry: boolean): void {

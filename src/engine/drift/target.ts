@@ -46,12 +46,36 @@ export function headingSlug(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-/** The text of the section under a heading whose GitHub-style slug is `slug`, up to the next heading of its level or above. */
+/**
+ * An anchor as the generators compare it: GitHub, kramdown (Jekyll, Middleman), Python-Markdown
+ * (MkDocs) and Hugo differ in what they do with punctuation, underscores, repeated dashes and
+ * accents, never in the letters and digits. Anchors are compared on those alone.
+ */
+export function anchorKey(text: string): string {
+  return text.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
+/** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
+const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
+const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
+/** Content another file or a plugin puts into the page: snippets, includes, shortcodes, partials, directives. */
+const INCLUDES = /^\s*(--8<--|:::\s|\{%\s*include|\{\{[<%]|<%=\s*partial|\.\.\s+(include|automodule|autoclass)::)/m;
+
+/**
+ * The text of the section a `#fragment` names, up to the next heading of its level or above: a
+ * heading whose slug matches (headings in block quotes too), an explicit id, or the page title a
+ * template fills from front matter. A page that pulls in content from elsewhere (snippets, includes,
+ * directives) may hold anchors its source does not show: the whole page stands for the section.
+ */
 function sectionText(text: string, slug: string): string | null {
   const lines = text.split(/\r?\n/);
+  const key = anchorKey(slug);
   let start = -1;
   let level = 0;
   let fence: string | null = null;
+  const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
+  if (title && anchorKey(title) === key) return text;
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     const opener = /^\s{0,3}(```+|~~~+)/.exec(lines[i]);
@@ -60,15 +84,27 @@ function sectionText(text: string, slug: string): string | null {
       continue;
     }
     if (fence) continue;
-    const m = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(lines[i]);
-    if (!m) continue;
-    if (start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
-    if (start < 0 && headingSlug(m[2]) === slug.toLowerCase()) {
-      start = i;
-      level = m[1].length;
+    const m = HEADING.exec(lines[i]);
+    if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
+    if (start >= 0) continue;
+    if (m) {
+      const id = EXPLICIT_ID.exec(m[2]);
+      const heading = m[2].replace(EXPLICIT_ID, '');
+      if (anchorKey(heading) === key || (id && anchorKey(id[1]) === key) || headingSlug(heading) === slug.toLowerCase()) {
+        start = i;
+        level = m[1].length;
+        continue;
+      }
+    }
+    for (const a of lines[i].matchAll(HTML_ID)) {
+      if (anchorKey(a[1]) === key) {
+        start = i;
+        level = m ? m[1].length : 6;
+      }
     }
   }
-  return start >= 0 ? lines.slice(start).join('\n') : null;
+  if (start >= 0) return lines.slice(start).join('\n');
+  return INCLUDES.test(text) ? text : null;
 }
 
 export function lineRange(spec: string): [number, number] | null {

@@ -3,7 +3,9 @@
 
 import type { SymbolParser } from './finders';
 
-export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken'] as const;
+// `ambiguous`: the reference names something several files match (a bare file name, a symbol defined in many
+// places); it is not broken, and it is not watched until it is written so that one thing matches.
+export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken', 'ambiguous'] as const;
 export type DriftState = (typeof DRIFT_STATES)[number];
 
 /** How a reference was written where it was found. */

@@ -11,7 +11,7 @@ export interface ClassifyContext {
 
 const CODE_EXTENSIONS = new Set([
   'go', 'py', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'rb', 'java', 'kt', 'scala', 'rs', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs',
-  'php', 'swift', 'm', 'rego', 'sh', 'bash', 'zsh', 'ps1', 'lua', 'pl', 'ex', 'exs', 'erl', 'clj', 'groovy', 'sql', 'r', 'dart', 'vue', 'svelte',
+  'php', 'swift', 'm', 'rego', 'mk', 'proto', 'jsonnet', 'libsonnet', 'html', 'htm', 'sh', 'bash', 'zsh', 'ps1', 'lua', 'pl', 'ex', 'exs', 'erl', 'clj', 'groovy', 'sql', 'r', 'dart', 'vue', 'svelte',
 ]);
 const CONFIG_EXTENSIONS = new Set(['toml', 'ini', 'cfg', 'conf', 'properties', 'env', 'editorconfig', 'lock', 'sum', 'mod', 'xml', 'plist']);
 const CONFIG_NAMES = new Set([
@@ -48,6 +48,40 @@ function frontMatter(text: string): Record<string, string> {
   return Object.fromEntries([...match[1].matchAll(/^([A-Za-z_-]+):\s*(.*)$/gm)].map((m) => [m[1].toLowerCase(), m[2].trim().replace(/^["']|["']$/g, '')]));
 }
 
+const PLACEHOLDER = /\{[A-Za-z][^{}\n]{2,80}\}|\[(short )?(title|name|description)[^\]\n]*\]|\bNNNN\b|\bYYYY-MM-DD\b|<!--[^>]*(optional|replace|fill)/i;
+
+/** A folder that is a skeleton to copy: `NNNN-kep-template/`, `0000-cloud-provider-template/`. */
+const TEMPLATE_FOLDER = /(^|\/)[^/]*[-_]template\//;
+
+/** Skeleton documents: a template folder or file name, a GitHub issue/PR template, placeholder titles. */
+function isTemplate(lower: string, lname: string, text: string): boolean {
+  if (/(^|\/)\.github\/(issue_template|pull_request_template|discussion_template)/.test(lower)) return true;
+  if (/^(pull_request_template|issue_template)(\.|$)/.test(lname)) return true;
+  if (/(^|[-_. ])templates?([-_. ]|$)/.test(lname.replace(/\.[^.]+$/, ''))) return true;
+  if (TEMPLATE_FOLDER.test(lower)) return true;
+  // In a template folder, a file with placeholders to fill in (not one that only describes them).
+  if (/(^|\/)[^/]*templates?[^/]*\//.test(lower) && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
+  // A first heading that is all placeholder: `# NUMBER. TITLE`, `# {short title}`, `# [short title ...]`.
+  const title = /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? '';
+  return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);
+}
+
+const RFC_HEADINGS = [/\bmotivation\b/, /\b(detailed )?design\b|\bproposal\b/, /\bdrawbacks?\b/, /\balternatives?\b/, /\bunresolved questions?\b|\bnon-goals\b/];
+
+/** Sections an enhancement proposal (KEP and the like) has besides the RFC ones. */
+const PROPOSAL_HEADINGS = [...RFC_HEADINGS, /\bgoals\b/, /\bgraduation criteria\b|\btest plan\b/, /\bimplementation history\b|\brelease signoff checklist\b/];
+
+function readmeKind(name: string, text: string, hs: string[]): DocKind {
+  if (PROPOSAL_HEADINGS.filter((p) => hasHeading(hs, p)).length >= 4) return 'rfc';
+  if (proceduralScore(name, text, hs) >= 5) return 'runbook';
+  return 'readme';
+}
+
+/** Whether a prose document is a skeleton to copy (drift reads no references from one). */
+export function isTemplateDocument(path: string, text: string): boolean {
+  return isTemplate(path.toLowerCase(), baseName(path).toLowerCase(), text);
+}
+
 /** Markdown and similar prose: which kind of document is it? */
 function classifyProse(path: string, name: string, text: string): DocKind {
   const lower = path.toLowerCase();
@@ -56,15 +90,21 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   const fm = frontMatter(text);
   const head = text.slice(0, 4000).toLowerCase();
 
-  if (/^(changelog|changes|history|releases?)(\.|$)/.test(lname)) return 'changelog';
-  if (/^readme([-_.]|$)/.test(lname)) return 'readme';
+  if (/^(changelog|changes|history|releases?|release[-_ ]?notes)(\.|$)/.test(lname)) return 'changelog';
+  // Templates (ADR, RFC/KEP, issue and pull-request templates) are skeletons, not records.
+  if (isTemplate(lower, lname, text)) return 'other';
+  // A README is a README unless its content is plainly another kind: a proposal with the RFC/KEP
+  // sections, a decision record, or a procedure that does little else.
+  if (/^readme([-_.]|$)/.test(lname)) return readmeKind(name, text, hs);
 
   const decisionHeadings = [/\bstatus\b/, /\bcontext\b|\bproblem\b|\bbackground\b/, /\bdecision\b|\bdecided\b|\bdecision outcome\b/, /\bconsequences?\b/].filter((p) => hasHeading(hs, p)).length;
   const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
   if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || decisionHeadings >= 3) return 'adr';
 
   if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
-  const rfcHeadings = [/\bmotivation\b/, /\b(detailed )?design\b|\bproposal\b/, /\bdrawbacks?\b/, /\balternatives?\b/, /\bunresolved questions?\b/].filter((p) => hasHeading(hs, p)).length;
+  // The metadata list an RFC process asks for at the top (Rust, Python PEPs and their kin).
+  if (/^\s*[-*]\s+(start date|rfc pr|feature name|rfc number|pep):/im.test(text.slice(0, 1500))) return 'rfc';
+  const rfcHeadings = RFC_HEADINGS.filter((p) => hasHeading(hs, p)).length;
   if (rfcHeadings >= 3) return 'rfc';
 
   const incidentPath = /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) || /(postmortem|post-mortem|incident)/.test(lname);
@@ -92,6 +132,10 @@ function classifyProse(path: string, name: string, text: string): DocKind {
 const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up)\b/g;
 
 function looksProcedural(name: string, text: string, hs: string[]): boolean {
+  return proceduralScore(name, text, hs) >= 2;
+}
+
+function proceduralScore(name: string, text: string, hs: string[]): number {
   const title = ((hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
   const numbered = (text.match(/^\s*\d+[.)]\s+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
@@ -106,14 +150,42 @@ function looksProcedural(name: string, text: string, hs: string[]): boolean {
   if (numbered >= 5) score += 1;
   if (codeBlocks >= 3 || shellLines >= 4) score += 1;
   if (procedureHeadings >= 1) score += 1;
-  return score >= 2;
+  return score;
+}
+
+const RELEASE_NOTES_FOLDER = /(^|\/)(release-?notes|changelogs?|changes|changelog\.d)\/([^/]+\/)?[^/]+\.(ya?ml|md)$/;
+
+/** Keys only an Ansible task carries (modules and task keywords). */
+const ANSIBLE_TASK = /^\s*-?\s*(ansible\.builtin\.\w+|community\.\w+\.\w+|become|when|register|notify|loop|with_items|with_dict|include_tasks|import_tasks|import_playbook|include_role|import_role|apt|yum|dnf|package|service|systemd|template|copy|lineinfile|command|shell|set_fact|get_url|debug|docker_\w+|pip|unarchive|file):/m;
+
+/**
+ * Ansible YAML: plays (hosts and tasks or roles), task and handler lists, role folders (tasks,
+ * handlers, defaults, vars, meta), inventories and Galaxy requirements.
+ */
+function isAnsible(lower: string, lname: string, text: string): boolean {
+  if (/^-\s+(hosts|name|import_playbook):/m.test(text) && /^\s+(tasks|roles|pre_tasks|post_tasks|handlers):/m.test(text)) return true;
+  if (/(^|\/)roles\/[^/]+\/(tasks|handlers|defaults|vars|meta)\//.test(lower) || /(^|\/)(playbooks?|group_vars|host_vars)\//.test(lower)) return true;
+  // A task list: top-level items with a name and a module or task keyword.
+  if (/^- (name|hosts|import_playbook|include_tasks|import_tasks):/m.test(text) && ANSIBLE_TASK.test(text)) return true;
+  // A role laid out at the repository root (tasks/main.yml next to defaults/, meta/...).
+  if (/(^|\/)(tasks|handlers|defaults|vars)\/[^/]+\.ya?ml$/.test(lower) && !/^(apiVersion|kind|platform|jobs|on):/m.test(text)) return true;
+  if (/(^|\/)meta\/main\.ya?ml$/.test(lower) && /^(galaxy_info|dependencies):/m.test(text)) return true;
+  if (/^requirements\.ya?ml$/.test(lname) && /^(roles|collections):/m.test(text)) return true;
+  if (/^galaxy\.ya?ml$/.test(lname) && /^namespace:/m.test(text)) return true;
+  // Inventory plugins (aws_ec2.yml, gcp_compute.yml...).
+  return /^plugin:\s*\S*(aws_ec2|gcp_compute|azure_rm|constructed|openstack|vmware\w*|k8s)\s*$/m.test(text);
 }
 
 function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
   if (/(^|\/)\.github\/workflows\//.test(lower) || /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(lname) || /(^|\/)\.(circleci|buildkite)\//.test(lower)) return 'ci';
+  if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower)) return lname.startsWith('config.') ? 'config' : 'other';
+  if (TEMPLATE_FOLDER.test(lower) || /(^|[-_.])template$/.test(lname.replace(/\.ya?ml$/, ''))) return 'other';
+  if (RELEASE_NOTES_FOLDER.test(lower)) return 'changelog';
   if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
+  // In a chart, YAML that is no manifest and no test suite is values: ci/ overrides, files/ profiles.
+  if (inChart(path, ctx) && !/(^|\/)templates\//.test(lower) && !/^suite:/m.test(text) && !(/^apiVersion:/m.test(text) && /^kind:/m.test(text))) return 'helm';
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
   // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
   if ((/^jobs:/m.test(text) && /^\s*-?\s*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
@@ -121,7 +193,7 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
   if (/\{\{-?\s*(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
   if (/^AWSTemplateFormatVersion:|^\s{0,2}Type:\s*['"]?AWS::/m.test(text) && /^Resources:/m.test(text)) return 'other';
   // Ansible: plays with hosts and tasks, or files under a role's tasks/handlers.
-  if ((/^-\s+(hosts|name):/m.test(text) && /^\s+(tasks|roles):/m.test(text)) || /(^|\/)roles\/[^/]+\/(tasks|handlers)\//.test(lower) || /(^|\/)(playbooks?)\//.test(lower)) return 'ansible';
+  if (isAnsible(lower, lname, text)) return 'ansible';
   if (/^kustomization\.ya?ml$/.test(lname)) return 'kubernetes';
   if (/^apiVersion:\s*\S+/m.test(text) && /^kind:\s*\S+/m.test(text)) return 'kubernetes';
   // A bare list of RBAC rules is a manifest fragment.
@@ -138,7 +210,14 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile') return 'dockerfile';
   if (/^(license|licence|copying|notice)(\.|$)/.test(lname)) return 'other';
   if (lname === 'jenkinsfile') return 'ci';
-  if (ext === 'tf' || ext === 'tfvars' || ext === 'hcl') return 'terraform';
+  if (ext === 'tf' || ext === 'tfvars') return 'terraform';
+  // HCL is Terraform (or Terragrunt) only with its blocks; .tflint.hcl, Packer and bake files are tool config.
+  if (ext === 'hcl') return /\.pkr\.hcl$/.test(lname) || /^(target|group)\s+"/m.test(text) || !/^\s*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text) ? 'config' : 'terraform';
+  // A Jinja template is the kind of what it renders: code, or else configuration.
+  if (['j2', 'jinja', 'jinja2'].includes(ext)) return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
+  if (/^(inventory|hosts)([-_.][^/]*)?$/.test(lname) && !['md', 'yml', 'yaml', 'json'].includes(ext) && /^\[[\w:-]+\]\s*$/m.test(text)) return 'ansible';
+  if (ext === 'ini' && /\bansible_(host|user|connection|ssh\w*|port)=/.test(text)) return 'ansible';
+  if (inChart(path, ctx) && /^values\.schema\.json$/.test(lname)) return 'helm';
   if (inChart(path, ctx) && (ext === 'tpl' || (lname === 'notes.txt' && /(^|\/)templates\//.test(lower)) || lname === 'requirements.lock')) return 'helm';
   if (/^(makefile|gnumakefile|vagrantfile|rakefile|justfile)$/.test(lname)) return 'code';
   if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
@@ -150,6 +229,7 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (CODE_EXTENSIONS.has(ext)) return 'code';
   if (ext === 'json') return 'config';
   if (!ext && /^#!/.test(text)) return 'code';
+  if (/^\s*[{[]/.test(text) && /^\s*[{[][\s\S]*[}\]]\s*$/.test(text.slice(0, 100000))) return 'config';
   return 'other';
 }
 

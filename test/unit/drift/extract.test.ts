@@ -84,7 +84,7 @@ describe('drift: reference extraction', function () {
   });
   it('reports a bare file name with several candidates as ambiguous, naming them, instead of guessing', () => {
     const ref = only('values.yaml');
-    assert.equal(ref.state, 'broken');
+    assert.equal(ref.state, 'ambiguous');
     assert.equal(ref.reference.target_path, null);
     assert.match(ref.evidence.detail, /ambiguous: 2 files are named values\.yaml \(charts\/a\/values\.yaml, charts\/b\/values\.yaml\)/);
   });
