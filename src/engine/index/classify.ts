@@ -1,7 +1,10 @@
 // Classification of a workspace file into a DocKind from its path and its content: front matter,
 // the headings an ADR or postmortem has, procedural steps, resource blocks, apiVersion/kind,
-// template syntax. Rules name structures, never a particular repository's files.
+// template syntax. Rules name structures, never a particular repository's files. A line-anchored
+// pattern matches indentation with [ \t], never \s: `^\s*` would run on across blank lines from
+// every line start, quadratic on a file of newlines.
 
+import { atxHeadings } from './headings';
 import type { DocKind } from './kinds';
 
 export interface ClassifyContext {
@@ -35,7 +38,7 @@ function inChart(path: string, ctx: ClassifyContext): boolean {
 }
 
 function headings(text: string): string[] {
-  return [...text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => m[1].toLowerCase());
+  return atxHeadings(text).map((h) => h.text.toLowerCase());
 }
 
 function hasHeading(hs: string[], pattern: RegExp): boolean {
@@ -93,9 +96,9 @@ const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|boots
 
 function looksProcedural(name: string, text: string, hs: string[]): boolean {
   const title = ((hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
-  const numbered = (text.match(/^\s*\d+[.)]\s+\S/gm) ?? []).length;
+  const numbered = (text.match(/^[ \t]*\d+[.)][ \t]+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
-  const shellLines = (text.match(/^\s*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
+  const shellLines = (text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
   const opsWords = (text.toLowerCase().match(OPERATING) ?? []).length;
   const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
   const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
@@ -116,16 +119,16 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
   if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
   // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
-  if ((/^jobs:/m.test(text) && /^\s*-?\s*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
-  if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?\s*[^}]*\}\}/.test(text)) return 'helm';
-  if (/\{\{-?\s*(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
+  if ((/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
+  if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?[^}]{0,400}\}\}/.test(text)) return 'helm';
+  if (/\{\{-?[ \t]{0,8}(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
   if (/^AWSTemplateFormatVersion:|^\s{0,2}Type:\s*['"]?AWS::/m.test(text) && /^Resources:/m.test(text)) return 'other';
   // Ansible: plays with hosts and tasks, or files under a role's tasks/handlers.
-  if ((/^-\s+(hosts|name):/m.test(text) && /^\s+(tasks|roles):/m.test(text)) || /(^|\/)roles\/[^/]+\/(tasks|handlers)\//.test(lower) || /(^|\/)(playbooks?)\//.test(lower)) return 'ansible';
+  if ((/^-[ \t]+(hosts|name):/m.test(text) && /^[ \t]+(tasks|roles):/m.test(text)) || /(^|\/)roles\/[^/]+\/(tasks|handlers)\//.test(lower) || /(^|\/)(playbooks?)\//.test(lower)) return 'ansible';
   if (/^kustomization\.ya?ml$/.test(lname)) return 'kubernetes';
   if (/^apiVersion:\s*\S+/m.test(text) && /^kind:\s*\S+/m.test(text)) return 'kubernetes';
   // A bare list of RBAC rules is a manifest fragment.
-  if (/^-\s+apiGroups:/m.test(text) && /^\s+verbs:/m.test(text)) return 'kubernetes';
+  if (/^-[ \t]+apiGroups:/m.test(text) && /^[ \t]+verbs:/m.test(text)) return 'kubernetes';
   return 'config';
 }
 
