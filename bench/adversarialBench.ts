@@ -5,6 +5,8 @@
 // repeated to the same total bytes, in the same run): linear rules keep the ratio near 1, a
 // quadratic one makes it grow with the size ratio (64 at 16 KB vs 1 MiB).
 
+import { chunkDocument } from '../src/engine/index/chunk';
+import { classify } from '../src/engine/index/classify';
 import { redact } from '../src/engine/index/redact';
 import { validateRemember } from '../src/engine/model/validate';
 import { elapsedMs, figure, now, type Section } from './result';
@@ -26,6 +28,17 @@ export function adversarialOptions(
 }
 
 /** Each input is its unit repeated to the size asked for. */
+/** Hostile shapes for the rest of a file's way into the index (classification and chunking). */
+export const ADVERSARIAL_FILES: Record<string, string> = {
+  newlines: '\n',
+  headings: '# h\n',
+  // One heading line, `# ` then spaces: the old heading pattern was cubic on it (2,000 spaces: 24 s).
+  'a heading of spaces': ' ',
+  'unclosed <%': '<%',
+  'template braces': '{{',
+  'indented bullets': '  - a\n',
+};
+
 export const ADVERSARIAL_INPUTS: Record<string, string> = {
   'a.a.a.': 'a.',
   'a:a:a:': 'a:',
@@ -72,6 +85,16 @@ export function adversarialSection(options: AdversarialBenchOptions): Section {
       (text) => void redact(text),
       unit,
     ]),
+    ...Object.entries(ADVERSARIAL_FILES).map(([name, unit]): [string, string, (text: string) => void, string] => [
+      // Framed as `# a…b`: one heading line for the spaces, a first heading and a last word for the others.
+      `adversarial.index.${name.replace(/[^a-z0-9]+/gi, '_')}`,
+      `index a markdown file of ${name}`,
+      (text) => {
+        const file = `# a${text}b`;
+        chunkDocument(classify('docs/hostile.md', file, { chartRoots: new Set() }), redact(file).text);
+      },
+      unit,
+    ]),
     ['adversarial.refuse_body', 'refuse an over-long body (a.a.a.)', refuse, 'a.'],
   ];
   for (const [name, label, run, unit] of work) {
@@ -103,6 +126,7 @@ export function adversarialSection(options: AdversarialBenchOptions): Section {
     title: 'Hostile input',
     method: {
       redact: 'every secret rule over the input, PEM blocks widened to their lines, as the indexer redacts',
+      index: 'classify, redact and chunk a markdown file, as the indexer does with each file it reads',
       refuse_body: 'validateRemember on a body over 16 KiB: refused on its size before any rule reads it',
       ratio: 'cost per KB of the large input over that of the small one; near 1 is linear time',
     },

@@ -35,7 +35,8 @@ export const indexCommand: Command = {
 
 function renderIndex({ summary: s, status }: { summary: IndexSummary; status: IndexStatus }): string {
   const lines = [
-    `${s.cancelled ? 'cancelled: ' : ''}${s.files} files: ${s.indexed} indexed, ${s.renamed} renamed, ${s.deleted} removed, ${s.unchanged} unchanged${s.redactions ? `; ${s.redactions} secret(s) redacted` : ''}`,
+    `${s.cancelled ? 'cancelled: ' : ''}${s.files} files: ${s.indexed} indexed, ${s.renamed} renamed, ${s.deleted} removed, ${s.unchanged} unchanged${s.redactions ? `; ${s.redactions} secret(s) redacted` : ''}` +
+      (s.skipped ? `; ${s.skipped} skipped (binary, past the size cap, or now a link)` : ''),
     `index: ${status.files} files, ${status.chunks} chunks (${Object.entries(status.by_kind).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'})`,
     status.model ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending` : `model: none (${status.model_problem}); recall is lexical only`,
   ];

@@ -2,6 +2,7 @@
 // YAML by document, Dockerfiles whole, anything else in bounded windows of lines. Chunks are
 // bounded so one long section never becomes one huge embedding.
 
+import { atxHeading, atxHeadings } from './headings';
 import type { DocKind } from './kinds';
 import { PROSE_KINDS } from './kinds';
 
@@ -17,10 +18,26 @@ const WINDOW_LINES = 60;
 
 /** Removes ERB/HTML leftovers (`<% %>`, tags, comments) that published-docs sources carry. */
 export function cleanMarkup(text: string): string {
-  return text
-    .replace(/<%[\s\S]*?%>/g, ' ')
-    .replace(/<!--[\s\S]*?-->/g, (m) => '\n'.repeat((m.match(/\n/g) ?? []).length))
-    .replace(/<\/?[a-zA-Z][^>\n]*>/g, ' ');
+  const erb = stripBetween(text, '<%', '%>', () => ' ');
+  const comments = stripBetween(erb, '<!--', '-->', (m) => '\n'.repeat(m.split('\n').length - 1));
+  return comments.replace(/<\/?[a-zA-Z][^>\n]{0,1000}>/g, ' ');
+}
+
+/**
+ * Replaces each `open`…`close` span, scanning once: the lazy `<%[\s\S]*?%>` this replaces was
+ * retried from every `<%` of a file that never closes one (quadratic); here the first unclosed
+ * opening ends the work, since no later one can close either.
+ */
+function stripBetween(text: string, open: string, close: string, replace: (span: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (let i = text.indexOf(open); i >= 0; i = text.indexOf(open, at)) {
+    const j = text.indexOf(close, i + open.length);
+    if (j < 0) break;
+    out += text.slice(at, i) + replace(text.slice(i, j + close.length));
+    at = j + close.length;
+  }
+  return out + text.slice(at);
 }
 
 /** Splits a run of lines into pieces of at most MAX_CHUNK_CHARS, keeping line numbers. */
@@ -51,12 +68,12 @@ function markdownChunks(lines: string[]): Chunk[] {
   };
   for (let i = 0; i < lines.length; i++) {
     if (/^\s*(```|~~~)/.test(lines[i])) inFence = !inFence;
-    const heading = !inFence && /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(lines[i]);
+    const heading = !inFence && lines[i].startsWith('#') ? atxHeading(lines[i]) : null;
     if (!heading) continue;
     if (i > sectionStart) flush(i);
-    const level = heading[1].length;
+    const level = heading.level;
     path.length = Math.min(path.length, level - 1);
-    path[level - 1] = heading[2];
+    path[level - 1] = heading.text;
     for (let j = 0; j < level - 1; j++) path[j] ??= '';
     sectionStart = i;
   }
@@ -123,7 +140,7 @@ export function documentTitle(path: string, text: string): string {
   const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   const fmTitle = fm && /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm[1])?.[1];
   if (fmTitle) return fmTitle.slice(0, 200);
-  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? /^(.+)\r?\n=+\s*$/m.exec(text)?.[1];
+  const heading = atxHeadings(text).find((h) => h.level === 1)?.text ?? /^(.+)\r?\n=+[ \t]*$/m.exec(text)?.[1];
   if (heading) return heading.replace(/<[^>]+>/g, '').trim().slice(0, 200);
   return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -1,7 +1,10 @@
 // Classification of a workspace file into a DocKind from its path and its content: front matter,
 // the headings an ADR or postmortem has, procedural steps, resource blocks, apiVersion/kind,
-// template syntax. Rules name structures, never a particular repository's files.
+// template syntax. Rules name structures, never a particular repository's files. A line-anchored
+// pattern matches indentation with [ \t], never \s: `^\s*` would run on across blank lines from
+// every line start, quadratic on a file of newlines.
 
+import { atxHeadings } from './headings';
 import type { DocKind } from './kinds';
 
 export interface ClassifyContext {
@@ -35,7 +38,7 @@ function inChart(path: string, ctx: ClassifyContext): boolean {
 }
 
 function headings(text: string): string[] {
-  return [...text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => m[1].toLowerCase());
+  return atxHeadings(text).map((h) => h.text.toLowerCase());
 }
 
 function hasHeading(hs: string[], pattern: RegExp): boolean {
@@ -103,7 +106,7 @@ function classifyProse(path: string, name: string, text: string): DocKind {
 
   if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
   // The metadata list an RFC process asks for at the top (Rust, Python PEPs and their kin).
-  if (/^\s*[-*]\s+(start date|rfc pr|feature name|rfc number|pep):/im.test(text.slice(0, 1500))) return 'rfc';
+  if (/^[ \t]*[-*][ \t]+(start date|rfc pr|feature name|rfc number|pep):/im.test(text.slice(0, 1500))) return 'rfc';
   const rfcHeadings = RFC_HEADINGS.filter((p) => hasHeading(hs, p)).length;
   if (rfcHeadings >= 3) return 'rfc';
 
@@ -137,9 +140,9 @@ function looksProcedural(name: string, text: string, hs: string[]): boolean {
 
 function proceduralScore(name: string, text: string, hs: string[]): number {
   const title = ((hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
-  const numbered = (text.match(/^\s*\d+[.)]\s+\S/gm) ?? []).length;
+  const numbered = (text.match(/^[ \t]*\d+[.)][ \t]+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
-  const shellLines = (text.match(/^\s*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
+  const shellLines = (text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
   const opsWords = (text.toLowerCase().match(OPERATING) ?? []).length;
   const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
   const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
@@ -156,14 +159,14 @@ function proceduralScore(name: string, text: string, hs: string[]): number {
 const RELEASE_NOTES_FOLDER = /(^|\/)(release-?notes|changelogs?|changes|changelog\.d)\/([^/]+\/)?[^/]+\.(ya?ml|md)$/;
 
 /** Keys only an Ansible task carries (modules and task keywords). */
-const ANSIBLE_TASK = /^\s*-?\s*(ansible\.builtin\.\w+|community\.\w+\.\w+|become|when|register|notify|loop|with_items|with_dict|include_tasks|import_tasks|import_playbook|include_role|import_role|apt|yum|dnf|package|service|systemd|template|copy|lineinfile|command|shell|set_fact|get_url|debug|docker_\w+|pip|unarchive|file):/m;
+const ANSIBLE_TASK = /^[ \t]*-?[ \t]*(ansible\.builtin\.\w+|community\.\w+\.\w+|become|when|register|notify|loop|with_items|with_dict|include_tasks|import_tasks|import_playbook|include_role|import_role|apt|yum|dnf|package|service|systemd|template|copy|lineinfile|command|shell|set_fact|get_url|debug|docker_\w+|pip|unarchive|file):/m;
 
 /**
  * Ansible YAML: plays (hosts and tasks or roles), task and handler lists, role folders (tasks,
  * handlers, defaults, vars, meta), inventories and Galaxy requirements.
  */
 function isAnsible(lower: string, lname: string, text: string): boolean {
-  if (/^-\s+(hosts|name|import_playbook):/m.test(text) && /^\s+(tasks|roles|pre_tasks|post_tasks|handlers):/m.test(text)) return true;
+  if (/^-[ \t]+(hosts|name|import_playbook):/m.test(text) && /^[ \t]+(tasks|roles|pre_tasks|post_tasks|handlers):/m.test(text)) return true;
   if (/(^|\/)roles\/[^/]+\/(tasks|handlers|defaults|vars|meta)\//.test(lower) || /(^|\/)(playbooks?|group_vars|host_vars)\//.test(lower)) return true;
   // A task list: top-level items with a name and a module or task keyword.
   if (/^- (name|hosts|import_playbook|include_tasks|import_tasks):/m.test(text) && ANSIBLE_TASK.test(text)) return true;
@@ -188,16 +191,16 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
   if (inChart(path, ctx) && !/(^|\/)templates\//.test(lower) && !/^suite:/m.test(text) && !(/^apiVersion:/m.test(text) && /^kind:/m.test(text))) return 'helm';
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
   // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
-  if ((/^jobs:/m.test(text) && /^\s*-?\s*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
-  if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?\s*[^}]*\}\}/.test(text)) return 'helm';
-  if (/\{\{-?\s*(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
+  if ((/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
+  if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?[^}]{0,400}\}\}/.test(text)) return 'helm';
+  if (/\{\{-?[ \t]{0,8}(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
   if (/^AWSTemplateFormatVersion:|^\s{0,2}Type:\s*['"]?AWS::/m.test(text) && /^Resources:/m.test(text)) return 'other';
   // Ansible: plays with hosts and tasks, or files under a role's tasks/handlers.
   if (isAnsible(lower, lname, text)) return 'ansible';
   if (/^kustomization\.ya?ml$/.test(lname)) return 'kubernetes';
   if (/^apiVersion:\s*\S+/m.test(text) && /^kind:\s*\S+/m.test(text)) return 'kubernetes';
   // A bare list of RBAC rules is a manifest fragment.
-  if (/^-\s+apiGroups:/m.test(text) && /^\s+verbs:/m.test(text)) return 'kubernetes';
+  if (/^-[ \t]+apiGroups:/m.test(text) && /^[ \t]+verbs:/m.test(text)) return 'kubernetes';
   return 'config';
 }
 
@@ -212,7 +215,7 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (lname === 'jenkinsfile') return 'ci';
   if (ext === 'tf' || ext === 'tfvars') return 'terraform';
   // HCL is Terraform (or Terragrunt) only with its blocks; .tflint.hcl, Packer and bake files are tool config.
-  if (ext === 'hcl') return /\.pkr\.hcl$/.test(lname) || /^(target|group)\s+"/m.test(text) || !/^\s*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text) ? 'config' : 'terraform';
+  if (ext === 'hcl') return /\.pkr\.hcl$/.test(lname) || /^(target|group)\s+"/m.test(text) || !/^[ \t]*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text) ? 'config' : 'terraform';
   // A Jinja template is the kind of what it renders: code, or else configuration.
   if (['j2', 'jinja', 'jinja2'].includes(ext)) return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
   if (/^(inventory|hosts)([-_.][^/]*)?$/.test(lname) && !['md', 'yml', 'yaml', 'json'].includes(ext) && /^\[[\w:-]+\]\s*$/m.test(text)) return 'ansible';
