@@ -62,20 +62,29 @@ export class McpBridge {
     else if (message.method === 'notifications/initialized') this.initialized = message;
     const handshake = message.method === 'initialize' || message.method === 'notifications/initialized';
     let lastError: Error | undefined;
+    /** The upstream this message last failed on: elect again only if nobody replaced it meanwhile. */
+    let failedOn: Upstream | undefined;
     // A failed relay elects again and resends; a new owner can die too, so a few rounds.
     for (let round = 0; round < ELECTION_ROUNDS; round++) {
       await this.switching?.catch(() => undefined);
       const current = this.upstream;
       if (!current) return;
-      const upstream = round === 0 && (current.settled() || handshake || this.closed) ? current : await this.elected(current);
-      // An election can fail too (the owner it found died as well): the next round elects again.
-      if (!upstream) continue;
+      // Messages in flight together all fail when their owner dies; the first to notice elects,
+      // the others use what it elected (electing again would close it under them).
+      const stale = failedOn ? current === failedOn : !(current.settled() || handshake || this.closed);
+      const upstream = stale ? await this.elected(current) : current;
+      if (!upstream) {
+        // The election failed too (the owner it found died as well): the next round elects again.
+        failedOn = this.upstream;
+        continue;
+      }
       try {
         await upstream.transport.send(message);
         return;
       } catch (error) {
         lastError = error as Error;
         if (upstream.kind !== 'relay' || this.closed) break;
+        failedOn = upstream;
         this.logger.warn(`the Lore process that owned the store stopped answering (${lastError.message}); electing again`);
       }
     }

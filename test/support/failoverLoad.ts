@@ -110,7 +110,7 @@ export async function runFailoverLoad(options: FailoverLoadOptions): Promise<Fai
           result.acknowledged++;
         } catch (error) {
           if (slot.generation !== generation) result.failedInKill++;
-          else result.failed.push(`${title}: ${(error as Error).message.slice(0, 300)}`);
+          else result.failed.push(`${title}: ${(error as Error).message.slice(0, 300)}\n${slot.agent.stderr?.().slice(-3000) ?? ''}`);
         }
         maybeKill();
       }

@@ -85,6 +85,8 @@ export interface Agent {
   client: Client;
   /** The pid of the agent's `lore mcp` (stdio agents only). */
   pid?: number;
+  /** What the agent's `lore mcp` wrote on stderr so far (stdio agents only). */
+  stderr?(): string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -100,9 +102,12 @@ function agentOf(client: Client): Agent {
 /** An MCP client that starts `lore mcp` over stdio, the way Claude Code does. */
 export async function stdioAgent(box: Sandbox, name = 'stdio-agent', workspace = box.workspace): Promise<Agent> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--workspace', workspace, 'mcp'], env: box.env as Record<string, string>, stderr: 'pipe' });
+  // Read, so a chatty lore mcp never blocks on a full pipe; kept for the test to show on failure.
+  let log = '';
+  transport.stderr?.on('data', (d) => (log = (log + d).slice(-20_000)));
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
-  return { ...agentOf(client), pid: transport.pid ?? undefined };
+  return { ...agentOf(client), pid: transport.pid ?? undefined, stderr: () => log };
 }
 
 /** An MCP client over Streamable HTTP with the owner's bearer token. */
