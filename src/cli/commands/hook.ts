@@ -14,6 +14,8 @@ import { withStore } from '../command';
 import { captureSession, type HookInput } from './hookCapture';
 
 const EVENTS = ['session-start', 'pre-compact', 'session-end'];
+/** A listed record's line is rarely shorter (key, title, description): the bound on what is read. */
+const MIN_LINE_BYTES = 80;
 
 const SECTIONS: Array<{ heading: string; types: string[] }> = [
   { heading: 'Dead ends (approaches that failed — do not repeat without reading them)', types: ['dead_end'] },
@@ -76,11 +78,17 @@ export const hookCommand: Command = {
       const refused: Refusal[] = [];
       const total = await withStore(workspace, async (engine) => {
         const stats = await engine.stats();
+        // Every record read is verified (a signature check each): read no more than the block can show.
+        let room = SESSION_START_BLOCK_BYTES;
         for (const section of SECTIONS) {
-          const page = await engine.list({ types: section.types, statuses: ['active', 'deprecated', 'disputed'], limit: 200 });
+          if (room <= 0) break;
+          const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
+          const page = await engine.list({ types: section.types, statuses: ['active', 'deprecated', 'disputed'], limit });
           refused.push(...page.refused);
           if (!page.items.length) continue;
-          items.push(`${section.heading}:`, ...page.items.map(line));
+          const lines = page.items.map(line);
+          items.push(`${section.heading}:`, ...lines);
+          room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
         }
         return stats.memories;
       });
