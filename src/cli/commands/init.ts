@@ -12,12 +12,17 @@ import { UsageError } from '../parse';
 function chosenHosts(values: unknown, workspace: string): AgentHost[] {
   const named = (Array.isArray(values) ? values : values === undefined ? [] : [values]).flatMap((v) => String(v).split(','));
   for (const name of named) {
-    if (!(AGENT_HOSTS as readonly string[]).includes(name)) throw new UsageError(`--agent ${name} is not a host lore init knows`, `use --agent ${AGENT_HOSTS.join('|')}`);
+    if (!(AGENT_HOSTS as readonly string[]).includes(name)) {
+      throw new UsageError(`--agent ${name} is not a host lore init knows`, `use --agent ${AGENT_HOSTS.join('|')}`);
+    }
   }
   if (named.length) return [...new Set(named as AgentHost[])];
   const found = detectHosts(workspace);
   if (!found.length) {
-    throw new UsageError(`found no agent host's files in ${workspace} (.claude, CLAUDE.md, .cursor, .vscode, .codex, AGENTS.md)`, `name the host: lore init --agent ${AGENT_HOSTS.join('|')}`);
+    throw new UsageError(
+      `found no agent host's files in ${workspace} (.claude, CLAUDE.md, .cursor, .vscode, .codex, AGENTS.md)`,
+      `name the host: lore init --agent ${AGENT_HOSTS.join('|')}`,
+    );
   }
   return found;
 }
@@ -58,7 +63,10 @@ export const initCommand: Command = {
     if (!v.yes) {
       if (!ctx.interactive) {
         report(false);
-        throw new UsageError('lore init writes only with your consent', 'run it in a terminal to be asked, or pass --yes; --dry-run only shows the plan');
+        throw new UsageError(
+          'lore init writes only with your consent',
+          'run it in a terminal to be asked, or pass --yes; --dry-run only shows the plan',
+        );
       }
       process.stdout.write(render(hosts, plan, 'dry-run') + '\n');
       const answer = await ctx.ask(`Write ${changes.length} file(s) in ${ctx.workspace}? [y/N] `);

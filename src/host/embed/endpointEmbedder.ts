@@ -74,7 +74,9 @@ export class EndpointEmbedder implements Embedder {
     for (let at = 0; at < texts.length; at += size) {
       const { vectors } = await this.post(texts.slice(at, at + size), signal);
       for (const v of vectors) {
-        if (v.length !== this.dims) throw new EndpointUnreachable(`${this.endpoint} changed its vector length (${v.length}, was ${this.dims})`);
+        if (v.length !== this.dims) {
+          throw new EndpointUnreachable(`${this.endpoint} changed its vector length (${v.length}, was ${this.dims})`);
+        }
       }
       out.push(...vectors);
     }
@@ -103,7 +105,11 @@ async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[],
   if (response.status === 401 || response.status === 403) {
     throw new EndpointUnreachable(`the embedding endpoint ${where} refused the token (HTTP ${response.status}): check LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN`);
   }
-  if (!response.ok) throw new EndpointUnreachable(`the embedding endpoint ${where} answered HTTP ${response.status} for model "${s.model}"`);
+  if (!response.ok) {
+    throw new EndpointUnreachable(
+      `the embedding endpoint ${where} answered HTTP ${response.status} for model "${s.model}"`,
+    );
+  }
   let body: { model?: unknown; data?: Array<{ index?: number; embedding?: unknown }> };
   try {
     body = (await response.json()) as typeof body;
