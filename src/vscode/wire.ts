@@ -98,7 +98,8 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
         autoIndexed.add(store.folder);
         store.localEngine().then((engine) => engine && indexing.run(store, { notify: false }), () => undefined);
         const settings = settingsFor(store.folder);
-        void offerModelOnce(context.globalState, settings, homeFor(settings)).catch((e: Error) => log.warn(`model offer: ${e.message}`));
+        const offered = offerModelOnce(context.globalState, settings, homeFor(settings));
+        offered.catch((e: Error) => log.warn(`model offer: ${e.message}`));
       }
     }),
   );

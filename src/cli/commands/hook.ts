@@ -54,7 +54,7 @@ async function readHookInput(): Promise<HookInput> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (candidates to the Inbox)',
+  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (to the Inbox)',
   usage: 'lore hook session-start | pre-compact | session-end [--workspace DIR]   (reads the hook JSON on stdin)',
   options: {},
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
@@ -66,7 +66,8 @@ export const hookCommand: Command = {
       if (event !== 'session-start') {
         const result = await captureSession(workspace, input);
         if (result?.queued) {
-          const systemMessage = `Lore: ${result.queued} candidate memor${result.queued === 1 ? 'y' : 'ies'} from this session wait in the Inbox for you (lore inbox).`;
+          const what = `${result.queued} candidate memor${result.queued === 1 ? 'y' : 'ies'}`;
+          const systemMessage = `Lore: ${what} from this session wait in the Inbox for you (lore inbox).`;
           process.stdout.write(JSON.stringify({ systemMessage }) + '\n');
         }
         return 0;

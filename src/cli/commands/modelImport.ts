@@ -31,7 +31,11 @@ function modelName(dir: string, name?: string): string {
   return chosen;
 }
 
-export async function importModel(home: string, dirArg: string, options: { name?: string; replace?: boolean }): Promise<ModelImportResult> {
+export async function importModel(
+  home: string,
+  dirArg: string,
+  options: { name?: string; replace?: boolean },
+): Promise<ModelImportResult> {
   const dir = resolve(dirArg);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new UsageError(
