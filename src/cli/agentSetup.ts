@@ -24,8 +24,20 @@ interface HostConfig {
 }
 
 const HOSTS: Record<AgentHost, HostConfig> = {
-  claude: { label: 'Claude Code', signs: ['.claude', 'CLAUDE.md', '.mcp.json'], mcpFile: '.mcp.json', json: { key: 'mcpServers', entry: SERVER }, instructions: 'CLAUDE.md' },
-  cursor: { label: 'Cursor', signs: ['.cursor'], mcpFile: '.cursor/mcp.json', json: { key: 'mcpServers', entry: SERVER }, instructions: 'AGENTS.md' },
+  claude: {
+    label: 'Claude Code',
+    signs: ['.claude', 'CLAUDE.md', '.mcp.json'],
+    mcpFile: '.mcp.json',
+    json: { key: 'mcpServers', entry: SERVER },
+    instructions: 'CLAUDE.md',
+  },
+  cursor: {
+    label: 'Cursor',
+    signs: ['.cursor'],
+    mcpFile: '.cursor/mcp.json',
+    json: { key: 'mcpServers', entry: SERVER },
+    instructions: 'AGENTS.md',
+  },
   copilot: {
     label: 'GitHub Copilot (VS Code agent mode)',
     signs: ['.vscode', '.github/copilot-instructions.md'],
@@ -84,64 +96,98 @@ function readText(workspace: string, path: string): string | undefined {
   return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
 }
 
-function planJson(workspace: string, path: string, key: string, entry: Record<string, unknown>, replace: boolean): Omit<PlannedChange, 'hosts'> {
+type Plan = Omit<PlannedChange, 'hosts'>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const kept = (replace: boolean) => (replace ? ', replaced with --force' : ' (pass --force to replace it)');
+const appended = (text: string, block: string) => `${text.replace(/\n*$/, '\n')}\n${block}`;
+const NOT_REWRITTEN = 'lore init does not rewrite it';
+
+function planJson(workspace: string, path: string, key: string, entry: object, replace: boolean): Plan {
   const text = readText(workspace, path);
   const render = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
-  if (text === undefined || !text.trim()) return { path, action: 'create', what: `add the lore server under "${key}"`, content: render({ [key]: { lore: entry } }) };
+  if (text === undefined || !text.trim()) {
+    const content = render({ [key]: { lore: entry } });
+    return { path, action: 'create', what: `add the lore server under "${key}"`, content };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${path} is not plain JSON (${(error as Error).message}); lore init does not rewrite it`, `add "lore": ${JSON.stringify(entry)} under "${key}" yourself, or fix the file`);
+    const why = `${path} is not plain JSON (${(error as Error).message}); ${NOT_REWRITTEN}`;
+    throw new UsageError(why, `add "lore": ${JSON.stringify(entry)} under "${key}" yourself, or fix the file`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${path} is not a JSON object; lore init does not rewrite it`, 'fix the file first');
-  const config = parsed as Record<string, unknown>;
-  const servers = config[key] ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new UsageError(`"${key}" in ${path} is not an object; lore init does not rewrite it`, 'fix the file first');
-  const existing = (servers as Record<string, unknown>).lore;
+  if (!isObject(parsed)) throw new UsageError(`${path} is not a JSON object; ${NOT_REWRITTEN}`, 'fix the file first');
+  const servers = parsed[key] ?? {};
+  if (!isObject(servers)) {
+    throw new UsageError(`"${key}" in ${path} is not an object; ${NOT_REWRITTEN}`, 'fix the file first');
+  }
+  const existing = servers.lore;
   if (isDeepStrictEqual(existing, entry)) return { path, action: 'unchanged', what: 'already starts lore mcp' };
-  const content = render({ ...config, [key]: { ...(servers as Record<string, unknown>), lore: entry } });
+  const content = render({ ...parsed, [key]: { ...servers, lore: entry } });
   if (existing !== undefined) {
-    return { path, action: 'conflict', what: `has a different "lore" server (${JSON.stringify(existing)}); kept${replace ? ', replaced with --force' : ' (pass --force to replace it)'}`, content: replace ? content : undefined };
+    const what = `has a different "lore" server (${JSON.stringify(existing)}); kept${kept(replace)}`;
+    return { path, action: 'conflict', what, content: replace ? content : undefined };
   }
-  return { path, action: 'merge', what: `add the lore server under "${key}", keeping the ${Object.keys(servers).length} server(s) there`, content };
+  const what = `add the lore server under "${key}", keeping the ${Object.keys(servers).length} server(s) there`;
+  return { path, action: 'merge', what, content };
 }
 
-function planToml(workspace: string, path: string, replace: boolean): Omit<PlannedChange, 'hosts'> {
+function planToml(workspace: string, path: string, replace: boolean): Plan {
   const text = readText(workspace, path);
-  if (text === undefined || !text.trim()) return { path, action: 'create', what: 'add [mcp_servers.lore]', content: TOML_BLOCK };
+  if (text === undefined || !text.trim()) {
+    return { path, action: 'create', what: 'add [mcp_servers.lore]', content: TOML_BLOCK };
+  }
   const header = TOML_HEADER.exec(text);
-  if (!header) return { path, action: 'merge', what: 'append [mcp_servers.lore], keeping the rest', content: `${text.replace(/\n*$/, '\n')}\n${TOML_BLOCK}` };
+  if (!header) {
+    const content = appended(text, TOML_BLOCK);
+    return { path, action: 'merge', what: 'append [mcp_servers.lore], keeping the rest', content };
+  }
   // The table runs to the next table header (or the end of the file).
   const start = header.index;
   const rest = text.slice(start + header[0].length);
   const next = /^[ \t]*\[/m.exec(rest);
   const end = next ? start + header[0].length + next.index : text.length;
   const block = text.slice(start, end);
-  const normal = (s: string) => s.split('\n').map((l) => l.replace(/#.*$/, '').replace(/\s+/g, '')).filter(Boolean).join('\n');
+  const normal = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => l.replace(/#.*$/, '').replace(/\s+/g, ''))
+      .filter(Boolean)
+      .join('\n');
   if (normal(block) === normal(TOML_BLOCK)) return { path, action: 'unchanged', what: 'already starts lore mcp' };
   const content = text.slice(0, start) + TOML_BLOCK + (next ? '\n' : '') + text.slice(end);
-  return { path, action: 'conflict', what: `has a different [mcp_servers.lore]; kept${replace ? ', replaced with --force' : ' (pass --force to replace it)'}`, content: replace ? content : undefined };
+  const what = `has a different [mcp_servers.lore]; kept${kept(replace)}`;
+  return { path, action: 'conflict', what, content: replace ? content : undefined };
 }
 
-function planInstructions(workspace: string, path: string): Omit<PlannedChange, 'hosts'> {
+function planInstructions(workspace: string, path: string): Plan {
   const text = readText(workspace, path);
-  if (text === undefined) return { path, action: 'create', what: 'add the Lore instructions snippet', content: INSTRUCTIONS_SNIPPET };
+  if (text === undefined) {
+    return { path, action: 'create', what: 'add the Lore instructions snippet', content: INSTRUCTIONS_SNIPPET };
+  }
   const begin = text.indexOf(BEGIN);
   const end = text.indexOf(END, begin);
   if (begin >= 0 && end > begin) {
     const current = text.slice(begin, end + END.length) + '\n';
     if (current === INSTRUCTIONS_SNIPPET) return { path, action: 'unchanged', what: 'already has the Lore snippet' };
     const after = text.slice(end + END.length).replace(/^\n/, '');
-    return { path, action: 'merge', what: 'update the Lore snippet between its markers, keeping the rest', content: text.slice(0, begin) + INSTRUCTIONS_SNIPPET + after };
+    const content = text.slice(0, begin) + INSTRUCTIONS_SNIPPET + after;
+    return { path, action: 'merge', what: 'update the Lore snippet between its markers, keeping the rest', content };
   }
-  return { path, action: 'merge', what: 'append the Lore snippet, keeping the rest', content: `${text.replace(/\n*$/, '\n')}\n${INSTRUCTIONS_SNIPPET}` };
+  const content = appended(text, INSTRUCTIONS_SNIPPET);
+  return { path, action: 'merge', what: 'append the Lore snippet, keeping the rest', content };
 }
 
 /** Every change `lore init` would make for `hosts`, one per file (a file two hosts share appears once). */
-export function planAgentSetup(workspace: string, hosts: readonly AgentHost[], options: { replace?: boolean } = {}): PlannedChange[] {
+export function planAgentSetup(
+  workspace: string,
+  hosts: readonly AgentHost[],
+  options: { replace?: boolean } = {},
+): PlannedChange[] {
+  const replace = options.replace === true;
   const byPath = new Map<string, PlannedChange>();
-  const add = (host: AgentHost, path: string, plan: () => Omit<PlannedChange, 'hosts'>) => {
+  const add = (host: AgentHost, path: string, plan: () => Plan) => {
     const known = byPath.get(path);
     if (known) known.hosts.push(host);
     else byPath.set(path, { ...plan(), hosts: [host] });
@@ -149,7 +195,9 @@ export function planAgentSetup(workspace: string, hosts: readonly AgentHost[], o
   for (const host of hosts) {
     const config = HOSTS[host];
     const json = config.json;
-    add(host, config.mcpFile, () => (json ? planJson(workspace, config.mcpFile, json.key, json.entry, options.replace === true) : planToml(workspace, config.mcpFile, options.replace === true)));
+    const file = config.mcpFile;
+    const plan = () => (json ? planJson(workspace, file, json.key, json.entry, replace) : planToml(workspace, file, replace));
+    add(host, file, plan);
     add(host, config.instructions, () => planInstructions(workspace, config.instructions));
   }
   return [...byPath.values()];

@@ -29,7 +29,9 @@ function assistantText(event: Record<string, unknown>): string[] {
   const content = message.content;
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
-  return content.filter((c) => isObject(c) && c.type === 'text' && typeof c.text === 'string').map((c) => (c as { text: string }).text);
+  return content
+    .filter((c) => isObject(c) && c.type === 'text' && typeof c.text === 'string')
+    .map((c) => (c as { text: string }).text);
 }
 
 /** The candidates fenced in one piece of text; a block that is not JSON objects is skipped. */

@@ -1,10 +1,18 @@
 // The embedding model for a store this extension host owns, from the `lore.embedding.*` settings
-// (the CLI reads LORE_MODEL… instead). Loads in the background; recall is lexical until it is ready.
+// (the CLI reads LORE_MODEL… instead), or an embeddings endpoint from lore.embedding.endpoint.* or
+// LORE_EMBED_URL. Loads in the background; recall is lexical until it is ready.
 
 import type { Logger } from '../engine';
-import { createEmbedder, isEmbedderUnavailable } from '../host/embed/createEmbedder';
+import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from '../host/embed/createEmbedder';
+import { embedderSettingsFromEnv } from '../host/embedSettings';
 import type { OpenStore } from '../host/openStore';
 import type { LoreSettings } from './settings';
+
+/** The endpoint from the settings' names, or from the environment the editor was started with (as the CLI reads it). */
+function endpointFromEnv(): NonNullable<EmbedderSettings['endpoint']> | null {
+  const env = embedderSettingsFromEnv('', process.env);
+  return env?.provider === 'endpoint' && env.endpoint ? env.endpoint : null;
+}
 
 const SETTING_NAMES = { modelDir: 'the lore.embedding.modelDir setting', modelName: 'the lore.embedding.model setting', dtype: 'the model dtype' };
 
@@ -14,7 +22,19 @@ export function embedderFromSettings(settings: LoreSettings, logger: Logger): (s
       store.engine.useEmbedder(undefined, 'embeddings are turned off (lore.embedding.enabled)');
       return async () => {};
     }
+    const configured = settings.embedding.endpoint;
+    const endpoint = configured
+      ? {
+          url: configured.url,
+          model: configured.model,
+          tokenFile: configured.tokenFile ?? undefined,
+          token: process.env.LORE_EMBED_TOKEN || undefined,
+          urlSetting: 'the lore.embedding.endpoint.url setting',
+          tokenFileSetting: 'the lore.embedding.endpoint.tokenFile setting',
+        }
+      : endpointFromEnv();
     const embedder = await createEmbedder({
+      ...(endpoint ? { provider: 'endpoint' as const, endpoint } : {}),
       dataDir: store.paths.home,
       modelDir: settings.embedding.modelDir ?? undefined,
       modelName: settings.embedding.model ?? undefined,

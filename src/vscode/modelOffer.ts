@@ -13,7 +13,7 @@ export const MODEL_OFFER_KEY = 'lore.modelOffer';
 const DOWNLOAD = 'Download…';
 const DECLINE = 'No thanks';
 
-/** Whether the offer applies: embeddings on, no model chosen in settings, none downloaded or bundled, never answered. */
+/** Whether the offer applies: embeddings on, no model in settings, none downloaded or bundled, never answered. */
 function shouldOfferModel(settings: LoreSettings, home: string, answered: unknown): boolean {
   if (answered !== undefined || !settings.embedding.enabled) return false;
   if (settings.embedding.modelDir || settings.embedding.model) return false;

@@ -6,12 +6,19 @@ import { isAbsolute } from 'node:path';
 
 export type McpTransport = 'http' | 'stdio';
 
+/** An OpenAI-compatible embeddings endpoint instead of the local model (machine settings only). */
+export interface EndpointSetting {
+  url: string;
+  model: string;
+  tokenFile: string | null;
+}
+
 export interface LoreSettings {
   /** The data directory (LORE_HOME semantics); null → LORE_HOME or the per-user default. */
   dataDir: string | null;
   /** Extra globs, on top of Lore's defaults and the workspace's .lore/config.json. */
   index: { include: string[]; exclude: string[]; onSave: boolean };
-  embedding: { enabled: boolean; model: string | null; modelDir: string | null; threads: number };
+  embedding: { enabled: boolean; model: string | null; modelDir: string | null; threads: number; endpoint: EndpointSetting | null };
   drift: { onSave: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
 }
@@ -26,6 +33,9 @@ export const SETTING_KEYS = [
   'embedding.model',
   'embedding.modelDir',
   'embedding.threads',
+  'embedding.endpoint.url',
+  'embedding.endpoint.model',
+  'embedding.endpoint.tokenFile',
   'drift.onSave',
   'mcp.enabled',
   'mcp.transport',
@@ -66,11 +76,15 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
     dataDir = null;
   }
   const transport = get('mcp.transport');
+  const endpointUrl = text(get('embedding.endpoint.url'));
+  const endpointModel = text(get('embedding.endpoint.model')) ?? '';
+  const tokenFile = text(get('embedding.endpoint.tokenFile'));
+  const endpoint = endpointUrl ? { url: endpointUrl, model: endpointModel, tokenFile } : null;
   return {
     settings: {
       dataDir,
       index: { include: globs(get('index.include')), exclude: globs(get('index.exclude')), onSave: flag(get('index.onSave'), true) },
-      embedding: { enabled: flag(get('embedding.enabled'), true), model: text(get('embedding.model')), modelDir: text(get('embedding.modelDir')), threads: threads(get('embedding.threads')) },
+      embedding: { enabled: flag(get('embedding.enabled'), true), model: text(get('embedding.model')), modelDir: text(get('embedding.modelDir')), threads: threads(get('embedding.threads')), endpoint },
       drift: { onSave: flag(get('drift.onSave'), true) },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
     },

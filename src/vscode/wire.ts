@@ -103,7 +103,8 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
           .then(() => tracker.refresh(store))
           .catch((error) => log.warn(`${store.folder}: drift findings not loaded: ${(error as Error).message}`));
         const settings = settingsFor(store.folder);
-        void offerModelOnce(context.globalState, settings, homeFor(settings)).catch((e: Error) => log.warn(`model offer: ${e.message}`));
+        const offered = offerModelOnce(context.globalState, settings, homeFor(settings));
+        offered.catch((e: Error) => log.warn(`model offer: ${e.message}`));
       }
     }),
   );

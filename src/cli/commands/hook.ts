@@ -14,6 +14,8 @@ import { withStore } from '../command';
 import { captureSession, type HookInput } from './hookCapture';
 
 const EVENTS = ['session-start', 'pre-compact', 'session-end'];
+/** A listed record's line is rarely shorter (key, title, description): the bound on what is read. */
+const MIN_LINE_BYTES = 80;
 
 const SECTIONS: Array<{ heading: string; types: string[] }> = [
   { heading: 'Dead ends (approaches that failed — do not repeat without reading them)', types: ['dead_end'] },
@@ -52,7 +54,7 @@ async function readHookInput(): Promise<HookInput> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (candidates to the Inbox)',
+  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (to the Inbox)',
   usage: 'lore hook session-start | pre-compact | session-end [--workspace DIR]   (reads the hook JSON on stdin)',
   options: {},
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
@@ -64,7 +66,8 @@ export const hookCommand: Command = {
       if (event !== 'session-start') {
         const result = await captureSession(workspace, input);
         if (result?.queued) {
-          const systemMessage = `Lore: ${result.queued} candidate memor${result.queued === 1 ? 'y' : 'ies'} from this session wait in the Inbox for you (lore inbox).`;
+          const what = `${result.queued} candidate memor${result.queued === 1 ? 'y' : 'ies'}`;
+          const systemMessage = `Lore: ${what} from this session wait in the Inbox for you (lore inbox).`;
           process.stdout.write(JSON.stringify({ systemMessage }) + '\n');
         }
         return 0;
@@ -76,11 +79,17 @@ export const hookCommand: Command = {
       const refused: Refusal[] = [];
       const total = await withStore(workspace, async (engine) => {
         const stats = await engine.stats();
+        // Every record read is verified (a signature check each): read no more than the block can show.
+        let room = SESSION_START_BLOCK_BYTES;
         for (const section of SECTIONS) {
-          const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit: 200 });
+          if (room <= 0) break;
+          const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
+          const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
           refused.push(...page.refused);
           if (!page.items.length) continue;
-          items.push(`${section.heading}:`, ...page.items.map(line));
+          const lines = page.items.map(line);
+          items.push(`${section.heading}:`, ...lines);
+          room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
         }
         return stats.memories;
       });

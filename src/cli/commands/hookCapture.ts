@@ -22,7 +22,8 @@ const HOOK_ACTOR: Actor = { door: 'mcp', name: 'claude-code hook', human: false 
 
 /** A candidate may name a more cautious source (webpage, tool, file), never a person's. */
 function asAgentCandidate(candidate: Record<string, unknown>): Record<string, unknown> {
-  const provenance = typeof candidate.provenance === 'object' && candidate.provenance !== null ? (candidate.provenance as Record<string, unknown>) : {};
+  const given = candidate.provenance;
+  const provenance = typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : {};
   const source = (AGENT_SOURCES as readonly unknown[]).includes(provenance.source) ? provenance.source : 'agent';
   return { ...candidate, provenance: { ...provenance, source } };
 }
@@ -37,7 +38,8 @@ function culprit(message: string): number | 'summary' | undefined {
 }
 
 export async function captureSession(workspace: string, input: HookInput): Promise<SessionCloseResult | undefined> {
-  const transcript = typeof input.transcript_path === 'string' ? await readTranscript(input.transcript_path) : { candidates: [] };
+  const path = input.transcript_path;
+  const transcript = typeof path === 'string' ? await readTranscript(path) : { candidates: [] };
   let candidates = transcript.candidates.map(asAgentCandidate);
   let summary = transcript.summary;
   if (!candidates.length && !summary) return undefined;
@@ -53,7 +55,13 @@ export async function captureSession(workspace: string, input: HookInput): Promi
       // Each refusal removes one part, so this ends after at most candidates + 1 tries.
       for (;;) {
         if (!candidates.length && !summary) return undefined;
-        const session = { kind: 'routine', agent: 'claude-code', ...(session_id ? { session_id } : {}), ...(summary ? { summary } : {}), memories: candidates };
+        const session = {
+          kind: 'routine',
+          agent: 'claude-code',
+          ...(session_id ? { session_id } : {}),
+          ...(summary ? { summary } : {}),
+          memories: candidates,
+        };
         try {
           return await engine.sessionClose(HOOK_ACTOR, session, { mode: 'accept', reviewFirst: true });
         } catch (error) {

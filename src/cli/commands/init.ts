@@ -10,14 +10,20 @@ import type { Command } from '../command';
 import { UsageError } from '../parse';
 
 function chosenHosts(values: unknown, workspace: string): AgentHost[] {
-  const named = (Array.isArray(values) ? values : values === undefined ? [] : [values]).flatMap((v) => String(v).split(','));
+  const given = Array.isArray(values) ? values : values === undefined ? [] : [values];
+  const named = given.flatMap((v) => String(v).split(','));
   for (const name of named) {
-    if (!(AGENT_HOSTS as readonly string[]).includes(name)) throw new UsageError(`--agent ${name} is not a host lore init knows`, `use --agent ${AGENT_HOSTS.join('|')}`);
+    if (!(AGENT_HOSTS as readonly string[]).includes(name)) {
+      throw new UsageError(`--agent ${name} is not a host lore init knows`, `use --agent ${AGENT_HOSTS.join('|')}`);
+    }
   }
   if (named.length) return [...new Set(named as AgentHost[])];
   const found = detectHosts(workspace);
   if (!found.length) {
-    throw new UsageError(`found no agent host's files in ${workspace} (.claude, CLAUDE.md, .cursor, .vscode, .codex, AGENTS.md)`, `name the host: lore init --agent ${AGENT_HOSTS.join('|')}`);
+    throw new UsageError(
+      `found no agent host's files in ${workspace} (.claude, CLAUDE.md, .cursor, .vscode, .codex, AGENTS.md)`,
+      `name the host: lore init --agent ${AGENT_HOSTS.join('|')}`,
+    );
   }
   return found;
 }
@@ -41,16 +47,25 @@ function writeWhole(path: string, content: string): void {
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'set up agent hosts: their MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml) and instructions',
-  usage: `lore init [--agent ${AGENT_HOSTS.join('|')}]... [--dry-run | --yes] [--force]   (without --agent: the hosts whose files are in the repository)`,
-  options: { agent: { type: 'string', multiple: true }, yes: { type: 'boolean', short: 'y' }, 'dry-run': { type: 'boolean' }, force: { type: 'boolean' } },
+  summary: 'set up agent hosts: MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml), instructions',
+  usage:
+    `lore init [--agent ${AGENT_HOSTS.join('|')}]... [--dry-run | --yes] [--force]` +
+    '   (without --agent: the hosts whose files are in the repository)',
+  options: {
+    agent: { type: 'string', multiple: true },
+    yes: { type: 'boolean', short: 'y' },
+    'dry-run': { type: 'boolean' },
+    force: { type: 'boolean' },
+  },
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
     if (v.yes && v['dry-run']) throw new UsageError('give --dry-run or --yes, not both');
     const hosts = chosenHosts(v.agent, ctx.workspace);
     const plan = planAgentSetup(ctx.workspace, hosts, { replace: v.force === true });
     const changes = plan.filter((c) => c.content !== undefined);
-    const report = (written: boolean | 'dry-run') => ctx.print({ hosts, changes: plan.map(({ content: _c, ...rest }) => rest), written: written === true }, () => render(hosts, plan, written));
+    const changed = plan.map(({ content: _c, ...rest }) => rest);
+    const report = (written: boolean | 'dry-run') =>
+      ctx.print({ hosts, changes: changed, written: written === true }, () => render(hosts, plan, written));
     if (!changes.length || v['dry-run']) {
       report('dry-run');
       return 0;
@@ -58,7 +73,10 @@ export const initCommand: Command = {
     if (!v.yes) {
       if (!ctx.interactive) {
         report(false);
-        throw new UsageError('lore init writes only with your consent', 'run it in a terminal to be asked, or pass --yes; --dry-run only shows the plan');
+        throw new UsageError(
+          'lore init writes only with your consent',
+          'run it in a terminal to be asked, or pass --yes; --dry-run only shows the plan',
+        );
       }
       process.stdout.write(render(hosts, plan, 'dry-run') + '\n');
       const answer = await ctx.ask(`Write ${changes.length} file(s) in ${ctx.workspace}? [y/N] `);

@@ -22,26 +22,53 @@ export interface ModelImportResult {
 /** The id a folder is installed under: --name, else its folder name (the default model keeps its org). */
 function modelName(dir: string, name?: string): string {
   const chosen = name ?? (basename(dir) === basename(DEFAULT_MODEL) ? DEFAULT_MODEL : basename(dir));
-  if (!isModelName(chosen)) throw new UsageError(`"${chosen}" is not a model id Lore accepts (letters, digits, "-", "_", ".", one "/")`, 'pass --name ID');
+  if (!isModelName(chosen)) {
+    throw new UsageError(
+      `"${chosen}" is not a model id Lore accepts (letters, digits, "-", "_", ".", one "/")`,
+      'pass --name ID',
+    );
+  }
   return chosen;
 }
 
-export async function importModel(home: string, dirArg: string, options: { name?: string; replace?: boolean }): Promise<ModelImportResult> {
+export async function importModel(
+  home: string,
+  dirArg: string,
+  options: { name?: string; replace?: boolean },
+): Promise<ModelImportResult> {
   const dir = resolve(dirArg);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`, 'give the model folder (config.json, tokenizer.json, tokenizer_config.json, onnx/…)');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UsageError(
+      `${dir} is not a folder`,
+      'give the model folder (config.json, tokenizer.json, tokenizer_config.json, onnx/…)',
+    );
+  }
   const names = { modelDir: 'DIR', modelName: '--name', dtype: 'LORE_MODEL_DTYPE' };
   const found = locateModel({ modelDir: dir, settingNames: names });
-  if ('reason' in found) throw new UsageError(found.reason.replace(/ Recall stays lexical-only until then\.$/, ''), 'copy the whole model folder from the other machine');
+  if ('reason' in found) {
+    throw new UsageError(
+      found.reason.replace(/ Recall stays lexical-only until then\.$/, ''),
+      'copy the whole model folder from the other machine',
+    );
+  }
   const name = modelName(dir, options.name);
   const target = join(modelsDir(home), name);
-  if (existsSync(target) && !options.replace) throw new UsageError(`${name} is already installed in ${target}`, 'pass --replace to install this copy instead');
+  if (existsSync(target) && !options.replace) {
+    throw new UsageError(`${name} is already installed in ${target}`, 'pass --replace to install this copy instead');
+  }
   const staging = `${target}.importing-${process.pid}`;
   mkdirSync(dirname(target), { recursive: true });
   rmSync(staging, { recursive: true, force: true });
   try {
     cpSync(dir, staging, { recursive: true });
     const embedder = await createEmbedder({ modelDir: staging, settingNames: names });
-    if (isEmbedderUnavailable(embedder)) throw new LoreError('INVALID_INPUT', `the model in ${dir} does not load: ${embedder.reason}`, 'copy the complete model folder again');
+    if (isEmbedderUnavailable(embedder)) {
+      throw new LoreError(
+        'INVALID_INPUT',
+        `the model in ${dir} does not load: ${embedder.reason}`,
+        'copy the complete model folder again',
+      );
+    }
     let dims: number;
     let modelId: string;
     try {

@@ -27,7 +27,8 @@ export async function createEmbedder(settings: EmbedderSettings = {}): Promise<E
         token = readFileSync(tokenFile, 'utf8').trim();
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-        return { reason: `The embedding endpoint's token file ${tokenFile} cannot be read (${code}): fix ${tokenFileSetting ?? 'the token file setting'}. Recall is lexical-only meanwhile.` };
+        const fix = tokenFileSetting ?? 'the token file setting';
+        return { reason: `The embedding endpoint's token file ${tokenFile} cannot be read (${code}): fix ${fix}. Recall is lexical-only meanwhile.` };
       }
     }
     return createEndpointEmbedder({ ...endpoint, token: token || undefined });

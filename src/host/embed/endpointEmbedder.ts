@@ -64,7 +64,7 @@ export class EndpointEmbedder implements Embedder {
   }
 
   /** One POST; rejects with EndpointUnreachable for anything the endpoint did wrong. */
-  async post(texts: string[], signal?: AbortSignal): Promise<{ model: string; vectors: Float32Array[] }> {
+  async post(texts: string[], signal?: AbortSignal): Promise<Embedded> {
     return requestEmbeddings(this.url, this.settings, texts, signal);
   }
 
@@ -74,7 +74,9 @@ export class EndpointEmbedder implements Embedder {
     for (let at = 0; at < texts.length; at += size) {
       const { vectors } = await this.post(texts.slice(at, at + size), signal);
       for (const v of vectors) {
-        if (v.length !== this.dims) throw new EndpointUnreachable(`${this.endpoint} changed its vector length (${v.length}, was ${this.dims})`);
+        if (v.length !== this.dims) {
+          throw new EndpointUnreachable(`${this.endpoint} changed its vector length (${v.length}, was ${this.dims})`);
+        }
       }
       out.push(...vectors);
     }
@@ -84,7 +86,14 @@ export class EndpointEmbedder implements Embedder {
   async close(): Promise<void> {}
 }
 
-async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[], signal?: AbortSignal): Promise<{ model: string; vectors: Float32Array[] }> {
+interface Embedded {
+  model: string;
+  vectors: Float32Array[];
+}
+
+const LEXICAL = 'Recall is lexical-only meanwhile.';
+
+async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[], signal?: AbortSignal): Promise<Embedded> {
   const where = shown(url);
   const timeout = AbortSignal.timeout(s.timeoutMs ?? 30_000);
   let response: Response;
@@ -96,14 +105,21 @@ async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[],
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
-    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('The embedding was cancelled', 'AbortError');
+    if (signal?.aborted) {
+      throw signal.reason instanceof Error ? signal.reason : new DOMException('The embedding was cancelled', 'AbortError');
+    }
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new EndpointUnreachable(`the embedding endpoint ${where} did not answer (${cause})`);
   }
   if (response.status === 401 || response.status === 403) {
-    throw new EndpointUnreachable(`the embedding endpoint ${where} refused the token (HTTP ${response.status}): check LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN`);
+    const check = 'check LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN';
+    throw new EndpointUnreachable(`the embedding endpoint ${where} refused the token (HTTP ${response.status}): ${check}`);
   }
-  if (!response.ok) throw new EndpointUnreachable(`the embedding endpoint ${where} answered HTTP ${response.status} for model "${s.model}"`);
+  if (!response.ok) {
+    throw new EndpointUnreachable(
+      `the embedding endpoint ${where} answered HTTP ${response.status} for model "${s.model}"`,
+    );
+  }
   let body: { model?: unknown; data?: Array<{ index?: number; embedding?: unknown }> };
   try {
     body = (await response.json()) as typeof body;
@@ -112,27 +128,36 @@ async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[],
   }
   const data = Array.isArray(body.data) ? [...body.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : [];
   if (data.length !== texts.length || !data.every((d) => Array.isArray(d.embedding) && d.embedding.length > 0)) {
-    throw new EndpointUnreachable(`the embedding endpoint ${where} answered without one embedding per input (OpenAI /v1/embeddings format expected)`);
+    const expected = 'OpenAI /v1/embeddings format expected';
+    throw new EndpointUnreachable(`the embedding endpoint ${where} answered without one embedding per input (${expected})`);
   }
-  return { model: typeof body.model === 'string' && body.model ? body.model : s.model, vectors: data.map((d) => normalise(d.embedding as number[])) };
+  const model = typeof body.model === 'string' && body.model ? body.model : s.model;
+  return { model, vectors: data.map((d) => normalise(d.embedding as number[])) };
 }
 
 /** Asks the endpoint once (which also gives the vector length), or says why it cannot be used. */
-export async function createEndpointEmbedder(settings: EndpointSettings): Promise<EndpointEmbedder | EmbedderUnavailable> {
+export async function createEndpointEmbedder(
+  settings: EndpointSettings,
+): Promise<EndpointEmbedder | EmbedderUnavailable> {
   const name = settings.urlSetting ?? 'the endpoint URL';
   let url: URL;
   try {
     url = embeddingsUrl(settings.url);
   } catch {
-    return { reason: `The embedding endpoint "${settings.url}" is not a URL: fix ${name} (e.g. http://127.0.0.1:11434/v1). Recall is lexical-only meanwhile.` };
+    return { reason: `The embedding endpoint "${settings.url}" is not a URL: fix ${name} (e.g. http://127.0.0.1:11434/v1). ${LEXICAL}` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { reason: `The embedding endpoint must be http or https: fix ${name}. Recall is lexical-only meanwhile.` };
-  if (url.username || url.password) return { reason: `Put no credentials in ${name}: give the token in LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN. Recall is lexical-only meanwhile.` };
-  if (!settings.model) return { reason: `The embedding endpoint needs the model it serves: set LORE_EMBED_MODEL. Recall is lexical-only meanwhile.` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { reason: `The embedding endpoint must be http or https: fix ${name}. ${LEXICAL}` };
+  }
+  if (url.username || url.password) {
+    return { reason: `Put no credentials in ${name}: give the token in LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN. ${LEXICAL}` };
+  }
+  if (!settings.model) return { reason: `The embedding endpoint needs the model it serves: set LORE_EMBED_MODEL. ${LEXICAL}` };
   try {
     const probe = await requestEmbeddings(url, settings, ['lore endpoint check']);
     return new EndpointEmbedder(url, settings, probe.model, probe.vectors[0].length);
   } catch (error) {
-    return { reason: `${(error as Error).message.replace(/^the/, 'The')}: recall is lexical-only until it answers (${name}).` };
+    const why = (error as Error).message.replace(/^the/, 'The');
+    return { reason: `${why}: recall is lexical-only until it answers (${name}).` };
   }
 }

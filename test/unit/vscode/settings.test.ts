@@ -24,7 +24,7 @@ describe('vscode settings reader', () => {
     assert.deepEqual(unset, {
       dataDir: null,
       index: { include: [], exclude: [], onSave: true },
-      embedding: { enabled: true, model: null, modelDir: null, threads: 1 },
+      embedding: { enabled: true, model: null, modelDir: null, threads: 1, endpoint: null },
       drift: { onSave: true },
       mcp: { enabled: true, transport: 'http' },
     });
