@@ -326,7 +326,8 @@ export class DriftService {
         fingerprints.push(print.fingerprint);
         updateRef(this.ctx.db, { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder });
       }
-      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, toRememberInput(current, { basis: 'verified', expected_version: current.version }));
+      const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
+      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, restated);
       const version = saved && saved.saved ? saved.version : current.version;
       // Only the basis changed: the record keeps its status (a web page's record a person promoted
       // is not quarantined again because its source is untrusted), signed again as it is restored.
@@ -334,7 +335,13 @@ export class DriftService {
       const state = saved && saved.saved && saved.status !== current.status
         ? writeStatus(this.ctx, row.id, { status: current.status })
         : stateDigest(rowState(row));
-      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, state, references: fingerprints.length, fingerprints } });
+      const content = saved && saved.saved ? '' : current.content_digest;
+      appendAudit(this.ctx.db, actor, now, {
+        event: 'memory.reverify',
+        key,
+        version,
+        digests: { content, state, references: fingerprints.length, fingerprints },
+      });
       return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
     });
   }

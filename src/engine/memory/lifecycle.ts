@@ -96,7 +96,8 @@ export function promote(ctx: EngineContext, actor: Actor, key: string): Lifecycl
     const now = nowIso(ctx);
     const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
     recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });
-    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests: { content: row.content_digest, state } });
+    const digests = { content: row.content_digest, state };
+    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests });
     return { key, version: row.version, status: 'active', previous_status: 'quarantined' };
   });
 }

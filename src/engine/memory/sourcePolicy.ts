@@ -23,13 +23,17 @@ export function claimableSources(actor: Actor): readonly SourceKind[] {
 export function requireClaimableSource(actor: Actor, field: string, source: unknown): SourceKind {
   const allowed = claimableSources(actor);
   if (typeof source === 'string' && (allowed as readonly string[]).includes(source)) return source as SourceKind;
-  const why = isAgent(actor) && (source === 'user' || source === 'import') ? ' (an agent may not claim it: "user" is a person\'s word, "import" a bundle\'s)' : '';
+  const why =
+    isAgent(actor) && (source === 'user' || source === 'import')
+      ? ' (an agent may not claim it: "user" is a person\'s word, "import" a bundle\'s)'
+      : '';
   throw invalid(`${field} must be one of ${allowed.join(', ')}; got ${JSON.stringify(source)}${why}`);
 }
 
 /** For a `remember` input: its claimed source, checked for the actor (a missing source is validation's to report). */
 export function checkClaimedSource(actor: Actor, input: unknown): void {
-  const provenance = input !== null && typeof input === 'object' ? (input as { provenance?: unknown }).provenance : undefined;
+  if (input === null || typeof input !== 'object') return;
+  const provenance = (input as { provenance?: unknown }).provenance;
   if (provenance === null || typeof provenance !== 'object' || Array.isArray(provenance)) return;
   const source = (provenance as { source?: unknown }).source;
   if (source !== undefined) requireClaimableSource(actor, 'provenance.source', source);
