@@ -31,9 +31,9 @@ export function statePayload(storeId: string, fields: StateFields): string {
   return canonicalJson({ store_id: storeId, key, version, content_digest, state: stateDigest(fields) });
 }
 
-/** The state of a stored row, its provenance parsed. */
 type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>;
 
+/** The state of a stored row, its provenance parsed. */
 export function rowState(row: StoredState): StateFields {
   const { key, version, content_digest, status } = row;
   return { key, version, content_digest, status, provenance: JSON.parse(row.provenance) };
@@ -55,19 +55,20 @@ export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row:
   return stateDigest(fields);
 }
 
+/** What a state write sets; a field left undefined keeps the row's value. */
+export interface StateWrite {
+  status?: Status;
+  /** The status reason. */
+  reason?: string | null;
+  /** updated_at. */
+  now?: string;
+}
+
 /**
  * The one way a written row's status changes: the status (and its reason, when given) is set and
  * the new state signed with it. Without a status the row keeps its own and is signed as it is.
  * Returns the state's digest, for the audit event that records the change.
  */
-export interface StateWrite {
-  status?: Status;
-  /** The status reason; undefined leaves it as it is. */
-  reason?: string | null;
-  /** updated_at; undefined leaves it as it is. */
-  now?: string;
-}
-
 export function writeStatus(ctx: EngineContext, id: number, change: StateWrite): string {
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
