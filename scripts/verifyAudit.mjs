@@ -58,7 +58,9 @@ function compareRows(db, events) {
       if (w && e.version === w.version) Object.assign(w, { state, stateSeq: e.seq });
     }
   }
-  const rows = db.all('SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version');
+  const rows = db.all(
+    'SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version',
+  );
   const problems = [];
   const live = new Set();
   const named = new Map();
@@ -67,17 +69,19 @@ function compareRows(db, events) {
     named.set(k, r.key);
     const w = written.get(k);
     const name = `${r.key} v${r.version}`;
+    const report = (seq, problem) => problems.push({ seq, key: r.key, problem: `${name} ${problem}` });
     if (!w) {
       const at = forgotten.get(k);
-      problems.push(at !== undefined ? { seq: at, key: r.key, problem: `${name} was forgotten, but its row is back` } : { seq: 0, key: r.key, problem: `${name} is in no event` });
+      if (at !== undefined) report(at, 'was forgotten, but its row is back');
+      else report(0, 'is in no event');
       continue;
     }
     if (r.is_current !== 1) {
-      if (w.versions.get(r.version) !== r.content_digest) problems.push({ seq: w.seq, key: r.key, problem: `archived ${name} is not a version the chain records` });
+      if (w.versions.get(r.version) !== r.content_digest) report(w.seq, 'is archived but not a version the chain records');
       continue;
     }
     if (live.has(k)) {
-      problems.push({ seq: w.seq, key: r.key, problem: `${name} is a second current version` });
+      report(w.seq, 'is a second current version');
       continue;
     }
     live.add(k);
@@ -87,14 +91,15 @@ function compareRows(db, events) {
     } catch {
       // unreadable provenance: differs from any recorded state
     }
-    if (r.version !== w.version || r.content_digest !== w.content) problems.push({ seq: w.seq, key: r.key, problem: `${name} is not the version event ${w.seq} wrote` });
-    else if (w.state !== null && state !== w.state) problems.push({ seq: w.stateSeq, key: r.key, problem: `${name}: status or provenance differs from event ${w.stateSeq}` });
+    if (r.version !== w.version || r.content_digest !== w.content) report(w.seq, `is not the version event ${w.seq} wrote`);
+    else if (w.state !== null && state !== w.state) report(w.stateSeq, `has a status or provenance other than event ${w.stateSeq}'s`);
   }
   const eventKeys = new Map(db.all('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]));
   for (const [k, w] of written) {
     if (live.has(k)) continue;
     const key = named.get(k) ?? eventKeys.get(k) ?? null;
-    problems.push({ seq: w.seq, key, problem: `${key ?? `key digest ${k.slice(0, 16)}…`} v${w.version}, written at event ${w.seq}, has no current row` });
+    const name = key ?? `key digest ${k.slice(0, 16)}…`;
+    problems.push({ seq: w.seq, key, problem: `${name} v${w.version}, written at event ${w.seq}, has no current row` });
   }
   return problems.sort((a, b) => a.seq - b.seq);
 }

@@ -7,6 +7,7 @@ import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext } from './memory/context';
 import { sealEveryRow } from './memory/state';
+import { checkClaimedSource } from './memory/sourcePolicy';
 import { forget, type ForgetReceipt } from './memory/forget';
 import { promote, setStatus, supersede, type LifecycleResult, type StatusChange, type SupersedeResult } from './memory/lifecycle';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
@@ -98,6 +99,7 @@ export class Engine {
   }
 
   remember(actor: Actor, input: RememberInput | Record<string, unknown>): SaveResult {
+    checkClaimedSource(actor, input);
     return this.writes(() => save(this.ctx, actor, input));
   }
 

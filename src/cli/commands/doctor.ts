@@ -46,15 +46,20 @@ export const doctorCommand: Command = {
           detail: `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
         });
         const audit = await engine.verifyAudit();
-        checks.push({ name: 'audit', ok: audit.ok, detail: audit.ok ? `${audit.events} events, chain intact, records match it` : `${audit.problems.length} problem(s): run lore audit verify` });
+        checks.push({
+          name: 'audit',
+          ok: audit.ok,
+          detail: audit.ok ? `${audit.events} events, chain intact, records match it` : `${audit.problems.length} problem(s): run lore audit verify`,
+        });
         // A record refused as tampered is memory Lore will not hand out: the store needs a person.
-        const records = await engine.verifyRecords();
+        const { checked, refused } = await engine.verifyRecords();
+        const named = refused.slice(0, 5).map((r) => `${r.key} v${r.version} (${r.reason})`).join('; ') + (refused.length > 5 ? '; …' : '');
         checks.push({
           name: 'records',
-          ok: records.refused.length === 0,
-          detail: records.refused.length === 0
-            ? `${records.checked} versions verify`
-            : `${records.refused.length} of ${records.checked} versions refused as tampered: ${records.refused.slice(0, 5).map((r) => `${r.key} v${r.version} (${r.reason})`).join('; ')}${records.refused.length > 5 ? '; …' : ''} — forget them, or restore them from an export`,
+          ok: refused.length === 0,
+          detail: refused.length === 0
+            ? `${checked} versions verify`
+            : `${refused.length} of ${checked} versions refused as tampered: ${named} — forget them, or restore them from an export`,
         });
       }, { create: false, embed: true });
     } catch (error) {

@@ -362,7 +362,8 @@ export class DriftService {
       for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
         fingerprints.push(this.accept(row, ws, actor, now, key, 'fix the record\'s anchors (save it again), or supersede or dispute it').fingerprint!);
       }
-      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, toRememberInput(current, { basis: 'verified', expected_version: current.version }));
+      const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
+      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, restated);
       const version = saved && saved.saved ? saved.version : current.version;
       // Only the basis changed: the record keeps its status (a web page's record a person promoted
       // is not quarantined again because its source is untrusted), signed again as it is restored.
@@ -370,7 +371,13 @@ export class DriftService {
       const state = saved && saved.saved && saved.status !== current.status
         ? writeStatus(this.ctx, row.id, { status: current.status })
         : stateDigest(rowState(row));
-      appendAudit(this.ctx.db, actor, now, { event: 'memory.reverify', key, version, digests: { content: saved && saved.saved ? '' : current.content_digest, state, references: fingerprints.length, fingerprints } });
+      const content = saved && saved.saved ? '' : current.content_digest;
+      appendAudit(this.ctx.db, actor, now, {
+        event: 'memory.reverify',
+        key,
+        version,
+        digests: { content, state, references: fingerprints.length, fingerprints },
+      });
       return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
     });
   }

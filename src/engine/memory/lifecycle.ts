@@ -4,7 +4,7 @@
 import { LoreError, invalid } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import { isLiveStatus, type Status } from '../model/types';
+import { isLiveStatus, LIVE_STATUSES, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, type MemoryRow } from '../store/memoryRows';
@@ -27,7 +27,7 @@ export interface LifecycleResult {
 const CHANGEABLE_FROM: Record<StatusChange, readonly Status[]> = {
   deprecated: ['active', 'disputed'],
   disputed: ['active', 'deprecated'],
-  retracted: ['active', 'deprecated', 'disputed', 'superseded', 'quarantined'],
+  retracted: [...LIVE_STATUSES, 'superseded', 'quarantined'],
 };
 
 export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
@@ -96,7 +96,8 @@ export function promote(ctx: EngineContext, actor: Actor, key: string): Lifecycl
     const now = nowIso(ctx);
     const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
     recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });
-    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests: { content: row.content_digest, state } });
+    const digests = { content: row.content_digest, state };
+    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests });
     return { key, version: row.version, status: 'active', previous_status: 'quarantined' };
   });
 }

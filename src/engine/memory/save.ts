@@ -203,6 +203,7 @@ export function markSuperseded(
   const state = writeStatus(ctx, old.id, superseded ? { status: 'superseded', reason: null, now } : { now });
   recordEvent(ctx, actor, { key: old.key, version: old.version, event: 'superseded', related_key: successor, valid_at: validAt, at: now });
   recordEvent(ctx, actor, { key: successor, version: 0, event: 'supersedes', related_key: old.key, valid_at: validAt, at: now });
-  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests: { content: old.content_digest, state, successor: digestOf(successor) } });
+  const digests = { content: old.content_digest, state, successor: digestOf(successor) };
+  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests });
 }
 

@@ -27,12 +27,16 @@ export function stateDigest(state: Pick<StateFields, 'status' | 'provenance'>): 
 }
 
 export function statePayload(storeId: string, fields: StateFields): string {
-  return canonicalJson({ store_id: storeId, key: fields.key, version: fields.version, content_digest: fields.content_digest, state: stateDigest(fields) });
+  const { key, version, content_digest } = fields;
+  return canonicalJson({ store_id: storeId, key, version, content_digest, state: stateDigest(fields) });
 }
 
+type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>;
+
 /** The state of a stored row, its provenance parsed. */
-export function rowState(row: Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>): StateFields {
-  return { key: row.key, version: row.version, content_digest: row.content_digest, status: row.status, provenance: JSON.parse(row.provenance) };
+export function rowState(row: StoredState): StateFields {
+  const { key, version, content_digest, status } = row;
+  return { key, version, content_digest, status, provenance: JSON.parse(row.provenance) };
 }
 
 export function sealState(signer: Signer, storeId: string, fields: StateFields): RowSeal {
@@ -40,11 +44,24 @@ export function sealState(signer: Signer, storeId: string, fields: StateFields):
 }
 
 /** Signs a row's state as it now stands (its signer registered, so the seal can be checked). */
-export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row: Pick<MemoryRow, 'id' | 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>): string {
+export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row: StoredState & { id: number }): string {
   const fields = rowState(row);
   const seal = sealState(signer, storeId, fields);
-  db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [seal.state_signature, seal.state_signer, row.id]);
+  db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [
+    seal.state_signature,
+    seal.state_signer,
+    row.id,
+  ]);
   return stateDigest(fields);
+}
+
+/** What a state write sets; a field left undefined keeps the row's value. */
+export interface StateWrite {
+  status?: Status;
+  /** The status reason. */
+  reason?: string | null;
+  /** updated_at. */
+  now?: string;
 }
 
 /**
@@ -52,10 +69,11 @@ export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row:
  * the new state signed with it. Without a status the row keeps its own and is signed as it is.
  * Returns the state's digest, for the audit event that records the change.
  */
-export function writeStatus(ctx: EngineContext, id: number, change: { status?: Status; reason?: string | null; now?: string }): string {
+export function writeStatus(ctx: EngineContext, id: number, change: StateWrite): string {
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
-  for (const [column, value] of [['status', change.status], ['status_reason', change.reason], ['updated_at', change.now]] as const) {
+  const columns = [['status', change.status], ['status_reason', change.reason], ['updated_at', change.now]] as const;
+  for (const [column, value] of columns) {
     if (value === undefined) continue;
     sets.push(`${column} = ?`);
     params.push(value);

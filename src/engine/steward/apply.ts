@@ -67,7 +67,8 @@ function mergedInput(ctx: EngineContext, proposal: SessionProposal): RememberInp
     tags: union(target.tags, c.tags, LIMITS.tags),
     expected_version: target.version,
   });
-  return { ...restated, provenance: { ...restated.provenance, evidence: union(restated.provenance.evidence ?? [], c.provenance.evidence, LIMITS.evidence) } };
+  const evidence = union(restated.provenance.evidence ?? [], c.provenance.evidence, LIMITS.evidence);
+  return { ...restated, provenance: { ...restated.provenance, evidence } };
 }
 
 function saved(result: SaveResult): ProposalOutcome {

@@ -8,10 +8,11 @@
 
 import { LoreError, invalid } from '../errors';
 import { LIMITS } from '../model/limits';
-import { LIVE_STATUSES_SQL, SOURCE_KINDS, UNTRUSTED_SOURCES, type Memory, type RememberInput, type SourceKind } from '../model/types';
+import { LIVE_STATUSES_SQL, UNTRUSTED_SOURCES, type Memory, type RememberInput, type SourceKind } from '../model/types';
 import { requireEnum, requireText, validateRemember, type ValidRemember } from '../model/validate';
 import { parseKey } from '../model/keys';
 import type { Actor } from '../ports';
+import { requireClaimableSource } from '../memory/sourcePolicy';
 import { nowIso, type EngineContext } from '../memory/context';
 import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
 import { ftsQuery } from '../search/text';
@@ -27,8 +28,6 @@ import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenR
 export const MAX_CANDIDATES = 50;
 /** Records read per candidate to look for one it repeats. */
 const NEIGHBOURS = 20;
-/** Sources an agent may name for its candidates; "user" is a person's word, "import" a bundle's. */
-export const AGENT_SOURCES = ['agent', 'file', 'webpage', 'tool'] as const satisfies readonly SourceKind[];
 const KNOWN_FIELDS = new Set(['kind', 'summary', 'session_id', 'agent', 'client', 'source', 'memories']);
 
 export interface SessionCloseInput {
@@ -106,8 +105,7 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
           maxBytes: LIMITS.bodyBytes,
           limitHint: 'summarise it; put what should be remembered in memories',
         });
-  const allowedSources = actor.door === 'mcp' ? AGENT_SOURCES : SOURCE_KINDS;
-  const source = input.source === undefined ? 'agent' : requireEnum('source', input.source, allowedSources);
+  const source = input.source === undefined ? 'agent' : requireClaimableSource(actor, 'source', input.source);
   const session_id = optionalText('session_id', input.session_id, LIMITS.provenanceFieldChars) ?? null;
   const agent = optionalText('agent', input.agent, LIMITS.provenanceFieldChars);
   const client = optionalText('client', input.client, LIMITS.provenanceFieldChars);
@@ -124,7 +122,7 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
     if (rawProvenance !== undefined && (rawProvenance === null || typeof rawProvenance !== 'object' || Array.isArray(rawProvenance))) throw invalid(`${at}.provenance must be an object`);
     // The candidate's own provenance wins; the session fills in what it leaves out.
     const provenance = { source, ...(client ? { client } : {}), ...(agent ? { agent } : {}), ...(session_id ? { session_id } : {}), ...(rawProvenance as Record<string, unknown> | undefined) };
-    if (actor.door === 'mcp') requireEnum(`${at}.provenance.source`, provenance.source, AGENT_SOURCES);
+    requireClaimableSource(actor, `${at}.provenance.source`, provenance.source);
     const candidate = { ...fields, provenance } as unknown as RememberInput;
     let valid: ValidRemember;
     try {

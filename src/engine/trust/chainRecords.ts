@@ -50,7 +50,8 @@ function replay(events: AuditEvent[]): ChainView {
     } else if (WRITE_EVENTS.includes(event.event) && event.version !== null && typeof digests.content === 'string') {
       const versions = written.get(k)?.versions ?? new Map<number, string>();
       versions.set(event.version, digests.content);
-      written.set(k, { seq: event.seq, version: event.version, content: digests.content, state, stateSeq: event.seq, versions });
+      const { seq, version } = event;
+      written.set(k, { seq, version, content: digests.content, state, stateSeq: seq, versions });
       forgotten.delete(k);
     } else if (state !== null) {
       const w = written.get(k);
@@ -81,7 +82,9 @@ function rowStateDigest(row: RowView): string | null {
 /** Problems between the memory rows and the chain, in chain order (rows the chain never saw first). */
 export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): AuditProblem[] {
   const { written, forgotten } = replay(events);
-  const rows = db.all<RowView>('SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version');
+  const rows = db.all<RowView>(
+    'SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version',
+  );
   const problems: AuditProblem[] = [];
   const live = new Set<string>();
   // Key text for a digest whose rows are gone, from whatever trace of the key is left.
@@ -91,39 +94,41 @@ export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): Aud
     named.set(k, row.key);
     const w = written.get(k);
     const name = `${row.key} v${row.version}`;
+    const report = (seq: number, problem: string) => problems.push({ seq, key: row.key, problem: `${name} ${problem}` });
     if (!w) {
       const at = forgotten.get(k);
-      problems.push(
-        at !== undefined
-          ? { seq: at, key: row.key, problem: `${name} was forgotten at event ${at}, but its row is back (re-inserted outside Lore)` }
-          : { seq: 0, key: row.key, problem: `${name} is in no event of the audit chain (its row was inserted outside Lore)` },
-      );
+      if (at !== undefined) report(at, `was forgotten at event ${at}, but its row is back (re-inserted outside Lore)`);
+      else report(0, 'is in no event of the audit chain (its row was inserted outside Lore)');
       continue;
     }
     if (row.is_current !== 1) {
       if (w.versions.get(row.version) !== row.content_digest) {
-        problems.push({ seq: w.seq, key: row.key, problem: `archived ${name} is not a version the chain records (its row was inserted or edited outside Lore)` });
+        report(w.seq, 'is archived but is not a version the chain records (its row was inserted or edited outside Lore)');
       }
       continue;
     }
     if (live.has(k)) {
-      problems.push({ seq: w.seq, key: row.key, problem: `${name} is a second current version of ${row.key} (its row was edited outside Lore)` });
+      report(w.seq, `is a second current version of ${row.key} (its row was edited outside Lore)`);
       continue;
     }
     live.add(k);
     if (row.version !== w.version || row.content_digest !== w.content) {
-      problems.push({ seq: w.seq, key: row.key, problem: `${name} is not the version event ${w.seq} wrote (v${w.version}); its row was replaced outside Lore` });
+      report(w.seq, `is not the version event ${w.seq} wrote (v${w.version}); its row was replaced outside Lore`);
     } else if (w.state !== null && rowStateDigest(row) !== w.state) {
-      problems.push({ seq: w.stateSeq, key: row.key, problem: `${name} reads ${row.status}, but its status or provenance is not what event ${w.stateSeq} recorded (changed outside Lore)` });
+      const what = `reads ${row.status}, but its status or provenance is not what event ${w.stateSeq} recorded`;
+      report(w.stateSeq, `${what} (changed outside Lore)`);
     }
   }
   let eventKeys: Map<string, string> | undefined;
   for (const [k, w] of written) {
     if (live.has(k)) continue;
-    eventKeys ??= new Map(db.all<{ key: string }>('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]));
+    eventKeys ??= new Map(
+      db.all<{ key: string }>('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]),
+    );
     const key = named.get(k) ?? eventKeys.get(k);
     const name = key ? `${key} v${w.version}` : `the record with key digest ${k.slice(0, 16)}… (v${w.version})`;
-    problems.push({ seq: w.seq, key: key ?? null, problem: `${name}, written at event ${w.seq}, has no current row (deleted outside Lore)` });
+    const problem = `${name}, written at event ${w.seq}, has no current row (deleted outside Lore)`;
+    problems.push({ seq: w.seq, key: key ?? null, problem });
   }
   return problems.sort((a, b) => a.seq - b.seq);
 }

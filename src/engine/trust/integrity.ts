@@ -94,9 +94,13 @@ export class IntegrityChecker {
 
   /** Status and provenance: signed by this store's machine as written and at every status change (memory/state.ts). */
   private checkState(row: MemoryRow): RecordVerdict | null {
-    if (!row.state_signature || !row.state_signer) return { ok: false, reason: `its status and provenance are not signed (the row was written or edited outside Lore)` };
+    if (!row.state_signature || !row.state_signer) {
+      return { ok: false, reason: 'its status and provenance are not signed (the row was written or edited outside Lore)' };
+    }
     const signerKey = this.publicKey(row.state_signer);
-    if (!signerKey) return { ok: false, reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store` };
+    if (!signerKey) {
+      return { ok: false, reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store` };
+    }
     let payload: string;
     try {
       payload = statePayload(this.ctx.storeId, rowState(row));
@@ -104,7 +108,7 @@ export class IntegrityChecker {
       return { ok: false, reason: 'its provenance is not JSON (the row was edited outside Lore)' };
     }
     if (!this.holds(signerKey, payload, row.state_signature)) {
-      return { ok: false, reason: `its status or provenance was changed after it was signed` };
+      return { ok: false, reason: 'its status or provenance was changed after it was signed' };
     }
     return null;
   }

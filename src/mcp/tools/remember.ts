@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LIMITS, type SaveResult } from '../../engine';
+import { AGENT_SOURCES, LIMITS, type SaveResult } from '../../engine';
 import { basis, deadEndWarning, isoDate, key, memoryRecord, memoryType } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
@@ -36,7 +36,7 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
         tags: z.array(z.string().max(LIMITS.tagChars)).max(LIMITS.tags).optional(),
         basis: basis.optional().describe('declared (a person said it), verified (checked), observed, inferred (your guess)'),
         confidence: z.number().min(0).max(1).optional(),
-        source: z.enum(['agent', 'file', 'webpage', 'tool']).optional().describe('where the content came from (default agent)'),
+        source: z.enum(AGENT_SOURCES).optional().describe('where the content came from (default agent)'),
         evidence: z.array(z.string().max(LIMITS.linkChars)).max(LIMITS.evidence).optional().describe('links or paths that back it up'),
         valid_from: isoDate.optional(),
         valid_until: isoDate.optional(),

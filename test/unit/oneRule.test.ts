@@ -1,0 +1,32 @@
+// One rule, one place: the engine spells these out once. A second copy is a test failure, not a
+// review comment — a status write that skips signing would be refused on the next read.
+
+import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const SRC = join(__dirname, '..', '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const RULES: Array<[RegExp, string, string]> = [
+  [/['"]active['"],\s*['"]deprecated['"],\s*['"]disputed['"]/, 'engine/model/types.ts', 'the list of live statuses'],
+  [/UPDATE memories SET[^'"`]*\bstatus\s*=/, '', "a status written by SQL (memory/state.ts writeStatus signs every change)"],
+  [/UPDATE memories SET is_current = 0/, 'engine/memory/save.ts', 'archiving the current version'],
+  [/provenance: \{ source: p\.source/, '', 'a hand-written rebuild of a record as remember input'],
+];
+
+describe('one rule, one place', () => {
+  const files = sourceFiles(SRC).map((path) => ({ name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+  for (const [pattern, home, what] of RULES) {
+    it(`${what} is written ${home ? `only in ${home}` : 'nowhere'}`, () => {
+      const where = files.filter((f) => pattern.test(f.text)).map((f) => f.name);
+      assert.deepEqual(where, home ? [home] : []);
+    });
+  }
+});
