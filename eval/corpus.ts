@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { chartRootsOf, classify } from '../src/engine/index/classify';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
-import { evaluateRetrieval, renderRetrieval } from './retrieval';
+import { evaluateRetrieval, indexedEngine, memoryAmongDocs, renderMemoryAmongDocs, renderRetrieval } from './retrieval';
 
 function walk(dir: string, root = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
 
   const retrieval = await evaluateRetrieval(values.corpus, { modelDir: values.model, hybrid: !values['lexical-only'] });
   console.log('\n' + renderRetrieval(retrieval, values.verbose));
+  console.log('\n' + renderMemoryAmongDocs(await memoryAmongDocs(await indexedEngine(values.corpus)), values.verbose));
 }
 
 if (require.main === module) void main();

@@ -71,6 +71,9 @@ export function idf(total: number, df: number): number {
   return Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5));
 }
 
+const PRIOR_RECORDS = 20;
+const PRIOR_SHARE = 0.1;
+
 interface Frequencies {
   docGeneration: string;
   memoryStamp: number;
@@ -126,7 +129,10 @@ export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] 
       };
       known.byTerm.set(word, df);
     }
-    out.push({ word, stem: s, idf: idf(known.chunks + known.memories, df.chunks + df.memories) });
+    // A handful of records says little about how rare a word is: the counts are smoothed with
+    // PRIOR_RECORDS pseudo-records holding each word at PRIOR_SHARE, which a large store outweighs.
+    const total = known.chunks + known.memories + PRIOR_RECORDS;
+    out.push({ word, stem: s, idf: idf(total, df.chunks + df.memories + PRIOR_RECORDS * PRIOR_SHARE) });
   }
   return out;
 }

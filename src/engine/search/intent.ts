@@ -1,5 +1,6 @@
 // The kind of record a question names ("which runbooks cover the queue", "incidents caused by
-// DNS", "the ADR on logging"): the memory types and document kinds it asks for. Recall boosts
+// DNS", "the ADR on logging") or asks for by its form ("how do I…" asks for steps: a runbook or
+// a guide): the memory types and document kinds it wants. Recall boosts
 // those in fusion; it never filters on them (a question that names runbooks may still be best
 // answered by a decision), and a kind word does not count as evidence in the text itself.
 
@@ -48,6 +49,10 @@ const PAIRS: Record<string, Wanted> = {
   'architecture decision': DECISION, 'design doc': RFC, 'github action': { types: [], kinds: ['ci'] },
 };
 
+/** A question that asks for steps ("how do I…", "how to…", "steps to…") asks for a procedure. */
+const HOW_TO = /\b(how (do|can|should|would) (i|we|you)|how to|steps (to|for))\b/;
+const PROCEDURE: Wanted = { types: ['runbook'], kinds: ['runbook', 'guide'] };
+
 /** A plural or possessive reduced to the form the tables use. */
 function singular(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
@@ -73,5 +78,7 @@ export function kindIntent(query: string): KindIntent | null {
       i++;
     } else if (Object.hasOwn(WORDS, words[i])) add(WORDS[words[i]], raw[i]);
   }
-  return intent.words.size ? intent : null;
+  const procedure = HOW_TO.test(raw.join(' '));
+  if (procedure) add(PROCEDURE);
+  return intent.words.size || procedure ? intent : null;
 }
