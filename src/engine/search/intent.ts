@@ -63,7 +63,8 @@ function singular(word: string): string {
 
 /** The kinds a query names, or null when it names none. */
 export function kindIntent(query: string): KindIntent | null {
-  const raw = query.toLowerCase().replace(/post-mortem/g, 'post mortem').replace(/dead-end/g, 'dead end').replace(/how-to/g, 'howto').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const spelled = query.toLowerCase().replace(/post-mortem/g, 'post mortem').replace(/dead-end/g, 'dead end');
+  const raw = spelled.replace(/how-to/g, 'howto').match(/[\p{L}\p{N}]+/gu) ?? [];
   const words = raw.map(singular);
   const intent: KindIntent = { types: new Set(), kinds: new Set(), words: new Set() };
   const add = (wanted: Wanted, ...named: string[]) => {
