@@ -22,6 +22,7 @@ import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { docSnippet } from './snippet';
+import { markConflicts } from './conflicts';
 import { coverage, ftsQuery, queryTerms, stems } from './text';
 import { bm25f, fieldStems, matchStem, weightedTerms, type Field, type WeightedTerm } from './bm25';
 import type { SqlDatabase } from '../ports';
@@ -380,6 +381,7 @@ function rankAndVerify(ctx: EngineContext, req: Request, { hits, rowOf, snippetO
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
+  markConflicts(ctx.db, relevant);
   // A refused record is named and the next one takes its place.
   const results: RecallHit[] = [];
   const refused: Refusal[] = [];
