@@ -9,6 +9,7 @@ import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from 
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
+import { findContradictions, type ContradictionMatch } from '../search/contradictions';
 import { currentRow, insertMemoryRow, rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
@@ -27,7 +28,7 @@ export type SaveResult =
       created: boolean;
       unchanged: boolean;
       superseded: string[];
-      warnings: { dead_ends: DeadEndMatch[] };
+      warnings: { dead_ends: DeadEndMatch[]; contradictions: ContradictionMatch[] };
     }
   | {
       saved: false;
@@ -95,6 +96,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     draft.content_digest = contentDigest(draft);
 
     const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
+    const contradictions = findContradictions(ctx, input);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
       return {
@@ -105,7 +107,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
         created: false,
         unchanged: true,
         superseded: [],
-        warnings: { dead_ends: deadEndProbe },
+        warnings: { dead_ends: deadEndProbe, contradictions },
       };
     }
 
@@ -149,7 +151,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       created: !previous,
       unchanged: false,
       superseded,
-      warnings: { dead_ends: deadEndProbe },
+      warnings: { dead_ends: deadEndProbe, contradictions },
     };
   });
 }
