@@ -12,7 +12,7 @@ import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
 import { runAll } from './multi';
 import { pathOnlyKind } from './pathRule';
-import { evaluateRetrieval, renderRetrieval } from './retrieval';
+import { evaluateRetrieval, indexedEngine, memoryAmongDocs, renderMemoryAmongDocs, renderRetrieval } from './retrieval';
 
 function walk(dir: string, root = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
 
   const retrieval = await evaluateRetrieval(values.corpus, { modelDir: values.model, hybrid: !values['lexical-only'] });
   console.log('\n' + renderRetrieval(retrieval, values.verbose));
+  console.log('\n' + renderMemoryAmongDocs(await memoryAmongDocs(await indexedEngine(values.corpus)), values.verbose));
 }
 
 if (require.main === module) void main();

@@ -1,7 +1,10 @@
 // Retrieval quality on a labelled corpus: every query of queries.jsonl is recalled against the
 // indexed files/, lexical-only and hybrid (lexical fused with a local embedding model), and scored
 // with recall@5, MRR@10 and nDCG@10 (binary relevance: a result is relevant when its path is one
-// of the query's `relevant` paths).
+// of the query's `relevant` paths). Lexical runs twice, with and without the boost for a kind
+// the question names, to show its effect. Then memories among the documents: a decision recorded
+// for each of the first prose documents, asked by its exact title, must rank in the top 3 (the
+// document it restates competes; the other documents must not drown it).
 //
 // Hybrid needs a model. `--model DIR` names any local transformers.js model folder (a real one
 // measures something); without it a tiny generated model is used, which exercises the whole path
@@ -23,7 +26,7 @@ export interface Query {
 }
 
 export interface RetrievalScores {
-  mode: 'lexical' | 'hybrid';
+  mode: 'lexical' | 'hybrid' | 'no-intent';
   model: string | null;
   queries: number;
   recallAt5: number;
@@ -61,9 +64,10 @@ export function scoreRanking(ranked: string[], relevant: string[]): { rank: numb
 }
 
 async function scoreEngine(engine: Engine, queries: Query[], mode: RetrievalScores['mode'], model: string | null): Promise<RetrievalScores> {
+  const options = mode === 'no-intent' ? { intent: false } : undefined;
   const scores: RetrievalScores = { mode, model, queries: queries.length, recallAt5: 0, mrrAt10: 0, ndcgAt10: 0, hitAt: { 1: 0, 5: 0, 10: 0 }, misses: [] };
   for (const q of queries) {
-    const { results } = await engine.recall({ query: q.query, limit: 10 });
+    const { results } = await engine.recall({ query: q.query, limit: 10 }, options);
     const ranked = results.map((r) => (r.record === 'doc' ? r.path : r.key));
     const s = scoreRanking(ranked, q.relevant);
     scores.recallAt5 += s.recallAt5;
@@ -79,7 +83,7 @@ async function scoreEngine(engine: Engine, queries: Query[], mode: RetrievalScor
   return scores;
 }
 
-async function indexedEngine(corpus: string, embedder?: Embedder): Promise<Engine> {
+export async function indexedEngine(corpus: string, embedder?: Embedder): Promise<Engine> {
   const engine = new Engine({ db: new WasmSqlDatabase(':memory:'), embedder });
   const run = engine.index(new WorkspaceFileSource(join(corpus, 'files')));
   while (!(await run.next()).done);
@@ -93,9 +97,41 @@ export interface RetrievalOptions {
   hybrid?: boolean;
 }
 
+export interface MemoryAmongDocs {
+  chunks: number;
+  memories: number;
+  inTop3: number;
+  meanRank: number;
+  misses: Array<{ title: string; rank: number | null }>;
+}
+
+const MEMORY_SAMPLE = 20;
+
+/** Decisions restating the first prose documents' titles, each asked by its exact title. */
+export async function memoryAmongDocs(engine: Engine): Promise<MemoryAmongDocs> {
+  const docs = engine.listDocs({ kinds: ['adr', 'rfc', 'runbook', 'postmortem', 'guide'], limit: MEMORY_SAMPLE }).items;
+  const saved = docs.map((doc) => {
+    const title = doc.title.replace(/^(ADR|RFC)[-\s]?\d+[:.\s-]*/i, '').trim() || doc.title;
+    const { key } = engine.remember({ door: 'test', name: 'eval' }, { type: 'decision', title, description: `Settled as written in ${doc.path}`, provenance: { source: 'user', client: 'eval' } });
+    return { key, title };
+  });
+  const out: MemoryAmongDocs = { chunks: engine.indexStatus().chunks, memories: saved.length, inTop3: 0, meanRank: 0, misses: [] };
+  for (const m of saved) {
+    const { results } = await engine.recall({ query: m.title, limit: 50 });
+    const index = results.findIndex((r) => r.key === m.key);
+    const rank = index < 0 ? null : index + 1;
+    out.meanRank += rank ?? 51;
+    if (rank !== null && rank <= 3) out.inTop3++;
+    else out.misses.push({ title: m.title, rank });
+  }
+  out.meanRank /= saved.length || 1;
+  return out;
+}
+
 export async function evaluateRetrieval(corpus: string, options: RetrievalOptions = {}): Promise<RetrievalScores[]> {
   const queries = readQueries(corpus);
-  const out = [await scoreEngine(await indexedEngine(corpus), queries, 'lexical', null)];
+  const lexical = await indexedEngine(corpus);
+  const out = [await scoreEngine(lexical, queries, 'lexical', null), await scoreEngine(lexical, queries, 'no-intent', null)];
   if (options.hybrid === false) return out;
   const scratch = options.modelDir ? undefined : mkdtempSync(join(tmpdir(), 'lore-eval-model-'));
   try {
@@ -113,11 +149,17 @@ export async function evaluateRetrieval(corpus: string, options: RetrievalOption
   return out;
 }
 
+export function renderMemoryAmongDocs(m: MemoryAmongDocs, verbose = false): string {
+  const lines = [`memories among ${m.chunks} document chunks: ${m.inTop3}/${m.memories} decisions asked by their title in the top 3 (mean rank ${m.meanRank.toFixed(2)})`];
+  if (verbose) for (const miss of m.misses) lines.push(`  "${miss.title}": rank ${miss.rank ?? '>50'}`);
+  return lines.join('\n');
+}
+
 export function renderRetrieval(all: RetrievalScores[], verbose = false): string {
-  const lines = [`retrieval over ${all[0]?.queries ?? 0} queries`, 'mode     recall@5  MRR@10  nDCG@10  hit@1  hit@5  hit@10  model'];
+  const lines = [`retrieval over ${all[0]?.queries ?? 0} queries`, 'mode       recall@5  MRR@10  nDCG@10  hit@1  hit@5  hit@10  model'];
   for (const s of all) {
     lines.push(
-      `${s.mode.padEnd(8)} ${s.recallAt5.toFixed(3).padStart(8)}  ${s.mrrAt10.toFixed(3).padStart(6)}  ${s.ndcgAt10.toFixed(3).padStart(7)}  ${String(s.hitAt[1]).padStart(5)}  ${String(s.hitAt[5]).padStart(5)}  ${String(s.hitAt[10]).padStart(6)}  ${s.model ?? '-'}`,
+      `${s.mode.padEnd(10)} ${s.recallAt5.toFixed(3).padStart(8)}  ${s.mrrAt10.toFixed(3).padStart(6)}  ${s.ndcgAt10.toFixed(3).padStart(7)}  ${String(s.hitAt[1]).padStart(5)}  ${String(s.hitAt[5]).padStart(5)}  ${String(s.hitAt[10]).padStart(6)}  ${s.model ?? '-'}`,
     );
   }
   if (verbose) for (const s of all) for (const m of s.misses) lines.push(`  ${s.mode} ${m.id}: first relevant at ${m.rank ?? '>10'}; top was ${m.top}`);

@@ -89,7 +89,7 @@ export interface SaveOut {
   created?: boolean;
   unchanged?: boolean;
   superseded?: string[];
-  warnings?: { dead_ends: Array<{ key: string; resemblance: number }> };
+  warnings?: { dead_ends: Array<{ key: string; resemblance: number }>; contradictions?: Array<{ key: string; value_kind: string }> };
   conflict?: { reason: string; expected_version: number; current_version: number | null; current: { version: number; body: string; description: string; title: string } | null };
   text: string;
 }

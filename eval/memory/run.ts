@@ -33,8 +33,6 @@ import { vocabulary } from './scenarios/vocabulary';
 export const PENDING: Record<string, string> = {
   // Bugs and ranking weaknesses in Lore that these scenarios found (the engine is not tuned to
   // the eval; fix the engine, then delete the entry).
-  'vocab-runbook-over-chat':
-    'Lore weakness: the type prior (fact 0.85) is not enough when a chat fact repeats the question word for word and the runbook\'s words are floored by bm25 in a tiny store (see precision-common-words-kept)',
 };
 
 export const SCENARIOS: Scenario[] = [

@@ -19,6 +19,7 @@ export type { ForgetReceipt } from './memory/forget';
 export type { LifecycleResult, StatusChange, SupersedeResult } from './memory/lifecycle';
 export type { GetResult, HistoryResult, ListInput, ListResult } from './memory/read';
 export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScoreParts } from './search/recall';
+export { meaningHint } from './search/hint';
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './index/redact';

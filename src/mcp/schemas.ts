@@ -70,6 +70,13 @@ export const memoryRecord = memorySummary.omit({ source: true, flags: true, drif
 });
 
 export const deadEndWarning = z.object({ key: z.string(), title: z.string(), description: z.string(), status: z.string(), resemblance: z.number() });
+export const contradictionWarning = z.object({
+  key: z.string(),
+  title: z.string(),
+  description: z.string(),
+  value_kind: z.string(),
+  values: z.tuple([z.array(z.string()), z.array(z.string())]),
+});
 
 export const docHit = z.object({
   record: z.literal('doc'),

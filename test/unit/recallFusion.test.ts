@@ -105,3 +105,28 @@ describe('recall: a kind named in the question', () => {
     assert.ok(hits.some((h) => h.key === 'decision/resolve-internal-names-with-coredns'));
   });
 });
+
+describe('recall in a young store', () => {
+  let s: TestStore;
+  beforeEach(() => {
+    s = openTestStore();
+  });
+  afterEach(() => s.cleanup());
+
+  it('ranks the runbook holding two of the question\'s words above a record holding one rarer word', async () => {
+    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the Postgres credentials', description: 'Create a new role password in Vault, update the app secret, roll the API pods' }));
+    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the TLS certificates', description: 'cert-manager renews them; force a renewal with cmctl renew' }));
+    s.engine.remember(person, memory({ title: 'Database backups are encrypted with KMS', description: 'The nightly pg_dump goes to S3 encrypted with the backups KMS key' }));
+    s.engine.remember(person, memory({ type: 'convention', title: 'Credentials never go in .env files', description: 'Local development reads credentials from the 1Password CLI' }));
+    const keys = (await s.engine.recall({ query: 'which credentials rotate for the database' })).results.map((h) => h.key);
+    assert.equal(keys[0], 'runbook/rotate-the-postgres-credentials', keys.join('\n'));
+  });
+
+  it('ranks the runbook above a chat fact that repeats a how-to question', async () => {
+    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the Postgres credentials', description: 'Create a new role password in Vault, update the app secret, roll the API pods, then revoke the old password' }));
+    s.engine.remember(person, memory({ type: 'fact', title: 'User asked how to rotate database credentials', description: 'In yesterday\'s chat the user asked about rotating the database credentials before the audit' }));
+    const hits = (await s.engine.recall({ query: 'how do I rotate the database credentials' })).results;
+    assert.equal(hits[0].key, 'runbook/rotate-the-postgres-credentials', JSON.stringify(hits.map((h) => [h.key, h.score])));
+    assert.equal(hits[0].score.intent, 1.5);
+  });
+});

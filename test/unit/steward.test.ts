@@ -187,6 +187,37 @@ describe('steward', () => {
       assert.deepEqual(anchor.actions, ['supersede', 'dispute', 'dismiss']);
     });
 
+    it('finds a contradiction without a fact key: one subject, two values of one exclusive kind; not related records', () => {
+      s.engine.remember(person, memory({ key: 'fact/deploy-day', type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production releases happen on Tuesday afternoons', body: '' }));
+      s.clock.advanceDays(30);
+      s.engine.remember(person, memory({ key: 'fact/deploy-day-now', type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings', body: '' }));
+      // Related, not contradicting: another statement about deploys, another schedule, another type.
+      s.engine.remember(person, memory({ key: 'fact/deploy-freeze', type: 'fact', title: 'Deploy freeze on Fridays', description: 'Nothing ships on Friday', body: '' }));
+      s.engine.remember(person, memory({ key: 'fact/backups-nightly', type: 'fact', title: 'Database backups run nightly', description: 'pg_dump at 02:00 UTC', body: '' }));
+      s.engine.remember(person, memory({ key: 'fact/log-rotation', type: 'fact', title: 'Log rotation runs weekly', description: 'logrotate on Sundays', body: '' }));
+      s.engine.remember(person, memory({ key: 'convention/deploy-review', type: 'convention', title: 'Deploys on Mondays need two reviewers', description: 'Monday releases are reviewed twice', body: '' }));
+
+      const conflicts = ofKind(run(s), 'conflict');
+      assert.equal(conflicts.length, 1, JSON.stringify(conflicts.map((c) => c.summary)));
+      assert.deepEqual(conflicts[0].keys, ['fact/deploy-day', 'fact/deploy-day-now'], 'older first');
+      assert.equal(conflicts[0].evidence.value_kind, 'weekday');
+      assert.deepEqual(conflicts[0].evidence.values, { 'fact/deploy-day': ['tuesday'], 'fact/deploy-day-now': ['thursday'] });
+      assert.deepEqual(conflicts[0].actions, ['supersede', 'dispute', 'dismiss']);
+    });
+
+    it('until the conflict is resolved, recall flags both records and ranks the newer first', async () => {
+      s.engine.remember(person, memory({ key: 'fact/deploy-day', type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production deploys happen on Tuesday afternoons', body: '' }));
+      s.clock.advanceDays(30);
+      s.engine.remember(person, memory({ key: 'fact/deploy-day-now', type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings', body: '' }));
+      const before = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
+      assert.equal(before[0].key, 'fact/deploy-day', 'the older statement matches the question better');
+      assert.ok(before.every((h) => !h.flags.includes('conflict')));
+      s.engine.stewardRun();
+      const after = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
+      assert.deepEqual(after.slice(0, 2).map((h) => h.key), ['fact/deploy-day-now', 'fact/deploy-day']);
+      assert.ok(after.slice(0, 2).every((h) => h.flags.includes('conflict')));
+    });
+
     it('finds stale records: review date passed, unverified for the configured time; incidents do not age', () => {
       s.engine.remember(person, memory({ review_after: '2026-03-01' }));
       s.engine.remember(person, memory({ key: 'runbook/restore-db', type: 'runbook', title: 'Restore the database from a snapshot', description: 'Restore the nightly snapshot into a new instance', body: '' }));

@@ -96,4 +96,30 @@ export const contradiction: Scenario[] = [
       });
     },
   },
+  {
+    id: 'contradiction-no-fact-key-warned',
+    theme: 'contradiction',
+    title: 'a save that restates a record with another day comes back with it as a possible contradiction; related saves do not',
+    async run(ctx) {
+      await ctx.withSession(async (s) => {
+        const saves: Array<[Record<string, unknown>, string | null]> = [
+          [{ type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production deploys happen on Tuesday afternoons' }, null],
+          [{ type: 'fact', title: 'The retro is on Fridays', description: 'The team retro runs every second Friday' }, null],
+          [{ type: 'fact', title: 'Deploy freeze on Fridays', description: 'Nothing ships to production on a Friday' }, null],
+          [{ type: 'fact', title: 'Database backups run nightly', description: 'pg_dump runs at 02:00 UTC' }, null],
+          [{ type: 'fact', title: 'Log rotation runs weekly', description: 'logrotate compresses the logs on Sundays' }, null],
+          [{ type: 'convention', title: 'Deploys on Mondays need two reviewers', description: 'Monday releases are reviewed twice' }, null],
+          [{ type: 'fact', title: 'Retro notes go to Confluence', description: 'The facilitator posts the notes after each retro' }, null],
+          [{ type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings' }, 'fact/deploys-go-out-on-tuesdays'],
+          [{ type: 'fact', title: 'The retro moved to Wednesdays', description: 'Retro is on Wednesday afternoons from now on' }, 'fact/the-retro-is-on-fridays'],
+        ];
+        for (const [args, expected] of saves) {
+          const out = await s.remember(args);
+          const warned = (out.warnings?.contradictions ?? []).map((c) => c.key);
+          ctx.expect(JSON.stringify(warned) === JSON.stringify(expected ? [expected] : []), `"${String(args.title)}" warned about [${warned.join(', ')}], expected [${expected ?? ''}]`);
+          if (expected) ctx.expect(/Supersede it\?/.test(out.text), `"${String(args.title)}": the text does not ask to supersede`);
+        }
+      });
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 // `lore recall`: one ranked list of what Lore knows about a question — titles and descriptions, never bodies.
 
-import { describeDrift, type DriftFlag, type RecallResult } from '../../engine';
+import { describeDrift, meaningHint, type DriftFlag, type RecallResult } from '../../engine';
 import type { Command } from '../command';
 import { integerOption, listOption } from '../parse';
 
@@ -36,7 +36,10 @@ function renderRecall(result: RecallResult): string {
 }
 
 function renderHits(result: RecallResult): string {
-  if (!result.results.length) return `nothing recalled for "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}`;
+  if (!result.results.length) {
+    const hint = meaningHint(result);
+    return `nothing recalled for "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}${hint ? `\n${hint}` : ''}`;
+  }
   return result.results
     .map((hit, i) => {
       const flags = hit.flags.length ? `  [${hit.flags.join(', ')}]` : '';

@@ -82,5 +82,8 @@ function renderSave(result: SaveResult): string {
   if (result.status === 'quarantined') lines.push('it came from an untrusted source and stays out of recall until a person runs: lore promote ' + result.key);
   for (const key of result.superseded) lines.push(`superseded ${key} (same fact key)`);
   for (const dead of result.warnings.dead_ends) lines.push(`warning: this resembles the dead end ${dead.key}: ${dead.title} — ${dead.description}`);
+  for (const c of result.warnings.contradictions) {
+    lines.push(`warning: this may contradict ${c.key} (${c.values[0].join(', ')} there, ${c.values[1].join(', ')} here); supersede it: lore supersede ${c.key} --by ${result.key}`);
+  }
   return lines.join('\n');
 }

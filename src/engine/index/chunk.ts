@@ -51,34 +51,52 @@ function bounded(heading: string, lines: string[], firstLine: number): Chunk[] {
       size += lines[end].length + 1;
       end++;
     }
-    const text = lines.slice(start, end).join('\n').trim();
-    if (text) chunks.push({ heading, startLine: firstLine + start, endLine: firstLine + end - 1, text: text.slice(0, MAX_CHUNK_CHARS) });
+    // The range is that of the text kept: blank lines around it are not part of the chunk.
+    let first = start;
+    let last = end - 1;
+    while (first <= last && !lines[first].trim()) first++;
+    while (last >= first && !lines[last].trim()) last--;
+    const text = lines.slice(first, last + 1).join('\n').trim();
+    if (text) chunks.push({ heading, startLine: firstLine + first, endLine: firstLine + last, text: text.slice(0, MAX_CHUNK_CHARS) });
     start = end;
   }
   return chunks;
 }
 
+/** The front matter block at the top of a markdown file: its line count and its title, if any. */
+function frontMatter(lines: string[]): { lines: number; title: string | null } {
+  if (!/^---\s*$/.test(lines[0] ?? '')) return { lines: 0, title: null };
+  const close = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
+  if (close < 0) return { lines: 0, title: null };
+  const title = lines.slice(1, close).map((l) => /^title:\s*["']?(.+?)["']?\s*$/.exec(l)?.[1]).find(Boolean) ?? null;
+  return { lines: close + 1, title };
+}
+
 function markdownChunks(lines: string[]): Chunk[] {
   const chunks: Chunk[] = [];
   const path: string[] = [];
-  let sectionStart = 0;
+  // Front matter is metadata (its title is the document's title), not text a hit should show.
+  const meta = frontMatter(lines);
+  let sectionStart = meta.lines;
   let inFence = false;
   const flush = (end: number) => {
-    chunks.push(...bounded(path.join(' > '), lines.slice(sectionStart, end), sectionStart + 1));
+    chunks.push(...bounded(path.filter(Boolean).join(' > '), lines.slice(sectionStart, end), sectionStart + 1));
   };
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = meta.lines; i < lines.length; i++) {
     if (/^\s*(```|~~~)/.test(lines[i])) inFence = !inFence;
     const heading = !inFence && lines[i].startsWith('#') ? atxHeading(lines[i]) : null;
     if (!heading) continue;
     if (i > sectionStart) flush(i);
     const level = heading.level;
     path.length = Math.min(path.length, level - 1);
-    path[level - 1] = heading.text;
+    // A heading a template fills in (blank once its markup is removed) stands for the title.
+    path[level - 1] = heading.text.trim() || (level === 1 ? meta.title ?? '' : '');
     for (let j = 0; j < level - 1; j++) path[j] ??= '';
     sectionStart = i;
   }
   flush(lines.length);
-  return chunks.map((c) => ({ ...c, heading: c.heading.split(' > ').filter(Boolean).join(' > ') }));
+  // A file of front matter alone is still findable by it.
+  return chunks.length || !meta.lines ? chunks : bounded('', lines, 1);
 }
 
 /** Top-level Terraform/HCL blocks: `resource "a" "b" {`, `module "x" {`, `variable`, ... */

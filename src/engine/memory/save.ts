@@ -10,6 +10,7 @@ import { LIVE_STATUSES_SQL } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
+import { findContradictions, type ContradictionMatch } from '../search/contradictions';
 import { currentRow, insertMemoryRow, rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
@@ -29,7 +30,7 @@ export type SaveResult =
       created: boolean;
       unchanged: boolean;
       superseded: string[];
-      warnings: { dead_ends: DeadEndMatch[] };
+      warnings: { dead_ends: DeadEndMatch[]; contradictions: ContradictionMatch[] };
     }
   | {
       saved: false;
@@ -97,6 +98,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     draft.content_digest = contentDigest(draft);
 
     const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
+    const contradictions = findContradictions(ctx, input);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
       return {
@@ -107,7 +109,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
         created: false,
         unchanged: true,
         superseded: [],
-        warnings: { dead_ends: deadEndProbe },
+        warnings: { dead_ends: deadEndProbe, contradictions },
       };
     }
 
@@ -147,7 +149,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       created: !previous,
       unchanged: false,
       superseded,
-      warnings: { dead_ends: deadEndProbe },
+      warnings: { dead_ends: deadEndProbe, contradictions },
     };
   });
 }

@@ -43,7 +43,8 @@ interface Counted {
 }
 
 function count(text: string): Counted {
-  const words = text.slice(0, FIELD_CHARS).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const folded = text.slice(0, FIELD_CHARS).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const words = folded.match(/[\p{L}\p{N}]{2,}/gu) ?? [];
   const counts = new Map<string, number>();
   for (const w of words) {
     const s = matchStem(w);
@@ -71,6 +72,9 @@ export function idf(total: number, df: number): number {
   return Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5));
 }
 
+const PRIOR_RECORDS = 20;
+const PRIOR_SHARE = 0.1;
+
 interface Frequencies {
   docGeneration: string;
   memoryStamp: number;
@@ -86,15 +90,21 @@ const EXACT_MEMORY_ROWS = 2000;
 const MEMORY_DRIFT = 0.02;
 
 function store(db: SqlDatabase): Frequencies {
-  const docGeneration = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
+  const docGeneration =
+    db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
   // MAX(id) is one b-tree step; it moves on every save, and stands in for the row count.
   const memoryStamp = db.get<{ n: number | null }>('SELECT MAX(id) AS n FROM memories')?.n ?? 0;
   let known = frequencies.get(db);
   const memoriesMoved =
-    !known || (known.memoryStamp !== memoryStamp && (memoryStamp < EXACT_MEMORY_ROWS || Math.abs(memoryStamp - known.memoryStamp) > MEMORY_DRIFT * known.memoryStamp));
+    !known ||
+    (known.memoryStamp !== memoryStamp &&
+      (memoryStamp < EXACT_MEMORY_ROWS ||
+        Math.abs(memoryStamp - known.memoryStamp) > MEMORY_DRIFT * known.memoryStamp));
   if (!known || known.docGeneration !== docGeneration || memoriesMoved) {
-    const chunks = known && known.docGeneration === docGeneration ? known.chunks : db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0;
-    const memories = memoriesMoved ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0 : known!.memories;
+    const count = (sql: string) => db.get<{ n: number }>(sql)?.n ?? 0;
+    const sameIndex = known && known.docGeneration === docGeneration;
+    const chunks = sameIndex ? known!.chunks : count('SELECT COUNT(*) AS n FROM doc_chunks');
+    const memories = memoriesMoved ? count('SELECT COUNT(*) AS n FROM memories') : known!.memories;
     known = { docGeneration, memoryStamp, chunks, memories, byTerm: new Map() };
     frequencies.set(db, known);
   }
@@ -111,6 +121,8 @@ export interface WeightedTerm {
 /** Each query word's idf over memories and chunks together (df counted once per word per store state). */
 export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] {
   const known = store(db);
+  const matching = (table: 'doc_fts' | 'memory_fts', match: string) =>
+    db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0;
   const seen = new Set<string>();
   const out: WeightedTerm[] = [];
   for (const word of words) {
@@ -121,12 +133,15 @@ export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] 
     if (!df) {
       const match = ftsQuery(word);
       df = {
-        chunks: known.chunks ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_fts WHERE doc_fts MATCH ?', [match])?.n ?? 0 : 0,
-        memories: known.memories ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [match])?.n ?? 0 : 0,
+        chunks: known.chunks ? matching('doc_fts', match) : 0,
+        memories: known.memories ? matching('memory_fts', match) : 0,
       };
       known.byTerm.set(word, df);
     }
-    out.push({ word, stem: s, idf: idf(known.chunks + known.memories, df.chunks + df.memories) });
+    // A handful of records says little about how rare a word is: the counts are smoothed with
+    // PRIOR_RECORDS pseudo-records holding each word at PRIOR_SHARE, which a large store outweighs.
+    const total = known.chunks + known.memories + PRIOR_RECORDS;
+    out.push({ word, stem: s, idf: idf(total, df.chunks + df.memories + PRIOR_RECORDS * PRIOR_SHARE) });
   }
   return out;
 }

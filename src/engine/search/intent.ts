@@ -1,5 +1,6 @@
 // The kind of record a question names ("which runbooks cover the queue", "incidents caused by
-// DNS", "the ADR on logging"): the memory types and document kinds it asks for. Recall boosts
+// DNS", "the ADR on logging") or asks for by its form ("how do I…" asks for steps: a runbook or
+// a guide): the memory types and document kinds it wants. Recall boosts
 // those in fusion; it never filters on them (a question that names runbooks may still be best
 // answered by a decision), and a kind word does not count as evidence in the text itself.
 
@@ -48,6 +49,10 @@ const PAIRS: Record<string, Wanted> = {
   'architecture decision': DECISION, 'design doc': RFC, 'github action': { types: [], kinds: ['ci'] },
 };
 
+/** A question that asks for steps ("how do I…", "how to…", "steps to…") asks for a procedure. */
+const HOW_TO = /\b(how (do|can|should|would) (i|we|you)|how to|steps (to|for))\b/;
+const PROCEDURE: Wanted = { types: ['runbook'], kinds: ['runbook', 'guide'] };
+
 /** A plural or possessive reduced to the form the tables use. */
 function singular(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
@@ -58,7 +63,8 @@ function singular(word: string): string {
 
 /** The kinds a query names, or null when it names none. */
 export function kindIntent(query: string): KindIntent | null {
-  const raw = query.toLowerCase().replace(/post-mortem/g, 'post mortem').replace(/dead-end/g, 'dead end').replace(/how-to/g, 'howto').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const spelled = query.toLowerCase().replace(/post-mortem/g, 'post mortem').replace(/dead-end/g, 'dead end');
+  const raw = spelled.replace(/how-to/g, 'howto').match(/[\p{L}\p{N}]+/gu) ?? [];
   const words = raw.map(singular);
   const intent: KindIntent = { types: new Set(), kinds: new Set(), words: new Set() };
   const add = (wanted: Wanted, ...named: string[]) => {
@@ -73,5 +79,7 @@ export function kindIntent(query: string): KindIntent | null {
       i++;
     } else if (Object.hasOwn(WORDS, words[i])) add(WORDS[words[i]], raw[i]);
   }
-  return intent.words.size ? intent : null;
+  const procedure = HOW_TO.test(raw.join(' '));
+  if (procedure) add(PROCEDURE);
+  return intent.words.size || procedure ? intent : null;
 }

@@ -22,6 +22,7 @@ import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { docSnippet } from './snippet';
+import { markConflicts } from './conflicts';
 import { coverage, ftsQuery, queryTerms, stems } from './text';
 import { bm25f, fieldStems, matchStem, weightedTerms, type Field, type WeightedTerm } from './bm25';
 import type { SqlDatabase } from '../ports';
@@ -276,7 +277,13 @@ export interface RecallOptions {
 }
 
 /** Every candidate scored: relevance on one scale for memories and documents, then the priors. */
-function fuse(db: SqlDatabase, req: Request, found: Candidates): { hits: RecallHit[]; rowOf: Map<RecallHit, Row> } {
+interface Fused {
+  hits: RecallHit[];
+  rowOf: Map<RecallHit, Row>;
+  snippetOf: Map<RecallHit, () => void>;
+}
+
+function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
   const { vectorsUsed } = found;
   const words = queryTerms(req.lexicalQuery);
   // With documents alone, FTS5's order and shares are the answer; BM25F (and its document
@@ -304,6 +311,7 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): { hits: RecallH
 
   const hits: RecallHit[] = [];
   const rowOf = new Map<RecallHit, Row>();
+  const snippetOf = new Map<RecallHit, () => void>();
   for (const row of found.memories.values()) {
     const memory = rowToMemory(row);
     const lexical = lexicalOf(memoryLexical.get(row), () => fieldStems(`mem:${row.id}:${row.content_digest}`, memoryFields(row)));
@@ -344,25 +352,27 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): { hits: RecallH
       ...(req.intent?.kinds.has(doc.kind) ? { intent: INTENT_BOOST } : {}),
     };
     parts.total = round(relevance(lexical, doc.cosine) * parts.kind! * (parts.intent ?? 1));
-    const snippet = docSnippet(doc, probe);
-    hits.push({
+    const hit: DocHit = {
       record: 'doc',
       key: `doc:${doc.path}`,
       path: doc.path,
       kind: doc.kind,
       title: doc.title,
-      description: snippet.description,
-      lines: snippet.lines,
+      description: '',
+      lines: [doc.startLine, doc.endLine],
       indexed_at: doc.indexedAt,
       flags: [],
       score: parts,
-    });
+    };
+    // The snippet is read out of the chunk only for the hits that make the page.
+    snippetOf.set(hit, () => Object.assign(hit, docSnippet(doc, probe)));
+    hits.push(hit);
   }
-  return { hits, rowOf };
+  return { hits, rowOf, snippetOf };
 }
 
 /** Dead ends the query resembles first, then by score; signatures verified in rank order until the page is full. */
-function rankAndVerify(ctx: EngineContext, req: Request, hits: RecallHit[], rowOf: Map<RecallHit, Row>): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
+function rankAndVerify(ctx: EngineContext, req: Request, { hits, rowOf, snippetOf }: Fused): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
   // A match on nothing but words every record contains carries no evidence; it is dropped.
   const relevant = hits.filter((h) => h.score.total >= MIN_SCORE || h.score.dead_end_match !== undefined);
   relevant.sort(
@@ -371,6 +381,7 @@ function rankAndVerify(ctx: EngineContext, req: Request, hits: RecallHit[], rowO
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );
+  markConflicts(ctx.db, relevant);
   // A refused record is named and the next one takes its place.
   const results: RecallHit[] = [];
   const refused: Refusal[] = [];
@@ -380,6 +391,7 @@ function rankAndVerify(ctx: EngineContext, req: Request, hits: RecallHit[], rowO
     const verdict = row ? ctx.integrity.check(row) : ({ ok: true, unattributed: false } as const);
     if (verdict.ok) {
       if (verdict.unattributed) hit.flags.push('unattributed');
+      snippetOf.get(hit)?.();
       results.push(hit);
     } else refused.push({ key: hit.key, version: row!.version, reason: verdict.reason });
   }
@@ -389,6 +401,5 @@ function rankAndVerify(ctx: EngineContext, req: Request, hits: RecallHit[], rowO
 export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<RecallResult> {
   const req = validate(ctx, input, options);
   const found = await gather(ctx, req, deps);
-  const { hits, rowOf } = fuse(ctx.db, req, found);
-  return { query: req.query, as_of: req.asOf, ...rankAndVerify(ctx, req, hits, rowOf), vectors: found.vectorsUsed };
+  return { query: req.query, as_of: req.asOf, ...rankAndVerify(ctx, req, fuse(ctx.db, req, found)), vectors: found.vectorsUsed };
 }

@@ -26,7 +26,8 @@ function contentLines(doc: DocCandidate): Line[] {
   const out: Line[] = [];
   for (let i = from; i < raw.length; i++) {
     const text = raw[i].replace(/^\s*(?:[>*+-]|\d+\.)\s+/, '').trim();
-    if (!text || /^#{1,6}\s/.test(raw[i]) || /^(```|~~~|[-=*_]{3,}$)/.test(text) || /^\|?[\s:|-]+\|?$/.test(text)) continue;
+    const markup = /^#{1,6}\s/.test(raw[i]) || /^(```|~~~|[-=*_]{3,}$)/.test(text) || /^\|?[\s:|-]+\|?$/.test(text);
+    if (!text || markup) continue;
     out.push({ text, number: doc.startLine + i });
   }
   return out;

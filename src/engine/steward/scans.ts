@@ -20,6 +20,7 @@ import {
   type TermVector,
 } from './similarity';
 import type { Finding, StaleReason } from './types';
+import { valueConflict } from './valueConflict';
 
 /** Days without a new version or re-verification after which an active record counts as unverified. */
 export const DEFAULT_UNVERIFIED_DAYS = 180;
@@ -141,6 +142,7 @@ function candidatePairs(records: Memory[], vectors: Map<string, TermVector>): Ar
 
 export function findConflicts(records: Memory[], vectors: Map<string, TermVector>): Finding[] {
   const findings: Finding[] = [];
+  const byKey = new Map(records.map((m) => [m.key, m]));
   const reported = new Set<string>();
 
   const byFactKey = new Map<string, Memory[]>();
@@ -193,6 +195,24 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
         });
       }
     }
+  }
+  // No fact key and no anchor in common: one subject, two different values of one exclusive kind.
+  for (const [x, y] of candidatePairs(records.filter((m) => CONFLICT_TYPES.includes(m.type)), vectors)) {
+    const pair = [x, y].sort().join('\n');
+    if (reported.has(pair)) continue;
+    const [older, newer] = [byKey.get(x)!, byKey.get(y)!].sort(byAge);
+    if (older.type !== newer.type || (older.fact_key && older.fact_key === newer.fact_key)) continue;
+    const conflict = valueConflict(older, newer);
+    if (!conflict) continue;
+    reported.add(pair);
+    findings.push({
+      kind: 'conflict',
+      keys: [older.key, newer.key],
+      summary: `${older.key} and ${newer.key} state different ${conflict.kind}s (${conflict.values[0].join(', ')} / ${conflict.values[1].join(', ')}) about ${conflict.shared_subject.join(' ')}; the newer is ${newer.key}`,
+      evidence: { value_kind: conflict.kind, values: { [older.key]: conflict.values[0], [newer.key]: conflict.values[1] }, shared_terms: conflict.shared_subject, versions: versionsOf([older, newer]) },
+      fingerprint: `conflict:value:${[at(older), at(newer)].sort().join(',')}`,
+      actions: ['supersede', 'dispute', 'dismiss'],
+    });
   }
   return findings;
 }

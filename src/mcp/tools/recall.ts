@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DOC_KINDS, LIMITS, describeDrift, type DriftFlag, type RecallHit } from '../../engine';
+import { DOC_KINDS, LIMITS, describeDrift, meaningHint, type DriftFlag, type RecallHit } from '../../engine';
 import { fence } from '../fence';
 import { docHit, isoDate, memorySummary, memoryType, refusal, scoreParts } from '../schemas';
 import type { ToolDeps } from './deps';
@@ -18,6 +18,8 @@ export function renderHit(hit: RecallHit, rank: number): string {
   const successor = hit.superseded_by ? `\n   superseded by ${hit.superseded_by}` : '';
   return `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ${hit.basis})${flags}\n   ${hit.title} — ${hit.description}${reason}${successor}${drift}`;
 }
+
+const hintLine = (hint: string | null) => (hint ? `\n${hint}` : '');
 
 export function registerRecall(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
@@ -48,7 +50,7 @@ export function registerRecall(server: McpServer, deps: ToolDeps): void {
       guarded(async () => {
         const result = await deps.access.use((engine) => engine.recall(args));
         if (!result.results.length) {
-          return ok({ ...result, truncated: false }, `Nothing in Lore matches "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}. If you settle something worth keeping, save it with remember.`);
+          return ok({ ...result, truncated: false }, `Nothing in Lore matches "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}. If you settle something worth keeping, save it with remember.${hintLine(meaningHint(result))}`);
         }
         const block = fence(`recall results for "${result.query}"`, result.results.map((hit, i) => renderHit(hit, i + 1)));
         const deadEnds = result.results.filter((h) => h.flags.includes('dead_end'));

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AGENT_SOURCES, LIMITS, type SaveResult } from '../../engine';
-import { basis, deadEndWarning, isoDate, key, memoryRecord, memoryType } from '../schemas';
+import { basis, contradictionWarning, deadEndWarning, isoDate, key, memoryRecord, memoryType } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
@@ -15,6 +15,9 @@ function describeSave(result: SaveResult): string {
   if (result.status === 'quarantined') lines.push('It came from an untrusted source, so it is quarantined: it stays out of recall until a person promotes it.');
   if (result.superseded.length) lines.push(`It supersedes ${result.superseded.join(', ')} (same fact_key).`);
   for (const d of result.warnings.dead_ends) lines.push(`Warning: this resembles the recorded dead end ${d.key} ("${d.title}": ${d.description}). Check it before going further.`);
+  for (const c of result.warnings.contradictions) {
+    lines.push(`Possible contradiction: ${c.key} ("${c.title}") says ${c.values[0].join(', ')} where this says ${c.values[1].join(', ')}. Supersede it? (supersede with old_key ${c.key}, new_key ${result.key})`);
+  }
   return lines.join('\n');
 }
 
@@ -52,7 +55,12 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
         created: z.boolean().optional(),
         unchanged: z.boolean().optional(),
         superseded: z.array(z.string()).optional(),
-        warnings: z.object({ dead_ends: z.array(deadEndWarning) }).optional(),
+        warnings: z
+          .object({
+            dead_ends: z.array(deadEndWarning),
+            contradictions: z.array(contradictionWarning).describe('active records this one may contradict: supersede them?'),
+          })
+          .optional(),
         conflict: z
           .object({ reason: z.string(), expected_version: z.number(), current_version: z.number().nullable(), current: memoryRecord.nullable() })
           .optional(),

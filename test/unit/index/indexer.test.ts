@@ -73,7 +73,7 @@ describe('workspace index', () => {
     const chunks = (path: string) => db.all<{ heading: string; start_line: number; end_line: number }>('SELECT heading, start_line, end_line FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ? ORDER BY ord', [path]);
     const adr = chunks('docs/decisions/0001-use-postgres-for-jobs.md');
     assert.deepEqual(adr.map((c) => c.heading), ['1. Use Postgres for background jobs', '1. Use Postgres for background jobs > Status', '1. Use Postgres for background jobs > Context', '1. Use Postgres for background jobs > Decision', '1. Use Postgres for background jobs > Consequences']);
-    assert.deepEqual([adr[3].start_line, adr[3].end_line], [11, 14]);
+    assert.deepEqual([adr[3].start_line, adr[3].end_line], [11, 13]);
     assert.deepEqual(chunks('infra/main.tf').map((c) => c.heading), ['variable region', 'resource aws_db_instance jobs', 'module network']);
     assert.deepEqual(chunks('infra/k8s/workers.yaml').map((c) => c.heading), ['Deployment workers', 'Service workers']);
   });

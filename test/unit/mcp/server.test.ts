@@ -73,6 +73,20 @@ describe('MCP server (in process)', () => {
     assert.notEqual(/nonce="([0-9a-f]+)"/.exec(again)?.[1], nonce, 'a fresh nonce per call');
   });
 
+  it('returns a possible contradiction with the save, through the strict output schema', async () => {
+    await h.client.listTools();
+    const first = await h.call('remember', { type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production deploys happen on Tuesday afternoons' });
+    assert.ok(!first.isError, textOf(first));
+    assert.deepEqual((first.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions, []);
+    const second = await h.call('remember', { type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings' });
+    assert.ok(!second.isError, textOf(second));
+    const warnings = (second.structuredContent as { warnings: { contradictions: Array<{ key: string; value_kind: string; values: string[][] }> } }).warnings;
+    assert.deepEqual(warnings.contradictions.map((c) => [c.key, c.value_kind, c.values]), [['fact/deploys-go-out-on-tuesdays', 'weekday', [['tuesday'], ['thursday']]]]);
+    assert.match(textOf(second), /Possible contradiction: fact\/deploys-go-out-on-tuesdays .* Supersede it\?/);
+    const related = await h.call('remember', { type: 'fact', title: 'Deploy freeze on Fridays', description: 'Nothing ships on Friday' });
+    assert.deepEqual((related.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions, [], 'a related record is not a contradiction');
+  });
+
   it('neutralises look-alike fences and keeps injected instructions inside the fence', async () => {
     await h.call('remember', {
       ...decision,

@@ -1,0 +1,46 @@
+// Contradictions a save may bring: live records of the same type that the new record restates
+// with a different value of one exclusive kind (steward/valueConflict.ts decides), returned with
+// the save like a resembling dead end is, so the saver can supersede the old one.
+
+import type { EngineContext } from '../memory/context';
+import { rowToMemory, type MemoryRow } from '../store/memoryRows';
+import { valueConflict } from '../steward/valueConflict';
+import { ftsQuery } from './text';
+
+export interface ContradictionMatch {
+  key: string;
+  title: string;
+  description: string;
+  /** The kind of value the two records disagree on (weekday, month, frequency). */
+  value_kind: string;
+  /** The existing record's values, then the new record's. */
+  values: [string[], string[]];
+}
+
+/** How many same-type records sharing title words are compared (FTS5 ranks them first). */
+const CANDIDATES = 20;
+
+export function findContradictions(
+  ctx: Pick<EngineContext, 'db' | 'integrity'>,
+  input: { key: string; type: string; title: string; description: string; fact_key?: string | null },
+): ContradictionMatch[] {
+  const match = ftsQuery(input.title);
+  if (!match) return [];
+  const rows = ctx.db.all<MemoryRow>(
+    `SELECT m.* FROM memory_fts f JOIN memories m ON m.id = f.rowid
+     WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ('active', 'deprecated', 'disputed')
+       AND m.type = ? AND m.key <> ?
+     ORDER BY bm25(memory_fts, 4.0, 1.0, 0.0, 0.0) LIMIT ?`,
+    [match, input.type, input.key, CANDIDATES],
+  );
+  const out: ContradictionMatch[] = [];
+  for (const row of ctx.integrity.partition(rows).accepted) {
+    // One fact key between them is the supersede path, not a warning.
+    if (input.fact_key && row.fact_key === input.fact_key) continue;
+    const found = valueConflict(row, input);
+    if (!found) continue;
+    const m = rowToMemory(row);
+    out.push({ key: m.key, title: m.title, description: m.description, value_kind: found.kind, values: found.values });
+  }
+  return out;
+}
