@@ -11,7 +11,7 @@
 // for a name like a pod `x-0` whose definition is `x`), or to the file's end when the reference is
 // a path.
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
@@ -98,6 +98,11 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     if (folder) {
       const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${folder}/`));
       rmSync(join(root, folder), { recursive: true, force: true });
+      return files;
+    }
+    if (statSync(target).isDirectory()) {
+      const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`));
+      rmSync(target, { recursive: true, force: true });
       return files;
     }
     rmSync(target);

@@ -12,6 +12,9 @@ export const DEFAULT_INCLUDE: readonly string[] = [
   '**/README', '**/README.*', '**/CHANGELOG*', '**/HISTORY*', '**/NOTES.txt',
   '**/*.tf', '**/*.hcl', '**/*.yaml', '**/*.yml', '**/*.tpl',
   '**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/Containerfile', '**/Jenkinsfile',
+  // What infrastructure engineers search for besides documents: scripts, build files, tool config, owners.
+  '**/*.sh', '**/*.bash', '**/*.py', '**/*.go', '**/*.rb', '**/Makefile', '**/GNUmakefile', '**/*.mk', '**/Vagrantfile', '**/Rakefile',
+  '**/*.json', '**/*.ini', '**/*.toml', '**/*.cfg', '**/*.conf', '**/*.j2', '**/CODEOWNERS', '**/inventory', '**/hosts',
 ];
 
 export const DEFAULT_EXCLUDE: readonly string[] = [
