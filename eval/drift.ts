@@ -108,6 +108,12 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     rmSync(target);
     return [c.target];
   }
+  // A modify of a folder edits the first file in it (by name), as a change inside a module would.
+  if (statSync(target).isDirectory()) {
+    const first = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`)).sort()[0];
+    if (!first) return [];
+    return applyEdit(root, { ...c, target: first }, caseRows);
+  }
   const text = readFileSync(target, 'utf8');
   const at = lineToEdit(text, c.reference);
   const lines = text.split('\n');

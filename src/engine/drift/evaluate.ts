@@ -68,6 +68,14 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
   return null;
 }
 
+/** The language a definition is written in, by extension family (`.tf`/`.tf.json`, `.yaml`/`.yml`...). */
+function languageOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
+  const families: Record<string, string> = { yml: 'yaml', tsx: 'ts', jsx: 'js', mjs: 'js', cjs: 'js', hcl: 'tf', tfvars: 'tf', bash: 'sh', mk: 'makefile', gnumakefile: 'makefile' };
+  return families[ext] ?? ext;
+}
+
 export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | null {
   if (!row.target_path || !row.fingerprint) return null;
   const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol, finder: row.finder };
@@ -91,6 +99,8 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | 
   const namesakes: string[] = [];
   if (target.kind !== 'dir') {
     for (const candidate of relocationCandidates(ws, row, target, search)) {
+      // A symbol moves only to a definition of its own kind: a Terraform variable never becomes a YAML key.
+      if (target.kind === 'symbol' && languageOf(candidate) !== languageOf(target.path)) continue;
       const movedHash = targetHash(ws, { ...target, path: candidate });
       if (movedHash === row.fingerprint && row.fingerprint !== EMPTY_PRINT) exact.push(candidate);
       else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length) namesakes.push(candidate);
