@@ -5,7 +5,7 @@
 
 import { sha256 } from '../trust/digest';
 import type { RefRow } from './store';
-import { definitionsIn, EMPTY_PRINT, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
+import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState } from './types';
 import type { Workspace } from './workspace';
 
@@ -83,7 +83,9 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | 
   if (stat && stat.size === row.size && stat.mtimeMs === row.mtime_ms && row.state !== 'relocated' && row.state !== 'gone') return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
   const hash = targetHash(ws, target);
-  if (hash === row.fingerprint) return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
+  if (hash === row.fingerprint || (target.kind === 'dir' && legacyDirHash(ws, target) === row.fingerprint)) {
+    return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
+  }
   if (hash !== null && target.kind === 'lines') {
     // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have moved.
     const moved = findLines(ws, target, row.fingerprint);

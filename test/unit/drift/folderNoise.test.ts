@@ -1,0 +1,31 @@
+// No noise (issue 17, point 5): editing one file in a folder does not flag every reference to that
+// folder; adding or removing a file in it does.
+
+import { strict as assert } from 'node:assert';
+import { driftSpace } from '../../support/drift';
+
+describe('drift: folder references', () => {
+  it('stay current when a file inside is edited, and change when the folder gains a file', () => {
+    const s = driftSpace({
+      'README.md': '# R\nThe modules live in `modules/network/`; see [vpc](modules/network/vpc.tf).\n',
+      'modules/network/vpc.tf': 'resource "aws_vpc" "main" {}\n',
+      'modules/network/outputs.tf': 'output "id" {}\n',
+    });
+    try {
+      s.engine.driftScan();
+      const folder = () => s.refs('README.md', 'modules/network/')[0];
+      assert.equal(folder().state, 'current');
+      s.write('modules/network/vpc.tf', 'resource "aws_vpc" "main" {\n  cidr_block = "10.0.0.0/16"\n}\n');
+      s.engine.driftCheck(['modules/network/vpc.tf']);
+      s.engine.driftScan();
+      assert.equal(folder().state, 'current', 'an edit inside one file is not a change of the folder');
+      assert.equal(s.refs('README.md', 'modules/network/vpc.tf')[0].state, 'changed', 'the file itself did change');
+      s.write('modules/network/nat.tf', 'resource "aws_nat_gateway" "a" {}\n');
+      s.engine.driftCheck(['modules/network/nat.tf']);
+      s.engine.driftScan();
+      assert.equal(folder().state, 'changed');
+    } finally {
+      s.cleanup();
+    }
+  });
+});
