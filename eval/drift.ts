@@ -108,11 +108,11 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     rmSync(target);
     return [c.target];
   }
-  // A modify of a folder edits the first file in it (by name), as a change inside a module would.
+  // A folder is what it holds: modifying one adds a file to it (an edit inside a file changes that file only).
   if (statSync(target).isDirectory()) {
-    const first = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`)).sort()[0];
-    if (!first) return [];
-    return applyEdit(root, { ...c, target: first }, caseRows);
+    const added = `${c.target}/added-by-drift-eval.md`;
+    writeFileSync(join(root, added), '# added by the drift eval\n');
+    return [added];
   }
   const text = readFileSync(target, 'utf8');
   const at = lineToEdit(text, c.reference);

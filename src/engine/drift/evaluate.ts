@@ -7,7 +7,7 @@ import { sha256 } from '../trust/digest';
 import type { RefRow } from './store';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState } from './types';
-import type { Workspace } from './workspace';
+import { parentsOf, type Workspace } from './workspace';
 
 export interface Verdict {
   state: DriftState;
@@ -56,6 +56,17 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
   return [...out].sort();
 }
 
+function folderCandidates(ws: Workspace, path: string, search: Search): string[] {
+  const out = new Set<string>();
+  for (const p of search.candidates) for (const dir of parentsOf(p)) out.add(dir);
+  if (search.wide) {
+    const around = parentsOf(path)[1] ?? '';
+    for (const file of around ? ws.filesUnder(around).map(([p]) => p) : ws.allFiles()) for (const dir of parentsOf(file)) out.add(dir);
+  }
+  out.delete(path);
+  return [...out].filter((d) => !path.startsWith(`${d}/`) && !d.startsWith(`${path}/`)).sort();
+}
+
 function findLines(ws: Workspace, target: Target, fingerprint: string): string | null {
   const range = lineRange(target.symbol ?? '');
   const text = ws.text(target.path);
@@ -99,7 +110,13 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | 
   // reported, never guessed.
   const exact: string[] = [];
   const namesakes: string[] = [];
-  if (target.kind !== 'dir') {
+  // A folder renamed holds the same names: it is looked for among the folders of the event's paths
+  // (a full scan: every folder beside it and under its parent's parent).
+  if (target.kind === 'dir') {
+    for (const candidate of folderCandidates(ws, target.path, search)) {
+      if (targetHash(ws, { ...target, path: candidate }) === row.fingerprint) exact.push(candidate);
+    }
+  } else {
     for (const candidate of relocationCandidates(ws, row, target, search)) {
       // A symbol moves only to a definition of its own kind: a Terraform variable never becomes a YAML key.
       if (target.kind === 'symbol' && languageOf(candidate) !== languageOf(target.path)) continue;

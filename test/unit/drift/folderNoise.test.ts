@@ -29,3 +29,24 @@ describe('drift: folder references', () => {
     }
   });
 });
+
+describe('drift: a renamed folder', () => {
+  it('is relocated to the folder that now holds the same names', () => {
+    const s = driftSpace({
+      'README.md': '# R\nThe web app lives in `packages/web`.\n',
+      'packages/web/index.ts': 'export {};\n',
+      'packages/web/package.json': '{}\n',
+      'packages/core/index.ts': 'export {};\n',
+    });
+    try {
+      s.engine.driftScan();
+      s.move('packages/web', 'packages/site');
+      s.engine.driftScan();
+      const ref = s.refs('README.md', 'packages/web')[0];
+      assert.equal(ref.state, 'relocated', JSON.stringify(ref));
+      assert.equal(ref.evidence.new_path, 'packages/site');
+    } finally {
+      s.cleanup();
+    }
+  });
+});
