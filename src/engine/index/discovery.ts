@@ -26,6 +26,8 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
   // Secret-bearing files stay out unless a person allows them explicitly.
   '**/*.tfvars', '**/*.tfvars.json', '**/*.tfstate', '**/*.tfstate.*', '**/.env', '**/.env.*', '**/*.pem', '**/*.key',
   '**/secrets.yaml', '**/secrets.yml', '**/*.secret.yaml', '**/credentials*',
+  // Lore's own settings are not workspace knowledge (its record files are read separately).
+  '.lore/config.json',
 ];
 
 export interface DiscoveryRules {
