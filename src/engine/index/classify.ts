@@ -124,7 +124,9 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   const bulletWords = bullets.reduce((n, l) => n + l.split(/\s+/).length - 1, 0) / Math.max(1, bullets.length);
   if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';
 
-  if (looksProcedural(name, text, hs)) return 'runbook';
+  // Design and architecture write-ups describe upgrades and migrations without being procedures.
+  const explaining = /(^|\/)(architecture|design|designs|concepts?|explanations?)\//.test(lower);
+  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2)) return 'runbook';
   return 'guide';
 }
 
@@ -133,10 +135,6 @@ function classifyProse(path: string, name: string, text: string): DocKind {
  * provision, rollback...) in the title and the text, ordered steps, and commands to run.
  */
 const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up|purg\w*|clear\w*|flush\w*|restart\w*|reboot\w*|republish\w*|re-?sync\w*|reindex\w*|redeploy\w*|disabl\w*|re-enabl\w*|revok\w*)\b/g;
-
-function looksProcedural(name: string, text: string, hs: string[]): boolean {
-  return proceduralScore(name, text, hs) >= 2;
-}
 
 function proceduralScore(name: string, text: string, hs: string[]): number {
   // A page title a template fills from front matter counts as the first heading.
