@@ -84,7 +84,7 @@ describe('classify: conventions beyond the tuning corpus', () => {
   });
 
   it('an architecture write-up that talks about upgrades and migrations is a guide, the same text as a procedure elsewhere a runbook', () => {
-    const text = '# Upgrading the control plane\n\nThe upgrade migrates state; a rollback restores it; the migration drains nodes and rotates certs.'
+    const text = '# The control plane\n\nThe upgrade migrates state; a rollback restores it; the migration drains nodes and rotates certs.'
       + ' Upgrades provision new nodes and destroy old ones.\n';
     assert.equal(classify('architecture/environments/operator.md', text), 'guide');
     assert.equal(classify('docs/operator.md', text), 'runbook');
