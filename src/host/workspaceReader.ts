@@ -88,6 +88,20 @@ export class DiskWorkspaceReader implements WorkspaceReader {
 }
 
 /** `owner/name` of the GitHub remotes in .git/config (none when there is no repository). */
+/** The remotes, read again whenever `.git/config` changes (a remote added after the store opened counts). */
+export function liveRepositories(root: string): () => string[] {
+  let seen: number | null = null;
+  let repositories: string[] = [];
+  return () => {
+    const mtime = statSync(join(root, '.git', 'config'), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (mtime !== seen) {
+      seen = mtime;
+      repositories = githubRepositories(root);
+    }
+    return repositories;
+  };
+}
+
 export function githubRepositories(root: string): string[] {
   let config: string;
   try {
