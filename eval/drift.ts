@@ -89,8 +89,10 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
   const target = join(root, c.target);
   if (c.edit === 'rename') {
     const moved = join(dirname(c.target), `renamed-${basename(c.target)}`).split('\\').join('/');
+    // A folder's rename reaches a save or a watcher as the paths of the files it held.
+    const inside = statSync(target).isDirectory() ? new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`)) : [];
     renameSync(target, join(root, moved));
-    return [c.target, moved];
+    return inside.length ? inside.flatMap((p) => [p, `${moved}${p.slice(c.target.length)}`]) : [c.target, moved];
   }
   if (c.edit === 'delete') {
     // A reference to a folder (a module) is deleted with the folder.
