@@ -56,13 +56,10 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
   return [...out].sort();
 }
 
-function folderCandidates(ws: Workspace, path: string, search: Search): string[] {
+function folderCandidates(ws: Workspace, path: string, row: RefRow, search: Search): string[] {
   const out = new Set<string>();
   for (const p of search.candidates) for (const dir of parentsOf(p)) out.add(dir);
-  if (search.wide) {
-    const around = parentsOf(path)[1] ?? '';
-    for (const file of around ? ws.filesUnder(around).map(([p]) => p) : ws.allFiles()) for (const dir of parentsOf(file)) out.add(dir);
-  }
+  if (row.new_path && ws.isDir(row.new_path)) out.add(row.new_path);
   out.delete(path);
   return [...out].filter((d) => !path.startsWith(`${d}/`) && !d.startsWith(`${path}/`)).sort();
 }
@@ -111,9 +108,9 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): Verdict | 
   const exact: string[] = [];
   const namesakes: string[] = [];
   // A folder renamed holds the same names: it is looked for among the folders of the event's paths
-  // (a full scan: every folder beside it and under its parent's parent).
+  // only (modules of one monorepo hold the same names, so a scan-wide match would be a guess).
   if (target.kind === 'dir') {
-    for (const candidate of folderCandidates(ws, target.path, search)) {
+    for (const candidate of folderCandidates(ws, target.path, row, search)) {
       if (targetHash(ws, { ...target, path: candidate }) === row.fingerprint) exact.push(candidate);
     }
   } else {

@@ -41,10 +41,33 @@ describe('drift: a renamed folder', () => {
     try {
       s.engine.driftScan();
       s.move('packages/web', 'packages/site');
+      // The save or watcher event names the files that moved.
+      s.engine.driftCheck(['packages/web/index.ts', 'packages/web/package.json', 'packages/site/index.ts', 'packages/site/package.json']);
       s.engine.driftScan();
       const ref = s.refs('README.md', 'packages/web')[0];
       assert.equal(ref.state, 'relocated', JSON.stringify(ref));
       assert.equal(ref.evidence.new_path, 'packages/site');
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it('a deleted module is gone, not "moved" to a sibling module that holds the same file names', () => {
+    const s = driftSpace({
+      'README.md': '# R\nSee `modules/a` and `modules/b`.\n',
+      'modules/a/main.tf': 'resource "x" "a" {}\n',
+      'modules/a/variables.tf': 'variable "a" {}\n',
+      'modules/b/main.tf': 'resource "x" "b" {}\n',
+      'modules/b/variables.tf': 'variable "b" {}\n',
+    });
+    try {
+      s.engine.driftScan();
+      s.remove('modules/a/main.tf');
+      s.remove('modules/a/variables.tf');
+      s.engine.driftCheck(['modules/a/main.tf', 'modules/a/variables.tf']);
+      s.engine.driftScan();
+      assert.equal(s.refs('README.md', 'modules/a')[0].state, 'gone');
+      assert.equal(s.refs('README.md', 'modules/b')[0].state, 'current');
     } finally {
       s.cleanup();
     }
