@@ -11,7 +11,7 @@
 // for a name like a pod `x-0` whose definition is `x`), or to the file's end when the reference is
 // a path.
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
@@ -89,8 +89,10 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
   const target = join(root, c.target);
   if (c.edit === 'rename') {
     const moved = join(dirname(c.target), `renamed-${basename(c.target)}`).split('\\').join('/');
+    // A folder's rename reaches a save or a watcher as the paths of the files it held.
+    const inside = statSync(target).isDirectory() ? new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`)) : [];
     renameSync(target, join(root, moved));
-    return [c.target, moved];
+    return inside.length ? inside.flatMap((p) => [p, `${moved}${p.slice(c.target.length)}`]) : [c.target, moved];
   }
   if (c.edit === 'delete') {
     // A reference to a folder (a module) is deleted with the folder.
@@ -100,8 +102,19 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
       rmSync(join(root, folder), { recursive: true, force: true });
       return files;
     }
+    if (statSync(target).isDirectory()) {
+      const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`));
+      rmSync(target, { recursive: true, force: true });
+      return files;
+    }
     rmSync(target);
     return [c.target];
+  }
+  // A folder is what it holds: modifying one adds a file to it (an edit inside a file changes that file only).
+  if (statSync(target).isDirectory()) {
+    const added = `${c.target}/added-by-drift-eval.md`;
+    writeFileSync(join(root, added), '# added by the drift eval\n');
+    return [added];
   }
   const text = readFileSync(target, 'utf8');
   const at = lineToEdit(text, c.reference);

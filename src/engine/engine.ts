@@ -49,8 +49,11 @@ export interface EngineOptions {
   signer?: Signer;
   /** The workspace's files, for drift; without them references are neither fingerprinted nor checked. */
   files?: WorkspaceReader;
-  /** `owner/name` of the repository's remotes: URLs to them are references to this workspace. */
-  repositories?: readonly string[];
+  /**
+   * `owner/name` of the repository's remotes: URLs to them are references to this workspace. A function
+   * is asked again at each resolution, so a remote added after the store opened counts.
+   */
+  repositories?: readonly string[] | (() => readonly string[]);
 }
 
 export interface IndexStatus extends IndexCounts {
@@ -91,7 +94,8 @@ export class Engine {
     this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
     this.embedder = options.embedder;
     this.embedderProblem = options.embedder ? null : options.embedderProblem ?? 'no embedding model configured';
-    this.drift = new DriftService(this.ctx, options.files, () => options.repositories ?? []);
+    const repositories = options.repositories;
+    this.drift = new DriftService(this.ctx, options.files, typeof repositories === 'function' ? repositories : () => repositories ?? []);
   }
 
   get storeId(): string {

@@ -6,7 +6,7 @@ import { loadMachineSigner } from './machineKey';
 import { acquireOwnerLock, type OwnerLock } from './ownerLock';
 import { WasmSqlDatabase } from './sqlite';
 import { treeSitterSymbols } from './symbols/treeSitter';
-import { DiskWorkspaceReader, githubRepositories } from './workspaceReader';
+import { DiskWorkspaceReader, liveRepositories } from './workspaceReader';
 
 export interface OpenStore {
   engine: Engine;
@@ -36,7 +36,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
     db = new WasmSqlDatabase(paths.database);
     // Loading starts here, the one place every door opens a store (once per process).
     const parser = treeSitterSymbols(options.logger);
-    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot, parser), repositories: githubRepositories(paths.workspaceRoot) });
+    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot, parser), repositories: liveRepositories(paths.workspaceRoot) });
     const opened = db;
     return {
       engine,

@@ -6,7 +6,7 @@
 // on the way (workspacePath.ts), and is never a secret-bearing file (secretFiles.ts).
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SymbolParser, WorkspaceReader } from '../engine';
 import { MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
@@ -74,6 +74,20 @@ export class DiskWorkspaceReader implements WorkspaceReader {
     const located = locateInWorkspace(this.root, path);
     return located.ok ? located : null;
   }
+}
+
+/** The remotes, read again whenever `.git/config` changes (a remote added after the store opened counts). */
+export function liveRepositories(root: string): () => string[] {
+  let seen: number | null = null;
+  let repositories: string[] = [];
+  return () => {
+    const mtime = statSync(join(root, '.git', 'config'), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    if (mtime !== seen) {
+      seen = mtime;
+      repositories = githubRepositories(root);
+    }
+    return repositories;
+  };
 }
 
 /** `owner/name` of the GitHub remotes in .git/config (none when there is no repository). */

@@ -5,9 +5,9 @@
 
 import { sha256 } from '../trust/digest';
 import type { RefRow } from './store';
-import { definitionsIn, EMPTY_PRINT, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
+import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState } from './types';
-import type { Workspace } from './workspace';
+import { parentsOf, type Workspace } from './workspace';
 
 export interface RefVerdict {
   state: DriftState;
@@ -56,6 +56,14 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
   return [...out].sort();
 }
 
+function folderCandidates(ws: Workspace, path: string, row: RefRow, search: Search): string[] {
+  const out = new Set<string>();
+  for (const p of search.candidates) for (const dir of parentsOf(p)) out.add(dir);
+  if (row.new_path && ws.isDir(row.new_path)) out.add(row.new_path);
+  out.delete(path);
+  return [...out].filter((d) => !path.startsWith(`${d}/`) && !d.startsWith(`${path}/`)).sort();
+}
+
 function findLines(ws: Workspace, target: Target, fingerprint: string): string | null {
   const range = lineRange(target.symbol ?? '');
   const text = ws.text(target.path);
@@ -68,6 +76,14 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
   return null;
 }
 
+/** The language a definition is written in, by extension family (`.tf`/`.tf.json`, `.yaml`/`.yml`...). */
+function languageOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
+  const families: Record<string, string> = { yml: 'yaml', tsx: 'ts', jsx: 'js', mjs: 'js', cjs: 'js', hcl: 'tf', tfvars: 'tf', bash: 'sh', mk: 'makefile', gnumakefile: 'makefile' };
+  return families[ext] ?? ext;
+}
+
 export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict | null {
   if (!row.target_path || !row.fingerprint) return null;
   const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol, finder: row.finder };
@@ -75,7 +91,9 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
   if (stat && stat.size === row.size && stat.mtimeMs === row.mtime_ms && row.state !== 'relocated' && row.state !== 'gone') return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
   const hash = targetHash(ws, target);
-  if (hash === row.fingerprint) return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
+  if (hash === row.fingerprint || (target.kind === 'dir' && legacyDirHash(ws, target) === row.fingerprint)) {
+    return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
+  }
   if (hash !== null && target.kind === 'lines') {
     // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have moved.
     const moved = findLines(ws, target, row.fingerprint);
@@ -89,8 +107,16 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
   // reported, never guessed.
   const exact: string[] = [];
   const namesakes: string[] = [];
-  if (target.kind !== 'dir') {
+  // A folder renamed holds the same names: it is looked for among the folders of the event's paths
+  // only (modules of one monorepo hold the same names, so a scan-wide match would be a guess).
+  if (target.kind === 'dir') {
+    for (const candidate of folderCandidates(ws, target.path, row, search)) {
+      if (targetHash(ws, { ...target, path: candidate }) === row.fingerprint) exact.push(candidate);
+    }
+  } else {
     for (const candidate of relocationCandidates(ws, row, target, search)) {
+      // A symbol moves only to a definition of its own kind: a Terraform variable never becomes a YAML key.
+      if (target.kind === 'symbol' && languageOf(candidate) !== languageOf(target.path)) continue;
       const movedHash = targetHash(ws, { ...target, path: candidate });
       if (movedHash === row.fingerprint && row.fingerprint !== EMPTY_PRINT) exact.push(candidate);
       else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length) namesakes.push(candidate);

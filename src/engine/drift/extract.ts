@@ -29,7 +29,9 @@ const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
 const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 /** Characters a path or symbol token can hold; anything else separates tokens in code. */
 const TOKEN_SPLIT = /[\s=,;:"'`[\]{}<>|&]+/;
-const FLAG = /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
+// `--name`, and single-dash long flags as Go's flag package spells them (`-upgrade-version`, `-kubeconfig`):
+// four letters or more, so `-rf` and `-it` are not taken for one.
+const FLAG = /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*|-[a-z][a-z0-9]{3,}(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
 const EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
 const URL_PATTERN = /^https?:\/\//i;

@@ -9,7 +9,7 @@ import type { RawReference } from './extract';
 import { pagePath, pageSources, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
-import type { Workspace } from './workspace';
+import { parentsOf, type Workspace } from './workspace';
 
 const MAX_SYMBOL_SITES = 3;
 
@@ -53,16 +53,31 @@ function fileResolution(ws: Workspace, path: string, fragment: string | undefine
   return [typeof target === 'string' ? { ok: false, form, detail: target } : { ok: true, form, target }];
 }
 
-function candidatesFor(path: string, source: string | null, form: ReferenceForm, site: DocSite | null): string[] {
+/**
+ * The root of the project a document belongs to: the innermost folder above it that is a project of
+ * its own (a `.github/`, a licence, a go.mod or package.json), so a monorepo's or a vendored
+ * project's `pkg/x.go` resolves from there; '' is the repository root.
+ */
+function projectRoot(ws: Workspace, source: string | null): string {
+  if (!source) return '';
+  for (const dir of parentsOf(source)) {
+    if (ws.isDir(`${dir}/.github`) || ['LICENSE', 'go.mod', 'package.json', 'Cargo.toml'].some((n) => ws.isFile(`${dir}/${n}`))) return dir;
+  }
+  return '';
+}
+
+function candidatesFor(ws: Workspace, path: string, source: string | null, form: ReferenceForm, site: DocSite | null): string[] {
   const docDir = dirOf(source);
-  const rooted = (p: string) => [site ? joinPath(site.root, p) : null, joinPath('', p)];
+  const project = projectRoot(ws, source);
+  const rooted = (p: string) => [site ? joinPath(site.root, p) : null, project ? joinPath(project, p) : null, joinPath('', p)];
   if (path.startsWith('/')) return [...new Set(rooted(path).filter((p): p is string => p !== null))];
   const relative = joinPath(docDir, path);
   const root = joinPath('', path);
+  const fromProject = project ? joinPath(project, path) : null;
   // A site that serves `a/b.md` at `/a/b/` resolves `../c/` from that folder URL.
   const fromPageUrl = site && source ? joinPath(`${site.root ? `${site.root}/` : ''}${pagePath(site, source)}`, path) : null;
   // A command in a README runs from the repository root as often as from the README's folder.
-  const order = form === 'link' ? [relative, fromPageUrl] : [relative, root];
+  const order = form === 'link' ? [relative, fromPageUrl] : [relative, fromProject, root];
   return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
 }
 
@@ -77,7 +92,7 @@ function publishedSources(path: string): Array<[string, ReferenceForm]> {
 function resolvePath(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
   const path = ref.path!.replace(/\/+$/, '') || ref.path!;
   const site = ref.form === 'link' ? siteOf(ws, source) : null;
-  for (const candidate of candidatesFor(path, source, ref.form, site)) {
+  for (const candidate of candidatesFor(ws, path, source, ref.form, site)) {
     if (ws.isFile(candidate)) {
       return fileResolution(ws, candidate, ref.fragment, ref.form);
     }
@@ -185,7 +200,9 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   const exists = (p: string) => ws.isFile(p) || ws.isDir(p);
   const segments = path.replace(/\/+$/, '').split('/');
   if (!exists(segments.join('/'))) {
-    const tail = [1, 2, 3].map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t));
+    // Only segments that are no folder here can be part of the branch: `examples/fargate/main.tf` is not `main.tf`.
+    const tail = [1, 2, 3].filter((skip) => !segments.slice(0, skip).some((_, i) => ws.isDir(segments.slice(0, i + 1).join('/'))))
+      .map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t));
     // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
     if (!tail && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
     path = tail ?? path;

@@ -227,8 +227,11 @@ function findFlags(lines: string[]): SymbolDefinition[] {
   const out: SymbolDefinition[] = [];
   lines.forEach((line, i) => {
     for (const m of line.matchAll(/["'](--[a-z][a-z0-9-]*)["'=\s]/g)) out.push({ name: m[1], start: i, end: i, kind: 'flag' });
-    for (const m of line.matchAll(/\bflag\.\w+\(\s*"([a-z][\w-]*)"/g)) out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
-    for (const m of line.matchAll(/\.Flags?\(\)\.\w+\(\s*"([a-z][\w-]*)"/g)) out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
+    // Go's flag package takes `-name` and `--name` alike; `flag.StringVar(&v, "name", ...)` names it second.
+    for (const m of line.matchAll(/\bflag\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g)) {
+      out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' }, { name: `-${m[1]}`, start: i, end: i, kind: 'flag' });
+    }
+    for (const m of line.matchAll(/\.(?:Persistent)?Flags?\(\)\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g)) out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
     const arm = /^\s*(--[a-z][a-z0-9-]*)(?:\|[^)]*)?\)/.exec(line);
     if (arm) out.push({ name: arm[1], start: i, end: i, kind: 'flag' });
   });

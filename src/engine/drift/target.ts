@@ -117,9 +117,11 @@ export function lineRange(spec: string): [number, number] | null {
 
 /** The text a target's fingerprint covers, or null when it is not there (file missing, symbol or heading absent). */
 function targetText(ws: Workspace, target: Target): string | null {
+  // A folder is what it holds: files added, removed or renamed change it, an edit inside one file
+  // does not (the references to that file say so), or one edit would flag every mention of the folder.
   if (target.kind === 'dir') {
     const files = ws.filesUnder(target.path);
-    return files.length ? files.map(([p, s]) => `${p.slice(target.path.length + 1)} ${s.size}`).join('\n') : null;
+    return files.length ? files.map(([p]) => p.slice(target.path.length + 1)).join('\n') : null;
   }
   const text = ws.text(target.path);
   if (text === null) return null;
@@ -139,6 +141,12 @@ export function targetHash(ws: Workspace, target: Target): string | null {
   const text = targetText(ws, target);
   if (text !== null) return sha256(text);
   return target.kind === 'file' ? ws.digest(target.path) : null;
+}
+
+/** A folder's fingerprint as stores written before names-only listings kept it (names and sizes). */
+export function legacyDirHash(ws: Workspace, target: Target): string | null {
+  const files = ws.filesUnder(target.path);
+  return files.length ? sha256(files.map(([p, s]) => `${p.slice(target.path.length + 1)} ${s.size}`).join('\n')) : null;
 }
 
 /** The fingerprint of empty text: it says nothing about where a target went. */

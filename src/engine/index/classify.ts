@@ -100,9 +100,10 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   // sections, a decision record, or a procedure that does little else.
   if (/^readme([-_.]|$)/.test(lname)) return readmeKind(name, text, hs);
 
-  const decisionHeadings = [/\bstatus\b/, /\bcontext\b|\bproblem\b|\bbackground\b/, /\bdecision\b|\bdecided\b|\bdecision outcome\b/, /\bconsequences?\b/].filter((p) => hasHeading(hs, p)).length;
+  // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
+  const decisionHeadings = [/\bstatus\b/, /\bcontext\b|\bproblem\b|\bbackground\b/, /\bdecision\b|\bdecided\b|\bdecision outcome\b/, /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b/].filter((p) => hasHeading(hs, p)).length;
   const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
-  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || decisionHeadings >= 3) return 'adr';
+  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || (decisionHeadings >= 3 && decisionHeadings * 4 >= hs.length)) return 'adr';
 
   if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
   // The metadata list an RFC process asks for at the top (Rust, Python PEPs and their kin).
@@ -114,7 +115,9 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/, /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/].filter((p) => hasHeading(hs, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
-  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  if (/(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
+  if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
   // Notes and spikes, and a doc that is only an outline (short bullets, no line of prose), are
   // not guides.
   if (/(^|\/)(notes?|spikes?|scratch|drafts?)\//.test(lower)) return 'other';
@@ -124,7 +127,9 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   const bulletWords = bullets.reduce((n, l) => n + l.split(/\s+/).length - 1, 0) / Math.max(1, bullets.length);
   if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';
 
-  if (looksProcedural(name, text, hs)) return 'runbook';
+  // Design and architecture write-ups describe upgrades and migrations without being procedures.
+  const explaining = /(^|\/)(architecture|design|designs|concepts?|explanations?)\//.test(lower);
+  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2)) return 'runbook';
   return 'guide';
 }
 
@@ -132,14 +137,12 @@ function classifyProse(path: string, name: string, text: string): DocKind {
  * Procedures read as runbooks: the vocabulary of operating a system (upgrade, recover, resize,
  * provision, rollback...) in the title and the text, ordered steps, and commands to run.
  */
-const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up)\b/g;
-
-function looksProcedural(name: string, text: string, hs: string[]): boolean {
-  return proceduralScore(name, text, hs) >= 2;
-}
+const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up|purg\w*|clear\w*|flush\w*|restart\w*|reboot\w*|republish\w*|re-?sync\w*|reindex\w*|redeploy\w*|disabl\w*|re-enabl\w*|revok\w*)\b/g;
 
 function proceduralScore(name: string, text: string, hs: string[]): number {
-  const title = ((hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
+  // A page title a template fills from front matter counts as the first heading.
+  const fmTitle = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
+  const title = (fmTitle + ' ' + (hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
   const numbered = (text.match(/^[ \t]*\d+[.)][ \t]+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
   const shellLines = (text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;

@@ -13,6 +13,9 @@ export const DEFAULT_INCLUDE: readonly string[] = [
   '**/README', '**/README.*', '**/CHANGELOG*', '**/HISTORY*', '**/NOTES.txt',
   '**/*.tf', '**/*.hcl', '**/*.yaml', '**/*.yml', '**/*.tpl',
   '**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/Containerfile', '**/Jenkinsfile',
+  // What infrastructure engineers search for besides documents: scripts, build files, tool config, owners.
+  '**/*.sh', '**/*.bash', '**/*.py', '**/*.go', '**/*.rb', '**/Makefile', '**/GNUmakefile', '**/*.mk', '**/Vagrantfile', '**/Rakefile',
+  '**/*.json', '**/*.ini', '**/*.toml', '**/*.cfg', '**/*.conf', '**/*.j2', '**/CODEOWNERS', '**/inventory', '**/hosts',
 ];
 
 export const DEFAULT_EXCLUDE: readonly string[] = [
@@ -21,6 +24,8 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
   '**/__pycache__/**', '**/.venv/**', '**/venv/**', '**/.terraform/**', '**/.cache/**', '**/.idea/**', '**/.vscode-test/**',
   '**/package-lock.json', '**/yarn.lock', '**/pnpm-lock.yaml', '**/Gemfile.lock', '**/poetry.lock', '**/Cargo.lock', '**/composer.lock',
   '**/*.min.*', '**/*.map',
+  // Lore's own settings are not workspace knowledge (its record files are read separately).
+  '.lore/config.json',
 ];
 
 export interface DiscoveryRules {

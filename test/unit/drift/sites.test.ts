@@ -121,3 +121,23 @@ describe('drift: repository URLs', () => {
     }
   });
 });
+
+describe('drift: repository URLs whose path is gone', () => {
+  it('does not shorten a gone path to a namesake at the root; a branch with a slash still resolves', () => {
+    const s = driftSpace({
+      'CHANGELOG.md': '# Changelog\n- [example](https://github.com/acme/shop/blob/master/examples/fargate/main.tf)\n'
+        + '- [docs](https://github.com/acme/shop/blob/release/1.2/docs/a.md)\n',
+      'main.tf': 'terraform {}\n',
+      'examples/other/main.tf': 'terraform {}\n',
+      'docs/a.md': '# A\n',
+    }, ['acme/shop']);
+    try {
+      s.engine.driftScan();
+      const got = states(s, 'CHANGELOG.md');
+      assert.equal(got['https://github.com/acme/shop/blob/master/examples/fargate/main.tf'], 'broken');
+      assert.equal(got['https://github.com/acme/shop/blob/release/1.2/docs/a.md'], 'current');
+    } finally {
+      s.cleanup();
+    }
+  });
+});
