@@ -83,7 +83,6 @@ const SCENARIOS: Scenario[] = [
       await step('pick the decision', () => perform(page, { action: 'quickInput', prompt: 'Write which memory', text: key, timeoutMs: WAIT_MS }, ''));
       await step('as an ADR file', () => perform(page, { action: 'quickInput', prompt: `Write ${key}`, text: 'ADR file', timeoutMs: WAIT_MS }, ''));
       await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Write', timeoutMs: WAIT_MS }, ''));
-      await palette(page, 'Notifications: Show Notifications');
       await step('the message names the file', () => perform(page, { action: 'waitForNotification', text: `Lore wrote ${key} to ${NEXT_ADR}`, timeoutMs: WAIT_MS }, ''));
       await page.screenshot({ path: `${artifacts}/promote-adr.png` });
       const history = await lore(['history', key]);

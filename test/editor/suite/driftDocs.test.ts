@@ -54,7 +54,12 @@ async function quickFixes(diagnostic: vscode.Diagnostic): Promise<vscode.CodeAct
   // The command reads the open model: the doc is loaded (not shown, not edited) first.
   await vscode.workspace.openTextDocument(docUri());
   const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', docUri(), diagnostic.range, vscode.CodeActionKind.QuickFix.value);
-  return (actions ?? []).filter((a) => a.command?.command.startsWith('lore.'));
+  const lore = (actions ?? []).filter((a) => a.command?.command.startsWith('lore.'));
+  if (!lore.length) {
+    const seen = docDiagnostics().map((d) => `${d.message} @${d.range.start.line}`);
+    throw new Error(`no Lore quick fix for "${diagnostic.message}"; got ${JSON.stringify((actions ?? []).map((a) => a.title))}; diagnostics now ${JSON.stringify(seen)}`);
+  }
+  return lore;
 }
 
 async function run(action: vscode.CodeAction): Promise<void> {
