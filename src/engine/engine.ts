@@ -104,7 +104,8 @@ export class Engine {
 
   /** The memories written since `mark` (and `also`), fingerprinted: drift is measured from here. */
   private trackSince(mark: number, also: readonly string[] = []): void {
-    const keys = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]).map((r) => r.key);
+    const rows = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]);
+    const keys = rows.map((r) => r.key);
     this.drift.trackMemories([...keys, ...also]);
   }
 
@@ -140,7 +141,10 @@ export class Engine {
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
-  async *index(source: FileSource, options: Omit<IndexOptions, 'embedder'> = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+  async *index(
+    source: FileSource,
+    options: Omit<IndexOptions, 'embedder'> = {},
+  ): AsyncGenerator<IndexProgress, IndexSummary> {
     const mark = this.memoryMark();
     // The changed documents' references are kept current as the run goes: committed batches are
     // handed to drift a few hundred paths at a time (each check has a fixed cost; each is bounded).

@@ -41,7 +41,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     for (const [folder, paths] of byFolder) {
       try {
         const findings = await this.tracker.check(this.stores.get(folder), paths);
-        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${findings.filter((f) => f.state !== 'current').length} reference(s) drifted`);
+        const drifted = findings.filter((f) => f.state !== 'current').length;
+        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${drifted} reference(s) drifted`);
       } catch (error) {
         this.logger.warn(`drift check after renaming ${paths.join(', ')} failed: ${(error as Error).message}`);
       }
@@ -135,10 +136,15 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       }
       if (f?.source.kind === 'doc') {
         const target = [{ folder: known.folder, finding: f }];
-        if (f.state === 'relocated' && f.evidence.new_path) action(`Update ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.updateReference', target, true);
-        if (f.state === 'changed' || f.state === 'relocated') action(`Re-verify ${f.reference.raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
+        const raw = f.reference.raw;
+        const moved = f.evidence.new_path;
+        if (f.state === 'relocated' && moved) action(`Update ${raw} to ${moved}`, 'lore.updateReference', target, true);
+        if (f.state === 'changed' || f.state === 'relocated') {
+          action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
+        }
       }
-      if (f) action(`Open ${f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      const opens = f ? f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw : null;
+      if (f) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
         else if (r.source.path) action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);
