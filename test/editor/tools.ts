@@ -15,7 +15,7 @@ export interface Locator {
   innerText(): Promise<string>;
   fill(text: string): Promise<void>;
   press(key: string): Promise<void>;
-  click(): Promise<void>;
+  click(options?: { button?: 'left' | 'right'; timeout?: number }): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;
 }
 
