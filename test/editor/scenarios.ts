@@ -61,9 +61,10 @@ const SCENARIOS: Scenario[] = [
         perform(page, { action, view: 'Drift', text: label, timeoutMs: WAIT_MS }, '');
       await step('Drift view lists the finding', () => inDrift('waitForSidebarText'));
       const row = page.locator('#workbench\\.parts\\.sidebar').getByText(label, { exact: true }).first();
-      await step('open its context menu', () => row.click({ button: 'right' }));
-      const item = page.locator('.monaco-menu .action-label').getByText('Re-verify Reference').first();
-      await step('choose Re-verify Reference', () => item.click({ timeout: WAIT_MS }));
+      await step('select the finding', () => row.click());
+      // The row's inline action, as a person clicks it.
+      const action = page.locator('#workbench\\.parts\\.sidebar .monaco-list-row.selected [aria-label^="Re-verify Reference"]');
+      await step('click Re-verify Reference', () => action.first().click({ timeout: WAIT_MS }));
       await step('gone from the Drift view', () => inDrift('waitForSidebarTextGone'));
       await step('gone from Problems', () => inProblems(warning).waitFor({ state: 'hidden', timeout: WAIT_MS }));
       await page.screenshot({ path: `${artifacts}/drift-view-reverified.png` });

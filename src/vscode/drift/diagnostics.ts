@@ -15,10 +15,18 @@ import type { DriftTracker } from './tracker';
 
 export const DIAGNOSTIC_SOURCE = 'Lore';
 
+function diagnosticKey(uri: vscode.Uri, d: vscode.Diagnostic): string {
+  return `${uri.toString()}|${d.range.start.line}|${String(d.code)}|${d.message}`;
+}
+
 export class DriftDiagnostics implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly collection = vscode.languages.createDiagnosticCollection('lore');
-  private readonly findingOf = new WeakMap<vscode.Diagnostic, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  /**
+   * What each diagnostic stands for, by its text and place rather than object identity: the
+   * diagnostics a code action request carries are not always the objects this class set.
+   */
+  private findingOf = new Map<string, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
   /** Files saved and checked, per folder: they carry the "N records reference this" hint. */
   private readonly checked = new Map<string, Set<string>>();
 
@@ -88,6 +96,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       entry.list.push(d);
       byUri.set(uri.toString(), entry);
     };
+    this.findingOf = new Map();
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
       for (const f of findings) {
@@ -97,7 +106,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = `drift.${f.state}`;
-        this.findingOf.set(d, { folder, finding: f });
+        this.findingOf.set(diagnosticKey(uri, d), { folder, finding: f });
         add(uri, d);
       }
       for (const path of this.checked.get(folder) ?? []) {
@@ -107,7 +116,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), message, vscode.DiagnosticSeverity.Information);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = 'drift.references';
-        this.findingOf.set(d, { folder, referrers });
+        this.findingOf.set(diagnosticKey(vscode.Uri.file(join(folder, path)), d), { folder, referrers });
         add(vscode.Uri.file(join(folder, path)), d);
       }
     }
@@ -115,10 +124,10 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     for (const { uri, list } of byUri.values()) this.collection.set(uri, list);
   }
 
-  provideCodeActions(_document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
-      const known = this.findingOf.get(d);
+      const known = d.source === DIAGNOSTIC_SOURCE ? this.findingOf.get(diagnosticKey(document.uri, d)) : undefined;
       if (!known) continue;
       const action = (title: string, command: string, args: unknown[], preferred = false) => {
         const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
