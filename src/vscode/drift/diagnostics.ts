@@ -27,6 +27,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
    * diagnostics a code action request carries are not always the objects this class set.
    */
   private findingOf = new Map<string, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  /** The same diagnostics by document and line: a request may carry none of them (a model just opened). */
+  private onLine = new Map<string, vscode.Diagnostic[]>();
   /** Files saved and checked, per folder: they carry the "N records reference this" hint. */
   private readonly checked = new Map<string, Set<string>>();
 
@@ -97,6 +99,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       byUri.set(uri.toString(), entry);
     };
     this.findingOf = new Map();
+    this.onLine = new Map();
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
       for (const f of findings) {
@@ -121,12 +124,29 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       }
     }
     this.collection.clear();
-    for (const { uri, list } of byUri.values()) this.collection.set(uri, list);
+    for (const { uri, list } of byUri.values()) {
+      this.collection.set(uri, list);
+      for (const d of list) {
+        const at = `${uri.toString()}|${d.range.start.line}`;
+        this.onLine.set(at, [...(this.onLine.get(at) ?? []), d]);
+      }
+    }
   }
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
-    for (const d of context.diagnostics) {
+    let diagnostics = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (!diagnostics.length && range?.start) {
+      for (let line = range.start.line; line <= range.end.line; line++) {
+        diagnostics.push(...(this.onLine.get(`${document.uri}|${line}`) ?? []));
+      }
+    }
+    diagnostics = [...new Set(diagnostics)];
+    for (const d of diagnostics) {
       const known = d.source === DIAGNOSTIC_SOURCE ? this.findingOf.get(diagnosticKey(document.uri, d)) : undefined;
       if (!known) continue;
       const action = (title: string, command: string, args: unknown[], preferred = false) => {
