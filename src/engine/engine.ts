@@ -37,6 +37,9 @@ import { resolveInbox, type ResolveResult } from './steward/resolve';
 import { runSteward, type StewardRunOptions, type StewardRunResult } from './steward/run';
 import { sessionClose, type SessionCloseInput, type SessionCloseResult } from './steward/sessionClose';
 
+/** How many indexed paths one drift check takes (see index()). */
+const DRIFT_PATHS_PER_CHECK = 200;
+
 export interface EngineOptions {
   db: SqlDatabase;
   clock?: Clock;
@@ -114,7 +117,8 @@ export class Engine {
 
   /** The memories written since `mark` (and `also`), fingerprinted: drift is measured from here. */
   private trackSince(mark: number, also: readonly string[] = []): void {
-    const keys = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]).map((r) => r.key);
+    const rows = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]);
+    const keys = rows.map((r) => r.key);
     this.drift.trackMemories([...keys, ...also]);
   }
 
@@ -162,16 +166,35 @@ export class Engine {
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
-  async *index(source: FileSource, options: Omit<IndexOptions, 'embedder'> = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+  async *index(
+    source: FileSource,
+    options: Omit<IndexOptions, 'embedder'> = {},
+  ): AsyncGenerator<IndexProgress, IndexSummary> {
     const mark = this.memoryMark();
-    // Each committed batch's documents get their references kept current; `.lore/` records imported by the run are fingerprinted.
+    // The changed documents' references are kept current as the run goes: committed batches are
+    // handed to drift a few hundred paths at a time (each check has a fixed cost; each is bounded).
+    let pending: string[] = [];
+    const flush = () => {
+      if (pending.length) this.drift.indexed(pending);
+      pending = [];
+    };
     const committed = (paths: string[]) => {
       options.committed?.(paths);
-      this.drift.indexed(paths);
+      pending.push(...paths);
+      if (pending.length >= DRIFT_PATHS_PER_CHECK) flush();
     };
-    const summary = yield* indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder, committed });
-    this.trackSince(mark);
-    return summary;
+    const run = indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder, committed });
+    for (;;) {
+      const step = await run.next();
+      if (step.done) {
+        flush();
+        // `.lore/` records the run imported are fingerprinted like any other write.
+        this.trackSince(mark);
+        return step.value;
+      }
+      if (step.value.phase === 'embed') flush();
+      yield step.value;
+    }
   }
 
   indexStatus(): IndexStatus {

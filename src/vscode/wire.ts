@@ -145,7 +145,10 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   // A folder that already has a store (a reload, a reopened window) is opened now, so its drift
   // findings are in the Problems panel straight away; a folder without one gets none until first use.
   if (vscode.workspace.isTrusted) {
-    for (const store of stores.all()) if (existsSync(store.paths.database)) store.connect().catch((error) => log.warn(`${store.folder}: ${(error as Error).message}`));
+    for (const store of stores.all()) {
+      if (!existsSync(store.paths.database)) continue;
+      store.connect().catch((error) => log.warn(`${store.folder}: ${(error as Error).message}`));
+    }
   }
 
   return {

@@ -401,14 +401,16 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     assert.equal(hint?.severity, 2);
     assert.match(hint!.message, /^1 decision references this file \(1 drifted\)$/);
 
+    // The document the warning is on, as VS Code hands it to the provider.
+    const onMemory = { uri: { toString: () => memoryDoc } };
     const provider = fake.registered.codeActionProviders[0] as { provideCodeActions(d: unknown, r: unknown, c: unknown): { title: string; command: { command: string; arguments: unknown[] } }[] };
-    const fixes = provider.provideCodeActions({}, {}, { diagnostics: [warning] }).map((a) => a.command.command);
+    const fixes = provider.provideCodeActions(onMemory, {}, { diagnostics: [warning] }).map((a) => a.command.command);
     assert.deepEqual(fixes, ['lore.reverify', 'lore.supersede', 'lore.dispute', 'lore.openAnchor']);
     const drift = await tree('lore.drift').getChildren();
     assert.equal(drift.length, 1);
 
     // Re-verify (the first quick fix) clears the warning.
-    const reverify = provider.provideCodeActions({}, {}, { diagnostics: [warning] })[0].command;
+    const reverify = provider.provideCodeActions(onMemory, {}, { diagnostics: [warning] })[0].command;
     await run(reverify.command, ...reverify.arguments);
     assert.deepEqual(errors(), []);
     const after = new Map(fake.registered.diagnostics.flatMap((c) => [...c.entries]));

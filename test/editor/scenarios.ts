@@ -46,11 +46,13 @@ const SCENARIOS: Scenario[] = [
     // driftDocs.test.ts leaves the doc's reference changed; this window is the reload.
     title: 'After a reload, a doc\'s drift finding is in the Problems panel without a Lore view opened',
     async run({ page, artifacts }) {
-      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      const statusBar = page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
+      await step('wait for the workbench', () => statusBar.waitFor({ state: 'visible', timeout: WAIT_MS }));
       await palette(page, 'Problems: Focus on Problems View');
       const warning = `${DRIFT_DOC.symbol}() is changed`;
-      await step(`Problems panel shows "${warning}"`, () => page.locator('.markers-panel').getByText(warning).first().waitFor({ state: 'visible', timeout: WAIT_MS }));
-      await step('the doc names the warning', () => page.locator('.markers-panel').getByText('worker.md').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      const inProblems = (text: string) => page.locator('.markers-panel').getByText(text).first();
+      await step(`Problems: "${warning}"`, () => inProblems(warning).waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await step('on the doc', () => inProblems('worker.md').waitFor({ state: 'visible', timeout: WAIT_MS }));
       await page.screenshot({ path: `${artifacts}/drift-after-reload.png` });
     },
   },
@@ -78,13 +80,17 @@ const SCENARIOS: Scenario[] = [
     title: 'Promote to Repository writes the ADR where this repository keeps its ADRs, and says where',
     async run({ page, artifacts, lore }) {
       const { key } = SEEDED_DECISION;
-      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      const statusBar = page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
+      const ask = (prompt: string, text: string) => perform(page, { action: 'quickInput', prompt, text, timeoutMs: WAIT_MS }, '');
+      await step('wait for the workbench', () => statusBar.waitFor({ state: 'visible', timeout: WAIT_MS }));
       await palette(page, 'Lore: Promote to Repository');
-      await step('pick the decision', () => perform(page, { action: 'quickInput', prompt: 'Write which memory', text: key, timeoutMs: WAIT_MS }, ''));
-      await step('as an ADR file', () => perform(page, { action: 'quickInput', prompt: `Write ${key}`, text: 'ADR file', timeoutMs: WAIT_MS }, ''));
+      await step('pick the decision', () => ask('Write which memory', key));
+      await step('as an ADR file', () => ask(`Write ${key}`, 'ADR file'));
       await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Write', timeoutMs: WAIT_MS }, ''));
-      await palette(page, 'Notifications: Show Notifications');
-      await step('the message names the file', () => perform(page, { action: 'waitForNotification', text: `Lore wrote ${key} to ${NEXT_ADR}`, timeoutMs: WAIT_MS }, ''));
+      const message = `Lore wrote ${key} to ${NEXT_ADR}`;
+      await step('the message names the file', () =>
+        perform(page, { action: 'waitForNotification', text: message, timeoutMs: WAIT_MS }, ''),
+      );
       await page.screenshot({ path: `${artifacts}/promote-adr.png` });
       const history = await lore(['history', key]);
       if (!history.stdout.includes(`written to ${NEXT_ADR}`)) throw new Error(`lore history ${key} does not record ${NEXT_ADR}: ${history.stdout.slice(0, 400)}`);

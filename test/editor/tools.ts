@@ -17,7 +17,7 @@ export interface Locator {
   fill(text: string): Promise<void>;
   inputValue(): Promise<string>;
   press(key: string): Promise<void>;
-  click(): Promise<void>;
+  click(options?: { button?: 'left' | 'right'; timeout?: number }): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;
 }
 

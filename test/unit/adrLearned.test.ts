@@ -13,7 +13,8 @@ import { memory, openTestStore, person, tempDir, type TestStore } from '../suppo
 const KEY = 'decision/use-postgres-for-the-job-queue';
 
 function nygard(number: string, title: string): string {
-  return `# ADR-${number}: ${title}\n\nDate: 2025-01-10\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\nWhat.\n\n## Consequences\n\nSo.\n`;
+  const sections = ['## Status', 'Accepted', '## Context', 'Why.', '## Decision', 'What.', '## Consequences', 'So.'];
+  return [`# ADR-${number}: ${title}`, 'Date: 2025-01-10', ...sections].join('\n\n') + '\n';
 }
 
 function repo(files: Record<string, string>): string {
@@ -51,7 +52,7 @@ describe('canonicalize: the ADR convention is learned from the indexed ADRs', ()
     assert.equal(result.path, 'handbook/choices/ADR-012_use_postgres_for_the_job_queue.md');
     const text = readFileSync(join(root, result.path), 'utf8');
     assert.match(text.split('\n')[0], /^# ADR-012: /);
-    assert.equal(existsSync(join(root, 'docs/adr')), false, 'no default folder beside the repository\'s own');
+    assert.equal(existsSync(join(root, 'docs/adr')), false, "no default folder beside the repository's own");
   });
 
   it('the folder with most ADRs wins over a well-known folder name holding fewer', async () => {
@@ -61,12 +62,18 @@ describe('canonicalize: the ADR convention is learned from the indexed ADRs', ()
       'rfcs/decided/13-two.md': nygard('13', 'Two'),
     });
     await index(s.engine, root);
-    assert.equal(s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(root)).path, 'rfcs/decided/14-use-postgres-for-the-job-queue.md');
+    assert.equal(
+      s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(root)).path,
+      'rfcs/decided/14-use-postgres-for-the-job-queue.md',
+    );
   });
 
   it('a repository with no ADRs gets the default folder', async () => {
     const root = repo({ 'README.md': '# Shop\n', 'docs/guide.md': '# Guide\n' });
     await index(s.engine, root);
-    assert.equal(s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(root)).path, 'docs/adr/0001-use-postgres-for-the-job-queue.md');
+    assert.equal(
+      s.engine.canonicalize(person, KEY, { as: 'adr' }, new WorkspaceRepoFiles(root)).path,
+      'docs/adr/0001-use-postgres-for-the-job-queue.md',
+    );
   });
 });

@@ -28,5 +28,5 @@ export function anchorTarget(text: string): AnchorTarget | null {
   const [ref] = extractFromMemory([text], [], isMemoryKey);
   if (!ref) return null;
   if (!ref.path && !ref.symbol) return { url: ref.raw, path: null, fragment: null };
-  return { url: null, path: ref.path ?? null, fragment: ref.fragment ?? (ref.path ? null : ref.symbol ?? null) };
+  return { url: null, path: ref.path ?? null, fragment: ref.fragment ?? (ref.path ? null : (ref.symbol ?? null)) };
 }

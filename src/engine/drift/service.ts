@@ -281,7 +281,8 @@ export class DriftService {
     try {
       this.check(paths);
     } catch (error) {
-      this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${(error as Error).message}`);
+      const why = (error as Error).message;
+      this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${why}`);
     }
   }
 
@@ -324,8 +325,28 @@ export class DriftService {
     const [path, movedLines] = row.state === 'relocated' ? row.new_path!.split('#') : [row.target_path!, undefined];
     const symbol = row.target_kind === 'lines' && movedLines ? movedLines : row.symbol;
     const print = fingerprintOf(ws, { path, kind: row.target_kind, symbol });
-    if (!print) throw new LoreError('INVALID_STATE', `${who} refers to ${row.raw}, which cannot be read now`, 'check the file and try again');
-    const next: RefRow = { ...row, target_path: path, symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', old_path: null, new_path: null, detail: `re-verified by ${actor.name}`, detected_at: now, checked_at: now, verified_at: now, verified_by: `${actor.door}:${actor.name}`, finder: print.finder };
+    if (!print) {
+      const what = `${who} refers to ${row.raw}, which cannot be read now`;
+      throw new LoreError('INVALID_STATE', what, 'check the file and try again');
+    }
+    const next: RefRow = {
+      ...row,
+      target_path: path,
+      symbol,
+      fingerprint: print.fingerprint,
+      base_size: print.size,
+      size: print.size,
+      mtime_ms: print.mtimeMs,
+      state: 'current',
+      old_path: null,
+      new_path: null,
+      detail: `re-verified by ${actor.name}`,
+      detected_at: now,
+      checked_at: now,
+      verified_at: now,
+      verified_by: `${actor.door}:${actor.name}`,
+      finder: print.finder,
+    };
     updateRef(this.ctx.db, next);
     return next;
   }
@@ -336,17 +357,25 @@ export class DriftService {
    */
   reverifyReference(actor: Actor, id: string): DriftFinding {
     const match = typeof id === 'string' ? /^ref-(\d+)$/.exec(id) : null;
-    if (!match) throw new LoreError('INVALID_INPUT', `a drift finding id looks like ref-12; got ${JSON.stringify(id)}`, 'see the ids with lore drift list --json');
+    if (!match) {
+      const got = JSON.stringify(id);
+      const hint = 'see the ids with lore drift list --json';
+      throw new LoreError('INVALID_INPUT', `a drift finding id looks like ref-12; got ${got}`, hint);
+    }
     const ws = new Workspace(this.requireReader());
     return this.ctx.db.transaction(() => {
       const row = this.ctx.db.get<RefRow>('SELECT * FROM drift_refs WHERE id = ?', [Number(match[1])]);
       if (!row) throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
-      if (row.source_kind !== 'doc') throw new LoreError('INVALID_INPUT', `${id} is a reference of ${row.source}; a memory is re-verified whole`, `lore reverify ${row.source}`);
+      if (row.source_kind !== 'doc') {
+        const what = `${id} is a reference of ${row.source}; a memory is re-verified whole`;
+        throw new LoreError('INVALID_INPUT', what, `lore reverify ${row.source}`);
+      }
       const now = nowIso(this.ctx);
       const [checked] = this.apply([row], ws, { candidates: [], wide: false });
       const where = `${row.source}:${row.line}`;
       const accepted = this.accept(checked, ws, actor, now, where, `update or remove the reference in ${row.source}`);
-      appendAudit(this.ctx.db, actor, now, { event: 'drift.reverify', key: null, version: null, digests: { source: sha256(row.source), reference: sha256(row.raw), fingerprint: accepted.fingerprint! } });
+      const digests = { source: sha256(row.source), reference: sha256(row.raw), fingerprint: accepted.fingerprint! };
+      appendAudit(this.ctx.db, actor, now, { event: 'drift.reverify', key: null, version: null, digests });
       return toFinding(accepted);
     });
   }
@@ -360,7 +389,8 @@ export class DriftService {
       const rows = refsOfSource(this.ctx.db, 'memory', key);
       const fingerprints: string[] = [];
       for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
-        fingerprints.push(this.accept(row, ws, actor, now, key, 'fix the record\'s anchors (save it again), or supersede or dispute it').fingerprint!);
+        const hint = 'fix the record\'s anchors (save it again), or supersede or dispute it';
+        fingerprints.push(this.accept(row, ws, actor, now, key, hint).fingerprint!);
       }
       const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
       const saved = current.basis === 'verified' ? null : save(this.ctx, actor, restated);

@@ -49,7 +49,8 @@ function numbering(files: string[]): Pick<AdrConvention, 'prefix' | 'width' | 'n
   const latest = numbered.reduce((a, b) => (Number(b[2]) >= Number(a[2]) ? b : a));
   const padded = numbered.some((m) => m[2].startsWith('0'));
   const separator = latest[3] === '_' ? '_' : '-';
-  return { prefix: latest[1], width: padded ? latest[2].length : 0, next: Math.max(...numbered.map((m) => Number(m[2]))) + 1, separator };
+  const next = Math.max(...numbered.map((m) => Number(m[2]))) + 1;
+  return { prefix: latest[1], width: padded ? latest[2].length : 0, next, separator };
 }
 
 function firstHeading(text: string | null): string | null {
@@ -84,7 +85,10 @@ export function adrFolders(indexedAdrs: readonly string[]): string[] {
     if (!dir || /(^|\/)templates?$/i.test(dir)) continue;
     counts.set(dir, (counts.get(dir) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].split('/').length - b[0].split('/').length || a[0].localeCompare(b[0])).map(([dir]) => dir);
+  const depth = (dir: string) => dir.split('/').length;
+  const order = (a: [string, number], b: [string, number]) =>
+    b[1] - a[1] || depth(a[0]) - depth(b[0]) || a[0].localeCompare(b[0]);
+  return [...counts].sort(order).map(([dir]) => dir);
 }
 
 /**
@@ -112,7 +116,10 @@ export function detectAdrConvention(repo: RepoFiles, indexedAdrs: readonly strin
 
 /** Where a repository without an ADR folder gets one: docs/adr, Nygard's format, 0001 onwards. */
 export function defaultAdrConvention(): AdrConvention {
-  return { style: 'default', dir: 'docs/adr', prefix: '', separator: '-', width: 4, next: 1, template: null, frontMatter: false, headingExample: null };
+  return {
+    style: 'default', dir: 'docs/adr', prefix: '', separator: '-', width: 4, next: 1,
+    template: null, frontMatter: false, headingExample: null,
+  };
 }
 
 /** The ADR already written for `key` in this folder, if any (found by the marker Lore leaves). */
@@ -215,6 +222,7 @@ export function renderAdr(conv: AdrConvention, m: Memory): { path: string; conte
   const date = m.valid_from.slice(0, 10);
   const slug = slugify(m.title);
   if (conv.style === 'log4brains') return { path: `${conv.dir}/${date.replace(/-/g, '')}-${slug}.md`, content: log4brains(m, date) };
-  const path = `${conv.dir ? `${conv.dir}/` : ''}${conv.prefix}${numberText(conv)}${conv.separator}${conv.separator === '_' ? slug.replace(/-/g, '_') : slug}.md`;
+  const name = conv.separator === '_' ? slug.replace(/-/g, '_') : slug;
+  const path = `${conv.dir}/${conv.prefix}${numberText(conv)}${conv.separator}${name}.md`;
   return { path, content: conv.style === 'madr' ? madr(conv, m, date) : nygard(conv, m, date) };
 }

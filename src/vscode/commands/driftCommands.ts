@@ -17,7 +17,8 @@ interface FindingArg {
 
 function findingOf(arg: unknown): { folder: string; finding: DriftFinding } {
   const node = arg as FindingArg;
-  if (!node?.folder || !node.finding) throw new Error('run this from a drift warning\'s quick fix or an item in the Drift view');
+  if (!node?.folder || !node.finding)
+    throw new Error("run this from a drift warning's quick fix or an item in the Drift view");
   return { folder: node.folder, finding: node.finding };
 }
 
@@ -32,20 +33,31 @@ export function registerDriftCommands(deps: CommandDeps): void {
     if ('problem' in change) throw new Error(change.problem);
     const range = new vscode.Range(change.line, change.start, change.line, change.end);
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, range, change.text, { label: `Point ${finding.reference.raw} at ${change.text}`, needsConfirmation: false });
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the editor did not apply the change to ${finding.source.path}`);
+    edit.replace(document.uri, range, change.text, {
+      label: `Point ${finding.reference.raw} at ${change.text}`,
+      needsConfirmation: false,
+    });
+    if (!(await vscode.workspace.applyEdit(edit)))
+      throw new Error(`the editor did not apply the change to ${finding.source.path}`);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     editor.selection = new vscode.Selection(change.line, change.start, change.line, change.start + change.text.length);
     editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenter);
     tracker.resolved(folder, finding.id);
-    vscode.window.setStatusBarMessage(`Lore: ${finding.reference.raw} → ${change.text} in ${finding.source.path} (save to keep it)`, 5000);
+    vscode.window.setStatusBarMessage(
+      `Lore: ${finding.reference.raw} → ${change.text} in ${finding.source.path} (save to keep it)`,
+      5000,
+    );
   });
 
   register('lore.reverifyReference', async (arg?: unknown) => {
     const { folder, finding } = findingOf(arg);
-    if (finding.source.kind !== 'doc') return vscode.commands.executeCommand('lore.reverify', { folder, key: finding.source.key });
+    if (finding.source.kind !== 'doc')
+      return vscode.commands.executeCommand('lore.reverify', { folder, key: finding.source.key });
     await stores.get(folder).api.reverifyReference(editorActor(), finding.id);
     tracker.resolved(folder, finding.id);
-    vscode.window.showInformationMessage(`Lore: ${finding.reference.raw} in ${finding.source.path} re-verified against ${finding.evidence.new_path ?? finding.reference.target_path}.`);
+    vscode.window.showInformationMessage(
+      `Lore: ${finding.reference.raw} in ${finding.source.path} re-verified against ` +
+        `${finding.evidence.new_path ?? finding.reference.target_path}.`,
+    );
   });
 }

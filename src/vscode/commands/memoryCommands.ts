@@ -185,7 +185,9 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     const { memory } = await store.api.get(key);
     const anchors = [...memory.anchors, ...memory.links.filter((l) => anchorTarget(l)?.path)];
     if (!anchors.length) throw new Error(`${key} has no anchors`);
-    const picked = anchors.length === 1 ? anchors[0] : required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));
+    const choose = async () =>
+      required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));
+    const picked = anchors.length === 1 ? anchors[0] : await choose();
     const anchor = anchorTarget(picked);
     if (anchor?.url) return void (await vscode.env.openExternal(vscode.Uri.parse(anchor.url)));
     if (!anchor?.path) throw new Error(`${picked} names no file of this workspace`);

@@ -91,7 +91,12 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     const result = await store.api.canonicalize(editorActor(true), key, { as: form.as });
     await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
     // Where it went and why there: beside the ADRs the index found, or the default when there are none.
-    const why = result.as !== 'adr' ? '' : result.convention === 'default' ? ' (no ADRs indexed in this repository yet, so the default folder)' : ` (next to this repository's ADRs, ${result.convention} style)`;
+    const why =
+      result.as !== 'adr'
+        ? ''
+        : result.convention === 'default'
+          ? ' (no ADRs indexed in this repository yet, so the default folder)'
+          : ` (next to this repository's ADRs, ${result.convention} style)`;
     vscode.window.showInformationMessage(`Lore wrote ${key} to ${result.path}${why}.`);
   });
 }

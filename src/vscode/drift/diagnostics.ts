@@ -15,10 +15,20 @@ import type { DriftTracker } from './tracker';
 
 export const DIAGNOSTIC_SOURCE = 'Lore';
 
+function diagnosticKey(uri: vscode.Uri, d: vscode.Diagnostic): string {
+  return `${uri.toString()}|${d.range.start.line}|${String(d.code)}|${d.message}`;
+}
+
 export class DriftDiagnostics implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly collection = vscode.languages.createDiagnosticCollection('lore');
-  private readonly findingOf = new WeakMap<vscode.Diagnostic, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  /**
+   * What each diagnostic stands for, by its text and place rather than object identity: the
+   * diagnostics a code action request carries are not always the objects this class set.
+   */
+  private findingOf = new Map<string, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  /** The same diagnostics by document and line: a request may carry none of them (a model just opened). */
+  private onLine = new Map<string, vscode.Diagnostic[]>();
   /** Files saved and checked, per folder: they carry the "N records reference this" hint. */
   private readonly checked = new Map<string, Set<string>>();
 
@@ -41,7 +51,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     for (const [folder, paths] of byFolder) {
       try {
         const findings = await this.tracker.check(this.stores.get(folder), paths);
-        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${findings.filter((f) => f.state !== 'current').length} reference(s) drifted`);
+        const drifted = findings.filter((f) => f.state !== 'current').length;
+        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${drifted} reference(s) drifted`);
       } catch (error) {
         this.logger.warn(`drift check after renaming ${paths.join(', ')} failed: ${(error as Error).message}`);
       }
@@ -87,6 +98,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       entry.list.push(d);
       byUri.set(uri.toString(), entry);
     };
+    this.findingOf = new Map();
+    this.onLine = new Map();
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
       for (const f of findings) {
@@ -96,7 +109,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = `drift.${f.state}`;
-        this.findingOf.set(d, { folder, finding: f });
+        this.findingOf.set(diagnosticKey(uri, d), { folder, finding: f });
         add(uri, d);
       }
       for (const path of this.checked.get(folder) ?? []) {
@@ -106,18 +119,35 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), message, vscode.DiagnosticSeverity.Information);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = 'drift.references';
-        this.findingOf.set(d, { folder, referrers });
+        this.findingOf.set(diagnosticKey(vscode.Uri.file(join(folder, path)), d), { folder, referrers });
         add(vscode.Uri.file(join(folder, path)), d);
       }
     }
     this.collection.clear();
-    for (const { uri, list } of byUri.values()) this.collection.set(uri, list);
+    for (const { uri, list } of byUri.values()) {
+      this.collection.set(uri, list);
+      for (const d of list) {
+        const at = `${uri.toString()}|${d.range.start.line}`;
+        this.onLine.set(at, [...(this.onLine.get(at) ?? []), d]);
+      }
+    }
   }
 
-  provideCodeActions(_document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
-    for (const d of context.diagnostics) {
-      const known = this.findingOf.get(d);
+    let diagnostics = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (!diagnostics.length && range?.start) {
+      for (let line = range.start.line; line <= range.end.line; line++) {
+        diagnostics.push(...(this.onLine.get(`${document.uri}|${line}`) ?? []));
+      }
+    }
+    diagnostics = [...new Set(diagnostics)];
+    for (const d of diagnostics) {
+      const known = d.source === DIAGNOSTIC_SOURCE ? this.findingOf.get(diagnosticKey(document.uri, d)) : undefined;
       if (!known) continue;
       const action = (title: string, command: string, args: unknown[], preferred = false) => {
         const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
@@ -135,10 +165,15 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       }
       if (f?.source.kind === 'doc') {
         const target = [{ folder: known.folder, finding: f }];
-        if (f.state === 'relocated' && f.evidence.new_path) action(`Update ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.updateReference', target, true);
-        if (f.state === 'changed' || f.state === 'relocated') action(`Re-verify ${f.reference.raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
+        const raw = f.reference.raw;
+        const moved = f.evidence.new_path;
+        if (f.state === 'relocated' && moved) action(`Update ${raw} to ${moved}`, 'lore.updateReference', target, true);
+        if (f.state === 'changed' || f.state === 'relocated') {
+          action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
+        }
       }
-      if (f) action(`Open ${f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      const opens = f ? f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw : null;
+      if (f) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
         else if (r.source.path) action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);

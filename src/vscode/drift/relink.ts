@@ -18,13 +18,20 @@ export interface Relink {
 export function relink(finding: DriftFinding, lineText: string): Relink | { problem: string } {
   const { raw, target_path: oldPath } = finding.reference;
   const moved = finding.evidence.new_path;
-  if (finding.state !== 'relocated' || !moved || !oldPath) return { problem: `${raw} is ${finding.state}, not relocated: there is no new place to point it at` };
-  if (finding.source.kind !== 'doc' || !finding.source.path) return { problem: `${raw} is a memory's anchor: edit the record or re-verify it` };
+  if (finding.state !== 'relocated' || !moved || !oldPath)
+    return { problem: `${raw} is ${finding.state}, not relocated: there is no new place to point it at` };
+  if (finding.source.kind !== 'doc' || !finding.source.path)
+    return { problem: `${raw} is a memory's anchor: edit the record or re-verify it` };
   const start = lineText.indexOf(raw);
-  if (start < 0) return { problem: `${raw} is no longer on line ${finding.source.line} of ${finding.source.path}; save it to check it again` };
+  if (start < 0) {
+    const where = `line ${finding.source.line} of ${finding.source.path}`;
+    return { problem: `${raw} is no longer on ${where}; save it to check it again` };
+  }
   const hash = raw.indexOf('#');
   const [pathPart, fragment] = hash < 0 ? [raw, ''] : [raw.slice(0, hash), raw.slice(hash)];
-  const [newPath, newFragment] = moved.includes('#') ? [moved.slice(0, moved.indexOf('#')), moved.slice(moved.indexOf('#'))] : [moved, fragment];
+  const [newPath, newFragment] = moved.includes('#')
+    ? [moved.slice(0, moved.indexOf('#')), moved.slice(moved.indexOf('#'))]
+    : [moved, fragment];
   const bare = pathPart.replace(/^\.\//, '');
   let written: string;
   if (bare === oldPath || pathPart === `/${oldPath}`) written = pathPart.startsWith('/') ? `/${newPath}` : newPath;
@@ -32,5 +39,10 @@ export function relink(finding: DriftFinding, lineText: string): Relink | { prob
     const relative = posix.relative(posix.dirname(finding.source.path), newPath);
     written = pathPart.startsWith('./') && !relative.startsWith('.') ? `./${relative}` : relative;
   }
-  return { line: Math.max(0, (finding.source.line ?? 1) - 1), start, end: start + raw.length, text: written + newFragment };
+  return {
+    line: Math.max(0, (finding.source.line ?? 1) - 1),
+    start,
+    end: start + raw.length,
+    text: written + newFragment,
+  };
 }

@@ -56,7 +56,7 @@ export class DriftTracker {
     return message;
   }
 
-  /** A finding the person resolved (link updated, target re-verified): gone from the view and the Problems panel now. */
+  /** A finding the person resolved (link updated, target re-verified): gone from the view and Problems now. */
   resolved(folder: string, id: string): void {
     if (this.latest.get(folder)?.delete(id)) this.emit(folder);
   }

@@ -45,7 +45,9 @@ describe('Drift diagnostics', () => {
   });
 
   it('a save that breaks an anchor produces a diagnostic', async () => {
-    assert.deepEqual(loreDiagnostics(), [], 'no Lore diagnostics before the edit');
+    // The fixture's docs name paths it does not have (found broken by the first index): only this file's and the decision's count.
+    const ours = () => loreDiagnostics().filter((d) => d.uri.endsWith(FILE) || d.uri.startsWith('lore-memory:'));
+    assert.deepEqual(ours(), [], 'no Lore diagnostics on the file or the decision before the edit');
     const document = await vscode.workspace.openTextDocument(workspaceFile(FILE));
     await vscode.window.showTextDocument(document);
     const at = document.getText().indexOf('function enqueue');

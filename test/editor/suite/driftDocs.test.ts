@@ -32,8 +32,15 @@ function docWarnings(accept: (list: vscode.Diagnostic[]) => boolean): Promise<vs
   return nextEvent(vscode.languages.onDidChangeDiagnostics, read, read);
 }
 
+/**
+ * Saves through the workspace API (TextDocument.save() answers false in a code-server test host).
+ * It has answered undefined here now and then (cause not known, the drift suite's cleanup sees it
+ * too); whether the file was written is what counts, so the document's dirty flag decides.
+ */
 async function save(uri: vscode.Uri): Promise<void> {
-  assert.ok(await vscode.workspace.save(uri), `saved ${uri.fsPath}`);
+  const saved = await vscode.workspace.save(uri);
+  const document = await vscode.workspace.openTextDocument(uri);
+  assert.ok(saved || !document.isDirty, `saved ${uri.fsPath}`);
 }
 
 async function replaceAll(uri: vscode.Uri, text: string): Promise<void> {
@@ -46,15 +53,30 @@ async function replaceAll(uri: vscode.Uri, text: string): Promise<void> {
 
 /** The store's own record of the doc's findings, read through the CLI (another door). */
 async function storeFindings(states = 'changed'): Promise<Finding[]> {
-  return ((await loreCli(['drift', 'list', '--path', DRIFT_DOC.doc, '--state', states])) as Finding[]).filter((f) => f.source.path === DRIFT_DOC.doc);
+  return ((await loreCli(['drift', 'list', '--path', DRIFT_DOC.doc, '--state', states])) as Finding[]).filter(
+    (f) => f.source.path === DRIFT_DOC.doc,
+  );
 }
 
 /** The quick fixes VS Code collects for the diagnostic, from every provider (Lore's among them). */
 async function quickFixes(diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
   // The command reads the open model: the doc is loaded (not shown, not edited) first.
   await vscode.workspace.openTextDocument(docUri());
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', docUri(), diagnostic.range, vscode.CodeActionKind.QuickFix.value);
-  return (actions ?? []).filter((a) => a.command?.command.startsWith('lore.'));
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    docUri(),
+    diagnostic.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
+  const lore = (actions ?? []).filter((a) => a.command?.command.startsWith('lore.'));
+  if (!lore.length) {
+    const seen = docDiagnostics().map((d) => `${d.message} @${d.range.start.line}`);
+    throw new Error(
+      `no Lore quick fix for "${diagnostic.message}"; ` +
+        `got ${JSON.stringify((actions ?? []).map((a) => a.title))}; diagnostics now ${JSON.stringify(seen)}`,
+    );
+  }
+  return lore;
 }
 
 async function run(action: vscode.CodeAction): Promise<void> {
@@ -86,38 +108,54 @@ describe('Drift of docs, on a repository just opened', function () {
   });
 
   it('saving code a doc refers to warns on the doc, although the doc was never opened or saved', async () => {
-    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === docUri().toString()), `${DRIFT_DOC.doc} is not open`);
+    assert.ok(
+      !vscode.workspace.textDocuments.some((d) => d.uri.toString() === docUri().toString()),
+      `${DRIFT_DOC.doc} is not open`,
+    );
     assert.deepEqual(docDiagnostics(), [], 'no Lore diagnostics on the doc before the edit');
     const code = workspaceFile(DRIFT_DOC.code);
     await vscode.window.showTextDocument(code);
     const warned = docWarnings((list) => list.some((d) => d.message.includes(`${DRIFT_DOC.symbol}()`)));
     await replaceAll(code, SEED_FILES[DRIFT_DOC.code].replace('done', 'completed'));
-    const [warning] = await warned;
+    const warning = (await warned).find((d) => d.message.includes(`${DRIFT_DOC.symbol}()`))!;
     assert.match(warning.message, new RegExp(`^${DRIFT_DOC.symbol}\\(\\) is changed`));
     assert.equal(warning.range.start.line, 2, 'on the line of the doc that names the function');
-    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === docUri().toString() && d.isDirty), 'the doc was not edited');
+    assert.ok(
+      !vscode.workspace.textDocuments.some((d) => d.uri.toString() === docUri().toString() && d.isDirty),
+      'the doc was not edited',
+    );
     await photograph('drift-doc-warning');
   });
 
-  it('re-verify (quick fix) accepts the function as it is now: the warning clears at once and stays cleared', async () => {
-    const [warning] = await docWarnings((list) => list.length > 0);
+  it('re-verify (quick fix) accepts the function as it is now: the warning clears at once, stays cleared', async () => {
+    const named = (d: vscode.Diagnostic) => d.message.startsWith(`${DRIFT_DOC.symbol}()`);
+    const warning = (await docWarnings((list) => list.some(named))).find(named)!;
     // As from the Problems panel: the doc is shown, then its quick fixes asked for.
     await vscode.window.showTextDocument(docUri(), { preview: true });
     const fixes = await quickFixes(warning);
     const titles = fixes.map((f) => f.title);
-    assert.ok(titles.some((t) => t.startsWith('Open ')), `an Open quick fix: ${titles.join(' | ')}`);
-    const reverify = fixes.find((f) => f.command?.command === 'lore.reverifyReference');
+    assert.ok(
+      titles.some((t) => t.startsWith('Open ')),
+      `an Open quick fix: ${titles.join(' | ')}`,
+    );
+    const reverify = fixes.find(
+      (f) => f.command?.command === 'lore.reverifyReference' && f.title.includes(`${DRIFT_DOC.symbol}()`),
+    );
     assert.ok(reverify, `a Re-verify quick fix: ${titles.join(' | ')}`);
     await run(reverify);
-    assert.deepEqual(docDiagnostics().filter((d) => d.severity === vscode.DiagnosticSeverity.Warning), [], 'cleared at once');
-    assert.deepEqual(await storeFindings(), [], 'the store has no changed reference left for the doc');
+    assert.ok(!docDiagnostics().some(named), 'cleared at once');
+    const stored = async () => (await storeFindings()).filter((f) => f.reference.raw === `${DRIFT_DOC.symbol}()`);
+    assert.deepEqual(await stored(), [], 'the store has no changed reference to the function left');
     // A later save of the code (the function as accepted) does not bring it back.
-    await replaceAll(workspaceFile(DRIFT_DOC.code), `${SEED_FILES[DRIFT_DOC.code].replace('done', 'completed')}// tail\n`);
-    assert.deepEqual(await storeFindings(), [], 'still none in the store after the save');
-    assert.deepEqual(docDiagnostics().filter((d) => d.severity === vscode.DiagnosticSeverity.Warning), []);
+    await replaceAll(
+      workspaceFile(DRIFT_DOC.code),
+      `${SEED_FILES[DRIFT_DOC.code].replace('done', 'completed')}// tail\n`,
+    );
+    assert.deepEqual(await stored(), [], 'still none in the store after the save');
+    assert.ok(!docDiagnostics().some(named), 'nor in the Problems panel');
   });
 
-  it('a moved script: update the link (quick fix) edits the doc for review; saving it keeps the finding cleared', async () => {
+  it('a moved script: update the link (quick fix) edits the doc for review; saved, it stays cleared', async () => {
     const warned = docWarnings((list) => list.some((d) => d.message.includes('relocated')));
     const edit = new vscode.WorkspaceEdit();
     edit.renameFile(workspaceFile(DRIFT_DOC.script), workspaceFile(DRIFT_DOC.moved));

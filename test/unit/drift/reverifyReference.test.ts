@@ -26,29 +26,50 @@ describe('drift: re-verify a doc reference', function () {
     const accepted = s.engine.reverifyReference(person, changed.id);
     assert.equal(accepted.state, 'current');
     assert.deepEqual(s.engine.driftFindings(), []);
-    assert.deepEqual(s.engine.driftCheck(['src/queue.ts']).filter((f) => f.state !== 'current'), []);
+    assert.deepEqual(
+      s.engine.driftCheck(['src/queue.ts']).filter((f) => f.state !== 'current'),
+      [],
+    );
     assert.ok(s.engine.verifyAudit().ok);
     s.write('src/queue.ts', 'export function claimNext(db) {\n  return db.query("SKIP LOCKED NOWAIT");\n}\n');
-    assert.equal(s.engine.driftCheck(['src/queue.ts']).find((f) => f.id === changed.id)?.state, 'changed', 'a later change drifts again');
+    assert.equal(
+      s.engine.driftCheck(['src/queue.ts']).find((f) => f.id === changed.id)?.state,
+      'changed',
+      'a later change drifts again',
+    );
   });
 
   it('follows a relocated target to its new place', () => {
     s.move('docs/runbook.md', 'docs/ops/runbook.md');
-    const [moved] = s.engine.driftCheck(['docs/runbook.md', 'docs/ops/runbook.md']).filter((f) => f.state === 'relocated');
+    const [moved] = s.engine
+      .driftCheck(['docs/runbook.md', 'docs/ops/runbook.md'])
+      .filter((f) => f.state === 'relocated');
     assert.ok(moved, 'relocated');
     const accepted = s.engine.reverifyReference(person, moved.id);
     assert.equal(accepted.reference.target_path, 'docs/ops/runbook.md');
     assert.deepEqual(s.engine.driftFindings(), []);
   });
 
-  it('refuses a gone target, a memory\'s reference and a malformed id, saying what to do', () => {
+  it("refuses a gone target, a memory's reference and a malformed id, saying what to do", () => {
     s.remove('docs/runbook.md');
     const [gone] = s.engine.driftCheck(['docs/runbook.md']).filter((f) => f.state !== 'current');
-    assert.throws(() => s.engine.reverifyReference(person, gone.id), (e: unknown) => isLoreError(e) && e.code === 'INVALID_STATE' && /update or remove the reference in docs\/jobs\.md/.test(e.hint ?? ''));
+    assert.throws(
+      () => s.engine.reverifyReference(person, gone.id),
+      (e: unknown) =>
+        isLoreError(e) &&
+        e.code === 'INVALID_STATE' &&
+        /update or remove the reference in docs\/jobs\.md/.test(e.hint ?? ''),
+    );
     const saved = s.engine.remember(person, memory({ anchors: ['src/queue.ts#claimNext'] }));
     assert.ok(saved.saved);
     const [ref] = s.engine.driftFindings({ key: saved.key, states: ['current'] });
-    assert.throws(() => s.engine.reverifyReference(person, ref.id), (e: unknown) => isLoreError(e) && /lore reverify/.test(e.hint ?? ''));
-    assert.throws(() => s.engine.reverifyReference(person, '12'), (e: unknown) => isLoreError(e) && e.code === 'INVALID_INPUT' && /ref-12/.test(e.message));
+    assert.throws(
+      () => s.engine.reverifyReference(person, ref.id),
+      (e: unknown) => isLoreError(e) && /lore reverify/.test(e.hint ?? ''),
+    );
+    assert.throws(
+      () => s.engine.reverifyReference(person, '12'),
+      (e: unknown) => isLoreError(e) && e.code === 'INVALID_INPUT' && /ref-12/.test(e.message),
+    );
   });
 });

@@ -11,19 +11,25 @@ import { WorkspaceRepoFiles } from '../../../src/host/repoFiles';
 import { driftSpace, type DriftSpace } from '../../support/drift';
 import { agent, confirmedPerson, memory, person } from '../../support/store';
 
-const QUEUE = 'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n';
+const QUEUE =
+  'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n';
 const ANCHOR = 'src/jobs/queue.ts#claimNext';
 
 /** The memory's fingerprinted references, whatever their state. */
 function tracked(s: DriftSpace, key: string): string[] {
-  return s.engine.driftFindings({ key, states: ['current', 'changed', 'relocated', 'gone', 'broken'] }).map((f) => f.reference.raw);
+  return s.engine
+    .driftFindings({ key, states: ['current', 'changed', 'relocated', 'gone', 'broken'] })
+    .map((f) => f.reference.raw);
 }
 
 /** After the anchored function changes, the per-save check reports the memory as drifted. */
 function driftsAfterEdit(s: DriftSpace, key: string): void {
   s.write('src/jobs/queue.ts', QUEUE.replace('SKIP LOCKED', 'NOWAIT'));
   const findings = s.engine.driftCheck(['src/jobs/queue.ts']).filter((f) => f.source.key === key);
-  assert.deepEqual(findings.map((f) => [f.reference.raw, f.state]), [[ANCHOR, 'changed']]);
+  assert.deepEqual(
+    findings.map((f) => [f.reference.raw, f.state]),
+    [[ANCHOR, 'changed']],
+  );
 }
 
 describe('drift: every write path fingerprints anchors', function () {
@@ -34,12 +40,23 @@ describe('drift: every write path fingerprints anchors', function () {
   afterEach(() => s.cleanup());
 
   it('session close (accept): an applied candidate is fingerprinted and drifts', () => {
-    const plan = s.engine.sessionClose(agent, {
-      session_id: 's-1',
-      agent: 'claude',
-      summary: 'Workers claim jobs with SKIP LOCKED.',
-      memories: [{ type: 'convention', title: 'Claim jobs with SKIP LOCKED', description: 'Workers claim the next job with FOR UPDATE SKIP LOCKED', anchors: [ANCHOR] }],
-    }, { mode: 'accept' });
+    const plan = s.engine.sessionClose(
+      agent,
+      {
+        session_id: 's-1',
+        agent: 'claude',
+        summary: 'Workers claim jobs with SKIP LOCKED.',
+        memories: [
+          {
+            type: 'convention',
+            title: 'Claim jobs with SKIP LOCKED',
+            description: 'Workers claim the next job with FOR UPDATE SKIP LOCKED',
+            anchors: [ANCHOR],
+          },
+        ],
+      },
+      { mode: 'accept' },
+    );
     const key = plan.items.find((i) => i.outcome === 'applied')?.key;
     assert.ok(key, `a candidate was applied: ${JSON.stringify(plan.items)}`);
     assert.deepEqual(tracked(s, key), [ANCHOR]);
@@ -47,13 +64,32 @@ describe('drift: every write path fingerprints anchors', function () {
   });
 
   it('an Inbox resolution that saves a queued candidate fingerprints it', () => {
-    s.engine.remember(person, memory({ type: 'dead_end', title: 'Redis as the job queue', description: 'Redis lost jobs on failover; we went back to the database', body: '' }));
-    s.engine.sessionClose(agent, {
-      session_id: 's-2',
-      agent: 'claude',
-      summary: 'Moving the queue to Redis.',
-      memories: [{ type: 'decision', title: 'Keep the job queue in Redis', description: 'Move the job queue to Redis for speed', anchors: [ANCHOR] }],
-    }, { mode: 'accept' });
+    s.engine.remember(
+      person,
+      memory({
+        type: 'dead_end',
+        title: 'Redis as the job queue',
+        description: 'Redis lost jobs on failover; we went back to the database',
+        body: '',
+      }),
+    );
+    s.engine.sessionClose(
+      agent,
+      {
+        session_id: 's-2',
+        agent: 'claude',
+        summary: 'Moving the queue to Redis.',
+        memories: [
+          {
+            type: 'decision',
+            title: 'Keep the job queue in Redis',
+            description: 'Move the job queue to Redis for speed',
+            anchors: [ANCHOR],
+          },
+        ],
+      },
+      { mode: 'accept' },
+    );
     const item = s.engine.inbox().items.find((i) => i.kind === 'session');
     assert.ok(item, 'the risky candidate waits in the Inbox');
     const action = item.actions.find((a) => a !== 'dismiss')!;
@@ -94,7 +130,10 @@ describe('drift: every write path fingerprints anchors', function () {
 
   it('supersede: the superseded record leaves drift, its successor keeps its references', () => {
     const old = s.engine.remember(person, memory({ anchors: [ANCHOR] }));
-    const next = s.engine.remember(person, memory({ key: 'decision/claim-with-nowait', title: 'Claim jobs with NOWAIT', anchors: ['src/jobs/queue.ts'] }));
+    const next = s.engine.remember(
+      person,
+      memory({ key: 'decision/claim-with-nowait', title: 'Claim jobs with NOWAIT', anchors: ['src/jobs/queue.ts'] }),
+    );
     assert.ok(old.saved && next.saved);
     s.engine.supersede(person, old.key, next.key);
     assert.deepEqual(tracked(s, old.key), []);
@@ -102,7 +141,7 @@ describe('drift: every write path fingerprints anchors', function () {
   });
 });
 
-describe('drift: the index keeps documents\' references current', function () {
+describe("drift: the index keeps documents' references current", function () {
   let s: DriftSpace;
   beforeEach(() => {
     s = driftSpace({
@@ -118,10 +157,13 @@ describe('drift: the index keeps documents\' references current', function () {
     return seen;
   };
 
-  it('after the first index the documents\' references are extracted, with no drift scan', async () => {
+  it("after the first index the documents' references are extracted, with no drift scan", async () => {
     await index(s.engine);
     const findings = s.engine.driftFindings();
-    assert.deepEqual(findings.map((f) => [f.source.path, f.reference.raw, f.state]), [['docs/jobs.md', 'legacy.md', 'broken']]);
+    assert.deepEqual(
+      findings.map((f) => [f.source.path, f.reference.raw, f.state]),
+      [['docs/jobs.md', 'legacy.md', 'broken']],
+    );
     assert.equal(s.refs('docs/jobs.md', 'runbook.md')[0]?.state, 'current');
   });
 

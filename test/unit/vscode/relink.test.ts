@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import type { DriftFinding } from '../../../src/engine';
 import { relink } from '../../../src/vscode/drift/relink';
 
-function finding(raw: string, target: string, moved: string | undefined, state: DriftFinding['state'] = 'relocated'): DriftFinding {
+function finding(
+  raw: string,
+  target: string,
+  moved: string | undefined,
+  state: DriftFinding['state'] = 'relocated',
+): DriftFinding {
   return {
     id: 'ref-1',
     source: { kind: 'doc', path: 'docs/ops/worker.md', line: 3 },
@@ -27,13 +32,22 @@ describe('relink (update a relocated doc reference)', () => {
   });
 
   it('keeps a repository path a repository path, and follows moved lines', () => {
-    const change = relink(finding('src/queue.ts#L10-L12', 'src/queue.ts', 'src/jobs/queue.ts#L20-L22'), 'See `src/queue.ts#L10-L12`.');
+    const change = relink(
+      finding('src/queue.ts#L10-L12', 'src/queue.ts', 'src/jobs/queue.ts#L20-L22'),
+      'See `src/queue.ts#L10-L12`.',
+    );
     assert.ok(!('problem' in change));
     assert.equal(change.text, 'src/jobs/queue.ts#L20-L22');
   });
 
   it('says why when the reference is not relocated or no longer on its line', () => {
-    assert.match((relink(finding('a.md', 'docs/ops/a.md', undefined, 'changed'), 'x a.md') as { problem: string }).problem, /is changed, not relocated/);
-    assert.match((relink(finding('a.md', 'docs/ops/a.md', 'docs/a.md'), 'something else') as { problem: string }).problem, /no longer on line 3 of docs\/ops\/worker\.md; save it/);
+    assert.match(
+      (relink(finding('a.md', 'docs/ops/a.md', undefined, 'changed'), 'x a.md') as { problem: string }).problem,
+      /is changed, not relocated/,
+    );
+    assert.match(
+      (relink(finding('a.md', 'docs/ops/a.md', 'docs/a.md'), 'something else') as { problem: string }).problem,
+      /no longer on line 3 of docs\/ops\/worker\.md; save it/,
+    );
   });
 });
