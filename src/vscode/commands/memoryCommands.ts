@@ -14,7 +14,9 @@ import { parseAnchor, refreshBaselines } from '../drift/anchorCheck';
 import { fileReader } from '../drift/tracker';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
+import { editUri } from '../memoryEditor';
 import type { CommandDeps } from './deps';
+import { keepEngineOrder } from './recall';
 import { runSteps, type Step } from './steps';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
 
@@ -201,6 +203,51 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
   }
 }
 
+/**
+ * The record that replaces `key`, from a list that searches as you type (the engine's recall over
+ * memories, in its order) and starts from records like the one being replaced.
+ */
+async function pickSuccessor(store: FolderStore, key: string): Promise<string> {
+  const { memory } = await store.api.get(key);
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key?: string }>();
+  pick.title = `Lore: Supersede ${key}`;
+  pick.placeholder = 'Which memory replaces it? Type to search';
+  keepEngineOrder(pick);
+  let generation = 0;
+  const search = async (query: string) => {
+    const mine = ++generation;
+    pick.busy = true;
+    try {
+      // Memories only (every type named, no doc kind): a doc cannot replace a record.
+      const result = await store.api.recall({ query: query.trim() || `${memory.title} ${memory.description}`, limit: 20, types: [...MEMORY_TYPES] });
+      if (mine !== generation) return;
+      const items = result.results.flatMap((hit) =>
+        hit.record === 'memory' && hit.key !== key
+          ? [{ label: hit.title, description: `${hit.key} · ${hit.status}`, detail: hit.description, key: hit.key, alwaysShow: true }]
+          : []);
+      pick.items = items.length ? items : [{ label: `$(info) No other memory matches “${query.trim()}”`, detail: 'Remember the new one first (Lore: Remember…), then supersede.', alwaysShow: true }];
+    } finally {
+      if (mine === generation) pick.busy = false;
+    }
+  };
+  const chosen = await new Promise<string | undefined>((resolve) => {
+    pick.onDidChangeValue((v) => void search(v));
+    pick.onDidAccept(() => {
+      const picked = pick.selectedItems[0]?.key;
+      if (!picked) return;
+      resolve(picked);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(undefined);
+    });
+    pick.show();
+    void search('');
+  });
+  return required(chosen);
+}
+
 /** What a person confirms: for a session proposal, the candidate's own text (it is nowhere else to read yet). */
 function inboxDetail(item: InboxItem): string {
   const c = item.proposal?.candidate;
@@ -234,7 +281,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
 
   register('lore.supersede', async (arg?: unknown) => {
     const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', ['active', 'disputed', 'deprecated']);
-    const next = await ask(`Key of the memory that replaces ${key} (e.g. decision/new-choice)`);
+    const next = await pickSuccessor(store, key);
     await store.api.supersede(editorActor(), key, next);
     vscode.window.showInformationMessage(`${key} is superseded by ${next}.`);
   });
@@ -266,6 +313,10 @@ export function registerMemoryCommands(deps: CommandDeps): void {
     await openMemory(store.folder, key);
   });
   register('lore.openAnchor', (arg?: unknown) => openAnchor(deps, arg));
+  register('lore.edit', async (arg?: unknown) => {
+    const { store, key } = await resolveTarget(stores, arg, 'Edit which memory?', ['active', 'disputed', 'deprecated', 'quarantined']);
+    await vscode.window.showTextDocument(editUri(store.folder, key), { preview: false });
+  });
   register('lore.copyKey', async (arg?: unknown) => {
     const { key } = await resolveTarget(stores, arg, 'Copy the key of which memory?');
     await vscode.env.clipboard.writeText(key);

@@ -53,7 +53,7 @@ function target(folder: string, hit: RecallHit): RecallTarget {
  * that have it (VS Code 1.139 does) honour it, others keep the engine's order for every row
  * whose label does not contain the typed text.
  */
-function keepEngineOrder(pick: vscode.QuickPick<HitItem>): void {
+export function keepEngineOrder<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>): void {
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   try {

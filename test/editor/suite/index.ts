@@ -20,6 +20,7 @@ export async function run(): Promise<void> {
   require('./drift.test');
   require('./remember.test');
   require('./recall.test');
+  require('./edit.test');
   require('./mcp.test');
 
   const results: TestResult[] = [];
