@@ -26,6 +26,8 @@ interface Base {
   version: number;
   mtime: number;
   size: number;
+  /** The store changed under a clean document: its stat shows the new version so VS Code re-reads. */
+  stale?: boolean;
 }
 
 export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
@@ -55,12 +57,15 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     // The base version's time and size while a document is open on it: VS Code sees no change
     // under a person's edits, and the version check at save time decides (and shows the diff).
     const memory = await this.current(uri);
-    const base = this.bases.get(uri.toString()) ?? this.baseOf(memory);
+    const known = this.bases.get(uri.toString());
+    if (known?.stale && known.version === memory.version) known.stale = false; // nothing new after all
+    const base = !known || known.stale ? this.baseOf(memory) : known;
     return { type: vscode.FileType.File, ctime: Date.parse(memory.recorded_at), mtime: base.mtime, size: base.size };
   }
 
   private baseOf(memory: Memory): Base {
-    return { version: memory.version, mtime: Date.parse(memory.updated_at), size: Buffer.byteLength(renderEditable(memory)) };
+    const size = Buffer.byteLength(renderEditable(memory));
+    return { version: memory.version, mtime: Date.parse(memory.updated_at), size };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -75,7 +80,9 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     try {
       edited = parseEditable(Buffer.from(content).toString('utf8'));
     } catch (error) {
-      if (error instanceof FrontMatterError) throw vscode.FileSystemError.NoPermissions(`Lore did not save ${key}: ${error.message}`);
+      if (error instanceof FrontMatterError) {
+        throw vscode.FileSystemError.NoPermissions(`Lore did not save ${key}: ${error.message}`);
+      }
       throw error;
     }
     const store = this.stores.get(folder);
@@ -95,8 +102,12 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
       // The stored version beside the edit, once the failed save has settled (a diff editor asked
       // for from inside the save never showed in VS Code 1.139; Compare with it is one click away).
       const stored = editUri(folder, key, STORED_SCHEME);
-      setTimeout(() => void vscode.window.showTextDocument(stored, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true }), 0);
-      throw vscode.FileSystemError.Unavailable(`${key} changed since you opened it (now version ${version}): nothing was overwritten. Merge from the stored version shown beside it, then save again.`);
+      const beside = { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true };
+      setTimeout(() => void vscode.window.showTextDocument(stored, beside), 0);
+      throw vscode.FileSystemError.Unavailable(
+        `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +
+          'Merge from the stored version shown beside it, then save again.',
+      );
     }
     const saved = await this.current(uri);
     this.bases.set(uri.toString(), this.baseOf(saved));
@@ -113,7 +124,9 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     const events: vscode.FileChangeEvent[] = [];
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== EDIT_SCHEME || doc.isDirty) continue;
-      this.bases.delete(doc.uri.toString());
+      // The version a save expects stays until VS Code re-reads the document (readFile).
+      const base = this.bases.get(doc.uri.toString());
+      if (base) base.stale = true;
       events.push({ type: vscode.FileChangeType.Changed, uri: doc.uri });
     }
     if (events.length) this.changedFiles.fire(events);

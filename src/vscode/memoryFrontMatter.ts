@@ -40,7 +40,9 @@ export class FrontMatterError extends Error {}
 
 export function parseEditable(text: string): EditedMemory {
   const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') throw new FrontMatterError('the document must start with its front matter (a line "---")');
+  if (lines[0]?.trim() !== '---') {
+    throw new FrontMatterError('the document must start with its front matter (a line "---")');
+  }
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   if (end < 0) throw new FrontMatterError('the front matter has no closing "---" line');
   const out: EditedMemory = { title: '', description: '', anchors: [], links: [], tags: [], body: '' };
@@ -72,7 +74,9 @@ export function parseEditable(text: string): EditedMemory {
       throw new FrontMatterError(`line ${i + 1}: unknown field "${name}" (fields: ${FIELDS})`);
     }
   }
-  for (const name of SCALARS) if (!out[name]) throw new FrontMatterError(`${name} is empty: every memory has a ${name}`);
+  for (const name of SCALARS) {
+    if (!out[name]) throw new FrontMatterError(`${name} is empty: every memory has a ${name}`);
+  }
   out.body = lines.slice(end + 1).join('\n').replace(/^\n/, '');
   return out;
 }
