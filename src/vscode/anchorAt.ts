@@ -42,7 +42,9 @@ export function markdownHeadings(text: string): { line: number; slug: string }[]
   let fence: string | null = null;
   text.split(/\r?\n/).forEach((line, i) => {
     const opener = /^\s{0,3}(```+|~~~+)/.exec(line);
-    if (opener && (!fence || (opener[1][0] === fence[0] && opener[1].length >= fence.length && line.trim() === opener[1]))) {
+    const mark = opener?.[1];
+    const closes = fence && mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark;
+    if (opener && (!fence || closes)) {
       fence = fence ? null : opener[1];
       return;
     }
@@ -57,7 +59,13 @@ export function markdownHeadings(text: string): { line: number; slug: string }[]
  * The anchor for the cursor at `line` (0-based) in the workspace file `path`. `definitions`:
  * what drift locates in the file; `symbols`: the editor's document symbols, if it has any.
  */
-export function anchorAt(path: string, line: number, text: string, definitions: Definition[], symbols?: SymbolLike[]): string {
+export function anchorAt(
+  path: string,
+  line: number,
+  text: string,
+  definitions: Definition[],
+  symbols?: SymbolLike[],
+): string {
   if (MARKDOWN.test(path)) {
     const heading = markdownHeadings(text).filter((h) => h.line <= line).pop();
     return heading?.slug ? `${path}#${heading.slug}` : path;
@@ -85,7 +93,11 @@ function parseAnchor(raw: string): { path: string; symbol: string | null } | nul
 export type ReadText = (path: string) => Promise<string | undefined>;
 
 /** Why `anchor` would not resolve in this folder, in one sentence; undefined when it does (or is a URL). */
-export async function anchorProblem(anchor: string, read: ReadText, definitionsOf: (path: string, text: string) => Promise<Definition[]>): Promise<string | undefined> {
+export async function anchorProblem(
+  anchor: string,
+  read: ReadText,
+  definitionsOf: (path: string, text: string) => Promise<Definition[]>,
+): Promise<string | undefined> {
   const raw = anchor.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return undefined;
   const parsed = parseAnchor(raw);
@@ -96,8 +108,8 @@ export async function anchorProblem(anchor: string, read: ReadText, definitionsO
   if (MARKDOWN.test(parsed.path)) {
     const slugs = markdownHeadings(text).map((h) => h.slug);
     if (slugs.includes(parsed.symbol.toLowerCase())) return undefined;
-    const some = slugs.slice(0, 3).map((s) => `#${s}`).join(', ');
-    return `${parsed.path} has no heading #${parsed.symbol}${some ? ` (it has ${some}${slugs.length > 3 ? ', …' : ''})` : ''}`;
+    const some = slugs.slice(0, 3).map((s) => `#${s}`).join(', ') + (slugs.length > 3 ? ', …' : '');
+    return `${parsed.path} has no heading #${parsed.symbol}${slugs.length ? ` (it has ${some})` : ''}`;
   }
   const names = (await definitionsOf(parsed.path, text)).map((d) => d.name);
   if (names.includes(parsed.symbol)) return undefined;

@@ -151,7 +151,8 @@ export class FolderStore {
       this.options.logger.info(`${this.folder}: opened ${store.paths.database}; serving MCP at ${http.url}/mcp`);
       const owner = { url: http.url, token: store.lock.info.token, mcpToken: store.lock.info.mcp_token ?? store.lock.info.token, pid: process.pid, self: true };
       this.startWatching(paths, owner);
-      return { api: localApi(store.engine, store.paths.workspaceRoot) as LoreApi, owner, server, engine: store.engine, symbols: store.symbols };
+      const api = localApi(store.engine, store.paths.workspaceRoot) as LoreApi;
+      return { api, owner, server, engine: store.engine, symbols: store.symbols };
     }
   }
 

@@ -71,13 +71,15 @@ export class Indexing {
     const title = `Lore: indexing ${store.folder.split(sep).pop()}`;
     // Asked for: a notification with Cancel. In the background: the status-bar item alone shows
     // the progress (StatusItem reads states()), so there is one item and one count, not two.
-    const work = async (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken) => {
+    type Steps = vscode.Progress<{ message?: string; increment?: number }>;
+    const work = async (progress?: Steps, token?: vscode.CancellationToken) => {
       token?.onCancellationRequested(() => controller.abort());
       let last = 0;
       const report = (p: IndexProgress) => {
         entry.progress = p;
         const percent = p.total ? Math.floor((100 * p.done) / p.total) : 0;
-        progress?.report({ message: `${p.phase} ${p.done}/${p.total}`, increment: p.phase === 'index' ? Math.max(0, percent - last) : undefined });
+        const increment = p.phase === 'index' ? Math.max(0, percent - last) : undefined;
+        progress?.report({ message: `${p.phase} ${p.done}/${p.total}`, increment });
         if (p.phase === 'index') last = percent;
         this.emit();
       };
@@ -85,7 +87,9 @@ export class Indexing {
       if (summary) this.log.info(`${store.folder}: indexed ${summary.indexed} of ${summary.files} file(s)${summary.renamed ? `, ${summary.renamed} renamed` : ''}`);
     };
     entry.done = Promise.resolve(
-      options.notify ? vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, work) : work()
+      options.notify
+        ? vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, work)
+        : work(),
     )
       .catch((error) => {
         if (controller.signal.aborted) this.log.info(`${store.folder}: indexing stopped (${this.pausedFlag ? 'paused' : 'cancelled'}); what was stored stays`);

@@ -17,6 +17,7 @@ import { DriftTracker } from './drift/tracker';
 import { Indexing, PAUSED_CONTEXT } from './indexing';
 import { cliPathOf, LoreMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
 import { MEMORY_SCHEME, MemoryDocuments } from './memoryDocument';
+import { EDIT_SCHEME, MemoryEditor, STORED_SCHEME } from './memoryEditor';
 import { readSettings, type LoreSettings } from './settings';
 import { StatusItem } from './status';
 import { homeFor, LoreStores } from './stores';
@@ -55,6 +56,9 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const status = subscribe(new StatusItem(stores, indexing));
   const memoryDocs = subscribe(new MemoryDocuments(stores));
   subscribe(vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, memoryDocs));
+  const memoryEditor = subscribe(new MemoryEditor(stores));
+  subscribe(vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, memoryEditor, { isCaseSensitive: true }));
+  subscribe(vscode.workspace.registerTextDocumentContentProvider(STORED_SCHEME, memoryEditor));
 
   const providers = VIEW_IDS.map((id) => {
     const provider = subscribe(new LoreTreeProvider(id, stores, tracker, log));
@@ -89,6 +93,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     stores.onDidChange((store, change) => {
       refreshViews(store?.folder);
       memoryDocs.refresh();
+      memoryEditor.storeChanged();
       void status.update();
       if (change !== 'owner') return;
       void mcp.ownersChanged();

@@ -410,6 +410,11 @@ export function createFakeVscode(): FakeVscode {
         registered.contentProviders.set(scheme, provider);
         return disposable;
       },
+      // Editable memories (lore-edit:) are a file system; kept beside the content providers.
+      registerFileSystemProvider: (scheme: string, provider: unknown) => {
+        registered.contentProviders.set(`fs:${scheme}`, provider);
+        return disposable;
+      },
       onDidSaveTextDocument: events.save.event,
       onDidRenameFiles: events.rename.event,
       onDidChangeConfiguration: events.configuration.event,

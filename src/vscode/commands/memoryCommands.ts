@@ -4,7 +4,8 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, isLoreError, LIMITS, MEMORY_TYPES, type InboxItem, type MemoryType, type RememberInput, type StatusChange } from '../../engine';
+import { anchorTarget, isLoreError, LIMITS, MEMORY_TYPES } from '../../engine';
+import type { InboxItem, MemoryType, RememberInput, StatusChange } from '../../engine';
 import { keyFor } from '../../engine/model/keys';
 import type { SaveResult } from '../../engine/memory/save';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
@@ -12,7 +13,9 @@ import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
+import { editUri } from '../memoryEditor';
 import type { CommandDeps } from './deps';
+import { keepEngineOrder } from './recall';
 import { runSteps, type Step } from './steps';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
 
@@ -82,17 +85,23 @@ function rememberSteps(deps: CommandDeps, folder: string, type: MemoryType, with
   const kind = type.replace('_', ' ');
   const read = workspaceText(folder);
   const steps: Step[] = [
-    { prompt: `Title of the ${kind}`, limit: LIMITS.titleChars, describe: (v) => `Title of the ${kind}${v.trim() ? ` — saved as ${keyFor(type, v.trim())}` : ''}` },
+    {
+      prompt: `Title of the ${kind}`,
+      limit: LIMITS.titleChars,
+      describe: (v) => `Title of the ${kind}${v.trim() ? ` — saved as ${keyFor(type, v.trim())}` : ''}`,
+    },
     { prompt: 'One line: what a reader needs to know', limit: LIMITS.descriptionChars },
   ];
-  if (withBody) steps.push({ prompt: 'Body (Markdown; optional — edit the record later for more)', optional: true, limit: undefined });
+  if (withBody) steps.push({ prompt: 'Body (Markdown; optional — edit the record later for more)', optional: true });
   steps.push({
     prompt: 'Anchors: files, path#Symbol or doc.md#heading it is about, comma-separated (optional)',
     placeholder: 'src/queue.ts#enqueue, docs/runbooks/deploy.md#rollback',
     optional: true,
     warn: async (value) => {
       for (const anchor of splitAnchors(value)) {
-        if (anchor.length > LIMITS.anchorChars) return `${anchor.slice(0, 40)}… is longer than ${LIMITS.anchorChars} characters`;
+        if (anchor.length > LIMITS.anchorChars) {
+          return `${anchor.slice(0, 40)}… is longer than ${LIMITS.anchorChars} characters`;
+        }
         const problem = await anchorProblem(anchor, read, (path, text) => definitionsOf(path, text, deps.log));
         if (problem) return problem;
       }
@@ -112,14 +121,16 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
     const [name, description] = typed;
     const body = withBody ? typed[2] : draft.body ?? '';
     const anchors = splitAnchors(typed[typed.length - 1]);
-    const input: RememberInput = { type: draft.type, title: name, description, body, anchors, provenance: { source: 'user', client: 'vscode' } };
+    const provenance = { source: 'user' as const, client: 'vscode' };
+    const input: RememberInput = { type: draft.type, title: name, description, body, anchors, provenance };
     let result: SaveResult;
     try {
       result = await store.api.remember(editorActor(), input);
       if (!result.saved) throw new Error(result.conflict.reason);
     } catch (error) {
       // Nothing typed is lost: the person can go back to the steps with every value as it was.
-      const message = isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : (error as Error).message;
+      const hint = isLoreError(error) && error.hint ? ` — ${error.hint}` : '';
+      const message = `${(error as Error).message}${hint}`;
       deps.log.warn(`remember: ${message}`);
       const choice = await vscode.window.showErrorMessage(`Lore could not save it: ${message}`, 'Edit and Retry');
       if (choice !== 'Edit and Retry') return;
@@ -130,7 +141,9 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
   }
 }
 
-async function saved(deps: CommandDeps, store: FolderStore, result: Extract<SaveResult, { saved: true }>): Promise<void> {
+type Saved = Extract<SaveResult, { saved: true }>;
+
+async function saved(deps: CommandDeps, store: FolderStore, result: Saved): Promise<void> {
   deps.log.info(`remembered ${result.key} v${result.version}`);
   const deadEnds = result.warnings.dead_ends as { key: string; title?: string }[];
   const open = 'Open';
@@ -211,6 +224,57 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
   }
 }
 
+/**
+ * The record that replaces `key`, from a list that searches as you type (the engine's recall over
+ * memories, in its order) and starts from records like the one being replaced.
+ */
+async function pickSuccessor(store: FolderStore, key: string): Promise<string> {
+  const { memory } = await store.api.get(key);
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { key?: string }>();
+  pick.title = `Lore: Supersede ${key}`;
+  pick.placeholder = 'Which memory replaces it? Type to search';
+  keepEngineOrder(pick);
+  let generation = 0;
+  const search = async (query: string) => {
+    const mine = ++generation;
+    pick.busy = true;
+    try {
+      // Memories only (every type named, no doc kind): a doc cannot replace a record.
+      const text = query.trim() || `${memory.title} ${memory.description}`;
+      const result = await store.api.recall({ query: text, limit: 20, types: [...MEMORY_TYPES] });
+      if (mine !== generation) return;
+      const items = result.results.flatMap((hit) =>
+        hit.record === 'memory' && hit.key !== key
+          ? [{ label: hit.title, description: `${hit.key} · ${hit.status}`, detail: hit.description, key: hit.key }]
+          : []);
+      const none = {
+        label: `$(info) No other memory matches “${query.trim()}”`,
+        detail: 'Remember the new one first (Lore: Remember…), then supersede.',
+      };
+      // alwaysShow: the engine's list, unfiltered by the picker.
+      pick.items = (items.length ? items : [none]).map((item) => ({ ...item, alwaysShow: true }));
+    } finally {
+      if (mine === generation) pick.busy = false;
+    }
+  };
+  const chosen = await new Promise<string | undefined>((resolve) => {
+    pick.onDidChangeValue((v) => void search(v));
+    pick.onDidAccept(() => {
+      const picked = pick.selectedItems[0]?.key;
+      if (!picked) return;
+      resolve(picked);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(undefined);
+    });
+    pick.show();
+    void search('');
+  });
+  return required(chosen);
+}
+
 /** What a person confirms: for a session proposal, the candidate's own text (it is nowhere else to read yet). */
 function inboxDetail(item: InboxItem): string {
   const c = item.proposal?.candidate;
@@ -244,7 +308,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
 
   register('lore.supersede', async (arg?: unknown) => {
     const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', ['active', 'disputed', 'deprecated']);
-    const next = await ask(`Key of the memory that replaces ${key} (e.g. decision/new-choice)`);
+    const next = await pickSuccessor(store, key);
     await store.api.supersede(editorActor(), key, next);
     vscode.window.showInformationMessage(`${key} is superseded by ${next}.`);
   });
@@ -276,6 +340,11 @@ export function registerMemoryCommands(deps: CommandDeps): void {
     await openMemory(store.folder, key);
   });
   register('lore.openAnchor', (arg?: unknown) => openAnchor(deps, arg));
+  register('lore.edit', async (arg?: unknown) => {
+    const editable = ['active', 'disputed', 'deprecated', 'quarantined'];
+    const { store, key } = await resolveTarget(stores, arg, 'Edit which memory?', editable);
+    await vscode.window.showTextDocument(editUri(store.folder, key), { preview: false });
+  });
   register('lore.copyKey', async (arg?: unknown) => {
     const { key } = await resolveTarget(stores, arg, 'Copy the key of which memory?');
     await vscode.env.clipboard.writeText(key);

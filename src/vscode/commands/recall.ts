@@ -37,8 +37,18 @@ export function noMatchItems(query: string): HitItem[] {
       detail: 'No memory or indexed document matches these words. Try other words, or:',
       alwaysShow: true,
     },
-    { label: '$(add) Remember…', description: 'record what you know as a new memory', run: 'lore.remember', alwaysShow: true },
-    { label: '$(refresh) Reindex Workspace', description: 'if the docs you expected are not indexed yet', run: 'lore.reindex', alwaysShow: true },
+    {
+      label: '$(add) Remember…',
+      description: 'record what you know as a new memory',
+      run: 'lore.remember',
+      alwaysShow: true,
+    },
+    {
+      label: '$(refresh) Reindex Workspace',
+      description: 'if the docs you expected are not indexed yet',
+      run: 'lore.reindex',
+      alwaysShow: true,
+    },
   ];
 }
 
@@ -53,7 +63,7 @@ function target(folder: string, hit: RecallHit): RecallTarget {
  * that have it (VS Code 1.139 does) honour it, others keep the engine's order for every row
  * whose label does not contain the typed text.
  */
-function keepEngineOrder(pick: vscode.QuickPick<HitItem>): void {
+export function keepEngineOrder<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>): void {
   pick.matchOnDescription = false;
   pick.matchOnDetail = false;
   try {
@@ -100,14 +110,16 @@ export function registerRecall(deps: CommandDeps): void {
       pick.onDidChangeValue(search);
       pick.onDidChangeActive((items) => {
         const hit = items[0]?.hit;
-        if (hit) preview.preview(target(store.folder, hit)).catch((error) => deps.log.debug(`recall preview: ${(error as Error).message}`));
+        const quiet = (error: Error) => deps.log.debug(`recall preview: ${error.message}`);
+        if (hit) preview.preview(target(store.folder, hit)).catch(quiet);
       });
       pick.onDidAccept(() => {
         const item = pick.selectedItems[0];
         if (!item?.hit && !item?.run) return; // the "No matches" line itself does nothing
         accepted = item.hit !== undefined;
         pick.hide();
-        if (item.hit) preview.open(target(store.folder, item.hit)).catch((error) => deps.log.warn(`recall open: ${(error as Error).message}`));
+        const failed = (error: Error) => deps.log.warn(`recall open: ${error.message}`);
+        if (item.hit) preview.open(target(store.folder, item.hit)).catch(failed);
         else if (item.run) void vscode.commands.executeCommand(item.run);
       });
       pick.onDidHide(() => {

@@ -43,7 +43,9 @@ export class RecallPreview {
 
   /** The picker closed without a choice: the preview tabs it opened go, focus returns. */
   async cancel(): Promise<void> {
-    const ours = [...this.opened].map((uri) => tabOf(vscode.Uri.parse(uri))).filter((t): t is vscode.Tab => !!t && t.isPreview);
+    const ours = [...this.opened]
+      .map((uri) => tabOf(vscode.Uri.parse(uri)))
+      .filter((t): t is vscode.Tab => !!t && t.isPreview);
     this.opened.clear();
     if (ours.length) await vscode.window.tabGroups.close(ours, true);
     // The editor that was active, even if a preview replaced its tab (a preview tab of its own).
@@ -51,7 +53,9 @@ export class RecallPreview {
     if (before) {
       const uri = before.document.uri;
       const tab = tabOf(uri);
-      await vscode.window.showTextDocument(uri, { viewColumn: tab?.group.viewColumn ?? before.viewColumn, selection: before.selection, preview: tab?.isPreview ?? true });
+      const viewColumn = tab?.group.viewColumn ?? before.viewColumn;
+      const preview = tab?.isPreview ?? true;
+      await vscode.window.showTextDocument(uri, { viewColumn, selection: before.selection, preview });
     }
   }
 

@@ -23,7 +23,9 @@ export interface Step {
 export function blocking(step: Step, value: string): string | undefined {
   const text = value.trim();
   if (!step.optional && !text) return 'Required.';
-  if (step.limit !== undefined && text.length > step.limit) return `${text.length}/${step.limit} characters: ${text.length - step.limit} too many.`;
+  if (step.limit !== undefined && text.length > step.limit) {
+    return `${text.length}/${step.limit} characters: ${text.length - step.limit} too many.`;
+  }
   return undefined;
 }
 
@@ -72,7 +74,9 @@ function ask(title: string, steps: Step[], index: number, answers: string[]): Pr
       return;
     }
     const warning = await step.warn(value).catch(() => undefined);
-    if (mine === checked) box.validationMessage = warning ? { message: `${warning}. Press Enter to keep it anyway.`, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+    if (mine !== checked) return;
+    const severity = vscode.InputBoxValidationSeverity.Warning;
+    box.validationMessage = warning ? { message: `${warning}. Press Enter to keep it anyway.`, severity } : undefined;
   };
   return new Promise((resolve, reject) => {
     let settled = false;

@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { isLoreError, type Actor, type MemorySummary } from '../../engine';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
+import { MEMORY_SCHEME, parseMemoryUri } from '../memoryDocument';
 import { readPages } from '../paging';
 import type { LoreStores } from '../stores';
 import { UNTRUSTED_HINT } from '../stores';
@@ -54,6 +55,8 @@ export interface MemoryTarget {
 
 /** The record a command was invoked on (a tree node, a quick fix's argument), if any. */
 export function memoryTarget(arg: unknown): MemoryTarget | undefined {
+  // A memory document's editor title bar passes the document's URI.
+  if (arg instanceof vscode.Uri) return arg.scheme === MEMORY_SCHEME ? parseMemoryUri(arg) : undefined;
   const node = arg as Partial<LoreNode & MemoryTarget> & { memory?: MemorySummary; finding?: DriftFinding };
   if (!node || typeof node !== 'object' || typeof node.folder !== 'string') return undefined;
   if (node.memory) return { folder: node.folder, key: node.memory.key };

@@ -4,16 +4,19 @@
 import type { DocKind } from '../../engine';
 
 export const KIND_LABELS: Record<DocKind, string> = {
-  adr: 'ADRs', rfc: 'RFCs', runbook: 'Runbooks', postmortem: 'Postmortems', changelog: 'Changelogs', readme: 'READMEs',
-  guide: 'Guides', terraform: 'Terraform', kubernetes: 'Kubernetes manifests', helm: 'Helm charts', dockerfile: 'Dockerfiles',
-  ci: 'CI pipelines', ansible: 'Ansible', config: 'Configuration', code: 'Code', other: 'Other documents',
+  adr: 'ADRs', rfc: 'RFCs', runbook: 'Runbooks', postmortem: 'Postmortems', changelog: 'Changelogs',
+  readme: 'READMEs', guide: 'Guides', terraform: 'Terraform', kubernetes: 'Kubernetes manifests',
+  helm: 'Helm charts', dockerfile: 'Dockerfiles', ci: 'CI pipelines', ansible: 'Ansible',
+  config: 'Configuration', code: 'Code', other: 'Other documents',
 };
 
 export function kindLabel(kind: string): string {
   return (KIND_LABELS as Record<string, string>)[kind] ?? kind;
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60],
+];
 
 /** "5 minutes ago (1 Dec 2026, 10:55)", in the machine's locale and time zone; the text as given if it is no time. */
 export function when(iso: string | null | undefined, now = Date.now()): string {
@@ -22,7 +25,8 @@ export function when(iso: string | null | undefined, now = Date.now()): string {
   if (Number.isNaN(at)) return iso;
   const seconds = Math.round((at - now) / 1000);
   const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
-  const relative = Math.abs(seconds) < 45 ? 'just now' : new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const relative = Math.abs(seconds) < 45 ? 'just now' : format.format(Math.round(seconds / size), unit);
   const local = new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   return `${relative} (${local})`;
 }

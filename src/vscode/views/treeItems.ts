@@ -33,7 +33,8 @@ export function memoryTooltip(m: MemorySummary): vscode.MarkdownString {
   if (m.status_reason) lines.push('', `Reason: ${escapeMd(m.status_reason)}`);
   if (m.superseded_by) lines.push('', `Superseded by \`${m.superseded_by}\``);
   if (m.flags.length) lines.push('', `Flags: ${m.flags.join(', ')}`);
-  lines.push('', `Recorded ${when(m.recorded_at)}${m.updated_at !== m.recorded_at ? ` · updated ${when(m.updated_at)}` : ''}`);
+  const updated = m.updated_at !== m.recorded_at ? ` · updated ${when(m.updated_at)}` : '';
+  lines.push('', `Recorded ${when(m.recorded_at)}${updated}`);
   return new vscode.MarkdownString(lines.join('\n'));
 }
 
@@ -75,7 +76,8 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.id = `${node.folder}|doc|${node.doc.path}`;
       item.resourceUri = uri;
       item.description = node.doc.path;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`);
+      const facts = `\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`;
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}`);
       item.iconPath = icon('file');
       item.contextValue = 'doc';
       item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };

@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
   require('./driftDocs.test');
   require('./remember.test');
   require('./recall.test');
+  require('./edit.test');
   require('./mcp.test');
 
   const results: TestResult[] = [];

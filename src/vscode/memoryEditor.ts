@@ -1,0 +1,155 @@
+// Editing a memory in the editor (`lore-edit:` documents, see memoryFrontMatter.ts): opening one
+// reads the record; saving writes a new version with expected_version = the version the text
+// was based on. When the record changed meanwhile (another window, an agent, the CLI), nothing is
+// overwritten: the save fails, the stored version opens beside yours to merge from,
+// and the next save is based on that version.
+
+import * as vscode from 'vscode';
+import type { Memory } from '../engine';
+import { editorActor } from './commands/ui';
+import { FrontMatterError, parseEditable, renderEditable } from './memoryFrontMatter';
+import type { LoreStores } from './stores';
+
+export const EDIT_SCHEME = 'lore-edit';
+/** Read-only: the stored version, in the same form, for the diff after a lost race. */
+export const STORED_SCHEME = 'lore-stored';
+
+export function editUri(folder: string, key: string, scheme = EDIT_SCHEME): vscode.Uri {
+  return vscode.Uri.from({ scheme, path: `/${key}.md`, query: encodeURIComponent(folder) });
+}
+
+function target(uri: vscode.Uri): { folder: string; key: string } {
+  return { folder: decodeURIComponent(uri.query), key: uri.path.replace(/^\//, '').replace(/\.md$/, '') };
+}
+
+interface Base {
+  version: number;
+  mtime: number;
+  size: number;
+  /** The store changed under a clean document: its stat shows the new version so VS Code re-reads. */
+  stale?: boolean;
+}
+
+export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
+  private readonly changedFiles = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changedFiles.event;
+  private readonly changedStored = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changedStored.event;
+  /** Per edit document: the version its text came from (what a save expects to replace). */
+  private readonly bases = new Map<string, Base>();
+
+  constructor(private readonly stores: LoreStores) {}
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  private async current(uri: vscode.Uri) {
+    const { folder, key } = target(uri);
+    try {
+      return (await this.stores.get(folder).api.get(key)).memory;
+    } catch {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The base version's time and size while a document is open on it: VS Code sees no change
+    // under a person's edits, and the version check at save time decides (and shows the diff).
+    const memory = await this.current(uri);
+    const known = this.bases.get(uri.toString());
+    if (known?.stale && known.version === memory.version) known.stale = false; // nothing new after all
+    const base = !known || known.stale ? this.baseOf(memory) : known;
+    return { type: vscode.FileType.File, ctime: Date.parse(memory.recorded_at), mtime: base.mtime, size: base.size };
+  }
+
+  private baseOf(memory: Memory): Base {
+    const size = Buffer.byteLength(renderEditable(memory));
+    return { version: memory.version, mtime: Date.parse(memory.updated_at), size };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const memory = await this.current(uri);
+    this.bases.set(uri.toString(), this.baseOf(memory));
+    return Buffer.from(renderEditable(memory), 'utf8');
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const { folder, key } = target(uri);
+    let edited;
+    try {
+      edited = parseEditable(Buffer.from(content).toString('utf8'));
+    } catch (error) {
+      if (error instanceof FrontMatterError) {
+        throw vscode.FileSystemError.NoPermissions(`Lore did not save ${key}: ${error.message}`);
+      }
+      throw error;
+    }
+    const store = this.stores.get(folder);
+    const memory = await this.current(uri);
+    const base = this.bases.get(uri.toString())?.version ?? memory.version;
+    const result = await store.api.remember(editorActor(), {
+      key, type: memory.type, ...edited, expected_version: base,
+      provenance: { source: 'user', client: 'vscode' },
+    });
+    if (!result.saved) {
+      const version = result.conflict.current_version ?? memory.version;
+      // The next save is based on what the person has now been shown (the stat stays as it was).
+      const shown = this.bases.get(uri.toString()) ?? this.baseOf(memory);
+      this.bases.set(uri.toString(), { ...shown, version });
+      this.changedStored.fire(editUri(folder, key, STORED_SCHEME));
+      // After the failed save has settled: the diff opens the very document being saved.
+      // The stored version beside the edit, once the failed save has settled (a diff editor asked
+      // for from inside the save never showed in VS Code 1.139; Compare with it is one click away).
+      const stored = editUri(folder, key, STORED_SCHEME);
+      const beside = { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true };
+      setTimeout(() => void vscode.window.showTextDocument(stored, beside), 0);
+      throw vscode.FileSystemError.Unavailable(
+        `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +
+          'Merge from the stored version shown beside it, then save again.',
+      );
+    }
+    const saved = await this.current(uri);
+    this.bases.set(uri.toString(), this.baseOf(saved));
+    vscode.window.setStatusBarMessage(`Lore saved ${key} as version ${saved.version}`, 4000);
+  }
+
+  /** The stored version for the diff (STORED_SCHEME). */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    return renderEditable(await this.current(uri.with({ scheme: EDIT_SCHEME })));
+  }
+
+  /** After the store changed: open documents nobody is editing are re-read. */
+  storeChanged(): void {
+    const events: vscode.FileChangeEvent[] = [];
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme !== EDIT_SCHEME || doc.isDirty) continue;
+      // The version a save expects stays until VS Code re-reads the document (readFile).
+      const base = this.bases.get(doc.uri.toString());
+      if (base) base.stale = true;
+      events.push({ type: vscode.FileChangeType.Changed, uri: doc.uri });
+    }
+    if (events.length) this.changedFiles.fire(events);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('memories are not folders');
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('use Lore: Forget… to delete a memory');
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('a memory’s key does not change; supersede it instead');
+  }
+
+  dispose(): void {
+    this.changedFiles.dispose();
+    this.changedStored.dispose();
+  }
+}

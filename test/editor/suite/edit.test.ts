@@ -1,0 +1,91 @@
+// Editing a record in the real editor: Edit opens it as front matter and body, a save writes a new
+// version (read back through the CLI, another door onto the same store); a save that lost a race
+// overwrites nothing and keeps the person's edit. Supersede picks the
+// successor from a list recall fills, typed into the real quick pick from the page.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activeLore, loreCli, skip, workspaceRoot } from './lore';
+import { ui, uiAvailable } from './ui';
+
+interface GetAnswer { memory: { key: string; version: number; title: string; description: string; status: string; superseded_by: string | null } }
+
+const get = async (key: string) => ((await loreCli(['get', key])) as GetAnswer).memory;
+
+async function seed(key: string, title: string, description: string): Promise<void> {
+  await loreCli(['remember', '--type', 'decision', '--key', key, '--title', title, '--description', description, '--body', 'Seeded by the edit test.']);
+}
+
+/** Replaces the front matter line that starts with `field:`. */
+async function setField(document: vscode.TextDocument, field: string, value: string): Promise<void> {
+  const line = document.getText().split('\n').findIndex((l) => l.startsWith(`${field}:`));
+  assert.ok(line >= 0, `the document has a ${field} line:\n${document.getText()}`);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, document.lineAt(line).range, `${field}: ${value}`);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+
+describe('Editing a memory', () => {
+  const folder = () => workspaceRoot().fsPath;
+
+  before(async () => {
+    await activeLore();
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === 'lore-edit' && doc.isDirty) {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      }
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Edit opens the record as front matter and body; saving writes a new version', async () => {
+    const key = 'decision/edit-me-in-the-editor';
+    await seed(key, 'Edit me in the editor', 'The first description.');
+    await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
+    const document = vscode.window.activeTextEditor!.document;
+    assert.equal(document.uri.scheme, 'lore-edit');
+    assert.match(document.getText(), /^---\n# decision\/edit-me-in-the-editor · version 1 · active\. .*\ntitle: Edit me in the editor\ndescription: The first description\.\n/);
+    await setField(document, 'description', 'The description, edited in the editor.');
+    assert.ok(await vscode.workspace.save(document.uri), 'the save went through');
+    const saved = await get(key);
+    assert.equal(saved.version, 2);
+    assert.equal(saved.description, 'The description, edited in the editor.');
+  });
+
+  it('a save that lost a race overwrites nothing and keeps the person’s edit', async () => {
+    const key = 'decision/edited-in-two-places';
+    await seed(key, 'Edited in two places', 'As first written.');
+    await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
+    const document = vscode.window.activeTextEditor!.document;
+    await setField(document, 'description', 'My edit, started on version 1.');
+    // Meanwhile another door writes version 2.
+    await seed(key, 'Edited in two places', 'Changed elsewhere meanwhile.');
+    assert.equal(await vscode.workspace.save(document.uri), undefined, 'the save is refused');
+    assert.equal((await get(key)).description, 'Changed elsewhere meanwhile.', 'nothing was overwritten');
+    if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
+    assert.ok(document.isDirty && document.getText().includes('My edit, started on version 1.'), 'the person’s edit is kept');
+  });
+
+  it('Supersede picks the successor from a recall-backed list, not a typed key', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const old = 'decision/fixed-worker-pool';
+    const successor = 'decision/autoscaled-worker-pool';
+    await seed(old, 'Fixed worker pool', 'Four job workers, sized by hand.');
+    await seed(successor, 'Autoscaled worker pool', 'Job workers scale on queue depth between two and twelve.');
+    const done = vscode.commands.executeCommand('lore.supersede', { folder: folder(), key: old });
+    const rows = JSON.parse((await ui({ action: 'typeAndReadRows', prompt: 'Which memory replaces it', text: 'workers scale on queue depth', until: 'Autoscaled worker pool' })) ?? '[]') as string[];
+    await ui({ action: 'screenshot', name: 'supersede-pick', part: 'window' });
+    assert.equal(rows[0], 'Autoscaled worker pool', `the successor is the first row: ${JSON.stringify(rows)}`);
+    assert.ok(!rows.includes('Fixed worker pool'), 'the record being replaced is not offered');
+    await ui({ action: 'press', key: 'Enter' });
+    await done;
+    const replaced = await get(old);
+    assert.equal(replaced.superseded_by, successor);
+  });
+});
