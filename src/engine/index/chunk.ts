@@ -84,7 +84,7 @@ function markdownChunks(lines: string[]): Chunk[] {
   };
   for (let i = meta.lines; i < lines.length; i++) {
     if (/^\s*(```|~~~)/.test(lines[i])) inFence = !inFence;
-    const heading = !inFence && lines[i].startsWith('#') ? atxHeading(lines[i]) : null;
+    const heading = !inFence && lines[i].startsWith('#') ? atxHeading(lines[i], { blank: true }) : null;
     if (!heading) continue;
     if (i > sectionStart) flush(i);
     const level = heading.level;

@@ -9,8 +9,12 @@ export interface Heading {
 
 const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
 
-/** The heading a line is, or null: 1–6 `#`, a space, the text, an optional closing run of `#`. */
-export function atxHeading(line: string): Heading | null {
+/**
+ * The heading a line is, or null: 1–6 `#`, a space, the text, an optional closing run of `#`.
+ * `blank: true` also takes a heading with no text (`# ` — a template's heading once its markup is
+ * removed), which chunking gives the page's title.
+ */
+export function atxHeading(line: string, options: { blank?: boolean } = {}): Heading | null {
   let level = 0;
   while (level < line.length && line[level] === '#') level++;
   if (level < 1 || level > 6 || !isBlank(line[level])) return null;
@@ -19,7 +23,7 @@ export function atxHeading(line: string): Heading | null {
   while (end > 0 && text[end - 1] === '#') end--;
   // A closing run counts only after a space (`# C#` is about C#).
   if (end < text.length && (end === 0 || isBlank(text[end - 1]))) text = text.slice(0, end).trimEnd();
-  return text ? { level, text } : null;
+  return text || options.blank ? { level, text } : null;
 }
 
 /** Every heading of a text, in order (fenced code not told apart: callers that care track fences). */

@@ -3,6 +3,7 @@
 // the save like a resembling dead end is, so the saver can supersede the old one.
 
 import type { EngineContext } from '../memory/context';
+import { LIVE_STATUSES_SQL } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { valueConflict } from '../steward/valueConflict';
 import { ftsQuery } from './text';
@@ -28,7 +29,7 @@ export function findContradictions(
   if (!match) return [];
   const rows = ctx.db.all<MemoryRow>(
     `SELECT m.* FROM memory_fts f JOIN memories m ON m.id = f.rowid
-     WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ('active', 'deprecated', 'disputed')
+     WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}
        AND m.type = ? AND m.key <> ?
      ORDER BY bm25(memory_fts, 4.0, 1.0, 0.0, 0.0) LIMIT ?`,
     [match, input.type, input.key, CANDIDATES],
