@@ -83,7 +83,7 @@ export const hookCommand: Command = {
           items.push(`${section.heading}:`, ...page.items.map(line));
         }
         return stats.memories;
-      });
+      }, { create: false, symbols: false });
       if (refused.length) items.unshift('Refused (failed verification; not memory):', ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`));
       if (!items.length) return 0;
       const block = fence(`session start: ${total} memories of this repository`, items, { maxBytes: SESSION_START_BLOCK_BYTES, more: 'use the recall tool for the rest' });
