@@ -1,6 +1,6 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks]
+//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
@@ -20,6 +20,7 @@ import { docsRecallOptions, docsRecallSection } from './docsRecallBench';
 import { driftSection } from './driftSlot';
 import { embedOptions, embedSection } from './embed';
 import { hookOptions, hookSection } from './hookBench';
+import { coldOptions, coldSection } from './coldBench';
 import { indexOptions, indexSection } from './indexBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { ownerOptions, ownerSection } from './ownerBench';
@@ -27,7 +28,7 @@ import { describeTarget, figureProblems, formatNumber, formatSizes, machine, typ
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
-export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks'] as const;
+export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold'] as const;
 export type BenchName = (typeof BENCHES)[number];
 
 export interface RunOptions {
@@ -100,6 +101,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [adversarialSection(adversarialOptions(options.quick))];
     case 'hooks':
       return [await hookSection(hookOptions(options.quick, common))];
+    case 'cold':
+      return [await coldSection(coldOptions(options.quick, common))];
   }
 }
 

@@ -57,6 +57,8 @@ export interface StoreUse {
   create: boolean;
   /** Load the embedding model (recall, index); without one, recall is lexical. */
   embed?: boolean;
+  /** Load drift's symbol parser (default true); false for a read that fingerprints nothing. */
+  symbols?: boolean;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function withStore<T>(workspace: string, work: (engine: EngineApi) 
     }
   }
   // Another command may hold the store for a moment (an owner with no port yet): connect waits.
-  const found = await connect(workspace, { become: () => openStore({ workspace, door: 'cli', logger: stderrLogger() }) });
+  const found = await connect(workspace, { become: () => openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols }) });
   if (found.kind === 'client') return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
   const store = found.store;
   // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.

@@ -25,6 +25,11 @@ export interface OpenStoreOptions {
   home?: string;
   door: string;
   logger?: Logger;
+  /**
+   * Load drift's symbol parser (default true). A one-shot read that locates no symbols (a lexical
+   * recall, the session-start hook) skips its grammars and the start-up time they cost.
+   */
+  symbols?: boolean;
 }
 
 export function openStore(options: OpenStoreOptions): OpenStore {
@@ -35,14 +40,14 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   try {
     db = new WasmSqlDatabase(paths.database);
     // Loading starts here, the one place every door opens a store (once per process).
-    const parser = treeSitterSymbols(options.logger);
+    const parser = options.symbols === false ? undefined : treeSitterSymbols(options.logger);
     const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot, parser), repositories: liveRepositories(paths.workspaceRoot) });
     const opened = db;
     return {
       engine,
       paths,
       lock,
-      symbols: parser.whenReady,
+      symbols: parser?.whenReady ?? Promise.resolve(),
       close: () => {
         opened.close();
         lock.release();

@@ -1,7 +1,7 @@
 // The SqlDatabase port over node-sqlite3-wasm: cached prepared statements (all finalized on
 // close), nested transactions through savepoints, and the pragmas Lore relies on.
 
-import { Database, type Statement } from 'node-sqlite3-wasm';
+import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { RunResult, SqlDatabase, SqlParams } from '../engine';
 
 export class WasmSqlDatabase implements SqlDatabase {
@@ -10,7 +10,10 @@ export class WasmSqlDatabase implements SqlDatabase {
   private depth = 0;
 
   constructor(readonly path: string) {
-    this.db = new Database(path);
+    // Required here, not imported: loading the module compiles SQLite's WebAssembly, which a
+    // command that opens no store (`lore --help`, `--version`) should not pay for.
+    const sqlite = require('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
+    this.db = new sqlite.Database(path);
     // secure_delete zeroes freed pages so forgotten text does not linger in the file.
     this.db.exec('PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL');
   }

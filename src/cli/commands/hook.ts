@@ -92,7 +92,7 @@ export const hookCommand: Command = {
           room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
         }
         return stats.memories;
-      });
+      }, { create: false, symbols: false });
       if (refused.length) items.unshift('Refused (failed verification; not memory):', ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`));
       if (!items.length) return 0;
       const block = fence(`session start: ${total} memories of this repository`, items, { maxBytes: SESSION_START_BLOCK_BYTES, more: 'use the recall tool for the rest' });

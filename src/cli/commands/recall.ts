@@ -23,7 +23,7 @@ export const recallCommand: Command = {
       limit: integerOption('limit', v.limit),
       as_of: v['as-of'] as string | undefined,
     };
-    const result = await ctx.withEngine((engine) => engine.recall(input), { create: false, embed: true });
+    const result = await ctx.withEngine((engine) => engine.recall(input), { create: false, embed: true, symbols: false });
     ctx.print(result, renderRecall);
     return 0;
   },
