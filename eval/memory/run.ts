@@ -4,14 +4,15 @@
 // (the SDK's Client over stdio) against the built server (`node dist/cli.js mcp`), each on a fresh
 // store (its own LORE_HOME and workspace). Every recall probe declares the keys that must come
 // back (relevant) and those that must not (irrelevant); the run prints one line per scenario and
-// the overall precision@k, recall and MRR, writes eval/memory/results.json, and exits non-zero if
+// the overall precision@k, recall and MRR, writes .cache/eval/memory-results.json (gitignored: a run
+// never rewrites a tracked file; --out FILE to keep it elsewhere), and exits non-zero if
 // any scenario fails that is not listed in PENDING (with --strict, pending failures count too).
 // --keep leaves each scenario's temp folder (data directory and workspace) in place; --jobs sets
 // how many scenarios run side by side (default 2).
 
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, Failure, ScenarioContext, metricsOf, type Metrics, type ProbeRecord, type Scenario } from './harness';
 import { concurrency } from './scenarios/concurrency';
@@ -217,7 +218,8 @@ async function main(): Promise<number> {
 
   console.log(`\n${count('PASS')} passed, ${count('FAIL')} failed, ${count('PENDING')} pending — ${seconds.toFixed(1)} s on ${cpus().length} cores, ${jobs} at a time`);
 
-  const out = resolve(values.out ?? join(__dirname, 'results.json'));
+  const out = resolve(values.out ?? join(__dirname, '..', '..', '.cache', 'eval', 'memory-results.json'));
+  mkdirSync(dirname(out), { recursive: true });
   const report = {
     eval: 'memory',
     generated_at: new Date().toISOString(),
