@@ -5,9 +5,9 @@
 // repeated to the same total bytes, in the same run): linear rules keep the ratio near 1, a
 // quadratic one makes it grow with the size ratio (64 at 16 KB vs 1 MiB).
 
-import { chunkDocument } from '../src/engine/index/chunk';
-import { classify } from '../src/engine/index/classify';
-import { redact } from '../src/engine/index/redact';
+import { chunkDocument } from '../src/engine/indexing/chunk';
+import { classify } from '../src/engine/indexing/classify';
+import { redact } from '../src/engine/indexing/redact';
 import { validateRemember } from '../src/engine/model/validate';
 import { elapsedMs, figure, now, type Section } from './result';
 

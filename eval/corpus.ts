@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chartRootsOf, classify } from '../src/engine/index/classify';
+import { chartRootsOf, classify } from '../src/engine/indexing/classify';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
 import { runAll } from './multi';

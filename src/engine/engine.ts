@@ -13,9 +13,9 @@ import { promote, setStatus, supersede, type LifecycleResult, type StatusChange,
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
 import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
-import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './index/indexer';
-import { countPending, indexCounts, type IndexCounts } from './index/docStore';
-import { listDocs, type ListDocsInput, type ListDocsResult } from './index/docList';
+import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './indexing/indexer';
+import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
+import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';

@@ -2,10 +2,10 @@
 
 export { Engine, SCHEMA_VERSION, type EngineOptions, type IndexStatus, type StoreStats } from './engine';
 export type { Embedder, EmbedderUnavailable } from './embed/embedder';
-export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary } from './index/indexer';
-export { DOC_KINDS, type DocKind } from './index/kinds';
-export type { DocSummary, ListDocsInput, ListDocsResult } from './index/docList';
-export { classify, chartRootsOf } from './index/classify';
+export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary } from './indexing/indexer';
+export { DOC_KINDS, type DocKind } from './indexing/kinds';
+export type { DocSummary, ListDocsInput, ListDocsResult } from './indexing/docList';
+export { classify, chartRootsOf } from './indexing/classify';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';
@@ -22,7 +22,7 @@ export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScorePart
 export { meaningHint } from './search/hint';
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
-export { redact } from './index/redact';
+export { redact } from './indexing/redact';
 export { INBOX_ACTIONS, INBOX_KINDS, PLAN_ACTIONS, RISKS, SESSION_KINDS, type Finding, type InboxAction, type InboxItem, type InboxKind, type Risk, type SessionKind, type SessionProposal } from './steward/types';
 export type { InboxFilter, InboxList } from './steward/inbox';
 export type { ResolveResult } from './steward/resolve';

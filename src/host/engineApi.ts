@@ -2,7 +2,7 @@
 // calls) or reaches the owner over loopback HTTP (`/rpc`). One table of operations serves both.
 
 import { LoreError, Engine, type Actor, type CanonicalizeOptions, type CanonicalizeResult, type ErrorCode, type IndexOptions, type IndexProgress, type IndexStatus, type IndexSummary } from '../engine';
-import type { DiscoveryConfig } from '../engine/index/discovery';
+import type { DiscoveryConfig } from '../engine/indexing/discovery';
 import { WorkspaceFileSource } from './fileSource';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';

@@ -6,7 +6,7 @@ import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { discoveryMatcher, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/index/discovery';
+import { discoveryMatcher, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/indexing/discovery';
 import type { FileSource, SourceFile } from '../engine';
 import { fileText } from './fileText';
 import { isPlainFile, locateInWorkspace } from './workspacePath';

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { LoreError } from '../engine';
-import { discoveryRulesFrom, MAX_INDEXED_BYTES, type DiscoveryConfig, type DiscoveryRules } from '../engine/index/discovery';
+import { discoveryRulesFrom, MAX_INDEXED_BYTES, type DiscoveryConfig, type DiscoveryRules } from '../engine/indexing/discovery';
 
 export const WORKSPACE_CONFIG = '.lore/config.json';
 

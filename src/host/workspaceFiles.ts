@@ -5,8 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import { LoreError, redact } from '../engine';
-import { discoveryMatcher } from '../engine/index/discovery';
-import { isSecretFile } from '../engine/index/secretFiles';
+import { discoveryMatcher } from '../engine/indexing/discovery';
+import { isSecretFile } from '../engine/indexing/secretFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
 import { fileText } from './fileText';
 import { locateInWorkspace, type PathRefusal } from './workspacePath';

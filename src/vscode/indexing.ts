@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { relative, sep } from 'node:path';
 import type { IndexProgress, IndexSummary } from '../engine';
-import { discoveryMatcher, type DiscoveryConfig } from '../engine/index/discovery';
+import { discoveryMatcher, type DiscoveryConfig } from '../engine/indexing/discovery';
 import { runIndex } from '../host/engineApi';
 import { workspaceDiscoveryRules } from '../host/workspaceConfig';
 import type { FolderStore } from './folderStore';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { findSecrets, SECRET_RULES } from '../../src/engine/trust/secretRules';
-import { redact } from '../../src/engine/index/redact';
+import { redact } from '../../src/engine/indexing/redact';
 
 /**
  * The quantifiers of a pattern, each with whether it is bounded and whether what it repeats holds

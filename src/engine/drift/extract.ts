@@ -3,7 +3,7 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
-import { classify, isTemplateDocument } from '../index/classify';
+import { classify, isTemplateDocument } from '../indexing/classify';
 import type { ReferenceForm } from './types';
 
 export interface RawReference {

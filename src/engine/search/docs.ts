@@ -2,7 +2,7 @@
 // doc title 4, heading path 2, chunk text 1) and by vector.
 
 import type { SqlDatabase } from '../ports';
-import type { DocKind } from '../index/kinds';
+import type { DocKind } from '../indexing/kinds';
 import { ftsQuery, queryTerms } from './text';
 
 export interface DocCandidate {

@@ -13,7 +13,7 @@
 
 import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
-import { DOC_KINDS, type DocKind } from '../index/kinds';
+import { DOC_KINDS, type DocKind } from '../indexing/kinds';
 import { LIMITS } from '../model/limits';
 import { LIVE_STATUSES_SQL, MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';

@@ -2,7 +2,7 @@
 // CODEOWNERS are indexed; secret-bearing files and lock files stay out.
 
 import { strict as assert } from 'node:assert';
-import { discoveryMatcher } from '../../../src/engine/index/discovery';
+import { discoveryMatcher } from '../../../src/engine/indexing/discovery';
 
 describe('discovery: what infrastructure engineers search for is indexed by default', () => {
   const m = discoveryMatcher();

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkDocument } from '../../../src/engine/index/chunk';
+import { chunkDocument } from '../../../src/engine/indexing/chunk';
 import type { DocHit } from '../../../src/engine';
 import { WorkspaceFileSource } from '../../../src/host/fileSource';
 import { openTestStore, type TestStore } from '../../support/store';
