@@ -13,9 +13,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+// One list of process-I/O modules, checked in every form a module can be loaded: static import or
+// re-export, side-effect import, require() and dynamic import().
+const IO_MODULES = String.raw`(node:)?(fs|fs/promises|child_process|net|http|https|os|worker_threads|readline)`;
+const loads = (module: string): RegExp =>
+  new RegExp(String.raw`(\bfrom\s*|\bimport\s+|\b(require|import)\s*\(\s*)['"]${module}['"]`);
+
 const FORBIDDEN: Array<[RegExp, string]> = [
-  [/from ['"]vscode['"]|require\(['"]vscode['"]\)/, "imports 'vscode'"],
-  [/from ['"](node:)?(fs|fs\/promises|child_process|net|http|https|os|worker_threads|readline)['"]/, 'imports process I/O'],
+  [loads('vscode'), "imports 'vscode'"],
+  [loads(IO_MODULES), 'imports process I/O'],
   [/\bprocess\./, 'touches process (env, stdout, exit…)'],
   [/\bconsole\./, 'writes to the console'],
 ];
@@ -25,6 +31,20 @@ describe('engine purity', () => {
 
   it('has source files to check', () => {
     assert.ok(files.length > 10, `found only ${files.length} engine files`);
+  });
+
+  it('recognises every way of loading a process-I/O module, and leaves look-alikes alone', () => {
+    const io = loads(IO_MODULES);
+    const loading = [
+      "import { readFileSync } from 'fs';", "import * as fs from \"node:fs\";",
+      "export { readFile } from 'fs/promises';",
+      "import 'node:os';", "const fs = require('fs');", "const cp = require( 'node:child_process' );",
+      "const fs = await import('fs');", "const fs = await import('node:fs');",
+    ];
+    for (const line of loading) assert.ok(io.test(line), `missed: ${line}`);
+    for (const line of ["import { x } from './fs';", "const s = 'fs';", "import { y } from 'fsevents';"]) {
+      assert.ok(!io.test(line), `false alarm: ${line}`);
+    }
   });
 
   for (const [pattern, what] of FORBIDDEN) {
