@@ -4,21 +4,17 @@
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
 import { readFileSync } from 'node:fs';
 import { createEndpointEmbedder, type EndpointSettings } from './endpointEmbedder';
-import { HashEmbedder } from './hashEmbedder';
 import { createTransformersEmbedder, type TransformersEmbedderOptions } from './transformersEmbedder';
 
 export interface EmbedderSettings extends TransformersEmbedderOptions {
-  /** 'transformers' (default): a local ONNX model in a worker. 'hash': feature hashing, only when configured.
+  /** 'transformers' (default): a local ONNX model in a worker.
    *  'endpoint': an OpenAI-compatible /v1/embeddings endpoint (`endpoint`). */
-  provider?: 'transformers' | 'hash' | 'endpoint';
+  provider?: 'transformers' | 'endpoint';
   /** For the endpoint provider; the token comes from `tokenFile` (read here) or `token`. */
   endpoint?: Omit<EndpointSettings, 'token'> & { tokenFile?: string; token?: string; tokenFileSetting?: string };
-  /** Vector length for the hash provider. Default 256. */
-  hashDims?: number;
 }
 
 export async function createEmbedder(settings: EmbedderSettings = {}): Promise<Embedder | EmbedderUnavailable> {
-  if (settings.provider === 'hash') return new HashEmbedder(settings.hashDims ?? 256);
   if (settings.provider === 'endpoint' && settings.endpoint) {
     const { tokenFile, tokenFileSetting, ...endpoint } = settings.endpoint;
     let token = endpoint.token;
@@ -34,7 +30,7 @@ export async function createEmbedder(settings: EmbedderSettings = {}): Promise<E
     return createEndpointEmbedder({ ...endpoint, token: token || undefined });
   }
   if (settings.provider !== undefined && settings.provider !== 'transformers') {
-    return { reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model), "endpoint" or "hash".` };
+    return { reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model) or "endpoint".` };
   }
   return createTransformersEmbedder(settings);
 }
