@@ -3,7 +3,7 @@
 
 import { watch } from 'chokidar';
 import { relative, sep } from 'node:path';
-import { discoveryMatcher } from '../engine/indexing/discovery';
+import { discoveryMatcher } from '../engine';
 import { runIndex } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
 import { workspaceDiscoveryRules } from '../host/workspaceConfig';

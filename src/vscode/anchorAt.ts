@@ -6,10 +6,7 @@
 // - anything else: the path alone.
 // anchorProblem says, before a save, why an anchor a person typed would not resolve.
 
-import { MARKDOWN } from '../engine/drift/resolve';
-import { definesSymbols } from '../engine/drift/symbols';
-import { anchorTarget } from '../engine';
-import { headingSlug } from '../engine/drift/target';
+import { anchorTarget, definesSymbols, headingSlug, MARKDOWN } from '../engine';
 
 export interface SymbolLike {
   name: string;

@@ -2,8 +2,7 @@
 // declarations where it has a grammar — the process's one parser, the one the store's drift
 // check uses — then drift's patterns, so a proposed anchor is one a drift check finds again.
 
-import type { Logger } from '../engine';
-import { findDefinitions } from '../engine/drift/symbols';
+import { findDefinitions, type Logger } from '../engine';
 import { treeSitterSymbols } from '../host/symbols/treeSitter';
 import type { Definition } from './anchorAt';
 

@@ -5,8 +5,7 @@
 
 import * as vscode from 'vscode';
 import { relative, sep } from 'node:path';
-import type { IndexProgress, IndexSummary } from '../engine';
-import { discoveryMatcher, type DiscoveryConfig } from '../engine/indexing/discovery';
+import { discoveryMatcher, type DiscoveryConfig, type IndexProgress, type IndexSummary } from '../engine';
 import { runIndex } from '../host/engineApi';
 import { workspaceDiscoveryRules } from '../host/workspaceConfig';
 import type { FolderStore } from './folderStore';

@@ -1,10 +1,13 @@
 // The engine stays pure: no 'vscode', no process I/O, no environment, no stdout. A test fails if one appears.
+// And the doors (CLI, MCP server, VS Code extension) reach the engine only through its barrel, src/engine/index.ts.
 
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ENGINE = join(__dirname, '..', '..', 'src', 'engine');
+const SRC = join(__dirname, '..', '..', 'src');
+const ENGINE = join(SRC, 'engine');
+const DOORS = ['cli', 'mcp', 'vscode'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -53,4 +56,29 @@ describe('engine purity', () => {
       assert.deepEqual(offenders, [], `${offenders.join(', ')} ${what}`);
     });
   }
+});
+
+describe('doors use only the engine barrel', () => {
+  // Any specifier that goes up to src/engine and then further in: '../engine/drift/symbols', '../../engine/index'.
+  const deep = loads(String.raw`(\.\./)+engine/[^'"]+`);
+  const files = DOORS.flatMap((door) => sourceFiles(join(SRC, door))).filter((file) => !file.endsWith('.test.ts'));
+
+  it('has door files to check', () => {
+    assert.ok(files.length > 10, `found only ${files.length} door files`);
+  });
+
+  it('recognises a deep import and leaves the barrel alone', () => {
+    const deepLines = ["import { keyFor } from '../../engine/model/keys';",
+      "import type { X } from '../engine/drift/symbols';",
+      "const m = require('../engine/indexing/discovery');"];
+    for (const line of deepLines) assert.ok(deep.test(line), `missed: ${line}`);
+    const barrelLines = ["import { Engine } from '../engine';", "import { LIMITS } from '../../engine';",
+      "import { x } from '../host/engineApi';"];
+    for (const line of barrelLines) assert.ok(!deep.test(line), `false alarm: ${line}`);
+  });
+
+  it('no door module imports from inside src/engine', () => {
+    const offenders = files.filter((file) => deep.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(offenders, [], `${offenders.join(', ')} import past the barrel: import from src/engine/index.ts`);
+  });
 });

@@ -4,8 +4,7 @@
 // each prints nothing and exits 0, so a missing or broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import { LIVE_STATUSES, type MemorySummary } from '../../engine';
-import type { Refusal } from '../../engine/trust/integrity';
+import { LIVE_STATUSES, type MemorySummary, type Refusal } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';

@@ -2,8 +2,7 @@
 // it or nothing. Records by authors this store does not trust land quarantined.
 
 import { readFileSync, statSync } from 'node:fs';
-import { LoreError, type Actor, type ImportResult } from '../../engine';
-import { MAX_BUNDLE_CHARS } from '../../engine/trust/bundleFormat';
+import { LoreError, MAX_BUNDLE_CHARS, type Actor, type ImportResult } from '../../engine';
 import { cliActor, type Command } from '../command';
 import { UsageError } from '../parse';
 

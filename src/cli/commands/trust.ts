@@ -1,8 +1,7 @@
 // `lore trust [list] | key | add KEY [--label NAME] | remove KEY_ID`: which authors' records this
 // store imports without quarantine. Adding trust asks a person on an interactive terminal.
 
-import { LoreError, type AuthorInfo, type TrustList } from '../../engine';
-import { keyIdOf } from '../../engine/trust/integrity';
+import { keyIdOf, LoreError, type AuthorInfo, type TrustList } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { loadMachineSigner } from '../../host/machineKey';
 import { cliActor, type Command } from '../command';

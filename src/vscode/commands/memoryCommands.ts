@@ -4,10 +4,8 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, isLoreError, LIMITS, MEMORY_TYPES } from '../../engine';
-import type { InboxItem, MemoryType, RememberInput, StatusChange } from '../../engine';
-import { keyFor } from '../../engine/model/keys';
-import type { SaveResult } from '../../engine/memory/save';
+import { anchorTarget, isLoreError, keyFor, LIMITS, MEMORY_TYPES } from '../../engine';
+import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
 import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
