@@ -16,6 +16,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../engine';
 import { connect } from '../host/connect';
 import { ownerServer, type OwnerServer } from '../host/ownerServer';
+import { readWorkspaceFile } from '../host/workspaceFiles';
 import { buildServer } from '../mcp/server';
 
 interface Upstream {
@@ -152,7 +153,11 @@ export class McpBridge {
   }
 
   private async serveHere(served: OwnerServer): Promise<Upstream> {
-    const server = buildServer({ access: served.access, workspaceRoot: () => served.access.describe().workspace });
+    const server = buildServer({
+      access: served.access,
+      workspaceRoot: () => served.access.describe().workspace,
+      readFile: readWorkspaceFile,
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     clientSide.onmessage = (message) => this.fromUpstream(message);

@@ -18,6 +18,7 @@ import { buildServer } from '../mcp/server';
 import { dispatchRpc } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { McpSessions } from './mcpSessions';
+import { readWorkspaceFile } from './workspaceFiles';
 
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
 const MAX_RPC_BODY_BYTES = 160 * 1024 * 1024;
@@ -89,7 +90,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'start with an initialize request' }, id: null });
     }
     await sessions.makeRoom();
-    const server = buildServer({ access: options.access, workspaceRoot: options.workspaceRoot });
+    const server = buildServer({
+      access: options.access,
+      workspaceRoot: options.workspaceRoot,
+      readFile: readWorkspaceFile,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A whole JSON reply per POST, not an event stream: a client (lore mcp's relay) whose owner

@@ -1,7 +1,6 @@
 // Resources: lore://memory/{key} for records and lore://doc/{path} for workspace documents.
 
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { readWorkspaceFile } from '../host/workspaceFiles';
 import { LoreError } from '../engine';
 import type { ToolDeps } from './tools/deps';
 import { renderRecord } from './tools/get';
@@ -29,7 +28,7 @@ export function registerResources(server: McpServer, deps: ToolDeps): void {
     async (uri, { path }) => {
       const root = deps.workspaceRoot();
       if (!root) throw new LoreError('STORE_UNAVAILABLE', 'no workspace is open');
-      const file = readWorkspaceFile(root, decodeURIComponent(String(path)));
+      const file = deps.readFile(root, decodeURIComponent(String(path)));
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: fence(`file ${file.path}`, [file.text]).text }] };
     },
   );

@@ -10,7 +10,7 @@ import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerContext } from './tools/context';
 import { registerDrift } from './tools/drift';
-import type { Extra, ToolDeps } from './tools/deps';
+import type { Extra, ToolDeps, WorkspaceFileReader } from './tools/deps';
 import { registerForget } from './tools/forget';
 import { registerGet } from './tools/get';
 import { registerHistory } from './tools/history';
@@ -28,6 +28,8 @@ export const SERVER_VERSION = '0.1.0';
 export interface BuildServerOptions {
   access: StoreAccess;
   workspaceRoot: () => string | null;
+  /** The host's workspace file reader (host/workspaceFiles' readWorkspaceFile). */
+  readFile: WorkspaceFileReader;
 }
 
 export function buildServer(options: BuildServerOptions): McpServer {
@@ -43,6 +45,7 @@ export function buildServer(options: BuildServerOptions): McpServer {
     // Agents are never human: nothing reached through MCP can perform a person's act.
     actor: (_extra: Extra): Actor => ({ door: 'mcp', name: clientName(), human: false }),
     workspaceRoot: options.workspaceRoot,
+    readFile: options.readFile,
   };
   for (const register of [registerRecall, registerGet, registerRemember, registerSetStatus, registerSupersede, registerForget, registerHistory, registerList, registerReadFile, registerContext, registerSessionClose, registerDrift]) {
     register(server, deps);

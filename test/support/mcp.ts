@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OwnedStoreAccess } from '../../src/host/storeAccess';
+import { readWorkspaceFile } from '../../src/host/workspaceFiles';
 import { buildServer } from '../../src/mcp/server';
 import { tempDir } from './store';
 
@@ -25,7 +26,7 @@ export async function connectInProcess(options: { workspace?: string | null; cli
   const workspace = options.workspace === undefined ? join(root, 'repo') : options.workspace;
   if (workspace) mkdirSync(workspace, { recursive: true });
   const access = new OwnedStoreAccess({ workspace, home, door: 'test' });
-  const server = buildServer({ access, workspaceRoot: () => access.describe().workspace });
+  const server = buildServer({ access, workspaceRoot: () => access.describe().workspace, readFile: readWorkspaceFile });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: options.clientName ?? 'test-agent', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);

@@ -1,5 +1,6 @@
 // The engine stays pure: no 'vscode', no process I/O, no environment, no stdout. A test fails if one appears.
-// And the doors (CLI, MCP server, VS Code extension) reach the engine only through its barrel, src/engine/index.ts.
+// And the doors (CLI, MCP server, VS Code extension) reach the engine only through its barrel, src/engine/index.ts;
+// the MCP server imports nothing from src/host.
 
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -75,6 +76,14 @@ describe('doors use only the engine barrel', () => {
     const barrelLines = ["import { Engine } from '../engine';", "import { LIMITS } from '../../engine';",
       "import { x } from '../host/engineApi';"];
     for (const line of barrelLines) assert.ok(!deep.test(line), `false alarm: ${line}`);
+  });
+
+  it('the MCP server does not reach into src/host: hosts hand it what it needs (the file reader) as ports', () => {
+    const intoHost = loads(String.raw`(\.\./)+host/[^'"]+`);
+    const mcp = files.filter((file) => file.startsWith(join(SRC, 'mcp')));
+    assert.ok(mcp.length > 5, `found only ${mcp.length} MCP files`);
+    const offenders = mcp.filter((file) => intoHost.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(offenders, [], `${offenders.join(', ')} import from src/host`);
   });
 
   it('no door module imports from inside src/engine', () => {

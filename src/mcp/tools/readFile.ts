@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LoreError } from '../../engine';
-import { readWorkspaceFile } from '../../host/workspaceFiles';
 import { fence } from '../fence';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
@@ -27,7 +26,7 @@ export function registerReadFile(server: McpServer, deps: ToolDeps): void {
       guarded(async () => {
         const root = deps.workspaceRoot();
         if (!root) throw new LoreError('STORE_UNAVAILABLE', 'no workspace is open', 'start Lore in your repository (`lore mcp` in the repo, or pass --workspace)');
-        const file = readWorkspaceFile(root, path, start_line, end_line);
+        const file = deps.readFile(root, path, start_line, end_line);
         const block = fence(`file ${file.path} lines ${file.start_line}-${file.end_line}`, [file.text], { more: 'ask for a smaller line range' });
         return ok({ ...file, text: block.truncated ? '' : file.text, truncated: block.truncated }, block.text);
       }),
