@@ -4,7 +4,8 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, isLoreError, LIMITS, MEMORY_TYPES } from '../../engine';
+import { anchorTarget, LIMITS, MEMORY_TYPES } from '../../engine';
+import { errorText } from '../editorWording';
 import type { InboxItem, MemoryType, RememberInput, StatusChange } from '../../engine';
 import { keyFor } from '../../engine/model/keys';
 import type { SaveResult } from '../../engine/memory/save';
@@ -129,8 +130,7 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
       if (!result.saved) throw new Error(result.conflict.reason);
     } catch (error) {
       // Nothing typed is lost: the person can go back to the steps with every value as it was.
-      const hint = isLoreError(error) && error.hint ? ` — ${error.hint}` : '';
-      const message = `${(error as Error).message}${hint}`;
+      const message = errorText(error);
       deps.log.warn(`remember: ${message}`);
       const choice = await vscode.window.showErrorMessage(`Lore could not save it: ${message}`, 'Edit and Retry');
       if (choice !== 'Edit and Retry') return;
