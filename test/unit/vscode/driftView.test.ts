@@ -48,4 +48,26 @@ describe('VS Code Drift view refresh', () => {
     assert.equal(reads, 2, 'the redraw draws what was read, without a second read');
     assert.equal(drawn.length, 1);
   });
+
+  it('a read that overlapped a resolution is read again, so the resolved finding does not come back', async () => {
+    installFakeVscode(createFakeVscode());
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { DriftTracker } = require('../../../src/vscode/drift/tracker') as typeof import('../../../src/vscode/drift/tracker');
+    const answers: DriftFinding[][] = [[finding as unknown as DriftFinding], [finding as unknown as DriftFinding], []];
+    const pending: (() => void)[] = [];
+    const api = { driftFindings: () => new Promise<DriftFinding[]>((resolve) => pending.push(() => resolve(answers.shift()!))) };
+    const store = { folder: FOLDER, api };
+    const tracker = new DriftTracker();
+    const first = tracker.refresh(store as never);
+    pending.shift()!();
+    await first;
+    const second = tracker.refresh(store as never); // started before the person resolves the finding
+    tracker.resolved(FOLDER, 'f1'); // e.g. Re-verify Reference from the row
+    pending.shift()!(); // the read still had it
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(pending.length, 1, 'the overlapped read is not applied: the tracker reads again');
+    pending.shift()!(); // the store no longer has it
+    await second;
+    assert.deepEqual(tracker.known(FOLDER), []);
+  });
 });
