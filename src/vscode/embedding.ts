@@ -7,6 +7,7 @@ import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from '..
 import { embedderSettingsFromEnv } from '../host/embedSettings';
 import type { OpenStore } from '../host/openStore';
 import type { LoreSettings } from './settings';
+import { editorWording } from './editorWording';
 
 /** The endpoint from the settings' names, or from the environment the editor was started with (as the CLI reads it). */
 function endpointFromEnv(): NonNullable<EmbedderSettings['endpoint']> | null {
@@ -43,7 +44,7 @@ export function embedderFromSettings(settings: LoreSettings, logger: Logger): (s
       logger,
     });
     if (isEmbedderUnavailable(embedder)) {
-      logger.warn(`recall is lexical-only: ${embedder.reason}`);
+      logger.warn(`recall is lexical-only: ${editorWording(embedder.reason)}`);
       store.engine.useEmbedder(undefined, embedder.reason);
       return async () => {};
     }

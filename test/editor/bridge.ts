@@ -29,7 +29,9 @@ export type UiRequest =
   | { action: 'quickInputRead'; prompt: string; text?: string; until?: string; timeoutMs?: number }
   /** Presses a key in the page (e.g. Escape, to close a quick input as a person would). */
   | { action: 'press'; key: string }
-  | { action: 'dialogButton'; label: string; timeoutMs?: number };
+  | { action: 'dialogButton'; label: string; timeoutMs?: number }
+  /** Hovers the row showing `row` in the view titled `view` and clicks its inline action named `label`. */
+  | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

@@ -18,6 +18,7 @@ export interface Locator {
   inputValue(): Promise<string>;
   press(key: string): Promise<void>;
   click(options?: { button?: 'left' | 'right'; timeout?: number }): Promise<void>;
+  hover(options?: { timeout?: number }): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;
 }
 

@@ -107,6 +107,15 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await button.click();
       return undefined;
     }
+    case 'treeItemAction': {
+      // Inline actions are drawn on the row only while the pointer is over it, as a person sees them.
+      const row = within(page, request.view).locator('.monaco-list-row').filter({ hasText: request.row }).first();
+      await row.waitFor({ state: 'visible', timeout });
+      await row.hover();
+      const button = row.locator('.actions').getByRole('button', { name: request.label });
+      await button.first().click({ timeout });
+      return undefined;
+    }
   }
 }
 

@@ -4,8 +4,9 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, isLoreError, keyFor, LIMITS, MEMORY_TYPES } from '../../engine';
+import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
+import { errorText } from '../editorWording';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
 import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
@@ -127,8 +128,7 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
       if (!result.saved) throw new Error(result.conflict.reason);
     } catch (error) {
       // Nothing typed is lost: the person can go back to the steps with every value as it was.
-      const hint = isLoreError(error) && error.hint ? ` — ${error.hint}` : '';
-      const message = `${(error as Error).message}${hint}`;
+      const message = errorText(error);
       deps.log.warn(`remember: ${message}`);
       const choice = await vscode.window.showErrorMessage(`Lore could not save it: ${message}`, 'Edit and Retry');
       if (choice !== 'Edit and Retry') return;

@@ -3,7 +3,8 @@
 
 import * as vscode from 'vscode';
 import { userInfo } from 'node:os';
-import { isLoreError, type Actor, type MemorySummary } from '../../engine';
+import type { Actor, MemorySummary } from '../../engine';
+import { errorText } from '../editorWording';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { MEMORY_SCHEME, parseMemoryUri } from '../memoryDocument';
@@ -35,7 +36,7 @@ export function guarded<A extends unknown[]>(log: vscode.LogOutputChannel, name:
       await body(...args);
     } catch (error) {
       if (error instanceof UserCancelled) return;
-      const message = isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : (error as Error).message;
+      const message = errorText(error);
       log.error(`${name}: ${message}`);
       const choice = await vscode.window.showErrorMessage(`Lore: ${message}`, 'Show Log');
       if (choice === 'Show Log') log.show();

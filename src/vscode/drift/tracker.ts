@@ -9,6 +9,8 @@ import type { FolderStore } from '../folderStore';
 export class DriftTracker {
   private readonly latest = new Map<string, Map<string, DriftFinding>>();
   private readonly listeners = new Set<(folder: string) => void>();
+  /** Per folder, how many times its findings changed: a full read that overlapped a change is stale. */
+  private readonly changes = new Map<string, number>();
 
   onDidChange(listener: (folder: string) => void): { dispose(): void } {
     this.listeners.add(listener);
@@ -40,10 +42,16 @@ export class DriftTracker {
 
   /** Every finding the engine has recorded for the folder. */
   async refresh(store: FolderStore): Promise<DriftFinding[]> {
-    const findings = await store.api.driftFindings();
-    this.latest.set(store.folder, new Map(findings.map((f) => [f.id, f])));
-    this.emit(store.folder);
-    return findings;
+    for (;;) {
+      const started = this.changes.get(store.folder) ?? 0;
+      const findings = await store.api.driftFindings();
+      // A check or resolution that landed during the read is newer than what was read: read again
+      // rather than put back what the person just resolved.
+      if ((this.changes.get(store.folder) ?? 0) !== started) continue;
+      this.latest.set(store.folder, new Map(findings.map((f) => [f.id, f])));
+      this.emit(store.folder);
+      return findings;
+    }
   }
 
   /** Re-verify a memory: the engine refreshes its fingerprints and sets its basis to verified. */
@@ -62,6 +70,7 @@ export class DriftTracker {
   }
 
   private emit(folder: string): void {
+    this.changes.set(folder, (this.changes.get(folder) ?? 0) + 1);
     for (const listener of [...this.listeners]) listener(folder);
   }
 

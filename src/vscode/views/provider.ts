@@ -1,6 +1,7 @@
 // One TreeDataProvider per sidebar view. Reads through the folder stores on first expansion and
 // refreshes when a store changes (its file was written, by anyone) or drift findings change —
-// never on a timer. An empty result leaves the view to its welcome content.
+// never on a timer. The Drift view reads the findings before it redraws. An empty result leaves
+// the view to its welcome content.
 
 import * as vscode from 'vscode';
 import type { Logger } from '../../engine';
@@ -23,11 +24,24 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   ) {}
 
   refresh(folder?: string): void {
-    if (this.view === 'lore.drift') {
-      if (folder) this.staleDrift.add(folder);
-      else for (const s of this.stores.folders()) this.staleDrift.add(s);
+    if (this.view !== 'lore.drift') return this.changed.fire(undefined);
+    // Read first, redraw after (the tracker's change event redraws, see wire.ts): told to redraw,
+    // VS Code forgets the view's rows until it has the new ones, and a row's button clicked in
+    // between (while a slow read ran) reached its command with no row.
+    for (const f of folder ? [folder] : this.stores.folders()) {
+      if (this.drift.has(f)) void this.reread(f);
+      else this.changed.fire(undefined); // nothing read yet, so no row to click: getChildren reads
     }
-    this.changed.fire(undefined);
+  }
+
+  private async reread(folder: string): Promise<void> {
+    try {
+      await this.drift.refresh(this.stores.get(folder));
+    } catch {
+      // getChildren reads again and shows the error in the view
+      this.staleDrift.add(folder);
+      this.changed.fire(undefined);
+    }
   }
 
   /** Drift findings changed (a save was checked): redraw without re-reading everything. */

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DRIFT_DOC, SEED_FILES } from '../seed';
-import { activeLore, loreCli, nextEvent, workspaceFile } from './lore';
+import { activeLore, loreCli, nextEvent, skip, workspaceFile } from './lore';
 import { ui, uiAvailable } from './ui';
 
 interface Finding {
@@ -153,6 +153,20 @@ describe('Drift of docs, on a repository just opened', function () {
     );
     assert.deepEqual(await stored(), [], 'still none in the store after the save');
     assert.ok(!docDiagnostics().some(named), 'nor in the Problems panel');
+  });
+
+  it('re-verify from the Drift view: the row\'s inline button, clicked in the page, clears the finding', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const named = (d: vscode.Diagnostic) => d.message.startsWith(`${DRIFT_DOC.symbol}()`);
+    const warned = docWarnings((list) => list.some(named));
+    await replaceAll(workspaceFile(DRIFT_DOC.code), SEED_FILES[DRIFT_DOC.code].replace('done', 'revised'));
+    await warned;
+    await vscode.commands.executeCommand('lore.drift.focus');
+    const cleared = docWarnings((list) => !list.some(named));
+    await ui({ action: 'treeItemAction', view: 'Drift', row: `${DRIFT_DOC.symbol}()`, label: 'Re-verify Reference' });
+    await cleared;
+    const stored = (await storeFindings()).filter((f) => f.reference.raw === `${DRIFT_DOC.symbol}()`);
+    assert.deepEqual(stored, [], 'the store has no changed reference to the function left');
   });
 
   it('a moved script: update the link (quick fix) edits the doc for review; saved, it stays cleared', async () => {
