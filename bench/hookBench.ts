@@ -9,12 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Actor } from '../src/engine';
-import { openStore } from '../src/host/openStore';
 import { CLI } from '../test/support/processes';
-import { Corpus } from './corpus';
 import { distribution, makeQueries } from './memory';
 import { elapsedMs, figure, now, type Section } from './result';
+import { seedMemories } from './seedStore';
 
 export interface HookBenchOptions {
   quick: boolean;
@@ -29,8 +27,6 @@ export interface HookBenchOptions {
 export function hookOptions(quick: boolean, overrides: Partial<HookBenchOptions> = {}): HookBenchOptions {
   return { quick, memories: quick ? 200 : 10_000, runs: quick ? 3 : 20, seed: 20261201, ...overrides };
 }
-
-const actor: Actor = { door: 'import', name: 'bench' };
 
 /** A long session's transcript: chatter, tool output, and three fenced candidates near the end. */
 function writeTranscript(path: string, lines: number): void {
@@ -70,15 +66,7 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
   };
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
   try {
-    const store = openStore({ workspace, home, door: 'bench' });
-    try {
-      const corpus = new Corpus(options.seed);
-      store.engine.batch(() => {
-        for (let i = 0; i < options.memories; i++) store.engine.remember(actor, corpus.memory(i));
-      });
-    } finally {
-      store.close();
-    }
+    seedMemories(workspace, home, options.memories, options.seed);
     for (let run = 0; run < options.runs; run++) {
       for (const [name, command] of Object.entries(commands)) {
         const start = now();

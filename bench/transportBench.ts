@@ -11,12 +11,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Actor } from '../src/engine';
 import { openStore } from '../src/host/openStore';
 import { CLI, httpAgent, startServe, stdioAgent, type Agent } from '../test/support/processes';
-import { Corpus } from './corpus';
 import { distribution, makeQueries } from './memory';
 import { elapsedMs, figure, now, type Section } from './result';
+import { seedMemories } from './seedStore';
 
 export interface TransportBenchOptions {
   quick: boolean;
@@ -32,7 +31,6 @@ export function transportOptions(quick: boolean, overrides: Partial<TransportBen
   return { quick, memories: quick ? 50 : 300, calls: quick ? 10 : 50, reps: quick ? 1 : 5, seed: 20260105, ...overrides };
 }
 
-const actor: Actor = { door: 'import', name: 'bench' };
 const WARM_UP = 3;
 
 async function timeAgent(agent: Agent, queries: string[]): Promise<number[]> {
@@ -59,17 +57,7 @@ export async function transportSection(options: TransportBenchOptions): Promise<
   const queries = makeQueries(options.seed, options.calls);
   const runs = { inProcess: [] as Array<{ p50: number; p95: number }>, http: [] as Array<{ p50: number; p95: number }>, stdio: [] as Array<{ p50: number; p95: number }> };
   try {
-    {
-      const store = openStore({ workspace, home, door: 'bench' });
-      try {
-        const corpus = new Corpus(options.seed);
-        store.engine.batch(() => {
-          for (let i = 0; i < options.memories; i++) store.engine.remember(actor, corpus.memory(i));
-        });
-      } finally {
-        store.close();
-      }
-    }
+    seedMemories(workspace, home, options.memories, options.seed);
     for (let rep = 0; rep < options.reps; rep++) {
       const store = openStore({ workspace, home, door: 'bench' });
       try {
