@@ -90,27 +90,34 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     this.update();
   }
 
-  /** Rebuilds every diagnostic from the tracker's findings. */
+  /**
+   * Rebuilds every diagnostic from the tracker's findings. The new maps are built aside and swapped
+   * in with the collection, so a quick-fix request never sees diagnostics whose findings it cannot
+   * name; a finding that cannot be shown is logged and skipped rather than stopping the rest.
+   */
   update(): void {
     const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
-    const add = (uri: vscode.Uri, d: vscode.Diagnostic) => {
+    const findingOf: typeof this.findingOf = new Map();
+    const add = (uri: vscode.Uri, d: vscode.Diagnostic, known: { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }) => {
       const entry = byUri.get(uri.toString()) ?? { uri, list: [] };
       entry.list.push(d);
       byUri.set(uri.toString(), entry);
+      findingOf.set(diagnosticKey(uri, d), known);
     };
-    this.findingOf = new Map();
-    this.onLine = new Map();
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
       for (const f of findings) {
         if (f.state === 'current') continue;
-        const line = Math.max(0, (f.source.line ?? 1) - 1);
-        const uri = f.source.kind === 'doc' && f.source.path ? vscode.Uri.file(join(folder, f.source.path)) : memoryUri(folder, f.source.key ?? '');
-        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
-        d.source = DIAGNOSTIC_SOURCE;
-        d.code = `drift.${f.state}`;
-        this.findingOf.set(diagnosticKey(uri, d), { folder, finding: f });
-        add(uri, d);
+        try {
+          const line = Math.max(0, (f.source.line ?? 1) - 1);
+          const uri = f.source.kind === 'doc' && f.source.path ? vscode.Uri.file(join(folder, f.source.path)) : memoryUri(folder, f.source.key ?? '');
+          const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
+          d.source = DIAGNOSTIC_SOURCE;
+          d.code = `drift.${f.state}`;
+          add(uri, d, { folder, finding: f });
+        } catch (error) {
+          this.logger.warn(`drift: finding ${f.id} not shown: ${(error as Error).message}`);
+        }
       }
       for (const path of this.checked.get(folder) ?? []) {
         const referrers = findings.filter((f) => f.reference.target_path === path);
@@ -119,18 +126,20 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), message, vscode.DiagnosticSeverity.Information);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = 'drift.references';
-        this.findingOf.set(diagnosticKey(vscode.Uri.file(join(folder, path)), d), { folder, referrers });
-        add(vscode.Uri.file(join(folder, path)), d);
+        add(vscode.Uri.file(join(folder, path)), d, { folder, referrers });
       }
     }
-    this.collection.clear();
+    const onLine = new Map<string, vscode.Diagnostic[]>();
     for (const { uri, list } of byUri.values()) {
-      this.collection.set(uri, list);
       for (const d of list) {
         const at = `${uri.toString()}|${d.range.start.line}`;
-        this.onLine.set(at, [...(this.onLine.get(at) ?? []), d]);
+        onLine.set(at, [...(onLine.get(at) ?? []), d]);
       }
     }
+    this.findingOf = findingOf;
+    this.onLine = onLine;
+    this.collection.clear();
+    for (const { uri, list } of byUri.values()) this.collection.set(uri, list);
   }
 
   provideCodeActions(
@@ -139,15 +148,20 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
-    let diagnostics = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-    if (!diagnostics.length && range?.start) {
+    // The request's diagnostics first, then this class's own for the lines asked about: a request
+    // may carry none of them (a model just opened) or copies made before the last redraw.
+    const diagnostics = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (range?.start) {
       for (let line = range.start.line; line <= range.end.line; line++) {
         diagnostics.push(...(this.onLine.get(`${document.uri}|${line}`) ?? []));
       }
     }
-    diagnostics = [...new Set(diagnostics)];
+    const seen = new Set<string>();
     for (const d of diagnostics) {
-      const known = d.source === DIAGNOSTIC_SOURCE ? this.findingOf.get(diagnosticKey(document.uri, d)) : undefined;
+      const key = diagnosticKey(document.uri, d);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const known = this.findingOf.get(key);
       if (!known) continue;
       const action = (title: string, command: string, args: unknown[], preferred = false) => {
         const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
