@@ -79,7 +79,7 @@ export async function ownerSection(options: OwnerBenchOptions): Promise<Section>
   const busy: ProbeStats[] = [];
   const filesPerSecond: number[] = [];
   let seq = 0;
-  let startRss = 0;
+  let startRss: number;
   try {
     const rpc = serve.url.replace(/\/mcp$/, '/rpc');
     const first = await readProbe(serve, probeFile, seq); // closes the start-up window

@@ -11,7 +11,7 @@ const FENCE_TAG = 'lore-data';
 
 /** Breaks anything in stored text that could pass for one of Lore's fences. */
 export function neutralise(text: string): string {
-  return text.replace(/<(\/?)\s*lore-data/gi, '<$1lore-data\u200b-quoted').replace(/\u0000/g, '');
+  return text.replace(/<(\/?)\s*lore-data/gi, '<$1lore-data\u200b-quoted').replaceAll('\u0000', '');
 }
 
 export interface FencedBlock {

@@ -29,7 +29,7 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`);
+    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
 }
 

@@ -181,7 +181,7 @@ const findYaml: Finder = (lines) => {
       docStart = i + 1;
       return;
     }
-    const m = /^(\s*)(-\s+)?["']?([A-Za-z_][\w.\/-]*)["']?\s*:(?:\s|$)/.exec(line);
+    const m = /^(\s*)(-\s+)?["']?([A-Za-z_][\w./-]*)["']?\s*:(?:\s|$)/.exec(line);
     if (m) {
       const indent = m[1].length + (m[2]?.length ?? 0);
       let end = indentEnd(lines, i, indent);

@@ -13,5 +13,6 @@ export interface CommandDeps {
   indexing: Indexing;
   log: vscode.LogOutputChannel;
   /** Registers a command whose failures are shown with "Show Log". */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- VS Code passes a command whatever its caller gave.
   register(id: string, body: (...args: any[]) => Promise<unknown>): void;
 }

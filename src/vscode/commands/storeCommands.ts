@@ -66,7 +66,7 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     try {
       bundle = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(source)).toString('utf8'));
     } catch (error) {
-      throw new Error(`${source.fsPath} is not a Lore bundle (not JSON: ${(error as Error).message})`);
+      throw new Error(`${source.fsPath} is not a Lore bundle (not JSON: ${(error as Error).message})`, { cause: error });
     }
     // A dry run first: every signature is checked and the plan shown before anything is written.
     const plan = await store.api.importBundle(editorActor(), bundle, { dryRun: true });

@@ -12,9 +12,9 @@ const finding = { id: 'f1', state: 'changed', source: { kind: 'doc', path: 'docs
 describe('VS Code Drift view refresh', () => {
   it('redraws only once the findings are read, and draws them without reading again', async () => {
     installFakeVscode(createFakeVscode());
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { LoreTreeProvider } = require('../../../src/vscode/views/provider') as typeof import('../../../src/vscode/views/provider');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { DriftTracker } = require('../../../src/vscode/drift/tracker') as typeof import('../../../src/vscode/drift/tracker');
     const pending: ((findings: DriftFinding[]) => void)[] = [];
     let reads = 0;
@@ -51,7 +51,7 @@ describe('VS Code Drift view refresh', () => {
 
   it('a read that overlapped a resolution is read again, so the resolved finding does not come back', async () => {
     installFakeVscode(createFakeVscode());
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { DriftTracker } = require('../../../src/vscode/drift/tracker') as typeof import('../../../src/vscode/drift/tracker');
     const answers: DriftFinding[][] = [[finding as unknown as DriftFinding], [finding as unknown as DriftFinding], []];
     const pending: (() => void)[] = [];

@@ -22,6 +22,6 @@ describe('vscode editable memory', () => {
     assert.throws(() => parseEditable(text.replace('tags:', 'labels:')), (e: Error) => e instanceof FrontMatterError && /line \d+: unknown field "labels" \(fields: title, description, anchors, links, tags\)/.test(e.message));
     assert.throws(() => parseEditable(text.replace('title: Jobs: in Postgres', 'title:')), /title is empty/);
     assert.throws(() => parseEditable('no front matter'), /must start with its front matter/);
-    assert.deepEqual(parseEditable(text.replace(/anchors:\n  - src\/queue.ts#enqueue/, 'anchors: [a.md, b.ts#x]')).anchors, ['a.md', 'b.ts#x']);
+    assert.deepEqual(parseEditable(text.replace(/anchors:\n {2}- src\/queue.ts#enqueue/, 'anchors: [a.md, b.ts#x]')).anchors, ['a.md', 'b.ts#x']);
   });
 });
