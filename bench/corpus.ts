@@ -108,7 +108,8 @@ export class Corpus {
   }
 
   private path(component: string): string {
-    return `${this.uniform(VOCABULARY.pathPart)}/${component}/${this.uniform(VOCABULARY.symbolPart)}_${this.uniform(VOCABULARY.symbolPart)}.ts`;
+    const name = `${this.uniform(VOCABULARY.symbolPart)}_${this.uniform(VOCABULARY.symbolPart)}`;
+    return `${this.uniform(VOCABULARY.pathPart)}/${component}/${name}.ts`;
   }
 
   private sentence(c: string): string {

@@ -290,7 +290,8 @@ async function matrix(argv: string[]): Promise<void> {
   log('');
   log(`texts/s (median of ${options.reps})   batch=1   batch=8  batch=32`);
   for (const [dtype, backend, threads] of plan) {
-    log(`${`${dtype} ${backend} threads=${threads}`.padEnd(28)}${batches.map((b) => cell(dtype, backend, threads, b)).join(' ')}`);
+    const label = `${dtype} ${backend} threads=${threads}`.padEnd(28);
+    log(`${label}${batches.map((b) => cell(dtype, backend, threads, b)).join(' ')}`);
   }
   const nativeVsWasm = rows
     .filter((r) => r.backend === 'native' && r.textsPerSecond)

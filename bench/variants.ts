@@ -35,10 +35,12 @@ const ROWS_BY_ID = `SELECT m.* FROM memories m WHERE m.id IN (SELECT value FROM 
 const TOP_IDS = `SELECT rowid AS id, bm25(memory_fts, ${W}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`;
 const TOP_IDS_RANK = `SELECT rowid AS id, rank AS bm FROM memory_fts WHERE memory_fts MATCH ? AND rank MATCH 'bm25(${W})' ORDER BY rank LIMIT ?`;
 const PROBE = `SELECT m.* FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
-  WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end' AND m.status IN ('active', 'deprecated', 'disputed')
+  WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end'
+    AND m.status IN ('active', 'deprecated', 'disputed')
   ORDER BY bm25(memory_fts, ${W}) LIMIT 20`;
 const PROBE_FTS = `SELECT m.* FROM dead_end_fts JOIN memories m ON m.id = dead_end_fts.rowid
-  WHERE dead_end_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end' AND m.status IN ('active', 'deprecated', 'disputed')
+  WHERE dead_end_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end'
+    AND m.status IN ('active', 'deprecated', 'disputed')
   ORDER BY bm25(dead_end_fts, ${W}) LIMIT 20`;
 
 type Row = { id: number; bm?: number; key: string };
@@ -136,8 +138,11 @@ try {
       store.db.exec('PRAGMA cache_size = -2000');
       for (const [name] of entries) {
         const runs = samples.get(name)!.slice(1).map(distribution);
+        const p50 = median(runs.map((r) => r.p50)).toFixed(2).padStart(7);
+        const p95 = median(runs.map((r) => r.p95)).toFixed(2).padStart(7);
+        const overlapPct = ((overlap.get(name)! / queries.length) * 100).toFixed(0);
         lines.push(
-          `${name.padEnd(10)} p50 ${median(runs.map((r) => r.p50)).toFixed(2).padStart(7)} ms  p95 ${median(runs.map((r) => r.p95)).toFixed(2).padStart(7)} ms  same answer ${same.get(name)}/${queries.length}  top-10 overlap ${((overlap.get(name)! / queries.length) * 100).toFixed(0)}%`,
+          `${name.padEnd(10)} p50 ${p50} ms  p95 ${p95} ms  same answer ${same.get(name)}/${queries.length}  top-10 overlap ${overlapPct}%`,
         );
       }
     };

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     const left: string[] = [];
     for (const f of result.false_alarms) {
       const doc = f.source.path ?? '';
-      if (absentByGithub(suite.files, doc, f.reference.raw, f.evidence.detail)) rows.push(`${doc}\t${f.reference.raw}\t${suite.extra ? 'absent from the corpus subset or the repository: ' : 'absent at the pinned commit: '}${f.evidence.detail}`);
+      const absent = suite.extra ? 'absent from the corpus subset or the repository: ' : 'absent at the pinned commit: ';
+      if (absentByGithub(suite.files, doc, f.reference.raw, f.evidence.detail)) {
+        rows.push(`${doc}\t${f.reference.raw}\t${absent}${f.evidence.detail}`);
+      }
       else left.push(`${doc} ${f.reference.raw}: ${f.evidence.detail}`);
     }
     const dir = suite.extra ?? suite.labels;

@@ -19,7 +19,8 @@ export function parseMemoryUri(uri: vscode.Uri): { folder: string; key: string }
 export function renderMemory(memory: Memory, flags: string[]): string {
   const facts = [
     `- **key** \`${memory.key}\` (v${memory.version})`,
-    `- **status** ${memory.status}${memory.status_reason ? ` — ${memory.status_reason}` : ''}${memory.superseded_by ? ` → \`${memory.superseded_by}\`` : ''}`,
+    `- **status** ${memory.status}${memory.status_reason ? ` — ${memory.status_reason}` : ''}` +
+      `${memory.superseded_by ? ` → \`${memory.superseded_by}\`` : ''}`,
     `- **basis** ${memory.basis}${memory.confidence !== null ? `, confidence ${memory.confidence}` : ''}`,
     `- **source** ${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}, recorded ${memory.recorded_at}`,
     `- **valid** from ${memory.valid_from}${memory.valid_until ? ` until ${memory.valid_until}` : ''}`,

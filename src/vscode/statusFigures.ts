@@ -27,7 +27,8 @@ export function combine(statuses: IndexStatus[]): StatusFigures {
 }
 
 export function describe(f: StatusFigures): { text: string; tooltip: string } {
-  const text = `$(book) Lore ${f.files} file${f.files === 1 ? '' : 's'}${f.pending ? ` · ${f.pending} pending` : ''}${f.models.length ? '' : ' · lexical'}`;
+  const files = `${f.files} file${f.files === 1 ? '' : 's'}`;
+  const text = `$(book) Lore ${files}${f.pending ? ` · ${f.pending} pending` : ''}${f.models.length ? '' : ' · lexical'}`;
   const lines = [
     `**Lore index**: ${f.files} files, ${f.chunks} chunks, ${f.pending} waiting for embeddings`,
     `Model: ${f.models.length ? f.models.join(', ') : 'none — recall is lexical'}`,

@@ -43,7 +43,9 @@ export const doctorCommand: Command = {
         checks.push({
           name: 'index',
           ok: true,
-          detail: `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
+          detail:
+            `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; ` +
+            `model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
         });
         const audit = await engine.verifyAudit();
         checks.push({

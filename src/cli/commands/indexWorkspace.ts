@@ -42,7 +42,8 @@ function renderIndex({ summary: s, status }: { summary: IndexSummary; status: In
   ];
   const r = s.records;
   if (r) {
-    lines.push(`.lore/ records: ${r.files} file(s): ${r.imported.length} imported${r.quarantined.length ? ` (${r.quarantined.length} quarantined: lore promote KEY after review)` : ''}, ${r.unchanged} unchanged`);
+    const quarantined = r.quarantined.length ? ` (${r.quarantined.length} quarantined: lore promote KEY after review)` : '';
+    lines.push(`.lore/ records: ${r.files} file(s): ${r.imported.length} imported${quarantined}, ${r.unchanged} unchanged`);
     for (const c of r.conflicts) lines.push(`  kept yours: ${c.key} was edited here; ${c.path} differs (write yours back with: lore canonicalize ${c.key} --as record)`);
     for (const x of r.refused) lines.push(`  REFUSED ${x.path}: ${x.reason}`);
   }

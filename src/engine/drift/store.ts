@@ -73,7 +73,9 @@ export function allRefs(db: SqlDatabase): RefRow[] {
 
 export function insertRef(db: SqlDatabase, row: NewRef): number {
   return db.run(
-    `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint, base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by, finder)
+    `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint,
+       base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by,
+       finder)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [row.source_kind, row.source, row.line, row.raw, row.form, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.finder ?? null],
   ).lastInsertRowid;

@@ -74,7 +74,8 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
   if (out.length < limit) {
     const memories = db.all<{ id: number; title: string; description: string; body: string }>(
       `SELECT m.id, m.title, m.description, m.body FROM memories m
-       WHERE m.is_current = 1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
+       WHERE m.is_current = 1
+         AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
       [model, limit - out.length],
     );
     out.push(...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })));

@@ -65,7 +65,8 @@ export function itemByFingerprint(db: SqlDatabase, fingerprint: string): InboxIt
 
 export function openItem(ctx: EngineContext, actor: Actor, item: NewInboxItem, now: string): InboxItem {
   const id = ctx.db.run(
-    `INSERT INTO inbox_items (fingerprint, kind, keys, summary, evidence, risk, actions, proposal, state, created_at, created_by)
+    `INSERT INTO inbox_items
+       (fingerprint, kind, keys, summary, evidence, risk, actions, proposal, state, created_at, created_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
     [item.fingerprint, item.kind, JSON.stringify(item.keys), item.summary, JSON.stringify(item.evidence), item.risk, JSON.stringify(item.actions), item.proposal ? JSON.stringify(item.proposal) : null, now, actorLabel(actor)],
   ).lastInsertRowid;

@@ -315,7 +315,10 @@ export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, opt
           fingerprint,
           kind: 'session',
           keys,
-          summary: `${session.kind} session proposes to ${item.action} ${item.key}${item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : ''}: ${item.title}`,
+          summary:
+            `${session.kind} session proposes to ${item.action} ${item.key}` +
+            `${item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : ''}` +
+            `: ${item.title}`,
           evidence: { reason: item.reason, session_kind: session.kind, session_id: session.session_id, source: candidate.valid.provenance.source, ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}), ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}), ...(item.action === 'promote' ? {} : { seen: seenNow(ctx, keys) }) },
           risk: item.risk,
           actions: ACTIONS_FOR[item.action](draft, item.key),

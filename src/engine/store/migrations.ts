@@ -164,7 +164,8 @@ const MIGRATIONS: readonly Migration[] = [
         INSERT INTO doc_fts (rowid, title, heading, text) VALUES (new.id, new.title, new.heading, new.text);
       END;
       CREATE TRIGGER doc_chunks_fts_delete AFTER DELETE ON doc_chunks BEGIN
-        INSERT INTO doc_fts (doc_fts, rowid, title, heading, text) VALUES ('delete', old.id, old.title, old.heading, old.text);
+        INSERT INTO doc_fts (doc_fts, rowid, title, heading, text)
+          VALUES ('delete', old.id, old.title, old.heading, old.text);
       END;
 
       -- Vectors of chunks, tagged with the model that made them; only the current model's are used.

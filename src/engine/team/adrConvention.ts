@@ -179,7 +179,10 @@ function nygard(conv: AdrConvention, m: Memory, date: string): string {
   }
   let heading = `# ${conv.next}. ${m.title}`;
   const example = conv.headingExample && /^#\s+(.*?)(\d+)(\s*[.:–-]\s*|\s+)\S/.exec(conv.headingExample);
-  if (example) heading = `# ${example[1]}${String(conv.next).padStart(example[2].startsWith('0') ? example[2].length : 0, '0')}${example[3]}${m.title}`;
+  if (example) {
+    const number = String(conv.next).padStart(example[2].startsWith('0') ? example[2].length : 0, '0');
+    heading = `# ${example[1]}${number}${example[3]}${m.title}`;
+  }
   else if (conv.headingExample) heading = `# ${m.title}`;
   return [heading, '', `Date: ${date}`, '', '## Status', '', statusWord(m), '', '## Context', '', m.description, '', '## Decision', '', decision, '', '## Consequences', '', consequences(m), '', marker(m), ''].join('\n');
 }

@@ -39,7 +39,8 @@ export function keyIdOf(publicKey: string): string {
 export function registerAuthor(ctx: Pick<EngineContext, 'db' | 'clock'>, signer: Pick<Signer, 'keyId' | 'publicKey'>, label: string | null = null, trusted = true): void {
   ctx.db.run(
     `INSERT INTO authors (key_id, public_key, label, added_at, trusted) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (key_id) DO UPDATE SET trusted = MAX(trusted, excluded.trusted), label = COALESCE(label, excluded.label)`,
+     ON CONFLICT (key_id) DO UPDATE
+       SET trusted = MAX(trusted, excluded.trusted), label = COALESCE(label, excluded.label)`,
     [signer.keyId, signer.publicKey, label, ctx.clock.now().toISOString(), trusted ? 1 : 0],
   );
 }

@@ -35,7 +35,8 @@ export function registerContext(server: McpServer, deps: ToolDeps): void {
         }
         const where = deps.access.describe();
         const text = stats
-          ? `Lore is serving ${where.workspace}: ${stats.memories} memories (${Object.entries(stats.by_status).map(([s, n]) => `${n} ${s}`).join(', ') || 'none yet'}); index: ${index?.files ?? 0} files, ${index?.chunks ?? 0} chunks, ${index?.model ? `model ${index.model}` : 'lexical only (no embedding model)'}.`
+          ? `Lore is serving ${where.workspace}: ${stats.memories} memories (${Object.entries(stats.by_status).map(([s, n]) => `${n} ${s}`).join(', ') || 'none yet'}); index: ${index?.files ?? 0} files, ${index?.chunks ?? 0} chunks, ` +
+            `${index?.model ? `model ${index.model}` : 'lexical only (no embedding model)'}.`
           : `Lore's store is not available${where.workspace ? ` for ${where.workspace}` : ''}: ${where.problem ?? 'unknown reason'}.`;
         return ok(
           {
