@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SEEDED_DECISION, SEED_FILES } from '../seed';
-import { activeLore, nextEvent, workspaceFile } from './lore';
+import { activeLore, nextEvent, saveFile, workspaceFile } from './lore';
 
 const FILE = 'src/queue.ts';
 
@@ -21,12 +21,8 @@ function driftWarnings(): ReturnType<typeof loreDiagnostics> | undefined {
   return found.length ? found : undefined;
 }
 
-/**
- * Saves through the workspace API (TextDocument.save() answers false in a code-server test host,
- * and workspace.save sometimes answers no URI for a save that happened): the document says.
- */
 async function save(document: vscode.TextDocument): Promise<void> {
-  await vscode.workspace.save(document.uri);
+  await saveFile(document.uri);
   assert.equal(document.isDirty, false, `saved ${document.uri.fsPath}`);
 }
 

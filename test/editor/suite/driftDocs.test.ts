@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DRIFT_DOC, SEED_FILES } from '../seed';
-import { activeLore, loreCli, nextEvent, skip, workspaceFile } from './lore';
+import { activeLore, loreCli, nextEvent, saveFile, skip, workspaceFile } from './lore';
 import { ui, uiAvailable } from './ui';
 
 interface Finding {
@@ -32,15 +32,10 @@ function docWarnings(accept: (list: vscode.Diagnostic[]) => boolean): Promise<vs
   return nextEvent(vscode.languages.onDidChangeDiagnostics, read, read);
 }
 
-/**
- * Saves through the workspace API (TextDocument.save() answers false in a code-server test host).
- * It has answered undefined here now and then (cause not known, the drift suite's cleanup sees it
- * too); whether the file was written is what counts, so the document's dirty flag decides.
- */
 async function save(uri: vscode.Uri): Promise<void> {
-  const saved = await vscode.workspace.save(uri);
+  await saveFile(uri);
   const document = await vscode.workspace.openTextDocument(uri);
-  assert.ok(saved || !document.isDirty, `saved ${uri.fsPath}`);
+  assert.ok(!document.isDirty, `saved ${uri.fsPath}`);
 }
 
 async function replaceAll(uri: vscode.Uri, text: string): Promise<void> {

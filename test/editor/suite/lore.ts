@@ -83,3 +83,20 @@ export function nextEvent<E, R>(event: vscode.Event<E>, accept: (e: E) => R | un
     });
   });
 }
+
+/**
+ * Saves an edited document through the workspace API (TextDocument.save() answers false in a
+ * code-server test host) and resolves once the extension host has seen the save: the promise of
+ * workspace.save can settle before the news that clears the document's dirty flag arrives, and it
+ * has answered undefined for a save that happened. The mocha timeout bounds a save that never comes.
+ */
+export async function saveFile(uri: vscode.Uri): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const saved = nextEvent(
+    vscode.workspace.onDidSaveTextDocument,
+    (d) => (d.uri.toString() === uri.toString() ? true : undefined),
+    () => (document.isDirty ? undefined : true),
+  );
+  await vscode.workspace.save(uri);
+  await saved;
+}
