@@ -1,0 +1,35 @@
+// The repository is known from its git remotes, read again when they change (issue 17, point 3):
+// a URL of this repository added as a remote after the store opened is resolved here, and one of
+// another repository is not.
+
+import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from '../../../../src/engine';
+import { WasmSqlDatabase } from '../../../../src/host/sqlite';
+import { DiskWorkspaceReader, liveRepositories } from '../../../../src/host/workspaceReader';
+import { tempDir } from '../../../support/store';
+
+describe('drift: remotes added after the store opened', () => {
+  it('a URL to this repository counts once its remote exists, without reopening', () => {
+    const root = tempDir('lore-remotes-');
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs/a.md'), '# A\n');
+    writeFileSync(join(root, 'README.md'), '# R\n[a](https://github.com/acme/shop/blob/main/docs/a.md#missing)\n');
+    const db = new WasmSqlDatabase(':memory:');
+    try {
+      const engine = new Engine({ db, files: new DiskWorkspaceReader(root), repositories: liveRepositories(root) });
+      engine.driftScan();
+      assert.deepEqual(engine.driftFindings(), [], 'without a remote, an unresolved anchor in a URL is no finding');
+      mkdirSync(join(root, '.git'));
+      writeFileSync(join(root, '.git/config'), '[remote "origin"]\n\turl = git@github.com:acme/shop.git\n');
+      engine.driftScan();
+      const found = engine.driftFindings();
+      assert.equal(found.length, 1, JSON.stringify(found));
+      assert.equal(found[0].state, 'broken');
+      assert.match(found[0].evidence.detail, /has no heading #missing/);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { strict as assert } from 'node:assert';
+import { LoreError } from '../../../../src/engine';
+import { confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
+
+const KEY = 'decision/use-postgres-for-the-job-queue';
+const WEB = 'fact/the-queue-handles-10k-jobs';
+
+function refused(s: TestStore, key: string, pattern: RegExp): void {
+  assert.throws(() => s.engine.get(key), (e: unknown) => e instanceof LoreError && e.code === 'INTEGRITY' && pattern.test(e.message));
+  assert.ok(s.engine.list().refused.some((r) => r.key === key));
+  assert.ok(s.engine.verifyRecords().refused.some((r) => r.key === key));
+}
+
+function problems(s: TestStore): { seq: number; key?: string | null; problem: string }[] {
+  const verdict = s.engine.verifyAudit();
+  assert.equal(verdict.ok, verdict.problems.length === 0);
+  return verdict.problems;
+}
+
+describe('signed state: status and provenance edited in the file', () => {
+  let s: TestStore;
+  beforeEach(() => {
+    s = openTestStore();
+    s.engine.remember(person, memory());
+    s.engine.remember(person, memory({ type: 'fact', title: 'The queue handles 10k jobs', description: 'Read on a blog', provenance: { source: 'webpage' } }));
+    assert.equal(s.engine.list({ statuses: ['quarantined'] }).items[0].key, WEB);
+  });
+  afterEach(() => s.cleanup());
+
+  it('a quarantined web page turned into an active record is refused, and the chain comparison names it', () => {
+    s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [WEB]);
+    refused(s, WEB, /status or provenance was changed after it was signed/);
+    const found = problems(s);
+    assert.equal(found.length, 1);
+    assert.equal(found[0].key, WEB);
+    assert.match(found[0].problem, /reads active, but its status or provenance is not what event 2 recorded/);
+  });
+
+  it('a provenance changed from webpage to user is refused and reported', () => {
+    s.db.run(`UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]);
+    refused(s, WEB, /status or provenance was changed/);
+    assert.deepEqual(problems(s).map((p) => p.key), [WEB]);
+  });
+
+  it('a stripped state signature is refused', () => {
+    s.db.run('UPDATE memories SET state_signature = NULL WHERE key = ?', [KEY]);
+    refused(s, KEY, /status and provenance are not signed/);
+  });
+
+  it('a retracted record set back to active is refused; the chain says it was retracted', () => {
+    s.engine.setStatus(person, KEY, 'retracted', 'wrong');
+    s.db.run("UPDATE memories SET status = 'active', status_reason = NULL WHERE key = ?", [KEY]);
+    refused(s, KEY, /status or provenance was changed/);
+    const [problem] = problems(s);
+    assert.equal(problem.seq, 3);
+    assert.match(problem.problem, /event 3 recorded/);
+  });
+
+  it('deleted rows are reported missing, by key, from what is left of its history', () => {
+    s.db.run('DELETE FROM memories WHERE key = ?', [KEY]);
+    const [problem] = problems(s);
+    assert.equal(problem.seq, 1);
+    assert.equal(problem.key, KEY);
+    assert.match(problem.problem, /has no current row \(deleted outside Lore\)/);
+    // With its events gone too, the record is still reported, by its key digest.
+    s.db.run('DELETE FROM memory_events WHERE key = ?', [KEY]);
+    assert.match(problems(s)[0].problem, /the record with key digest [0-9a-f]{16}… \(v1\), written at event 1, has no current row/);
+  });
+
+  it('a forgotten record re-inserted is reported as back; a row inserted outside Lore as in no event', () => {
+    const row = s.db.get<Record<string, string | number | null>>('SELECT * FROM memories WHERE key = ?', [KEY])!;
+    s.engine.forget(person, KEY);
+    const { id: _id, ...columns } = row;
+    const names = Object.keys(columns);
+    const insert = (values: Record<string, string | number | null>) =>
+      s.db.run(`INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((n) => values[n]));
+    insert(columns);
+    // Its own signatures still hold: only the chain knows it was forgotten.
+    assert.equal(s.engine.get(KEY).memory.title, 'Use Postgres for the job queue');
+    const [back] = problems(s);
+    assert.equal(back.key, KEY);
+    assert.match(back.problem, /was forgotten at event 3, but its row is back/);
+    insert({ ...columns, key: 'decision/planted' });
+    const planted = problems(s).find((p) => p.key === 'decision/planted')!;
+    assert.equal(planted.seq, 0);
+    assert.match(planted.problem, /in no event of the audit chain/);
+  });
+
+  it('every status change Lore makes is signed and recorded: the store verifies throughout', () => {
+    const clean = () => {
+      assert.deepEqual(s.engine.verifyRecords().refused, []);
+      assert.deepEqual(problems(s), []);
+    };
+    s.engine.setStatus(person, KEY, 'deprecated', 'older');
+    clean();
+    s.engine.setStatus(person, KEY, 'disputed', 'unsure');
+    clean();
+    s.engine.promote(confirmedPerson, WEB);
+    clean();
+    s.engine.supersede(person, KEY, WEB);
+    clean();
+    s.engine.remember(person, memory({ description: 'Jobs go through Postgres, now with a retry table' }));
+    clean();
+    assert.equal(s.engine.get(KEY).memory.version, 2);
+    // The archived version is checked too: an edit of its status is refused.
+    s.db.run("UPDATE memories SET status = 'active' WHERE key = ? AND version = 1", [KEY]);
+    assert.deepEqual(s.engine.verifyRecords().refused.map((r) => `${r.key} v${r.version}`), [`${KEY} v1`]);
+  });
+});
+
+describe('signed state: upgrading a store written before it', () => {
+  it('signs the rows already there as they stand, so they stay readable and later edits are refused', () => {
+    let s = openTestStore();
+    try {
+      s.engine.remember(person, memory());
+      s.engine.setStatus(person, KEY, 'deprecated', 'older');
+      // The store as schema version 7 wrote it: no state signatures.
+      s.db.exec('ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE memories DROP COLUMN state_signer; PRAGMA user_version = 7');
+      s = s.reopen();
+      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, 8);
+      assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
+      assert.deepEqual(s.engine.verifyRecords().refused, []);
+      assert.equal(s.engine.verifyAudit().ok, true);
+      s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [KEY]);
+      assert.equal(s.engine.verifyRecords().refused.length, 1);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
