@@ -163,6 +163,15 @@ function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): {
 }
 
 /**
+ * The filters for a query that already names its rows by id. SQLite would otherwise pick the
+ * `is_current` index and scan every current record; a unary `+` makes the column unindexable for
+ * this query only, so the planner looks the ids up by primary key and filters those few rows.
+ */
+function byIdFirst(where: string[]): string {
+  return where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1');
+}
+
+/**
  * The best lexical matches among the memories that pass the filters. FTS5 ranks ids alone (no
  * row fetched per match), then only the top ids are read and filtered; when filters drop too many,
  * the window widens.
@@ -181,7 +190,7 @@ function lexicalMemories(ctx: EngineContext, query: string, filters: { where: st
     if (!ranked.length) return [];
     const bm = new Map(ranked.map((r) => [r.id, r.bm]));
     const rows = ctx.db
-      .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${ranked.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`, [...ranked.map((r) => r.id), ...filters.params])
+      .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${ranked.map(() => '?').join(', ')}) AND ${byIdFirst(filters.where)}`, [...ranked.map((r) => r.id), ...filters.params])
       .map((row) => ({ ...row, bm: bm.get(row.id) }))
       .sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0));
     if (rows.length >= fetch || ranked.length < window) return rows.slice(0, fetch);

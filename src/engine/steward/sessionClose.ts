@@ -251,91 +251,129 @@ export interface SessionCloseOptions {
   reviewFirst?: boolean;
 }
 
+interface PlannedItem {
+  item: PlanItem;
+  draft: Draft;
+  candidate: Candidate;
+}
+
+/** Step 2: what each candidate would do, with the notes a reviewer reads; reads only. */
+function planSession(ctx: EngineContext, session: ValidSession, reviewFirst: boolean): { notes: string[]; plans: PlannedItem[] } {
+  const notes: string[] = [];
+  if (!session.candidates.length) notes.push('no candidate memories: Lore does not extract memories from a summary; send them in `memories`');
+  if (reviewFirst) {
+    const who = session.kind !== 'routine' ? `${session.kind} sessions are` : 'this session was handed in';
+    notes.push(`${who} review-first: accept applies nothing and queues every item in the Inbox`);
+  }
+  if (session.summary) {
+    for (const d of findResemblingDeadEnds(ctx, session.summary.slice(0, LIMITS.queryChars))) {
+      notes.push(`the summary resembles the dead end ${d.key} ("${d.title}")`);
+    }
+  }
+  const plans: PlannedItem[] = [];
+  for (const candidate of session.candidates) {
+    for (const draft of planCandidate(ctx, candidate)) {
+      const item: PlanItem = {
+        id: plans.length + 1,
+        action: draft.action,
+        key: candidate.valid.key,
+        target: draft.target,
+        candidate: candidate.index,
+        title: candidate.valid.title,
+        risk: draft.risk,
+        reason: draft.reason,
+        applies: !reviewFirst && draft.risk === 'low' && draft.action !== 'promote',
+      };
+      plans.push({ item, draft, candidate });
+    }
+  }
+  return { notes, plans };
+}
+
+/** An item a person must decide: queued in the Inbox once (the same proposal is not queued twice). */
+function queueForReview(ctx: EngineContext, actor: Actor, session: ValidSession, planned: PlannedItem, proposal: SessionProposal, now: string): void {
+  const { item, draft, candidate } = planned;
+  const fingerprint = `session:${item.action}:${item.key}:${item.target ?? ''}:${digestOf(candidate.input)}`;
+  const earlier = itemByFingerprint(ctx.db, fingerprint);
+  if (earlier) {
+    item.outcome = earlier.state === 'dismissed' ? 'dismissed_before' : 'already_queued';
+    item.inbox_id = earlier.id;
+    return;
+  }
+  const keys = [...new Set([item.key, ...(item.target ? [item.target] : [])])];
+  const into = item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : '';
+  const evidence = {
+    reason: item.reason,
+    session_kind: session.kind,
+    session_id: session.session_id,
+    source: candidate.valid.provenance.source,
+    ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}),
+    ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}),
+    ...(item.action === 'promote' ? {} : { seen: seenNow(ctx, keys) }),
+  };
+  const opened = openItem(
+    ctx,
+    actor,
+    {
+      fingerprint,
+      kind: 'session',
+      keys,
+      summary: `${session.kind} session proposes to ${item.action} ${item.key}${into}: ${item.title}`,
+      evidence,
+      risk: item.risk,
+      actions: ACTIONS_FOR[item.action](draft, item.key),
+      proposal,
+    },
+    now,
+  );
+  item.outcome = 'queued';
+  item.inbox_id = opened.id;
+}
+
+/** Step 3: low-risk items are applied, the rest queued for a person; one audit event for the close. */
+function applyPlan(ctx: EngineContext, actor: Actor, session: ValidSession, plans: PlannedItem[]): { applied: number; queued: number } {
+  const now = nowIso(ctx);
+  for (const planned of plans) {
+    const { item, draft, candidate } = planned;
+    const proposal: SessionProposal = {
+      action: item.action,
+      key: item.key,
+      target: item.target,
+      candidate: candidate.input,
+      session: { kind: session.kind, id: session.session_id },
+    };
+    // Already recorded: nothing to write, and nothing for a person to review either.
+    if (draft.noop) {
+      item.outcome = 'unchanged';
+    } else if (item.applies) {
+      const outcome = applyProposal(ctx, actor, proposal);
+      item.outcome = outcome.unchanged ? 'unchanged' : 'applied';
+      item.version = outcome.version;
+    } else {
+      queueForReview(ctx, actor, session, planned, proposal, now);
+    }
+  }
+  const applied = plans.filter((p) => p.item.outcome === 'applied').length;
+  const queued = plans.filter((p) => p.item.outcome === 'queued').length;
+  const summary: Record<string, string> = session.summary ? { summary: digestOf(session.summary) } : {};
+  appendAudit(ctx.db, actor, now, {
+    event: 'session.close',
+    digests: { ...summary, candidates: session.candidates.length, applied, queued },
+  });
+  return { applied, queued };
+}
+
+/** Closes a session in three steps: validate (validateSession), plan (planSession), apply (applyPlan, accept only). */
 export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, options: SessionCloseOptions = {}): SessionCloseResult {
   const mode = requireEnum('mode', options.mode ?? 'review', ['review', 'accept'] as const);
   const session = validateSession(actor, raw);
   const reviewFirst = session.kind !== 'routine' || options.reviewFirst === true;
   const work = (): SessionCloseResult => {
-    const notes: string[] = [];
-    if (!session.candidates.length) notes.push('no candidate memories: Lore does not extract memories from a summary; send them in `memories`');
-    if (reviewFirst) {
-      const who = session.kind !== 'routine' ? `${session.kind} sessions are` : 'this session was handed in';
-      notes.push(`${who} review-first: accept applies nothing and queues every item in the Inbox`);
-    }
-    if (session.summary) {
-      for (const d of findResemblingDeadEnds(ctx, session.summary.slice(0, LIMITS.queryChars))) notes.push(`the summary resembles the dead end ${d.key} ("${d.title}")`);
-    }
-    const items: PlanItem[] = [];
-    const plans: Array<{ item: PlanItem; draft: Draft; candidate: Candidate }> = [];
-    for (const candidate of session.candidates) {
-      for (const draft of planCandidate(ctx, candidate)) {
-        const item: PlanItem = {
-          id: items.length + 1,
-          action: draft.action,
-          key: candidate.valid.key,
-          target: draft.target,
-          candidate: candidate.index,
-          title: candidate.valid.title,
-          risk: draft.risk,
-          reason: draft.reason,
-          applies: !reviewFirst && draft.risk === 'low' && draft.action !== 'promote',
-        };
-        items.push(item);
-        plans.push({ item, draft, candidate });
-      }
-    }
-    if (mode === 'review') return { mode, kind: session.kind, review_first: reviewFirst, items, notes, applied: 0, queued: 0 };
-
-    const now = nowIso(ctx);
-    for (const { item, draft, candidate } of plans) {
-      const proposal: SessionProposal = { action: item.action, key: item.key, target: item.target, candidate: candidate.input, session: { kind: session.kind, id: session.session_id } };
-      // Already recorded: nothing to write, and nothing for a person to review either.
-      if (draft.noop) {
-        item.outcome = 'unchanged';
-        continue;
-      }
-      if (item.applies) {
-        const outcome = applyProposal(ctx, actor, proposal);
-        item.outcome = outcome.unchanged ? 'unchanged' : 'applied';
-        item.version = outcome.version;
-        continue;
-      }
-      const fingerprint = `session:${item.action}:${item.key}:${item.target ?? ''}:${digestOf(candidate.input)}`;
-      const earlier = itemByFingerprint(ctx.db, fingerprint);
-      if (earlier) {
-        item.outcome = earlier.state === 'dismissed' ? 'dismissed_before' : 'already_queued';
-        item.inbox_id = earlier.id;
-        continue;
-      }
-      const keys = [...new Set([item.key, ...(item.target ? [item.target] : [])])];
-      const opened = openItem(
-        ctx,
-        actor,
-        {
-          fingerprint,
-          kind: 'session',
-          keys,
-          summary:
-            `${session.kind} session proposes to ${item.action} ${item.key}` +
-            `${item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : ''}` +
-            `: ${item.title}`,
-          evidence: { reason: item.reason, session_kind: session.kind, session_id: session.session_id, source: candidate.valid.provenance.source, ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}), ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}), ...(item.action === 'promote' ? {} : { seen: seenNow(ctx, keys) }) },
-          risk: item.risk,
-          actions: ACTIONS_FOR[item.action](draft, item.key),
-          proposal,
-        },
-        now,
-      );
-      item.outcome = 'queued';
-      item.inbox_id = opened.id;
-    }
-    const applied = items.filter((i) => i.outcome === 'applied').length;
-    const queued = items.filter((i) => i.outcome === 'queued').length;
-    appendAudit(ctx.db, actor, now, {
-      event: 'session.close',
-      digests: { ...(session.summary ? { summary: digestOf(session.summary) } : {}), candidates: session.candidates.length, applied, queued },
-    });
-    return { mode, kind: session.kind, review_first: reviewFirst, items, notes, applied, queued };
+    const { notes, plans } = planSession(ctx, session, reviewFirst);
+    const items = plans.map((p) => p.item);
+    const result = { mode, kind: session.kind, review_first: reviewFirst, items, notes };
+    if (mode === 'review') return { ...result, applied: 0, queued: 0 };
+    return { ...result, ...applyPlan(ctx, actor, session, plans) };
   };
   // Review reads only; accept lands whole or not at all.
   return mode === 'review' ? work() : ctx.db.transaction(work);
