@@ -15,6 +15,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   private readonly changed = new vscode.EventEmitter<LoreNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly staleDrift = new Set<string>();
+  /** The Drift view's rows as last handed to VS Code, per folder. */
+  private readonly shownDrift = new Map<string, string>();
 
   constructor(
     readonly view: ViewId,
@@ -44,9 +46,20 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
     }
   }
 
-  /** Drift findings changed (a save was checked): redraw without re-reading everything. */
+  /**
+   * Drift findings changed (a save was checked): redraw without re-reading everything — unless
+   * the rows would be the same. A save, its index run and the read after it each report a change,
+   * and while VS Code redraws, a row's button clicked reaches its command with no row.
+   */
   redraw(): void {
+    if (this.view === 'lore.drift' && this.driftRowsUnchanged()) return;
     this.changed.fire(undefined);
+  }
+
+  private driftRowsUnchanged(): boolean {
+    const folders = this.stores.folders();
+    if (folders.length !== this.shownDrift.size) return false;
+    return folders.every((f) => this.drift.has(f) && this.shownDrift.get(f) === rowsKey(driftNodes(f, this.drift.known(f))));
   }
 
   getTreeItem(node: LoreNode): vscode.TreeItem {
@@ -82,7 +95,9 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
             this.staleDrift.delete(folder);
             await this.drift.refresh(store);
           }
-          return driftNodes(folder, this.drift.known(folder));
+          const rows = driftNodes(folder, this.drift.known(folder));
+          this.shownDrift.set(folder, rowsKey(rows));
+          return rows;
         }
       }
     });
@@ -100,4 +115,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+function rowsKey(rows: LoreNode[]): string {
+  return JSON.stringify(rows);
 }

@@ -41,12 +41,23 @@ describe('VS Code Drift view refresh', () => {
     view.refresh(FOLDER); // the store changed
     assert.equal(redraws, 0, 'no redraw while the findings are being read (the rows would be gone)');
     assert.equal(reads, 2, 'the read started');
-    pending.shift()!([finding as unknown as DriftFinding]);
+    const moved = { ...finding, id: 'f2', reference: { raw: 'stop()' } };
+    pending.shift()!([finding, moved] as unknown as DriftFinding[]);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(redraws, 1, 'one redraw once they are read');
     const drawn = await view.getChildren();
     assert.equal(reads, 2, 'the redraw draws what was read, without a second read');
-    assert.equal(drawn.length, 1);
+    assert.equal(drawn.length, 2);
+
+    // A save, its index run and the read after it each report a change; rows that would be the
+    // same are not redrawn (a click on a row while VS Code redraws reaches its command with no row).
+    redraws = 0;
+    view.refresh(FOLDER);
+    pending.shift()!([finding, moved] as unknown as DriftFinding[]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(redraws, 0, 'the same rows are not redrawn');
+    view.redraw();
+    assert.equal(redraws, 0, 'nor on a change that leaves them as they are');
   });
 
   it('a read that overlapped a resolution is read again, so the resolved finding does not come back', async () => {
