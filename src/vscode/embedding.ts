@@ -15,6 +15,20 @@ function endpointFromEnv(): NonNullable<EmbedderSettings['endpoint']> | null {
   return env?.provider === 'endpoint' && env.endpoint ? env.endpoint : null;
 }
 
+/** The endpoint the editor embeds with instead of a local model: the settings', else the environment's; null for none. */
+export function editorEndpoint(settings: LoreSettings): NonNullable<EmbedderSettings['endpoint']> | null {
+  const configured = settings.embedding.endpoint;
+  if (!configured) return endpointFromEnv();
+  return {
+    url: configured.url,
+    model: configured.model,
+    tokenFile: configured.tokenFile ?? undefined,
+    token: process.env.LORE_EMBED_TOKEN || undefined,
+    urlSetting: 'the lore.embedding.endpoint.url setting',
+    tokenFileSetting: 'the lore.embedding.endpoint.tokenFile setting',
+  };
+}
+
 const SETTING_NAMES = { modelDir: 'the lore.embedding.modelDir setting', modelName: 'the lore.embedding.model setting', dtype: 'the model dtype' };
 
 export function embedderFromSettings(settings: LoreSettings, logger: Logger): (store: OpenStore) => Promise<() => Promise<void>> {
@@ -23,17 +37,7 @@ export function embedderFromSettings(settings: LoreSettings, logger: Logger): (s
       store.engine.useEmbedder(undefined, 'embeddings are turned off (lore.embedding.enabled)');
       return async () => {};
     }
-    const configured = settings.embedding.endpoint;
-    const endpoint = configured
-      ? {
-          url: configured.url,
-          model: configured.model,
-          tokenFile: configured.tokenFile ?? undefined,
-          token: process.env.LORE_EMBED_TOKEN || undefined,
-          urlSetting: 'the lore.embedding.endpoint.url setting',
-          tokenFileSetting: 'the lore.embedding.endpoint.tokenFile setting',
-        }
-      : endpointFromEnv();
+    const endpoint = editorEndpoint(settings);
     const embedder = await createEmbedder({
       ...(endpoint ? { provider: 'endpoint' as const, endpoint } : {}),
       dataDir: store.paths.home,

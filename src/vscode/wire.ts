@@ -104,12 +104,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
         // Problems panel, with no Lore view open.
         store
           .localEngine()
-          .then((engine) => engine && indexing.run(store, { notify: false }))
+          .then(async (engine) => {
+            if (!engine) return;
+            await indexing.run(store, { notify: false });
+            // The model offer follows the first index this window ran (its text says what the index did).
+            const settings = settingsFor(store.folder);
+            const offered = offerModelOnce(context.globalState, settings, homeFor(settings), log);
+            offered.catch((e: Error) => log.warn(`model offer: ${e.message}`));
+          })
           .then(() => tracker.refresh(store))
           .catch((error) => log.warn(`${store.folder}: drift findings not loaded: ${(error as Error).message}`));
-        const settings = settingsFor(store.folder);
-        const offered = offerModelOnce(context.globalState, settings, homeFor(settings));
-        offered.catch((e: Error) => log.warn(`model offer: ${e.message}`));
       }
     }),
   );

@@ -31,7 +31,14 @@ export type UiRequest =
   | { action: 'press'; key: string }
   | { action: 'dialogButton'; label: string; timeoutMs?: number }
   /** Hovers the row showing `row` in the view titled `view` and clicks its inline action named `label`. */
-  | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number };
+  | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number }
+  | { action: 'waitForNotificationGone'; text: string; timeoutMs?: number }
+  /** The shown notifications (toasts, and the notification center when open), each with its buttons, as JSON. */
+  | { action: 'notificationTexts' }
+  /** Clicks the button named `label` on the shown notification that says `text`. */
+  | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
+  /** Waits until `text` shows in the panel (the Output view, the Problems panel…). */
+  | { action: 'waitForPanelText'; text: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

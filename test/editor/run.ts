@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
 import { RESULTS_FILE, writeWhole, type SuiteResults } from './bridge';
 import { cliRunner, runScenarios } from './scenarios';
+import { runOfferScenarios } from './offerScenarios';
 import type { PlaywrightCore, TestElectron } from './tools';
 import { serveUiRequests } from './ui';
 
@@ -53,6 +54,8 @@ async function main(): Promise<number> {
       [ENV.bridge]: bridge,
       [ENV.cli]: join(ROOT, 'dist/cli.js'),
       [ENV.node]: process.execPath,
+      // The tier downloads nothing: a download would meet a closed loopback port, never the network.
+      LORE_MODEL_HOST: 'http://127.0.0.1:9',
     };
     if (desktop) await runDesktop(desktop, workspace, scratch, env);
     else await runCodeServer(readToolPaths(), workspace, scratch, bridge, { ...env, [ENV.ui]: '1' });
@@ -222,12 +225,13 @@ async function runCodeServer(tools: ToolPaths, workspace: string, scratch: strin
     const base = await listeningUrl(server, serverLog);
     console.log(`editor: code-server at ${base} (workspace ${workspace})`);
     const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
-    const context = await chromium.launchPersistentContext(join(scratch, 'chromium-profile'), {
+    const launch = (profile: string) => chromium.launchPersistentContext(join(scratch, profile), {
       executablePath: tools.chromium,
       headless: true,
       args: CHROMIUM_FLAGS,
       viewport: { width: 1400, height: 900 },
     });
+    const context = await launch('chromium-profile');
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       // VS Code's web workbench calls these when it runs extension tests: the host's log lines,
@@ -266,8 +270,21 @@ async function runCodeServer(tools: ToolPaths, workspace: string, scratch: strin
       const devPayload = JSON.stringify([['extensionDevelopmentPath', remote(ROOT)], ['skipWelcome', 'true']]);
       await second.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`);
       const scenarios = await runScenarios({ page: second, artifacts: ARTIFACTS, lore: cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), workspace, env) });
+      const offers = await runOfferScenarios({
+        reloaded: second,
+        freshWindow: async (folder) => {
+          const fresh = await launch('chromium-profile-fresh');
+          const page = fresh.pages()[0] ?? (await fresh.newPage());
+          await page.goto(`${base}?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(devPayload)}`);
+          return { page, close: () => fresh.close() };
+        },
+        scratch,
+        home: env.LORE_HOME!,
+        artifacts: ARTIFACTS,
+        lore: (folder, args) => cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), folder, env)(args),
+      });
       const results = readResults(bridge);
-      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios] });
+      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers] });
     } finally {
       await context.close();
     }

@@ -25,7 +25,7 @@ interface Scenario {
 const WAIT_MS = 30_000;
 
 /** One named step; a failure says which step it was. */
-async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+export async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -34,7 +34,7 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Runs a command from the command palette by its title, as a person types it. */
-async function palette(page: Page, title: string): Promise<void> {
+export async function palette(page: Page, title: string): Promise<void> {
   await step(`palette "${title}"`, async () => {
     await page.keyboard.press('F1');
     await perform(page, { action: 'quickInput', prompt: '', text: `>${title}`, timeoutMs: WAIT_MS }, '');

@@ -8,7 +8,7 @@ export interface Locator {
   getByRole(role: string, options?: { name?: string; exact?: boolean }): Locator;
   getByPlaceholder(text: string): Locator;
   or(other: Locator): Locator;
-  filter(options: { has?: Locator; hasText?: string }): Locator;
+  filter(options: { has?: Locator; hasText?: string; visible?: boolean }): Locator;
   allInnerTexts(): Promise<string[]>;
   evaluateAll<R>(fn: (elements: HTMLElementLike[]) => R): Promise<R>;
   locator(selector: string): Locator;
@@ -34,6 +34,7 @@ export interface Page {
   close(): Promise<void>;
   locator(selector: string, options?: { hasText?: string }): Locator;
   goto(url: string): Promise<unknown>;
+  reload(): Promise<unknown>;
   screenshot(options: { path: string }): Promise<Buffer>;
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
   on(event: 'pageerror', listener: (error: Error) => void): void;

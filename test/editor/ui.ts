@@ -9,6 +9,7 @@ import type { Page } from './tools';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const QUICK_INPUT = '.quick-input-widget';
+const NOTIFICATION = '.notifications-toasts .notification-list-item, .notifications-center .notification-list-item';
 const DEFAULT_WAIT_MS = 20_000;
 
 export function serveUiRequests(page: Page, bridge: string, artifacts: string): { stop(): void } {
@@ -115,6 +116,22 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       const button = row.locator('.actions').getByRole('button', { name: request.label });
       await button.first().click({ timeout });
       return undefined;
+    }
+    case 'waitForNotificationGone':
+      await page.locator('.notifications-toasts, .notifications-center').getByText(request.text).first().waitFor({ state: 'hidden', timeout });
+      return undefined;
+    case 'notificationTexts':
+      return JSON.stringify(await page.locator(NOTIFICATION).filter({ visible: true }).allInnerTexts());
+    case 'notificationButton': {
+      const item = page.locator(NOTIFICATION).filter({ visible: true }).filter({ hasText: request.text }).first();
+      await item.waitFor({ state: 'visible', timeout });
+      await item.getByRole('button', { name: request.label, exact: true }).click({ timeout });
+      return undefined;
+    }
+    case 'waitForPanelText': {
+      const text = page.locator('#workbench\\.parts\\.panel').getByText(request.text).first();
+      await text.waitFor({ state: 'visible', timeout });
+      return text.innerText();
     }
   }
 }

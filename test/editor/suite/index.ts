@@ -16,6 +16,8 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'lore-editor', mocha);
   // Each file registers its describe() blocks when required, after mocha's globals exist.
   require('./activation.test');
+  // Early: it answers the model offer this window's first index made, so later tests see no toast.
+  require('./modelOffer.test');
   require('./views.test');
   require('./drift.test');
   require('./driftDocs.test');

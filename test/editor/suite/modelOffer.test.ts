@@ -1,0 +1,60 @@
+// The first index's offer of the one-time model download, in the real editor: the seeded
+// workspace has no model (the runner's LORE_HOME is empty), so this window's first index offers it
+// — once, naming what it costs — and "No thanks", clicked in the page, is remembered: a second index
+// does not ask again. The runner's windows carry on from here (offerScenarios.ts): the reload is
+// not asked again, and "Download…" on a machine never asked leads to the download command's modal.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activeLore, skip } from './lore';
+import { ui, uiAvailable } from './ui';
+
+/** Words only the offer says: how much it downloads. */
+export const OFFER_COST = 'about 23 MB';
+
+async function offersShown(): Promise<string[]> {
+  const texts = JSON.parse((await ui({ action: 'notificationTexts' })) ?? '[]') as string[];
+  return texts.filter((text) => text.includes(OFFER_COST));
+}
+
+describe('The model offer, on the first index of a workspace with no model', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    await activeLore();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  it('offers the one-time download once, saying what it costs and that it stays on this machine', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    // The smoke-test driver code-server runs with shows no toasts: every notification is in the center.
+    await vscode.commands.executeCommand('notifications.showList');
+    const message = await ui({ action: 'waitForNotification', text: OFFER_COST, timeoutMs: 90_000 });
+    assert.match(message ?? '', /Download the embedding model \S+ once/);
+    assert.match(message ?? '', /kept on this machine/);
+    assert.match(message ?? '', /ranks by meaning/);
+    const offers = await offersShown();
+    assert.equal(offers.length, 1, `one offer: ${JSON.stringify(offers)}`);
+    assert.match(offers[0], /Download…/, 'a Download… button');
+    assert.match(offers[0], /No thanks/, 'a No thanks button');
+    await ui({ action: 'screenshot', name: 'model-offer', part: 'window' });
+  });
+
+  it('"No thanks", clicked in the page, is remembered: a second index does not ask again', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    await ui({ action: 'notificationButton', text: OFFER_COST, label: 'No thanks' });
+    await ui({ action: 'waitForNotificationGone', text: OFFER_COST });
+    // The answer reached the log once it was stored.
+    await vscode.commands.executeCommand('lore.showLog');
+    await ui({ action: 'waitForPanelText', text: 'model download offer declined' });
+    // A second index, as a person asks for one.
+    const reindexed = vscode.commands.executeCommand('lore.reindex');
+    await ui({ action: 'quickInput', prompt: 'Reindex what?', text: 'Changed files' });
+    await reindexed;
+    await vscode.commands.executeCommand('notifications.showList');
+    assert.deepEqual(await offersShown(), [], 'no offer after the second index');
+  });
+});
