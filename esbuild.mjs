@@ -1,5 +1,5 @@
-// Builds the bundles: dist/cli.js (the `lore` command; the MCP server joins it) and
-// dist/extension.js (VS Code). node-sqlite3-wasm loads its .wasm from beside the bundle, so it is
+// Builds the bundles: dist/cli.js (the `lore` command), dist/mcpSdk.js (the MCP SDK and zod, which
+// only the commands that serve MCP load) and dist/extension.js (VS Code). node-sqlite3-wasm loads its .wasm from beside the bundle, so it is
 // copied into dist/.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, chmodSync } from 'node:fs';
@@ -16,6 +16,36 @@ const CLI_BANNER = [
   "'use strict';",
   "if (!process.argv.slice(2).some((a) => a === 'serve' || a === 'mcp' || a === 'watch' || a === 'index')) require('node:v8').setFlagsFromString('--liftoff-only');",
 ].join('\n');
+// The MCP SDK, zod and what they pull in (ajv, hono...) are about 60% of the CLI's code, and every
+// command used to compile them. dist/cli.js leaves them out: each specifier below becomes a shim
+// that takes its module from dist/mcpSdk.js when first evaluated, which only the MCP code does (it
+// is reached through dynamic imports: `lore mcp`, `serve`, `watch`). An import of any other
+// specifier of these packages fails the build rather than running as undefined.
+const MCP_SDK = [
+  'zod',
+  '@modelcontextprotocol/sdk/server/mcp.js',
+  '@modelcontextprotocol/sdk/server/streamableHttp.js',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js',
+  '@modelcontextprotocol/sdk/inMemory.js',
+  '@modelcontextprotocol/sdk/types.js',
+];
+const MCP_SDK_PACKAGES = /^(zod|@modelcontextprotocol\/sdk)(\/|$)/;
+const mcpSdkShims = {
+  name: 'mcp-sdk-shims',
+  setup(b) {
+    // Left as a run-time require: it resolves beside dist/cli.js.
+    b.onResolve({ filter: /^\.\/mcpSdk\.js$/, namespace: 'mcp-sdk' }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: MCP_SDK_PACKAGES }, (args) => {
+      if (!MCP_SDK.includes(args.path)) return { errors: [{ text: `${args.path} is not in esbuild.mjs's MCP_SDK list: add it there` }] };
+      return { path: args.path, namespace: 'mcp-sdk' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'mcp-sdk' }, (args) => ({
+      contents: `module.exports = require('./mcpSdk.js')[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+const MCP_SDK_ENTRY = `module.exports = {\n${MCP_SDK.map((s) => `  get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); },`).join('\n')}\n};\n`;
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 // The embedding worker (dist/embedWorker.js, started by src/host/embed/transformersEmbedder.ts).
 // transformers.js and ONNX Runtime load from node_modules at run time: onnxruntime-node finds its
@@ -24,7 +54,8 @@ const EMBED_EXTERNAL = ['@huggingface/transformers', 'onnxruntime-node', 'onnxru
 
 mkdirSync('dist', { recursive: true });
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER }, plugins: [mcpSdkShims] }),
+  build({ ...common, stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' }, outfile: 'dist/mcpSdk.js' }),
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/host/embed/embedWorker.ts'], outfile: 'dist/embedWorker.js', external: EMBED_EXTERNAL }),
 ]);
@@ -37,4 +68,4 @@ const TREE_SITTER_GRAMMARS = ['typescript', 'tsx', 'javascript', 'go', 'python',
 const treeSitter = dirname(require.resolve('@vscode/tree-sitter-wasm'));
 mkdirSync('dist/tree-sitter', { recursive: true });
 for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
-console.log('built dist/cli.js, dist/extension.js, dist/embedWorker.js');
+console.log('built dist/cli.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js');
