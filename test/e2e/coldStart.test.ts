@@ -43,11 +43,11 @@ describe('cold one-shot commands load only what they need', function () {
     assert.match(stdout, /Rotate gateway certificates/);
     assert.ok(loaded.some((f) => f.endsWith('node-sqlite3-wasm.wasm')), `recall opened the store: ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.includes('tree-sitter')), []);
-    assert.ok(loaded.some((f) => f.endsWith('cli.js')), `the trace sees the CLI's own script: ${loaded.join(', ')}`);
+    assert.ok(loaded.some((f) => f.endsWith('cliMain.js')), `the trace sees the CLI's own script: ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.endsWith('mcpSdk.js')), [], 'a lexical recall does not load the MCP SDK');
     // …and the script it does compile carries neither the SDK's server nor zod.
-    const cli = readFileSync(loaded.find((f) => f.endsWith('cli.js'))!, 'utf8');
-    assert.equal(/McpServer = class|ZodError/.test(cli), false, 'dist/cli.js holds no MCP SDK or zod code');
+    const cli = readFileSync(loaded.find((f) => f.endsWith('cliMain.js'))!, 'utf8');
+    assert.equal(/McpServer = class|ZodError/.test(cli), false, 'dist/cliMain.js holds no MCP SDK or zod code');
   });
 
   it('lore hook session-start answers with its block and loads no tree-sitter grammar', () => {

@@ -1,5 +1,5 @@
 // Preloaded into a `lore` child (NODE_OPTIONS=--require) by tests that check what a command loads:
-// every WebAssembly file it reads, and every script the module loader reads (dist/cli.js, the lazily
+// every WebAssembly file it reads, and every script the module loader reads (dist/cliMain.js, the lazily
 // loaded dist/mcpSdk.js), is appended, one path a line, to $LORE_TRACE_WASM.
 'use strict';
 const fs = require('node:fs');
