@@ -1,21 +1,63 @@
-// Builds the bundles: dist/cli.js (the `lore` command; the MCP server joins it) and
+// Builds the bundles: dist/cli.js (the `lore` command: start.ts, which runs dist/cliMain.js),
+// dist/mcpSdk.js (the MCP SDK and zod, which only the commands that serve MCP load) and
 // dist/extension.js (VS Code). node-sqlite3-wasm loads its .wasm from beside the bundle, so it is
 // copied into dist/.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-// One-shot commands spend most of their start tiering SQLite's WebAssembly up to the optimising
-// compiler; Liftoff alone starts them about twice as fast. Long-running servers keep tier-up, and
-// so does `index`: a bulk index runs long enough in SQLite that optimised code pays for itself.
-// This must run before the bundle compiles the WebAssembly, hence the banner.
-const CLI_BANNER = [
-  '#!/usr/bin/env node',
-  "'use strict';",
-  "if (!process.argv.slice(2).some((a) => a === 'serve' || a === 'mcp' || a === 'watch' || a === 'index')) require('node:v8').setFlagsFromString('--liftoff-only');",
-].join('\n');
+// dist/cli.js is src/cli/start.ts: it chooses V8's WebAssembly tier and runs dist/cliMain.js (the
+// commands) through V8's code cache.
+const CLI_BANNER = ['#!/usr/bin/env node', "'use strict';"].join('\n');
+// The MCP SDK, zod and what they pull in (ajv, hono...) are about 60% of the CLI's code, and every
+// command used to compile them. dist/cliMain.js leaves them out: each specifier below becomes a shim
+// that takes its module from dist/mcpSdk.js when first evaluated, which only the MCP code does (it
+// is reached through dynamic imports: `lore mcp`, `serve`, `watch`). An import of any other
+// specifier of these packages fails the build rather than running as undefined.
+const MCP_SDK = [
+  'zod',
+  '@modelcontextprotocol/sdk/server/mcp.js',
+  '@modelcontextprotocol/sdk/server/streamableHttp.js',
+  '@modelcontextprotocol/sdk/client/streamableHttp.js',
+  '@modelcontextprotocol/sdk/inMemory.js',
+  '@modelcontextprotocol/sdk/types.js',
+];
+const MCP_SDK_PACKAGES = /^(zod|@modelcontextprotocol\/sdk)(\/|$)/;
+const mcpSdkShims = {
+  name: 'mcp-sdk-shims',
+  setup(b) {
+    // Left as a run-time require: it resolves beside dist/cliMain.js.
+    b.onResolve({ filter: /^\.\/mcpSdk\.js$/, namespace: 'mcp-sdk' }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: MCP_SDK_PACKAGES }, (args) => {
+      const text = `${args.path} is not in esbuild.mjs's MCP_SDK list: add it there`;
+      if (!MCP_SDK.includes(args.path)) return { errors: [{ text }] };
+      return { path: args.path, namespace: 'mcp-sdk' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'mcp-sdk' }, (args) => ({
+      contents: `module.exports = require('./mcpSdk.js')[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+const getters = MCP_SDK.map((s) => `  get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); },`);
+const MCP_SDK_ENTRY = `module.exports = {\n${getters.join('\n')}\n};\n`;
+// dist/cliMain.js runs from V8's code cache (src/cli/start.ts), where Node 20 gives import() no
+// loader. tree-sitter's runtime is the only code that uses it, for two built-in modules; it gets
+// them from the bundle's require instead (not its own: it declares a local `require`). The build
+// fails if any other import() is left.
+const BUILTIN_IMPORT = /\bimport\(("(?:module|fs\/promises)")\)/g;
+const builtinImports = {
+  name: 'builtin-imports',
+  setup(b) {
+    b.onLoad({ filter: /@vscode[\\/]tree-sitter-wasm[\\/].*\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(BUILTIN_IMPORT, '__loreBuiltin($1)'),
+      loader: 'js',
+    }));
+  },
+};
+const CLI_MAIN_BANNER = "'use strict';\nconst __loreBuiltin = (id) => Promise.resolve(require(id));";
 const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 // The embedding worker (dist/embedWorker.js, started by src/host/embed/transformersEmbedder.ts).
 // transformers.js and ONNX Runtime load from node_modules at run time: onnxruntime-node finds its
@@ -24,11 +66,24 @@ const EMBED_EXTERNAL = ['@huggingface/transformers', 'onnxruntime-node', 'onnxru
 
 mkdirSync('dist', { recursive: true });
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } }),
+  build({ ...common, entryPoints: ['src/cli/start.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } }),
+  build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cliMain.js',
+    banner: { js: CLI_MAIN_BANNER },
+    plugins: [mcpSdkShims, builtinImports],
+  }),
+  build({ ...common, stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' },
+    outfile: 'dist/mcpSdk.js' }),
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/host/embed/embedWorker.ts'], outfile: 'dist/embedWorker.js', external: EMBED_EXTERNAL }),
 ]);
 chmodSync('dist/cli.js', 0o755);
+const leftImport = /\bimport\(/.exec(readFileSync('dist/cliMain.js', 'utf8'));
+if (leftImport) {
+  throw new Error(`dist/cliMain.js still calls import() (at ${leftImport.index}): start.ts cannot run it from the code cache`);
+}
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
 // Drift's symbol parser (src/host/symbols/treeSitter.ts) loads the tree-sitter runtime and the
@@ -37,4 +92,4 @@ const TREE_SITTER_GRAMMARS = ['typescript', 'tsx', 'javascript', 'go', 'python',
 const treeSitter = dirname(require.resolve('@vscode/tree-sitter-wasm'));
 mkdirSync('dist/tree-sitter', { recursive: true });
 for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
-console.log('built dist/cli.js, dist/extension.js, dist/embedWorker.js');
+console.log('built dist/cli.js, dist/cliMain.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js');

@@ -110,7 +110,8 @@ function reportError(error: unknown, json: boolean): number {
   return 1;
 }
 
-if (require.main === module) {
+/** Runs the command line this process was started with (dist/cli.js calls it; see start.ts). */
+export function start(): void {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -121,3 +122,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) start();

@@ -78,6 +78,13 @@ async function main(): Promise<number> {
     const installed = readdirSync(extensions).find((d) => d.startsWith('lore-dev.lore-'));
     const bundled = installed && join(extensions, installed, 'dist/models/bundled.json');
     check('code-server installs the VSIX with its bundled model', !!bundled && existsSync(bundled), `installed: ${readdirSync(extensions).join(', ')}`);
+    // The installed CLI (what the extension's MCP server definition runs) has every script of the build and starts.
+    const scripts = readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'));
+    const missing = installed ? scripts.filter((f) => !existsSync(join(extensions, installed, 'dist', f))) : scripts;
+    const installedCli = installed ? join(extensions, installed, 'dist/cli.js') : '';
+    const version = installed && !missing.length ? execFileSync(process.execPath, [installedCli, '--version'], { env, encoding: 'utf8' }).trim() : '';
+    check('the installed CLI has every script of dist/ (cliMain.js, mcpSdk.js) and starts', !missing.length && version === '0.1.0',
+      `missing: ${missing.join(', ') || 'none'}; --version: ${version}`);
 
     // The store exists (one record, saved by the CLI), so the extension opens it as owner at start-up.
     execFileSync(process.execPath, [CLI, '--workspace', workspace, 'remember', '--type', 'runbook', '--title', 'Deploy', '--description', 'make deploy from a clean checkout'], { env });

@@ -20,11 +20,25 @@ export interface Field {
 
 const K1 = 1.2;
 
+// Candidates' texts repeat their words: each word is stemmed once per process (bounded).
+const SETTLED_LIMIT = 50_000;
+const settled = new Map<string, string>();
+
 /**
  * text.ts's light stem, applied until it settles, so "migrations", "migrating" and "migration"
  * meet as FTS5's porter stemmer has them meet (it found the candidates by that).
  */
 export function matchStem(word: string): string {
+  let known = settled.get(word);
+  if (known === undefined) {
+    if (settled.size >= SETTLED_LIMIT) settled.clear();
+    known = settle(word);
+    settled.set(word, known);
+  }
+  return known;
+}
+
+function settle(word: string): string {
   let current = word;
   for (let i = 0; i < 3; i++) {
     const next = stem(current);
@@ -33,6 +47,7 @@ export function matchStem(word: string): string {
   }
   return current;
 }
+
 /** Long bodies are scored on their beginning: enough for evidence, bounded per query. */
 const FIELD_CHARS = 4000;
 

@@ -18,25 +18,31 @@ export function terms(text: string): string[] {
   return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
 }
 
+/**
+ * The suffix rules, in order: the first whose result keeps three letters wins, then a final "e"
+ * goes. Plain suffix tests, not regular expressions: recall stems every word of every candidate.
+ */
+const SUFFIX_RULES: ReadonlyArray<readonly [suffix: string, replacement: string]> = [
+  ['ies', 'y'],
+  ['sses', 'ss'],
+  ['s', ''], // not after another s ("class" keeps its s)
+  ['ing', ''],
+  ['ed', ''],
+  ['ation', 'at'],
+  ['ly', ''],
+];
+
+const withoutFinalE = (word: string): string => (word.endsWith('e') ? word.slice(0, -1) : word);
+
 /** A deliberately light suffix stripper: enough to match "migrations" with "migrating" for resemblance. */
 export function stem(word: string): string {
   if (word.length <= 3) return word;
-  const rules: Array<[RegExp, string]> = [
-    [/ies$/, 'y'],
-    [/(ss)es$/, '$1'],
-    [/([^s])s$/, '$1'],
-    [/ing$/, ''],
-    [/ed$/, ''],
-    [/ation$/, 'at'],
-    [/ly$/, ''],
-  ];
-  for (const [pattern, replacement] of rules) {
-    if (pattern.test(word)) {
-      const stemmed = word.replace(pattern, replacement);
-      if (stemmed.length >= 3) return stemmed.replace(/e$/, '');
-    }
+  for (const [suffix, replacement] of SUFFIX_RULES) {
+    if (!word.endsWith(suffix) || (suffix === 's' && word.endsWith('ss'))) continue;
+    const stemmed = word.slice(0, word.length - suffix.length) + replacement;
+    if (stemmed.length >= 3) return withoutFinalE(stemmed);
   }
-  return word.replace(/e$/, '');
+  return withoutFinalE(word);
 }
 
 export function stems(text: string): Set<string> {

@@ -1,0 +1,81 @@
+// dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, then runs the
+// command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
+// the same JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does
+// not, hence vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code
+// it caches, never LORE_HOME), named by the bundle's size and mtime and the tier (V8 rejects a
+// cache made under other flags); a read-only install or LORE_COMPILE_CACHE=off runs uncached.
+
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
+
+// One-shot commands spend most of their start tiering SQLite's WebAssembly up to the optimising
+// compiler; Liftoff alone starts them about twice as fast. Long-running servers keep tier-up, and
+// so does `index`: a bulk index runs long enough in SQLite that optimised code pays for itself.
+// This must run before the bundle compiles the WebAssembly.
+const TIERED = ['serve', 'mcp', 'watch', 'index'];
+const tiered = process.argv.slice(2).some((arg) => TIERED.includes(arg));
+if (!tiered) setFlagsFromString('--liftoff-only');
+
+const BUNDLE = join(__dirname, 'cliMain.js');
+const CACHE_PREFIX = 'cliMain.';
+const CACHE_SUFFIX = '.v8cache';
+
+interface CliMain {
+  start(): void;
+}
+
+function cachePath(): string | null {
+  try {
+    const { size, mtimeMs } = statSync(BUNDLE);
+    const tier = tiered ? 'tiered' : 'liftoff';
+    return join(__dirname, `${CACHE_PREFIX}${size}-${Math.floor(mtimeMs)}-${tier}${CACHE_SUFFIX}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the cache whole (a rename), and drops caches of earlier builds. Any failure leaves none. */
+function saveCache(path: string, data: Buffer): void {
+  const temp = `${path}.${process.pid}`;
+  try {
+    writeFileSync(temp, data, { mode: 0o644 });
+    renameSync(temp, path);
+    const mode = tiered ? '-tiered' : '-liftoff';
+    const name = path.slice(__dirname.length + 1);
+    for (const other of readdirSync(__dirname)) {
+      const stale = other !== name && other.startsWith(CACHE_PREFIX) && other.endsWith(`${mode}${CACHE_SUFFIX}`);
+      if (stale) rmSync(join(__dirname, other), { force: true });
+    }
+  } catch {
+    // A read-only install: every start compiles, as without a cache.
+    rmSync(temp, { force: true });
+  }
+}
+
+function loadCached(): CliMain | null {
+  const path = process.env.LORE_COMPILE_CACHE === 'off' ? null : cachePath();
+  if (!path) return null;
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(path);
+  } catch {
+    cachedData = undefined;
+  }
+  const source = readFileSync(BUNDLE, 'utf8');
+  // The bundle calls no import() (esbuild.mjs checks): a script from the cache would have no loader for it.
+  const script = new Script(Module.wrap(source), { filename: BUNDLE, cachedData });
+  // Made at exit, so it holds the functions this command compiled as well as the top level.
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(path, script.createCachedData()));
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = module.paths;
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(bundle.exports, bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, __dirname);
+  bundle.loaded = true;
+  return bundle.exports as CliMain;
+}
+
+(loadCached() ?? (require(BUNDLE) as CliMain)).start();
