@@ -5,7 +5,8 @@
 //   LORE_MODEL_DIR       a folder holding <model>/ (default: <LORE_HOME>/models)
 //   LORE_MODEL           model id under it (default Xenova/all-MiniLM-L6-v2)
 //   LORE_MODEL_DTYPE     which ONNX file (q8 default for the default model, else fp32 when absent)
-//   LORE_EMBED_THREADS   ONNX threads (default 1)
+//   LORE_EMBED_THREADS   ONNX threads (default auto: cores − 1, at most 4; 1 on a busy machine)
+//   LORE_EMBED_MAX_TOKENS  sequence cap (default 256); longer chunks are embedded as several windows
 //   LORE_EMBED=off       no embeddings at all
 //   LORE_EMBED_URL       an OpenAI-compatible /v1/embeddings endpoint instead of a local model,
 //   LORE_EMBED_MODEL     with the model it serves, and its bearer token from
@@ -20,7 +21,8 @@ export const ENV_SETTING_NAMES: ModelSettingNames = { modelDir: 'LORE_MODEL_DIR'
 
 export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
   if (env.LORE_EMBED === 'off') return null;
-  const threads = Number(env.LORE_EMBED_THREADS ?? '1');
+  const threads = env.LORE_EMBED_THREADS && env.LORE_EMBED_THREADS !== 'auto' ? Number(env.LORE_EMBED_THREADS) : NaN;
+  const maxTokens = env.LORE_EMBED_MAX_TOKENS ? Number(env.LORE_EMBED_MAX_TOKENS) : NaN;
   if (env.LORE_EMBED_URL) {
     return {
       provider: 'endpoint',
@@ -40,7 +42,8 @@ export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = p
     modelName: env.LORE_MODEL || undefined,
     dtype: (env.LORE_MODEL_DTYPE || undefined) as ModelDtype | undefined,
     settingNames: ENV_SETTING_NAMES,
-    threads: Number.isInteger(threads) && threads > 0 ? threads : 1,
+    threads: Number.isInteger(threads) && threads > 0 ? threads : 'auto',
+    maxTokens: Number.isInteger(maxTokens) && maxTokens >= 8 ? maxTokens : undefined,
   };
 }
 

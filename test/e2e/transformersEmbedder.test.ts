@@ -228,6 +228,7 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
         threads: 1,
         backend: 'native',
         nativeModule: 'onnxruntime-node',
+        maxTokens: 256,
       });
       try {
         const first = await new Promise<WorkerMessage>((resolve, reject) => {

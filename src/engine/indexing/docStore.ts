@@ -1,6 +1,7 @@
 // The index's tables: the content-hash catalog of documents, their chunks and chunk vectors.
 
 import type { SqlDatabase } from '../ports';
+import { CENTRE_PREFIX, codeBlob } from '../search/vectors';
 import type { Chunk } from './chunk';
 import type { DocKind } from './kinds';
 
@@ -89,12 +90,14 @@ export function countPending(db: SqlDatabase, model: string): number {
   return chunks + memories;
 }
 
-export function storeVector(db: SqlDatabase, item: PendingText, model: string, vector: Float32Array): void {
+/** Stores a vector with its sign code around the model's centre (search/vectors.ts). */
+export function storeVector(db: SqlDatabase, item: PendingText, model: string, vector: Float32Array, centre: Float32Array): void {
   const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  const code = codeBlob(vector, centre);
   if (item.table === 'chunk') {
-    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dims, vector) VALUES (?, ?, ?, ?)', [item.id, model, vector.length, blob]);
+    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [item.id, model, vector.length, blob, code]);
   } else {
-    db.run('INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector) VALUES (?, ?, ?, ?)', [item.id, model, vector.length, blob]);
+    db.run('INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [item.id, model, vector.length, blob, code]);
   }
 }
 
@@ -102,6 +105,7 @@ export function storeVector(db: SqlDatabase, item: PendingText, model: string, v
 export function dropOtherModels(db: SqlDatabase, model: string): number {
   const a = db.run('DELETE FROM chunk_vectors WHERE model <> ?', [model]).changes;
   const b = db.run('DELETE FROM memory_vectors WHERE model <> ?', [model]).changes;
+  db.run("DELETE FROM meta WHERE name LIKE ? AND name <> ?", [`${CENTRE_PREFIX}%`, `${CENTRE_PREFIX}${model}`]);
   return a + b;
 }
 

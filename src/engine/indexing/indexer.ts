@@ -11,6 +11,7 @@ import { chunkDocument, documentTitle } from './chunk';
 import { chartRootsOf, classify } from './classify';
 import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';
 import { redact } from './redact';
+import { centreFor } from '../search/vectors';
 import { emptyRepoRecordsSummary, isRepoRecordPath, syncRepoRecord, type RepoRecordsSummary } from '../team/repoRecords';
 
 export interface SourceFile {
@@ -174,7 +175,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       const pending = pendingEmbeddings(ctx.db, embedder.modelId, size);
       if (!pending.length) break;
       const vectors = await embedder.embed(pending.map((p) => p.text), options.signal);
-      ctx.db.transaction(() => pending.forEach((item, i) => storeVector(ctx.db, item, embedder.modelId, vectors[i])));
+      ctx.db.transaction(() => {
+        const centre = centreFor(ctx.db, embedder.modelId, vectors);
+        pending.forEach((item, i) => storeVector(ctx.db, item, embedder.modelId, vectors[i], centre));
+      });
       summary.embedded += pending.length;
       bumpVectorGeneration(ctx);
       yield { phase: 'embed', done: summary.embedded, total };

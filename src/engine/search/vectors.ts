@@ -1,6 +1,14 @@
-// Brute-force vector search over the current model's vectors, held in one Float32Array and
-// reloaded only when the store's vector generation changes. Vectors are unit length, so the dot
-// product is the cosine similarity.
+// Vector search over the current model's vectors without holding them: each stored vector has a
+// sign code beside it (one bit a dimension, of the vector minus a per-model centre), and only the
+// codes are kept in memory (48 bytes a vector for 384 dimensions, a 32nd of the floats). A search
+// ranks every code by Hamming distance to the query's (a histogram picks the nearest, nothing is
+// sorted), then reads the full vectors of those candidates from the store and ranks them by
+// exact cosine. Embeddings share a large common direction (the mean of a MiniLM-shaped model's
+// vectors has norm 0.98), so codes are taken around the model's centre, fixed when its first
+// vectors are stored; raw signs would all agree.
+//
+// Codes are reloaded only when the store's vector generation changes, page by page (a one-shot
+// process never holds every row at once). Vectors are unit length: the dot product is the cosine.
 
 import type { SqlDatabase } from '../ports';
 
@@ -10,47 +18,236 @@ export interface VectorHit {
   score: number;
 }
 
+/** Candidates re-ranked by exact cosine: at least this many, and CANDIDATES_PER_HIT per hit asked for. */
+const MIN_CANDIDATES = 1000;
+const CANDIDATES_PER_HIT = 10;
+/** Vectors a centre is averaged from, when it is computed from stored vectors. */
+const CENTRE_SAMPLE = 1000;
+const PAGE = 4096;
+/** Ids per `IN (...)` when candidates' vectors are read. */
+const READ_CHUNK = 500;
+
+const TABLES = [
+  { table: 'chunk' as const, name: 'chunk_vectors', id: 'chunk_id' },
+  { table: 'memory' as const, name: 'memory_vectors', id: 'memory_id' },
+];
+
+function floats(blob: Uint8Array): Float32Array {
+  const bytes = blob.byteOffset % 4 === 0 ? blob : blob.slice();
+  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+}
+
+/** The sign code of `vector` around `centre`: bit d of word d/32 is set when vector[d] > centre[d]. */
+export function signCode(vector: Float32Array, centre: Float32Array): Uint32Array {
+  const code = new Uint32Array(Math.ceil(vector.length / 32));
+  for (let d = 0; d < vector.length; d++) if (vector[d] > (centre[d] ?? 0)) code[d >>> 5] |= 1 << (d & 31);
+  return code;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The indexes of the `k` largest scores, best first (ties: lower index first), with a bounded
+ * min-heap: O(n log k), never a sort of every score.
+ */
+export function topK(scores: ArrayLike<number>, k: number): number[] {
+  const heap: number[] = [];
+  // Worse = lower score, or the same score at a higher index.
+  const worse = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && a > b);
+  const down = (at: number) => {
+    for (;;) {
+      const l = 2 * at + 1;
+      const r = l + 1;
+      let min = at;
+      if (l < heap.length && worse(heap[l], heap[min])) min = l;
+      if (r < heap.length && worse(heap[r], heap[min])) min = r;
+      if (min === at) return;
+      [heap[at], heap[min]] = [heap[min], heap[at]];
+      at = min;
+    }
+  };
+  for (let i = 0; i < scores.length && k > 0; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (!worse(heap[at], heap[parent])) break;
+        [heap[at], heap[parent]] = [heap[parent], heap[at]];
+        at = parent;
+      }
+    } else if (worse(heap[0], i)) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+/** The `count` smallest distances' indexes (ties: lower index), by a histogram over 0..maxDistance. */
+export function nearestByDistance(distances: Uint16Array, count: number, maxDistance: number): number[] {
+  if (count >= distances.length) return [...distances.keys()];
+  const histogram = new Uint32Array(maxDistance + 2);
+  for (let i = 0; i < distances.length; i++) histogram[distances[i]]++;
+  let cut = 0;
+  for (let seen = 0; cut <= maxDistance; cut++) {
+    seen += histogram[cut];
+    if (seen >= count) break;
+  }
+  const out: number[] = [];
+  for (let i = 0; i < distances.length; i++) if (distances[i] < cut) out.push(i);
+  for (let i = 0; i < distances.length && out.length < count; i++) if (distances[i] === cut) out.push(i);
+  return out;
+}
+
+export const CENTRE_PREFIX = 'index.vector_centre.';
+
+function centreKey(model: string): string {
+  return `${CENTRE_PREFIX}${model}`;
+}
+
+/** The model's centre, or undefined before any of its vectors is stored. */
+export function readCentre(db: SqlDatabase, model: string): Float32Array | undefined {
+  const value = db.get<{ value: string }>('SELECT value FROM meta WHERE name = ?', [centreKey(model)])?.value;
+  return value ? Float32Array.from(JSON.parse(value) as number[]) : undefined;
+}
+
+function writeCentre(db: SqlDatabase, model: string, centre: Float32Array): void {
+  // JSON keeps a float32 exactly: it round-trips through a double.
+  const value = JSON.stringify(Array.from(centre));
+  db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [centreKey(model), value]);
+}
+
+function mean(vectors: Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors[0]?.length ?? 0);
+  for (const v of vectors) for (let d = 0; d < out.length; d++) out[d] += v[d] / vectors.length;
+  return out;
+}
+
+/** The model's centre; the first vectors stored for it (or already stored, from before codes) fix it. */
+export function centreFor(db: SqlDatabase, model: string, fresh: Float32Array[]): Float32Array {
+  const known = readCentre(db, model);
+  if (known) return known;
+  const stored = TABLES.flatMap((t) =>
+    db.all<{ vector: Uint8Array }>(`SELECT vector FROM ${t.name} WHERE model = ? LIMIT ?`, [model, CENTRE_SAMPLE]).map((r) => floats(r.vector)),
+  );
+  const centre = mean([...stored, ...fresh].slice(0, CENTRE_SAMPLE));
+  writeCentre(db, model, centre);
+  return centre;
+}
+
+/** The bytes stored in the `code` column for `vector`. */
+export function codeBlob(vector: Float32Array, centre: Float32Array): Uint8Array {
+  const code = signCode(vector, centre);
+  return new Uint8Array(code.buffer, code.byteOffset, code.byteLength);
+}
+
+/** Codes for vectors stored before codes existed (schema 9), computed once and written back. */
+function backfillCodes(db: SqlDatabase, model: string): void {
+  const missing = TABLES.some((t) => db.get(`SELECT 1 FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT 1`, [model]));
+  if (!missing) return;
+  db.transaction(() => {
+    const centre = centreFor(db, model, []);
+    for (const t of TABLES) {
+      for (;;) {
+        const rows = db.all<{ id: number; vector: Uint8Array }>(`SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT ?`, [model, PAGE]);
+        if (!rows.length) break;
+        for (const row of rows) db.run(`UPDATE ${t.name} SET code = ? WHERE ${t.id} = ? AND model = ?`, [codeBlob(floats(row.vector), centre), row.id, model]);
+      }
+    }
+  });
+}
+
 export class VectorCache {
   private key = '';
-  private ids: Array<{ table: 'chunk' | 'memory'; id: number }> = [];
-  private matrix = new Float32Array(0);
-  private dims = 0;
+  private count = 0;
+  private words = 0;
+  private codes = new Uint32Array(0);
+  private ids = new Int32Array(0);
+  /** 0 chunk, 1 memory. */
+  private tables = new Uint8Array(0);
+  private centre: Float32Array | undefined;
 
   private load(db: SqlDatabase, model: string): void {
     const generation = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.vector_generation'")?.value ?? '0';
     const key = `${model}@${generation}`;
     if (key === this.key) return;
-    const rows = [
-      ...db.all<{ id: number; vector: Uint8Array; dims: number }>('SELECT chunk_id AS id, vector, dims FROM chunk_vectors WHERE model = ?', [model]).map((r) => ({ ...r, table: 'chunk' as const })),
-      ...db.all<{ id: number; vector: Uint8Array; dims: number }>('SELECT memory_id AS id, vector, dims FROM memory_vectors WHERE model = ?', [model]).map((r) => ({ ...r, table: 'memory' as const })),
-    ];
-    this.dims = rows[0]?.dims ?? 0;
-    this.matrix = new Float32Array(rows.length * this.dims);
-    this.ids = [];
-    rows.forEach((row, i) => {
-      const bytes = row.vector.slice();
-      this.matrix.set(new Float32Array(bytes.buffer, bytes.byteOffset, this.dims), i * this.dims);
-      this.ids.push({ table: row.table, id: row.id });
+    backfillCodes(db, model);
+    const total = TABLES.reduce((n, t) => n + (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name} WHERE model = ?`, [model])?.n ?? 0), 0);
+    this.centre = readCentre(db, model);
+    this.words = 0;
+    this.count = 0;
+    this.codes = new Uint32Array(0);
+    this.ids = new Int32Array(total);
+    this.tables = new Uint8Array(total);
+    TABLES.forEach((t, which) => {
+      // Paged by rowid, so no more than PAGE rows are ever held as objects.
+      for (let after = -1; ; ) {
+        const rows = db.all<{ rowid: number; id: number; code: Uint8Array }>(
+          `SELECT rowid, ${t.id} AS id, code FROM ${t.name} WHERE model = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+          [model, after, PAGE],
+        );
+        for (const row of rows) {
+          if (!this.words) {
+            this.words = row.code.byteLength / 4;
+            this.codes = new Uint32Array(total * this.words);
+          }
+          if (this.count >= total || row.code.byteLength !== this.words * 4) continue;
+          this.codes.set(new Uint32Array(row.code.slice().buffer), this.count * this.words);
+          this.ids[this.count] = row.id;
+          this.tables[this.count++] = which;
+        }
+        if (rows.length < PAGE) break;
+        after = rows[rows.length - 1].rowid;
+      }
     });
     this.key = key;
   }
 
   size(db: SqlDatabase, model: string): number {
     this.load(db, model);
-    return this.ids.length;
+    return this.count;
+  }
+
+  /** Bytes held for the current model's vectors (their codes and ids). */
+  heldBytes(): number {
+    return this.codes.byteLength + this.ids.byteLength + this.tables.byteLength;
   }
 
   search(db: SqlDatabase, model: string, query: Float32Array, k: number): VectorHit[] {
     this.load(db, model);
-    if (!this.ids.length || query.length !== this.dims) return [];
-    const scores = new Float32Array(this.ids.length);
-    for (let i = 0; i < this.ids.length; i++) {
-      let dot = 0;
-      const offset = i * this.dims;
-      for (let d = 0; d < this.dims; d++) dot += this.matrix[offset + d] * query[d];
-      scores[i] = dot;
+    if (!this.count || !this.centre || query.length !== this.centre.length) return [];
+    const probe = signCode(query, this.centre);
+    const words = this.words;
+    const distances = new Uint16Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      let distance = 0;
+      for (let w = 0, at = i * words; w < words; w++, at++) distance += popcount(this.codes[at] ^ probe[w]);
+      distances[i] = distance;
     }
-    const order = [...scores.keys()].sort((a, b) => scores[b] - scores[a]).slice(0, k);
-    return order.map((i) => ({ ...this.ids[i], score: scores[i] }));
+    const candidates = nearestByDistance(distances, Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_HIT), words * 32);
+    const hits: VectorHit[] = [];
+    TABLES.forEach((t, which) => {
+      const ids = candidates.filter((c) => this.tables[c] === which).map((c) => this.ids[c]);
+      for (let at = 0; at < ids.length; at += READ_CHUNK) {
+        const part = ids.slice(at, at + READ_CHUNK);
+        const rows = db.all<{ id: number; vector: Uint8Array }>(
+          `SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND ${t.id} IN (${part.map(() => '?').join(', ')})`,
+          [model, ...part],
+        );
+        for (const row of rows) {
+          const vector = floats(row.vector);
+          if (vector.length !== query.length) continue;
+          let dot = 0;
+          for (let d = 0; d < query.length; d++) dot += vector[d] * query[d];
+          hits.push({ table: t.table, id: row.id, score: dot });
+        }
+      }
+    });
+    hits.sort((a, b) => a.table.localeCompare(b.table) || a.id - b.id);
+    return topK(hits.map((h) => h.score), k).map((i) => hits[i]);
   }
 }

@@ -292,6 +292,16 @@ const MIGRATIONS: readonly Migration[] = [
     `,
     upgrade: 'sealStates',
   },
+  {
+    version: 9,
+    description: 'vector search: a sign code beside each vector, so a search holds codes rather than every vector',
+    sql: `
+      -- search/vectors.ts: one bit a dimension of the vector minus its model's centre. Vectors
+      -- stored before this get theirs the first time the model's vectors are searched.
+      ALTER TABLE chunk_vectors ADD COLUMN code BLOB;
+      ALTER TABLE memory_vectors ADD COLUMN code BLOB;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

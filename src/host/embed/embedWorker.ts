@@ -1,19 +1,19 @@
-// The embedding worker_thread: loads a local model through the transformers.js
-// feature-extraction pipeline (mean pooling, L2 normalisation) and embeds one batch per request,
-// so ONNX inference never runs on the caller's thread. Remote models are disabled: the files must
+// The embedding worker_thread: loads a local model through transformers.js (its tokenizer and
+// ONNX model; pooling and normalisation in tokenWindows.ts) and embeds one batch per request, so
+// ONNX inference never runs on the caller's thread. Texts past the sequence cap are split into
+// windows rather than truncated. Remote models are disabled: the files must
 // already be on disk. Built to dist/embedWorker.js; run from source under tsx in tests.
 //
 // Backends: native onnxruntime-node first; when its binding cannot load (or `backend: 'wasm'`),
 // onnxruntime-web's WebAssembly build from node_modules, handed to transformers.js through the
 // global it checks for a host-provided runtime.
 
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Backend, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
+import { padBatch, poolWindows, sequenceCap, tokenWindows, type Encoder } from './tokenWindows';
 
 type Transformers = typeof import('@huggingface/transformers');
 
@@ -27,8 +27,8 @@ function message(err: unknown): string {
 
 /**
  * Requires transformers.js with some of its imports answered by empty modules: onnxruntime-node
- * when another runtime is used (it is required at load even then), and sharp, its image library,
- * when that cannot load (text embedding never touches images).
+ * when another runtime is used (it is required at load even then), and sharp, its image library
+ * (text embedding never touches images).
  */
 function requireTransformers(fromTransformers: NodeRequire, stubs: string[]): Transformers {
   if (stubs.length === 0) return fromTransformers('@huggingface/transformers') as Transformers;
@@ -61,7 +61,8 @@ function loadsOrWhy(fromTransformers: NodeRequire, name: string): string | undef
 
 function loadRuntime(): { transformers: Transformers; backend: Backend; fallbackReason?: string } {
   const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
-  const stubs = loadsOrWhy(fromTransformers, 'sharp') === undefined ? [] : ['sharp'];
+  // Text embedding never touches images: sharp (a native image library) is never loaded.
+  const stubs = ['sharp'];
   let fallbackReason: string | undefined;
   if (init.backend !== 'wasm') {
     const nativeError =
@@ -80,22 +81,43 @@ function loadRuntime(): { transformers: Transformers; backend: Backend; fallback
   return { transformers: requireTransformers(fromTransformers, [...stubs, 'onnxruntime-node']), backend: 'wasm', fallbackReason };
 }
 
-async function sha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 let extractor: FeatureExtractionPipeline;
 /** Requests run one at a time, in arrival order. */
 let queue: Promise<void> = Promise.resolve();
+let encoder: Encoder;
+let cap = 0;
+let withTokenTypes = false;
+let pad = 0;
+let TensorClass: Transformers['Tensor'];
 
+/** One model call for the request's texts: each split into windows of at most `cap` tokens. */
 async function embed(texts: string[]): Promise<{ dims: number; vectors: Float32Array }> {
-  const output = await extractor(texts, { pooling: 'mean', normalize: true });
-  const dims = output.dims[output.dims.length - 1];
-  const vectors = new Float32Array(output.data as Float32Array); // a copy we own, to transfer
-  output.dispose();
+  const pieces = texts.map((text) => tokenWindows(encoder, text, cap));
+  const batch = padBatch(pieces.flat(), pad);
+  const shape = [batch.rows, batch.width];
+  const feeds: Record<string, unknown> = {
+    input_ids: new TensorClass('int64', batch.ids, shape),
+    attention_mask: new TensorClass('int64', batch.mask, shape),
+  };
+  if (withTokenTypes) feeds.token_type_ids = new TensorClass('int64', new BigInt64Array(batch.ids.length), shape);
+  type Out = { dims: number[]; data: Float32Array; dispose?(): void };
+  const outputs = (await extractor.model(feeds)) as Record<string, Out>;
+  const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+  const dims = hidden.dims[hidden.dims.length - 1];
+  const vectors = poolWindows(hidden.data, batch, dims, pieces.map((p) => p.length));
+  for (const out of Object.values(outputs)) out.dispose?.();
   return { dims, vectors };
+}
+
+/** The tokenizer as token windows need it: ids without special tokens, and those tokens. */
+function encoderOf(tokenizer: FeatureExtractionPipeline['tokenizer']): Encoder {
+  const encode = (text: string, specials: boolean): number[] => tokenizer.encode(text, { add_special_tokens: specials });
+  const empty = encode('', true);
+  return {
+    body: (text) => encode(text, false),
+    prefix: empty.length >= 2 ? empty.slice(0, 1) : [],
+    suffix: empty.length >= 2 ? empty.slice(1) : empty,
+  };
 }
 
 async function start(): Promise<void> {
@@ -107,8 +129,6 @@ async function start(): Promise<void> {
   env.localModelPath = init.modelRoot;
   env.useFSCache = false;
   env.logLevel = LogLevel.ERROR;
-  const fingerprint = sha256(init.modelFile);
-  fingerprint.catch(() => {}); // awaited below; a load failure may come first
   const sessionOptions: Record<string, unknown> =
     backend === 'native'
       ? { intraOpNumThreads: init.threads, interOpNumThreads: 1, executionMode: 'sequential' as const }
@@ -119,8 +139,15 @@ async function start(): Promise<void> {
     ...(backend === 'wasm' ? { device: 'auto' as const } : {}),
     session_options: sessionOptions,
   })) as FeatureExtractionPipeline;
+  TensorClass = transformers.Tensor;
+  encoder = encoderOf(extractor.tokenizer);
+  const positions = (extractor.model.config as { max_position_embeddings?: number }).max_position_embeddings;
+  cap = sequenceCap(init.maxTokens, Math.min(positions ?? Infinity, extractor.tokenizer.model_max_length ?? Infinity));
+  const probe = extractor.tokenizer('lore') as unknown as Record<string, unknown>;
+  withTokenTypes = 'token_type_ids' in probe;
+  pad = extractor.tokenizer.pad_token_id ?? 0;
   const { dims } = await embed(['lore']);
-  post({ type: 'ready', dims, backend, fallbackReason, fingerprint: await fingerprint, sessionOptions, loadMs: Date.now() - started });
+  post({ type: 'ready', dims, backend, fallbackReason, sessionOptions, maxTokens: cap, loadMs: Date.now() - started });
 }
 
 port.on('message', (request: WorkerRequest) => {

@@ -17,8 +17,10 @@ export interface WorkerInit {
   backend: BackendChoice;
   /** Module to load as the native backend; tests pass a missing one to exercise the WASM fallback. */
   nativeModule: string;
-  /** The ONNX file the dtype selects; its sha256 goes into the model id. */
+  /** The ONNX file the dtype selects. */
   modelFile: string;
+  /** Sequence cap in tokens; longer texts are split into windows of this size, never cut off. */
+  maxTokens: number;
 }
 
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] };
@@ -30,8 +32,8 @@ export type WorkerMessage =
       backend: Backend;
       /** Why the preferred backend was not used, when it was not. */
       fallbackReason?: string;
-      /** sha256 (hex) of the model file. */
-      fingerprint: string;
+      /** The sequence cap in use (the one asked for, within the model's positions). */
+      maxTokens: number;
       /** The ONNX Runtime session options the pipeline was created with. */
       sessionOptions: Record<string, unknown>;
       loadMs: number;

@@ -1,7 +1,9 @@
-// The real Embedder: transformers.js (feature extraction, mean pooling, L2 normalisation) in a
-// worker_thread, so ONNX inference never blocks the caller's event loop. Texts go to the worker
-// one batch at a time; an aborted signal stops the work between batches and rejects with an
-// AbortError. ONNX intra-op threads are capped (default 1).
+// The real Embedder: transformers.js (tokenizer and ONNX model; mean pooling and L2
+// normalisation over token windows) in a worker_thread, so ONNX inference never blocks the
+// caller's event loop. The texts of one embed() call are sent longest first in batches of
+// similar length (padding costs as much as text), one batch at a time; an aborted signal stops
+// the work between batches and rejects with an AbortError. Sequences are capped (default 256
+// tokens, MiniLM's training length): longer texts are split into windows, never cut off.
 //
 // The worker file is dist/embedWorker.js next to the bundle, or embedWorker.ts beside this file
 // when running from source under tsx. Either way transformers.js and onnxruntime are loaded from
@@ -9,19 +11,25 @@
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
 import { silentLogger, type Logger } from '../../engine/ports';
 import { preferBundled } from './bundledModel';
+import { modelDigest } from './modelDigest';
 import { locateModel, type ModelLocation, type ModelSource } from './modelFiles';
 import type { Backend, BackendChoice, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
 
 export interface TransformersEmbedderOptions extends ModelSource {
-  /** ONNX Runtime intra-op threads (or WASM threads). Default 1. */
-  threads?: number;
-  /** Texts per inference call. Default 16. */
+  /** ONNX Runtime intra-op threads (or WASM threads), or 'auto' (default): autoThreads(). */
+  threads?: number | 'auto';
+  /** Texts per inference call. Default DEFAULT_BATCH. */
   batchSize?: number;
+  /** Sequence cap in tokens (default DEFAULT_MAX_TOKENS, never past the model's positions). */
+  maxTokens?: number;
+  /** Where the model file's digest is kept between starts (default `<dataDir>/model-digests.json`; none without dataDir). */
+  digestCache?: string;
   /** 'auto' (default): native onnxruntime-node, WebAssembly when the native binding cannot load. */
   backend?: BackendChoice;
   logger?: Logger;
@@ -29,6 +37,29 @@ export interface TransformersEmbedderOptions extends ModelSource {
   onBatch?: (done: number, total: number) => void;
   /** For tests: the module to load as the native backend (a missing one forces the WASM fallback). */
   nativeModule?: string;
+}
+
+/**
+ * Texts per inference call, chosen by measurement: on the docs corpus's chunks with the
+ * MiniLM-shaped q8 model, batches of 1 gave 92 chunks per CPU-second, 4 gave 70, 8 gave 65 (sorted
+ * by length, 256-token windows; bench/embed.ts reports the sweep). Padding is never free and
+ * onnxruntime's int8 kernels gain nothing from batching at this size.
+ */
+export const DEFAULT_BATCH = 1;
+/** MiniLM-class models are trained on 256-token sequences; attention costs grow with its square. */
+export const DEFAULT_MAX_TOKENS = 256;
+/** More intra-op threads than this stop paying for a model of MiniLM's size. */
+const MAX_AUTO_THREADS = 4;
+
+/** Cores − 1 (one left for the editor, the owner and SQLite), at least 1, at most MAX_AUTO_THREADS; 1 when the machine is already busy. */
+export function autoThreads(cores = availableParallelism(), load = loadavg()[0]): number {
+  if (load >= cores) return 1;
+  return Math.max(1, Math.min(MAX_AUTO_THREADS, cores - 1));
+}
+
+/** Indexes of `texts`, longest first, so each batch pads to a length near its own texts'. */
+export function byLength(texts: string[]): number[] {
+  return texts.map((_, i) => i).sort((a, b) => texts[b].length - texts[a].length || a - b);
 }
 
 export function isEmbedderUnavailable(value: unknown): value is EmbedderUnavailable {
@@ -74,12 +105,17 @@ export class TransformersEmbedder implements Embedder {
   readonly loadMs: number;
   /** The ONNX Runtime session options in use (intraOpNumThreads for the native runtime). */
   readonly sessionOptions: Record<string, unknown>;
+  /** The sequence cap in tokens: longer texts are embedded as several windows. */
+  readonly maxTokens: number;
   onBatch: ((done: number, total: number) => void) | undefined;
 
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** embed() calls run one after another; each sends its batches in order. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * One batch in flight at a time, taken in turn: a call made while a long one runs (a recall's
+   * query while the index embeds) gets the next turn instead of waiting for every batch.
+   */
+  private lock: Promise<void> = Promise.resolve();
   private batch_: number;
   private closed = false;
   private exited = false;
@@ -89,13 +125,14 @@ export class TransformersEmbedder implements Embedder {
   constructor(
     private readonly worker: Worker,
     ready: Extract<WorkerMessage, { type: 'ready' }>,
+    fingerprint: string,
     model: ModelLocation,
     threads: number,
     batchSize: number,
     private readonly logger: Logger,
   ) {
     this.model = model;
-    this.modelId = `${model.name}@${model.dtype}#${ready.fingerprint.slice(0, 12)}`;
+    this.modelId = `${model.name}@${model.dtype}#${fingerprint.slice(0, 12)}`;
     this.dims = ready.dims;
     this.backend = ready.backend;
     this.fallbackReason = ready.fallbackReason;
@@ -103,6 +140,7 @@ export class TransformersEmbedder implements Embedder {
     this.batch_ = batchSize;
     this.loadMs = ready.loadMs;
     this.sessionOptions = ready.sessionOptions;
+    this.maxTokens = ready.maxTokens;
     this.onBatch = undefined;
     worker.on('message', (m: WorkerMessage) => this.onMessage(m));
     worker.on('error', (err) => this.fail(err));
@@ -173,22 +211,40 @@ export class TransformersEmbedder implements Embedder {
 
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const run = async (): Promise<Float32Array[]> => {
-      const out: Float32Array[] = [];
+      const out: Float32Array[] = new Array(texts.length);
+      const order = byLength(texts);
       const size = this.batchSize;
-      for (let at = 0; at < texts.length; at += size) {
+      for (let at = 0; at < order.length; at += size) {
         if (signal?.aborted) throw abortError(signal);
         if (this.closed) throw new Error('the embedder is closed');
         if (this.broken) throw this.broken;
-        out.push(...(await this.batch(texts.slice(at, at + size), signal)));
-        this.onBatch?.(out.length, texts.length);
+        const slot = order.slice(at, at + size);
+        const vectors = await this.turn(async () => {
+          if (signal?.aborted) throw abortError(signal);
+          if (this.closed) throw new Error('the embedder is closed');
+          if (this.broken) throw this.broken;
+          return this.batch(slot.map((i) => texts[i]), signal);
+        });
+        slot.forEach((i, j) => (out[i] = vectors[j]));
+        this.onBatch?.(Math.min(order.length, at + size), texts.length);
       }
       return out;
     };
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (this.closed) return Promise.reject(new Error('the embedder is closed'));
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => {});
-    return result;
+    return run();
+  }
+
+  private async turn<T>(work: () => Promise<T>): Promise<T> {
+    const previous = this.lock;
+    let release!: () => void;
+    this.lock = new Promise((done) => (release = done));
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   }
 
   async close(): Promise<void> {
@@ -208,8 +264,8 @@ export class TransformersEmbedder implements Embedder {
 export async function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder | EmbedderUnavailable> {
   const model = locateModel(preferBundled(options));
   if ('reason' in model) return model;
-  const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 16));
+  const threads = options.threads === undefined || options.threads === 'auto' ? autoThreads() : Math.max(1, Math.floor(options.threads));
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
   const logger = options.logger ?? silentLogger;
   const init: WorkerInit = {
     modelRoot: model.root,
@@ -219,7 +275,12 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
     threads,
     backend: options.backend ?? 'auto',
     nativeModule: options.nativeModule ?? 'onnxruntime-node',
+    maxTokens: Math.max(8, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS)),
   };
+  // Hashed (or read from the cache) on this thread while the worker loads the model.
+  const cacheFile = options.digestCache ?? (options.dataDir ? join(options.dataDir, 'model-digests.json') : undefined);
+  const digest = modelDigest(model.file, cacheFile);
+  digest.catch(() => {}); // awaited below; a load failure may come first
   let worker: Worker;
   try {
     worker = startEmbedWorker(init);
@@ -240,9 +301,16 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
     await worker.terminate();
     return ready;
   }
+  let fingerprint: string;
+  try {
+    fingerprint = (await digest).sha256;
+  } catch (err) {
+    await worker.terminate();
+    return { reason: `The model file ${model.file} could not be read: ${(err as Error).message}. Check its permissions; recall stays lexical-only meanwhile.` };
+  }
   if (ready.fallbackReason) logger.warn(`embedder: using WebAssembly: ${ready.fallbackReason}`);
-  logger.info(`embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ${ready.backend}, ${threads} thread(s), loaded in ${ready.loadMs} ms`);
-  const embedder = new TransformersEmbedder(worker, ready, model, threads, batchSize, logger);
+  logger.info(`embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ${ready.backend}, ${threads} thread(s), ${ready.maxTokens}-token windows, loaded in ${ready.loadMs} ms`);
+  const embedder = new TransformersEmbedder(worker, ready, fingerprint, model, threads, batchSize, logger);
   embedder.onBatch = options.onBatch;
   return embedder;
 }
