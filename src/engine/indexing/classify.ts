@@ -85,6 +85,12 @@ export function isTemplateDocument(path: string, text: string): boolean {
   return isTemplate(path.toLowerCase(), baseName(path).toLowerCase(), text);
 }
 
+/** Words of prose outside front matter, headings and comment lines. */
+function bodyWords(text: string): number {
+  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---/, '');
+  return body.split('\n').filter((l) => !/^[ \t]*(#|<!--)/.test(l)).join(' ').split(/\s+/).filter(Boolean).length;
+}
+
 /** Markdown and similar prose: which kind of document is it? */
 function classifyProse(path: string, name: string, text: string): DocKind {
   const lower = path.toLowerCase();
@@ -118,6 +124,9 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   if (/(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
   // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
   if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
+  // A page with nothing but its title (a docs site's section index filled by the generator) says nothing.
+  if (bodyWords(text) === 0) return 'other';
+
   // Notes and spikes, and a doc that is only an outline (short bullets, no line of prose), are
   // not guides.
   if (/(^|\/)(notes?|spikes?|scratch|drafts?)\//.test(lower)) return 'other';
@@ -139,19 +148,32 @@ function classifyProse(path: string, name: string, text: string): DocKind {
  */
 const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up|purg\w*|clear\w*|flush\w*|restart\w*|reboot\w*|republish\w*|re-?sync\w*|reindex\w*|redeploy\w*|disabl\w*|re-enabl\w*|revok\w*)\b/g;
 
+/** A task title that starts with an operation done to a running system: "Deploy a banner", "Remove a change note". */
+const TASK_TITLE = /^(how to )?(deploy|remove|delete|prevent|boost|demote|retry|fix|repair|revert|reset)\b/;
+
 function proceduralScore(name: string, text: string, hs: string[]): number {
   // A page title a template fills from front matter counts as the first heading.
   const fmTitle = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
   const title = (fmTitle + ' ' + (hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
+  // A page whose sections mostly install tools is setup instructions (a guide), whatever it installs.
+  const installs = hs.filter((h) => /^install/.test(h)).length;
+  if (installs >= 2 && installs * 2 >= hs.length) return 0;
   const numbered = (text.match(/^[ \t]*\d+[.)][ \t]+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
   const shellLines = (text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
   const opsWords = (text.toLowerCase().match(OPERATING) ?? []).length;
+  const words = text.split(/\s+/).length;
   const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
   const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
+  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase());
+  // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
+  // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
+  if (!titled && opsWords < 5 && stepHeadings < 2) return 0;
   let score = 0;
-  if (new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title)) score += 2;
-  if (opsWords >= 5) score += 2;
+  if (titled) score += 2;
+  if (opsWords >= 5) score += 1;
+  // Dense vocabulary (one word in eighty) is what a procedure reads like, not a page that mentions upgrades.
+  if (opsWords >= 5 && opsWords * 80 >= words) score += 1;
   if (stepHeadings >= 2) score += 2;
   if (numbered >= 5) score += 1;
   if (codeBlocks >= 3 || shellLines >= 4) score += 1;
@@ -182,6 +204,17 @@ function isAnsible(lower: string, lname: string, text: string): boolean {
   return /^plugin:\s*\S*(aws_ec2|gcp_compute|azure_rm|constructed|openstack|vmware\w*|k8s)\s*$/m.test(text);
 }
 
+/**
+ * Kubernetes-shaped files that a tool reads and nobody applies to a cluster: component config
+ * (`*.config.k8s.io`, kubeadm), kind and k3d cluster definitions, Skaffold, IstioOperator
+ * profiles for istioctl, kubeconfig (`kind: Config`).
+ */
+const TOOL_CONFIG_API = /^apiVersion:[ \t]*["']?(skaffold\/|kind\.x-k8s\.io\/|k3d\.io\/|ctlptl\.dev\/|install\.istio\.io\/|kubeadm\.k8s\.io\/|(kubelet|kubeproxy|apiserver|kubescheduler|kubecontrollermanager)\.config\.k8s\.io\/)/m;
+
+function isManifest(text: string): boolean {
+  return /^apiVersion:/m.test(text) && /^kind:/m.test(text);
+}
+
 function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
@@ -195,12 +228,19 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
   // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
   if ((/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
+  // Helm renders only templates/: a manifest under a chart's files/ is data another program renders.
+  if (inChart(path, ctx) && /(^|\/)files\//.test(lower) && isManifest(text)) return 'kubernetes';
   if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?[^}]{0,400}\}\}/.test(text)) return 'helm';
   if (/\{\{-?[ \t]{0,8}(\.Values|\.Release|\.Chart|include|template)\b/.test(text)) return 'helm';
+  // Values kept outside a chart, in a folder named for Helm (helm-values/, helm-profiles/...).
+  if (/(^|\/)helm[-_]?[a-z]*\/[^/]+$/.test(lower) && !isManifest(text)) return 'helm';
+  // API descriptions (OpenAPI, Swagger) are specifications, not configuration.
+  if (/^(swagger|openapi):[ \t]*["']?\d/m.test(text)) return 'other';
   if (/^AWSTemplateFormatVersion:|^\s{0,2}Type:\s*['"]?AWS::/m.test(text) && /^Resources:/m.test(text)) return 'other';
   // Ansible: plays with hosts and tasks, or files under a role's tasks/handlers.
   if (isAnsible(lower, lname, text)) return 'ansible';
   if (/^kustomization\.ya?ml$/.test(lname)) return 'kubernetes';
+  if (TOOL_CONFIG_API.test(text) || /^kind:[ \t]*Config[ \t]*$/m.test(text)) return 'config';
   if (/^apiVersion:\s*\S+/m.test(text) && /^kind:\s*\S+/m.test(text)) return 'kubernetes';
   // A bare list of RBAC rules is a manifest fragment.
   if (/^-[ \t]+apiGroups:/m.test(text) && /^[ \t]+verbs:/m.test(text)) return 'kubernetes';
