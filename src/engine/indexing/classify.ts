@@ -10,6 +10,8 @@ import type { DocKind } from './kinds';
 export interface ClassifyContext {
   /** Folders that hold a Chart.yaml: files under them belong to a Helm chart. */
   chartRoots: ReadonlySet<string>;
+  /** READMEs that are a page's GitHub twin (pageReadmesOf): classified by content like any page. */
+  pageReadmes?: ReadonlySet<string>;
 }
 
 const CODE_EXTENSIONS = new Set([
@@ -56,6 +58,19 @@ const PLACEHOLDER = /\{[A-Za-z][^{}\n]{2,80}\}|\[(short )?(title|name|descriptio
 /** A folder that is a skeleton to copy: `NNNN-kep-template/`, `0000-cloud-provider-template/`. */
 const TEMPLATE_FOLDER = /(^|\/)[^/]*[-_]template\//;
 
+/**
+ * "Template" in the languages decision-record collections are kept in (plantillas/, modèles/,
+ * templedi/, şablonu, テンプレート...). A letter after the word ends the match (`templates`, never
+ * `templateFoo`); non-ASCII letters have no \b, hence the explicit edges.
+ */
+const TEMPLATE_WORD = /(^|[^a-z])(templates?|templedi|templed|plantillas?|mod[eè]les?|vorlagen?|sjablonen?|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板/;
+
+/** The title a page shows: its front-matter title, else its first heading. */
+function pageTitle(text: string, hs: string[]): string {
+  const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
+  return (fmTitle || hs[0] || '').toLowerCase();
+}
+
 /** Skeleton documents: a template folder or file name, a GitHub issue/PR template, placeholder titles. */
 function isTemplate(lower: string, lname: string, text: string): boolean {
   if (/(^|\/)\.github\/(issue_template|pull_request_template|discussion_template)/.test(lower)) return true;
@@ -63,7 +78,10 @@ function isTemplate(lower: string, lname: string, text: string): boolean {
   if (/(^|[-_. ])templates?([-_. ]|$)/.test(lname.replace(/\.[^.]+$/, ''))) return true;
   if (TEMPLATE_FOLDER.test(lower)) return true;
   // In a template folder, a file with placeholders to fill in (not one that only describes them).
-  if (/(^|\/)[^/]*templates?[^/]*\//.test(lower) && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
+  const inTemplateFolder = lower.split('/').slice(0, -1).some((folder) => TEMPLATE_WORD.test(folder));
+  if (inTemplateFolder && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
+  // In a template folder, a page whose title says it is a template (its README too).
+  if (inTemplateFolder && TEMPLATE_WORD.test(pageTitle(text, headings(text)))) return true;
   // A first heading that is all placeholder: `# NUMBER. TITLE`, `# {short title}`, `# [short title ...]`.
   const title = /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? '';
   return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);
@@ -74,7 +92,37 @@ const RFC_HEADINGS = [/\bmotivation\b/, /\b(detailed )?design\b|\bproposal\b/, /
 /** Sections an enhancement proposal (KEP and the like) has besides the RFC ones. */
 const PROPOSAL_HEADINGS = [...RFC_HEADINGS, /\bgoals\b/, /\bgraduation criteria\b|\btest plan\b/, /\bimplementation history\b|\brelease signoff checklist\b/];
 
+/**
+ * Nygard's sections (status, context, decision, consequences), MADR's (considered options,
+ * decision drivers) and Tyree and Akerman's (issue, implications), in English and in the languages ADR collections are translated into. Words
+ * that end in a non-ASCII letter cannot use \b, so each word's edges are written out.
+ */
+const DECISION_SECTIONS = [
+  /\bstatus\b|(^|[^a-z])(estado|statut|stato|durum|statws)(?![a-z])|状態|ステータス|상태/,
+  /\bcontext\b|\bproblem\b|\bbackground\b|\bissue\b|(^|[^a-z])(sorun|contexto|contexte|contesto|kontext|bağlam|arka plan|cyd-destun)(?![a-z])|背景|コンテキスト|맥락|배경/,
+  /\bdecision\b|\bdecided\b|(^|[^a-z])(decisión|décision|decisão|decisione|entscheidung|karar|penderfyniad)(?![a-z])|決定|결정/,
+  /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b|(^|[^a-z])(etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau)(?![a-z])|結果|결과/,
+];
+
+/** Tyree and Akerman's record has many sections beside the decision: these mark it, in English and Turkish. */
+const TYREE_AKERMAN_SECTIONS = /^(issue|assumptions|constraints|positions|argument|implications|sorun|varsayımlar|kısıtlamalar|pozisyonlar|argüman|etkiler)\b/;
+
+function decisionSections(hs: string[]): number {
+  return DECISION_SECTIONS.filter((p) => hasHeading(hs, p)).length;
+}
+
+/** A title that names the page a decision record: "Architecture Decision Record: X", "Decision record for X", "ADR-7: X". */
+const RECORD_TITLE = /^(architecture )?decision record( for |:| - )|^adr[-_ ]?\d+\b|(^|[ :])karar kayd[ıi](?![a-z])/;
+
+/** A decision record by content, in any folder: its title says so, or its sections are mostly a record's. */
+function isDecisionRecord(text: string, hs: string[]): boolean {
+  const sections = decisionSections(hs);
+  if (RECORD_TITLE.test(pageTitle(text, hs)) || (sections >= 3 && sections * 4 >= hs.length)) return true;
+  return sections >= 3 && hs.filter((h) => TYREE_AKERMAN_SECTIONS.test(h)).length >= 4;
+}
+
 function readmeKind(name: string, text: string, hs: string[]): DocKind {
+  if (isDecisionRecord(text, hs)) return 'adr';
   if (PROPOSAL_HEADINGS.filter((p) => hasHeading(hs, p)).length >= 4) return 'rfc';
   if (proceduralScore(name, text, hs) >= 5) return 'runbook';
   return 'readme';
@@ -92,7 +140,7 @@ function bodyWords(text: string): number {
 }
 
 /** Markdown and similar prose: which kind of document is it? */
-function classifyProse(path: string, name: string, text: string): DocKind {
+function classifyProse(path: string, name: string, text: string, page = false): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
   const hs = headings(text);
@@ -104,12 +152,12 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   if (isTemplate(lower, lname, text)) return 'other';
   // A README is a README unless its content is plainly another kind: a proposal with the RFC/KEP
   // sections, a decision record, or a procedure that does little else.
-  if (/^readme([-_.]|$)/.test(lname)) return readmeKind(name, text, hs);
+  if (/^readme([-_.]|$)/.test(lname) && !page) return readmeKind(name, text, hs);
 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
-  const decisionHeadings = [/\bstatus\b/, /\bcontext\b|\bproblem\b|\bbackground\b/, /\bdecision\b|\bdecided\b|\bdecision outcome\b/, /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b/].filter((p) => hasHeading(hs, p)).length;
+  const decisionHeadings = decisionSections(hs);
   const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
-  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || (decisionHeadings >= 3 && decisionHeadings * 4 >= hs.length)) return 'adr';
+  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || isDecisionRecord(text, hs)) return 'adr';
 
   if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
   // The metadata list an RFC process asks for at the top (Rust, Python PEPs and their kin).
@@ -132,8 +180,10 @@ function classifyProse(path: string, name: string, text: string): DocKind {
   if (/(^|\/)(notes?|spikes?|scratch|drafts?)\//.test(lower)) return 'other';
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const bullets = lines.filter((l) => /^[-*+]\s/.test(l));
-  const proseLines = lines.filter((l) => !/^([-*+#>|]|\d+[.)]|```)/.test(l) && l.split(/\s+/).length >= 8).length;
-  const bulletWords = bullets.reduce((n, l) => n + l.split(/\s+/).length - 1, 0) / Math.max(1, bullets.length);
+  // Words by spaces; for scripts written without spaces (Japanese, Chinese) about two characters a word.
+  const wordsOf = (l: string) => Math.max(l.split(/\s+/).length, Math.floor((l.match(/[^\x00-\x7f]/g) ?? []).length / 2));
+  const proseLines = lines.filter((l) => !/^([-*+#>|]|\d+[.)]|```)/.test(l) && wordsOf(l) >= 8).length;
+  const bulletWords = bullets.reduce((n, l) => n + wordsOf(l) - 1, 0) / Math.max(1, bullets.length);
   if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';
 
   // Design and architecture write-ups describe upgrades and migrations without being procedures.
@@ -254,7 +304,7 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   const lower = path.toLowerCase();
 
   if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile') return 'dockerfile';
-  if (/^(license|licence|copying|notice)(\.|$)/.test(lname)) return 'other';
+  if (/^(license|licence|copying|notice)([-_.]|$)/.test(lname)) return 'other';
   if (lname === 'jenkinsfile') return 'ci';
   if (ext === 'tf' || ext === 'tfvars') return 'terraform';
   // HCL is Terraform (or Terragrunt) only with its blocks; .tflint.hcl, Packer and bake files are tool config.
@@ -269,7 +319,7 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
   if (['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) || lower.endsWith('.html.md.erb') || /^readme$/.test(lname)) {
     if (ext === 'txt' && !/^readme/.test(lname)) return 'other';
-    return classifyProse(path, name, text);
+    return classifyProse(path, name, text, ctx.pageReadmes?.has(path) ?? false);
   }
   if (CONFIG_NAMES.has(lname) || CONFIG_EXTENSIONS.has(ext) || (lname.startsWith('.') && !ext)) return 'config';
   if (CODE_EXTENSIONS.has(ext)) return 'code';
@@ -277,6 +327,34 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (!ext && /^#!/.test(text)) return 'code';
   if (/^\s*[{[]/.test(text) && /^\s*[{[][\s\S]*[}\]]\s*$/.test(text.slice(0, 100000))) return 'config';
   return 'other';
+}
+
+/**
+ * READMEs that are the GitHub copy of a page: a folder-per-page site keeps `index.md` (the site's
+ * page) and `README.md` (what GitHub shows for the folder) side by side and nothing else. Such a
+ * README introduces no folder of other files; it is the page, and its content says what it is.
+ */
+export function pageReadmesOf(paths: Iterable<string>): Set<string> {
+  const folders = new Map<string, { readme?: string; index: boolean; other: boolean }>();
+  const entry = (folder: string) => folders.get(folder) ?? folders.set(folder, { index: false, other: false }).get(folder)!;
+  for (const path of paths) {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : path.slice(0, slash);
+    const name = path.slice(slash + 1).toLowerCase();
+    const here = entry(folder);
+    if (/^readme\.(md|markdown|mdx|rst)$/.test(name)) here.readme = path;
+    else if (/^index\.(md|markdown|mdx|rst|html\.md)$/.test(name)) here.index = true;
+    else if (!name.startsWith('.')) here.other = true;
+    // A subfolder is something to introduce: mark every ancestor.
+    for (let up = folder; up !== ''; ) {
+      const cut = up.lastIndexOf('/');
+      up = cut < 0 ? '' : up.slice(0, cut);
+      entry(up).other = true;
+    }
+  }
+  const pages = new Set<string>();
+  for (const { readme, index, other } of folders.values()) if (readme && index && !other) pages.add(readme);
+  return pages;
 }
 
 /** Folders holding a Chart.yaml, from the list of workspace paths. */

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartRootsOf, classify } from '../../../src/engine';
+import { pageReadmesOf } from '../../../src/engine/indexing/classify';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'classify');
 
@@ -68,5 +69,40 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
 
   it('an OpenAPI or Swagger description is other, not config', () => {
     assert.equal(kindOf('istio', 'samples/bookinfo/swagger.yaml'), 'other');
+  });
+
+  it('a decision record is known by a title that says so, README or not, in any folder', () => {
+    assert.equal(kindOf('adr', 'ejemplos/base-de-datos/README.md'), 'adr');
+    assert.equal(kindOf('adr', 'örnekler/go-dili/index.md'), 'adr');
+    // A page about records is not one.
+    assert.equal(classify('docs/what-is-an-adr.md', '# What is an architecture decision record?\n\nA record of one choice.\n'), 'guide');
+  });
+
+  it("decision records in Tyree and Akerman's format, and Nygard's sections in other languages, are adr", () => {
+    assert.equal(kindOf('adr', 'records/secrets-storage/index.md'), 'adr');
+    const es = '# Usar colas\n## Estado\nAceptado.\n## Contexto\nTexto.\n## Decisión\nColas.\n## Consecuencias\nMás piezas.\n';
+    assert.equal(classify('docs/colas.md', es), 'adr');
+  });
+
+  it('templates in folders named in other languages, titled as templates, are other (their README too)', () => {
+    assert.equal(kindOf('adr', 'plantillas/plantilla-nygard/index.md'), 'other');
+    assert.equal(kindOf('adr', 'plantillas/plantilla-nygard/README.md'), 'other');
+    assert.equal(kindOf('adr', 'テンプレート/意思決定記録テンプレート/README.md'), 'other');
+    assert.equal(kindOf('adr', 'templates/record-template-by-tyree/LICENSE-WIP.md'), 'other');
+  });
+
+  it('a README that is the GitHub twin of an index.md page is classified as the page; one that introduces files stays a readme', () => {
+    const page = ['guides/writing-good-records/README.md', 'guides/writing-good-records/index.md', 'guides/writing-good-records/.peer-id'];
+    assert.deepEqual([...pageReadmesOf(page)], ['guides/writing-good-records/README.md']);
+    const text = readFileSync(join(FIXTURES, 'adr', page[0]), 'utf8');
+    assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(page) }), 'guide');
+    for (const paths of [[...page, 'guides/writing-good-records/example.md'], [...page, 'guides/writing-good-records/sub/a.md'], [page[0]]]) {
+      assert.deepEqual([...pageReadmesOf(paths)], [], paths.join(', '));
+      assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(paths) }), 'readme');
+    }
+  });
+
+  it('a page in a script written without spaces is prose, not an outline', () => {
+    assert.equal(kindOf('adr', 'guides/提案.md'), 'guide');
   });
 });
