@@ -23,6 +23,7 @@ const CONFIG_NAMES = new Set([
   '.editorconfig', '.gitignore', '.gitattributes', '.dockerignore', '.npmignore', '.terraform-version', '.nvmrc', '.node-version',
   '.tool-versions', '.ruby-version', '.python-version', 'brewfile', 'gemfile', 'project', 'version', 'procfile', '.helmignore',
   'gopkg.toml', 'go.mod', 'go.sum', 'package.json', 'tsconfig.json', 'kubeconfig', 'codeowners', '.prettierrc', '.eslintrc',
+  'owners', 'owners_aliases',
 ]);
 
 function baseName(path: string): string {
