@@ -125,13 +125,22 @@ function isDecisionRecord(text: string, hs: string[]): boolean {
 function readmeKind(name: string, text: string, hs: string[]): DocKind {
   if (isDecisionRecord(text, hs)) return 'adr';
   if (PROPOSAL_HEADINGS.filter((p) => hasHeading(hs, p)).length >= 4) return 'rfc';
-  if (proceduralScore(name, text, hs) >= 5) return 'runbook';
+  if (proceduralScore(name, text, hs, false) >= 5) return 'runbook';
+  // A README titled as the procedure it is ("How to upgrade", "Generating certificates for bootstrapping").
+  const title = hs[0] ?? '';
+  const procedureTitle = /^how to\b/.test(title) || TASK_TITLE.test(title) || new RegExp(OPERATING.source).test(title);
+  if (procedureTitle && proceduralScore(name, text, hs, false) >= 2) return 'runbook';
   return 'readme';
 }
 
 /** Whether a prose document is a skeleton to copy (drift reads no references from one). */
 export function isTemplateDocument(path: string, text: string): boolean {
   return isTemplate(path.toLowerCase(), baseName(path).toLowerCase(), text);
+}
+
+/** Bold labels that open a line or a bullet (`**Impact**`, `- **Root cause:**`), lower-cased, as section names. */
+function boldLabels(text: string): string[] {
+  return [...text.matchAll(/^[ \t]*(?:[-*+][ \t]+)?\*\*([^*\n]{1,60})\*\*/gm)].map((m) => m[1].toLowerCase());
 }
 
 /** Words of prose outside front matter, headings and comment lines. */
@@ -167,7 +176,9 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   if (rfcHeadings >= 3) return 'rfc';
 
   const incidentPath = /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) || /(postmortem|post-mortem|incident)/.test(lname);
-  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/, /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/].filter((p) => hasHeading(hs, p)).length;
+  // Incident reports often mark their sections with bold labels (`- **Impact:** ...`) instead of headings.
+  const sections = [...hs, ...boldLabels(text)];
+  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/, /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/].filter((p) => hasHeading(sections, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
   if (/(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
@@ -202,7 +213,9 @@ const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|boots
 /** A task title that starts with an operation done to a running system: "Deploy a banner", "Remove a change note". */
 const TASK_TITLE = /^(how to )?(deploy|remove|delete|prevent|boost|demote|retry|fix|repair|revert|reset)\b/;
 
-function proceduralScore(name: string, text: string, hs: string[]): number {
+const OPERATING_STEP = new RegExp(`^[ \\t]*\\d+[.)][ \\t]+(${OPERATING.source.slice(3, -3)}|roll|remove|delete|revoke|deploy|scale|restart)\\b`, 'gim');
+
+function proceduralScore(name: string, text: string, hs: string[], stepsName = true): number {
   // A page title a template fills from front matter counts as the first heading.
   const fmTitle = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
   const title = (fmTitle + ' ' + (hs[0] ?? '') + ' ' + name.replace(/[-_.]/g, ' ')).toLowerCase();
@@ -216,7 +229,11 @@ function proceduralScore(name: string, text: string, hs: string[]): number {
   const words = text.split(/\s+/).length;
   const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
   const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
-  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase());
+  // Numbered steps that each start with an operation ("2. Restart the pods") name it as a title would
+  // (not in a README, where a tear-down list closes a usage section).
+  const operatingSteps = stepsName ? (text.match(OPERATING_STEP) ?? []).length : 0;
+  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase())
+    || operatingSteps >= 2;
   // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
   // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
   if (!titled && opsWords < 5 && stepHeadings < 2) return 0;

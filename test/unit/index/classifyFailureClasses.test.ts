@@ -105,4 +105,21 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
   it('a page in a script written without spaces is prose, not an outline', () => {
     assert.equal(kindOf('adr', 'guides/提案.md'), 'guide');
   });
+
+  it('an incident report whose sections are bold bullets is a postmortem, in any folder', () => {
+    assert.equal(kindOf('written', 'docs/2023-04-01-checkout.md'), 'postmortem');
+  });
+
+  it('a few numbered steps that each start with an operation make a runbook without a telling title', () => {
+    assert.equal(kindOf('written', 'docs/db-password.md'), 'runbook');
+  });
+
+  it('a README titled as the procedure it is, with its commands, is a runbook', () => {
+    assert.equal(kindOf('istio', 'tools/certs/README.md'), 'runbook');
+    assert.equal(classify('charts/x/README.md', '# How to upgrade\n\nCopy the vendor manifests:\n\n```sh\ncurl -Ls $URL -o x.tgz\n```\n'), 'runbook');
+    // A README named for its project, with a tear-down list at the end, stays a readme.
+    const example = '# Karpenter Example\n## Usage\n```bash\nterraform apply\n```\n### Tear down\n1. Remove the deployment\n2. Remove the resources\n';
+    assert.equal(classify('examples/karpenter/README.md', example), 'readme');
+  });
 });
+
