@@ -64,12 +64,25 @@ const TEMPLATE_FOLDER = /(^|\/)[^/]*[-_]template\//;
  * templedi/, şablonu, テンプレート...). A letter after the word ends the match (`templates`, never
  * `templateFoo`); non-ASCII letters have no \b, hence the explicit edges.
  */
-const TEMPLATE_WORD = /(^|[^a-z])(templates?|templedi|templed|plantillas?|mod[eè]les?|vorlagen?|sjablonen?|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板/;
+const TEMPLATE_WORD = new RegExp(
+  '(^|[^a-z])(templates?|templedi|templed|plantillas?|mod[eè]les?|vorlagen?|sjablonen?'
+  + '|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板',
+);
 
 /** The title a page shows: its front-matter title, else its first heading. */
 function pageTitle(text: string, hs: string[]): string {
   const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
   return (fmTitle || hs[0] || '').toLowerCase();
+}
+
+function isInTemplateFolder(lower: string): boolean {
+  return lower.split('/').slice(0, -1).some((folder) => TEMPLATE_WORD.test(folder));
+}
+
+/** A page whose body is nothing but bulleted links (an index of other pages). */
+function isLinkList(text: string): boolean {
+  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---/, '').split('\n').filter((l) => l.trim() && !/^[ \t]*#/.test(l));
+  return body.length >= 2 && body.every((l) => /^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\([^)\n]*\)[ \t]*$/.test(l));
 }
 
 /** Skeleton documents: a template folder or file name, a GitHub issue/PR template, placeholder titles. */
@@ -79,10 +92,11 @@ function isTemplate(lower: string, lname: string, text: string): boolean {
   if (/(^|[-_. ])templates?([-_. ]|$)/.test(lname.replace(/\.[^.]+$/, ''))) return true;
   if (TEMPLATE_FOLDER.test(lower)) return true;
   // In a template folder, a file with placeholders to fill in (not one that only describes them).
-  const inTemplateFolder = lower.split('/').slice(0, -1).some((folder) => TEMPLATE_WORD.test(folder));
+  const inTemplateFolder = isInTemplateFolder(lower);
   if (inTemplateFolder && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
-  // In a template folder, a page whose title says it is a template (its README too).
-  if (inTemplateFolder && TEMPLATE_WORD.test(pageTitle(text, headings(text)))) return true;
+  // In a template folder, a page whose title says it is a template (its README too); a page that
+  // only lists links is the folder's index of templates, not one.
+  if (inTemplateFolder && TEMPLATE_WORD.test(pageTitle(text, headings(text))) && !isLinkList(text)) return true;
   // A first heading that is all placeholder: `# NUMBER. TITLE`, `# {short title}`, `# [short title ...]`.
   const title = /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? '';
   return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);
@@ -95,30 +109,41 @@ const PROPOSAL_HEADINGS = [...RFC_HEADINGS, /\bgoals\b/, /\bgraduation criteria\
 
 /**
  * Nygard's sections (status, context, decision, consequences), MADR's (considered options,
- * decision drivers) and Tyree and Akerman's (issue, implications), in English and in the languages ADR collections are translated into. Words
- * that end in a non-ASCII letter cannot use \b, so each word's edges are written out.
+ * decision drivers) and Tyree and Akerman's (issue, implications), in English and in the languages
+ * ADR collections are translated into. Words that end in a non-ASCII letter cannot use \b, so each
+ * word's edges are written out.
  */
+/** Any of the words, as whole words (a letter on neither side), in any script. */
+function words(list: string): RegExp {
+  return new RegExp(`(^|[^a-z])(${list})(?![a-z])`);
+}
+
 const DECISION_SECTIONS = [
-  /\bstatus\b|(^|[^a-z])(estado|statut|stato|durum|statws)(?![a-z])|状態|ステータス|상태/,
-  /\bcontext\b|\bproblem\b|\bbackground\b|\bissue\b|(^|[^a-z])(sorun|contexto|contexte|contesto|kontext|bağlam|arka plan|cyd-destun)(?![a-z])|背景|コンテキスト|맥락|배경/,
-  /\bdecision\b|\bdecided\b|(^|[^a-z])(decisión|décision|decisão|decisione|entscheidung|karar|penderfyniad)(?![a-z])|決定|결정/,
-  /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b|(^|[^a-z])(etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau)(?![a-z])|結果|결과/,
-];
+  [/\bstatus\b/, words('estado|statut|stato|durum|statws'), /状態|ステータス|상태/],
+  [/\bcontext\b|\bproblem\b|\bbackground\b|\bissue\b/,
+    words('sorun|contexto|contexte|contesto|kontext|bağlam|arka plan|cyd-destun'), /背景|コンテキスト|맥락|배경/],
+  [/\bdecision\b|\bdecided\b/, words('decisión|décision|decisão|decisione|entscheidung|karar|penderfyniad'), /決定|결정/],
+  [/\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b/,
+    words('etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau'), /結果|결과/],
+].map((group) => new RegExp(group.map((p) => p.source).join('|')));
 
 /** Tyree and Akerman's record has many sections beside the decision: these mark it, in English and Turkish. */
-const TYREE_AKERMAN_SECTIONS = /^(issue|assumptions|constraints|positions|argument|implications|sorun|varsayımlar|kısıtlamalar|pozisyonlar|argüman|etkiler)\b/;
+const TYREE_AKERMAN_SECTIONS = new RegExp('^(issue|assumptions|constraints|positions|argument|implications'
+  + '|sorun|varsayımlar|kısıtlamalar|pozisyonlar|argüman|etkiler)\\b');
 
 function decisionSections(hs: string[]): number {
   return DECISION_SECTIONS.filter((p) => hasHeading(hs, p)).length;
 }
 
-/** A title that names the page a decision record: "Architecture Decision Record: X", "Decision record for X", "ADR-7: X". */
+/** A title that names the page a record: "Architecture Decision Record: X", "Decision record for X", "ADR-7: X". */
 const RECORD_TITLE = /^(architecture )?decision record( for |:| - )|^adr[-_ ]?\d+\b|(^|[ :])karar kayd[ıi](?![a-z])/;
 
 /** A decision record by content, in any folder: its title says so, or its sections are mostly a record's. */
 function isDecisionRecord(text: string, hs: string[]): boolean {
   const sections = decisionSections(hs);
-  if (RECORD_TITLE.test(pageTitle(text, hs)) || (sections >= 3 && sections * 4 >= hs.length)) return true;
+  const title = pageTitle(text, hs);
+  if (RECORD_TITLE.test(title) && !TEMPLATE_WORD.test(title)) return true;
+  if (sections >= 3 && sections * 4 >= hs.length) return true;
   return sections >= 3 && hs.filter((h) => TYREE_AKERMAN_SECTIONS.test(h)).length >= 4;
 }
 
@@ -160,6 +185,8 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   if (/^(changelog|changes|history|releases?|release[-_ ]?notes)(\.|$)/.test(lname)) return 'changelog';
   // Templates (ADR, RFC/KEP, issue and pull-request templates) are skeletons, not records.
   if (isTemplate(lower, lname, text)) return 'other';
+  // The index of a template collection belongs to it (other), though drift still reads its links.
+  if (isInTemplateFolder(lower) && TEMPLATE_WORD.test(pageTitle(text, hs)) && isLinkList(text)) return 'other';
   // A README is a README unless its content is plainly another kind: a proposal with the RFC/KEP
   // sections, a decision record, or a procedure that does little else.
   if (/^readme([-_.]|$)/.test(lname) && !page) return readmeKind(name, text, hs);
@@ -167,7 +194,9 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
   const decisionHeadings = decisionSections(hs);
   const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
-  if (fm.type === 'adr' || (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) || isDecisionRecord(text, hs)) return 'adr';
+  if (fm.type === 'adr') return 'adr';
+  if (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) return 'adr';
+  if (isDecisionRecord(text, hs)) return 'adr';
 
   if (/(^|\/)rfcs?\//.test(lower) || /^rfc[-_ ]?\d+/.test(lname) || fm.type === 'rfc') return 'rfc';
   // The metadata list an RFC process asks for at the top (Rust, Python PEPs and their kin).
@@ -178,7 +207,9 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   const incidentPath = /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) || /(postmortem|post-mortem|incident)/.test(lname);
   // Incident reports often mark their sections with bold labels (`- **Impact:** ...`) instead of headings.
   const sections = [...hs, ...boldLabels(text)];
-  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/, /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/].filter((p) => hasHeading(sections, p)).length;
+  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/,
+    /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/,
+  ].filter((p) => hasHeading(sections, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
   if (/(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
@@ -193,7 +224,8 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const bullets = lines.filter((l) => /^[-*+]\s/.test(l));
   // Words by spaces; for scripts written without spaces (Japanese, Chinese) about two characters a word.
-  const wordsOf = (l: string) => Math.max(l.split(/\s+/).length, Math.floor((l.match(/[^\x00-\x7f]/g) ?? []).length / 2));
+  const wordsOf = (l: string) =>
+    Math.max(l.split(/\s+/).length, Math.floor((l.match(/[^\x00-\x7f]/g) ?? []).length / 2));
   const proseLines = lines.filter((l) => !/^([-*+#>|]|\d+[.)]|```)/.test(l) && wordsOf(l) >= 8).length;
   const bulletWords = bullets.reduce((n, l) => n + wordsOf(l) - 1, 0) / Math.max(1, bullets.length);
   if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';
@@ -213,7 +245,8 @@ const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|boots
 /** A task title that starts with an operation done to a running system: "Deploy a banner", "Remove a change note". */
 const TASK_TITLE = /^(how to )?(deploy|remove|delete|prevent|boost|demote|retry|fix|repair|revert|reset)\b/;
 
-const OPERATING_STEP = new RegExp(`^[ \\t]*\\d+[.)][ \\t]+(${OPERATING.source.slice(3, -3)}|roll|remove|delete|revoke|deploy|scale|restart)\\b`, 'gim');
+const OPERATING_STEP = new RegExp(
+  `^[ \\t]*\\d+[.)][ \\t]+(${OPERATING.source.slice(3, -3)}|roll|remove|delete|revoke|deploy|scale|restart)\\b`, 'gim');
 
 function proceduralScore(name: string, text: string, hs: string[], stepsName = true): number {
   // A page title a template fills from front matter counts as the first heading.
@@ -232,8 +265,8 @@ function proceduralScore(name: string, text: string, hs: string[], stepsName = t
   // Numbered steps that each start with an operation ("2. Restart the pods") name it as a title would
   // (not in a README, where a tear-down list closes a usage section).
   const operatingSteps = stepsName ? (text.match(OPERATING_STEP) ?? []).length : 0;
-  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase())
-    || operatingSteps >= 2;
+  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title)
+    || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase()) || operatingSteps >= 2;
   // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
   // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
   if (!titled && opsWords < 5 && stepHeadings < 2) return 0;
@@ -277,7 +310,9 @@ function isAnsible(lower: string, lname: string, text: string): boolean {
  * (`*.config.k8s.io`, kubeadm), kind and k3d cluster definitions, Skaffold, IstioOperator
  * profiles for istioctl, kubeconfig (`kind: Config`).
  */
-const TOOL_CONFIG_API = /^apiVersion:[ \t]*["']?(skaffold\/|kind\.x-k8s\.io\/|k3d\.io\/|ctlptl\.dev\/|install\.istio\.io\/|kubeadm\.k8s\.io\/|(kubelet|kubeproxy|apiserver|kubescheduler|kubecontrollermanager)\.config\.k8s\.io\/)/m;
+const TOOL_CONFIG_API = new RegExp('^apiVersion:[ \\t]*["\']?(skaffold/|kind\\.x-k8s\\.io/|k3d\\.io/|ctlptl\\.dev/'
+  + '|install\\.istio\\.io/|kubeadm\\.k8s\\.io/'
+  + '|(kubelet|kubeproxy|apiserver|kubescheduler|kubecontrollermanager)\\.config\\.k8s\\.io/)', 'm');
 
 function isManifest(text: string): boolean {
   return /^apiVersion:/m.test(text) && /^kind:/m.test(text);
@@ -354,7 +389,8 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
  */
 export function pageReadmesOf(paths: Iterable<string>): Set<string> {
   const folders = new Map<string, { readme?: string; index: boolean; other: boolean }>();
-  const entry = (folder: string) => folders.get(folder) ?? folders.set(folder, { index: false, other: false }).get(folder)!;
+  const entry = (folder: string) =>
+    folders.get(folder) ?? folders.set(folder, { index: false, other: false }).get(folder)!;
   for (const path of paths) {
     const slash = path.lastIndexOf('/');
     const folder = slash < 0 ? '' : path.slice(0, slash);

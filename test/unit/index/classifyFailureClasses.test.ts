@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartRootsOf, classify } from '../../../src/engine';
-import { pageReadmesOf } from '../../../src/engine/indexing/classify';
+import { isTemplateDocument, pageReadmesOf } from '../../../src/engine/indexing/classify';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'classify');
 
@@ -27,7 +27,8 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
   });
 
   it('numbered steps and commands alone, with no operation named, make a how-to guide', () => {
-    assert.equal(kindOf('govuk-developer-docs', 'source/manual/howto-checkout-and-commit-to-codecommit.html.md'), 'guide');
+    const codecommit = 'source/manual/howto-checkout-and-commit-to-codecommit.html.md';
+    assert.equal(kindOf('govuk-developer-docs', codecommit), 'guide');
     assert.equal(kindOf('govuk-developer-docs', 'source/manual/find-usage-of-govspeak-in-content.html.md'), 'guide');
     assert.equal(kindOf('mkdocs', 'docs/dev-guide/translations.md'), 'guide');
   });
@@ -63,8 +64,8 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
     const chart = 'manifests/charts/istio-control/istio-discovery';
     const paths = [`${chart}/Chart.yaml`, `${chart}/files/waypoint.yaml`];
     assert.equal(kindOf('istio', `${chart}/files/waypoint.yaml`, paths), 'kubernetes');
-    assert.equal(classify(`${chart}/templates/sa.yaml`, 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {{ .Release.Name }}\n',
-      { chartRoots: new Set([chart]) }), 'helm');
+    const templated = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: {{ .Release.Name }}\n';
+    assert.equal(classify(`${chart}/templates/sa.yaml`, templated, { chartRoots: new Set([chart]) }), 'helm');
   });
 
   it('an OpenAPI or Swagger description is other, not config', () => {
@@ -75,12 +76,14 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
     assert.equal(kindOf('adr', 'ejemplos/base-de-datos/README.md'), 'adr');
     assert.equal(kindOf('adr', 'örnekler/go-dili/index.md'), 'adr');
     // A page about records is not one.
-    assert.equal(classify('docs/what-is-an-adr.md', '# What is an architecture decision record?\n\nA record of one choice.\n'), 'guide');
+    const about = '# What is an architecture decision record?\n\nA record of one choice.\n';
+    assert.equal(classify('docs/what-is-an-adr.md', about), 'guide');
   });
 
   it("decision records in Tyree and Akerman's format, and Nygard's sections in other languages, are adr", () => {
     assert.equal(kindOf('adr', 'records/secrets-storage/index.md'), 'adr');
-    const es = '# Usar colas\n## Estado\nAceptado.\n## Contexto\nTexto.\n## Decisión\nColas.\n## Consecuencias\nMás piezas.\n';
+    const es = '# Usar colas\n## Estado\nAceptado.\n## Contexto\nTexto.\n'
+      + '## Decisión\nColas.\n## Consecuencias\nMás piezas.\n';
     assert.equal(classify('docs/colas.md', es), 'adr');
   });
 
@@ -89,14 +92,21 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
     assert.equal(kindOf('adr', 'plantillas/plantilla-nygard/README.md'), 'other');
     assert.equal(kindOf('adr', 'テンプレート/意思決定記録テンプレート/README.md'), 'other');
     assert.equal(kindOf('adr', 'templates/record-template-by-tyree/LICENSE-WIP.md'), 'other');
+    // The collection's index is other too, but no skeleton: drift still reads its links.
+    const index = readFileSync(join(FIXTURES, 'adr', 'plantillas/index.md'), 'utf8');
+    assert.equal(classify('plantillas/index.md', index), 'other');
+    assert.equal(isTemplateDocument('plantillas/index.md', index), false);
+    const nygard = 'plantillas/plantilla-nygard/index.md';
+    assert.equal(isTemplateDocument(nygard, readFileSync(join(FIXTURES, 'adr', nygard), 'utf8')), true);
   });
 
-  it('a README that is the GitHub twin of an index.md page is classified as the page; one that introduces files stays a readme', () => {
-    const page = ['guides/writing-good-records/README.md', 'guides/writing-good-records/index.md', 'guides/writing-good-records/.peer-id'];
-    assert.deepEqual([...pageReadmesOf(page)], ['guides/writing-good-records/README.md']);
+  it('a README twin of an index.md page is the page; one that introduces files stays a readme', () => {
+    const folder = 'guides/writing-good-records';
+    const page = [`${folder}/README.md`, `${folder}/index.md`, `${folder}/.peer-id`];
+    assert.deepEqual([...pageReadmesOf(page)], [`${folder}/README.md`]);
     const text = readFileSync(join(FIXTURES, 'adr', page[0]), 'utf8');
     assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(page) }), 'guide');
-    for (const paths of [[...page, 'guides/writing-good-records/example.md'], [...page, 'guides/writing-good-records/sub/a.md'], [page[0]]]) {
+    for (const paths of [[...page, `${folder}/example.md`], [...page, `${folder}/sub/a.md`], [page[0]]]) {
       assert.deepEqual([...pageReadmesOf(paths)], [], paths.join(', '));
       assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(paths) }), 'readme');
     }
@@ -116,9 +126,11 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
 
   it('a README titled as the procedure it is, with its commands, is a runbook', () => {
     assert.equal(kindOf('istio', 'tools/certs/README.md'), 'runbook');
-    assert.equal(classify('charts/x/README.md', '# How to upgrade\n\nCopy the vendor manifests:\n\n```sh\ncurl -Ls $URL -o x.tgz\n```\n'), 'runbook');
+    const upgrade = '# How to upgrade\n\nCopy the vendor manifests:\n\n```sh\ncurl -Ls $URL -o x.tgz\n```\n';
+    assert.equal(classify('charts/x/README.md', upgrade), 'runbook');
     // A README named for its project, with a tear-down list at the end, stays a readme.
-    const example = '# Karpenter Example\n## Usage\n```bash\nterraform apply\n```\n### Tear down\n1. Remove the deployment\n2. Remove the resources\n';
+    const example = '# Karpenter Example\n## Usage\n```bash\nterraform apply\n```\n'
+      + '### Tear down\n1. Remove the deployment\n2. Remove the resources\n';
     assert.equal(classify('examples/karpenter/README.md', example), 'readme');
   });
 });
