@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chartRootsOf, classify } from '../src/engine/indexing/classify';
+import { chartRootsOf, classify, pageReadmesOf } from '../src/engine/indexing/classify';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
 import { runAll } from './multi';
@@ -35,7 +35,8 @@ export interface ClassificationResult {
 /** `labels`: the folder holding classes.tsv; `files`: the folder its paths are relative to (default labels/files). */
 export function evaluateClassification(labels: string, files = join(labels, 'files')): ClassificationResult {
   const rows = readFileSync(join(labels, 'classes.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
-  const ctx = { chartRoots: chartRootsOf(walk(files)) };
+  const paths = walk(files);
+  const ctx = { chartRoots: chartRootsOf(paths), pageReadmes: pageReadmesOf(paths) };
   const perKind = new Map<string, { right: number; pathRight: number; total: number }>();
   const wrong: Array<[string, string, string]> = [];
   let right = 0;

@@ -16,6 +16,10 @@ export const DEFAULT_INCLUDE: readonly string[] = [
   // What infrastructure engineers search for besides documents: scripts, build files, tool config, owners.
   '**/*.sh', '**/*.bash', '**/*.py', '**/*.go', '**/*.rb', '**/Makefile', '**/GNUmakefile', '**/*.mk', '**/Vagrantfile', '**/Rakefile',
   '**/*.json', '**/*.ini', '**/*.toml', '**/*.cfg', '**/*.conf', '**/*.j2', '**/CODEOWNERS', '**/inventory', '**/hosts',
+  // Scripts without an extension where repositories keep them (a binary there is read as binary and
+  // skipped), lower-case and just build files, zsh, Kubernetes-style OWNERS files.
+  '**/bin/!(*.*)', '**/scripts/!(*.*)', '**/hack/!(*.*)', '**/makefile', '**/justfile', '**/Justfile', '**/*.zsh',
+  '**/OWNERS', '**/OWNERS_ALIASES',
 ];
 
 export const DEFAULT_EXCLUDE: readonly string[] = [

@@ -8,7 +8,7 @@ import type { Embedder } from '../embed/embedder';
 import type { EngineContext } from '../memory/context';
 import { nowIso } from '../memory/context';
 import { chunkDocument, documentTitle } from './chunk';
-import { chartRootsOf, classify } from './classify';
+import { chartRootsOf, classify, pageReadmesOf } from './classify';
 import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';
 import { redact } from './redact';
 import { centreFor } from '../search/vectors';
@@ -86,6 +86,7 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
   const known = catalog(ctx.db);
   const present = new Set(files.map((f) => f.path));
   const chartRoots = chartRootsOf(files.map((f) => f.path));
+  const pageReadmes = pageReadmesOf(files.map((f) => f.path));
   // Content of files that disappeared, by hash: a new path with the same content is a rename.
   const vanished = new Map([...known.values()].filter((e) => !present.has(e.path)).map((e) => [e.content_hash, e]));
 
@@ -134,7 +135,7 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
       batchPaths.push(moved.path, file.path);
       summary.renamed++;
     } else {
-      const kind = classify(file.path, raw, { chartRoots });
+      const kind = classify(file.path, raw, { chartRoots, pageReadmes });
       const { text, redactions } = redact(raw);
       const doc: DocRecord = { path: file.path, kind, title: documentTitle(file.path, text), contentHash: hash, size: file.size, mtimeMs: file.mtimeMs, redactions, chunks: chunkDocument(kind, text) };
       batch.push(() => putDoc(ctx.db, doc, now));

@@ -11,6 +11,8 @@ export const SECRET_FILE_GLOBS: readonly string[] = [
   '**/.npmrc', '**/.pypirc', '**/.netrc', '**/.htpasswd', '**/.pgpass',
   '**/secrets.yaml', '**/secrets.yml', '**/secrets.json', '**/*.secret.yaml', '**/*.secret.yml',
   '**/credentials', '**/credentials.*',
+  // Private keys in other formats, saved Terraform plans (they hold variable values in clear), tool tokens.
+  '**/*.p8', '**/*.ppk', '**/*.tfplan', '**/.git-credentials', '**/.terraformrc', '**/terraform.rc', '**/.vault-token',
 ];
 
 // Case-insensitive: `PROD.TFVARS` and `Credentials.json` carry the same secrets.

@@ -68,6 +68,17 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
     assert.ok(!db.all<{ text: string }>('SELECT text FROM doc_chunks').some((c) => c.text.includes('neighbour')));
   });
 
+  it('indexes a file reached by a symlink inside the workspace once, as its target; a link outside never', async () => {
+    mkdirSync(join(root, 'shared'));
+    writeFileSync(join(root, 'shared', 'agents.md'), '# Agent notes\n\nRun the linters first.\n');
+    symlinkSync(join(root, 'shared', 'agents.md'), join(root, 'AGENTS.md'));
+    symlinkSync(join(root, 'shared'), join(root, 'docs', 'shared'));
+    symlinkSync(join(outside, 'notes.md'), join(root, 'docs', 'soft.md'));
+    await index();
+    assert.deepEqual(docs(), ['docs/guide.md', 'shared/agents.md']);
+    assert.equal(db.all<{ n: number }>("SELECT count(*) AS n FROM doc_chunks WHERE text LIKE '%linters%'")[0].n, 1);
+  });
+
   it('answers the same whether or not the outside target of a path or link exists', () => {
     symlinkSync(join(outside, 'notes.md'), join(root, 'docs', 'there.md'));
     symlinkSync(join(outside, 'missing.md'), join(root, 'docs', 'nothere.md'));

@@ -18,4 +18,14 @@ describe('discovery: what infrastructure engineers search for is indexed by defa
       assert.ok(!m.accepts(path), path);
     }
   });
+  it('takes extension-less scripts in bin/, scripts/ and hack/, lower-case and just build files, OWNERS files', () => {
+    const scripts = ['bin/deploy', 'scripts/bootstrap', 'tools/hack/verify-all', 'makefile', 'justfile', 'setup.zsh'];
+    for (const path of [...scripts, 'OWNERS', 'keps/OWNERS_ALIASES']) assert.ok(m.accepts(path), path);
+    // Only extension-less names there: a compiled tool with an extension is not a script.
+    for (const path of ['bin/tool.exe', 'bin/lib/x', 'scripts/data.bin']) assert.ok(!m.accepts(path), path);
+  });
+  it('leaves out private keys in other formats, saved Terraform plans and tool tokens', () => {
+    const secrets = ['keys/AuthKey_ABC.p8', 'putty/server.ppk', 'plan.tfplan', '.git-credentials', '.terraformrc'];
+    for (const path of [...secrets, 'terraform.rc', '.vault-token']) assert.ok(!m.accepts(path), path);
+  });
 });

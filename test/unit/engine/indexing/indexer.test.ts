@@ -68,6 +68,17 @@ describe('workspace index', () => {
     });
   });
 
+  it('classifies a README that is the twin of an index.md page by its content, as the page is', async () => {
+    const page = '# Writing good records\n\nExplain why a choice was made, keep one decision per record.\n';
+    mkdirSync(join(root, 'docs', 'writing'), { recursive: true });
+    writeFileSync(join(root, 'docs', 'writing', 'index.md'), page);
+    writeFileSync(join(root, 'docs', 'writing', 'README.md'), page);
+    await drain(engine, root);
+    const kind = (path: string) => db.all<{ kind: string }>('SELECT kind FROM docs WHERE path = ?', [path])[0]?.kind;
+    assert.equal(kind('docs/writing/README.md'), 'guide');
+    assert.equal(kind('README.md'), 'readme');
+  });
+
   it('chunks markdown by heading with line ranges, Terraform by block, YAML by document', async () => {
     await drain(engine, root);
     const chunks = (path: string) => db.all<{ heading: string; start_line: number; end_line: number }>('SELECT heading, start_line, end_line FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ? ORDER BY ord', [path]);
