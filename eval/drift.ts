@@ -8,7 +8,7 @@
 // The edits are generic: a rename moves the target to `renamed-<name>` in its folder; a delete
 // removes it (the whole folder when the reference names a folder holding it); a modify appends a
 // comment to the first line holding the reference as a whole token — inside the target's definition
-// of that name when it has one — (or its longest leading part, for a name like a pod `x-0` whose
+// of that name when it has one, the first line under the heading a `#fragment` names — (or its longest leading part, for a name like a pod `x-0` whose
 // definition is `x`), or to the file's end when the reference is a path.
 
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolPa
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
 import { findDefinitions } from '../src/engine/drift/symbols';
+import { anchorKey } from '../src/engine/drift/target';
 
 export interface DriftCase {
   id: string;
@@ -81,6 +82,13 @@ function escape(text: string): string {
 function lineToEdit(text: string, reference: string, path: string): number | null {
   const ref = reference.replace(/^\.\//, '');
   const lines = text.split('\n');
+  // A heading's section is what a `#fragment` names: its first line of prose is edited (the heading itself is the anchor).
+  const fragment = ref.includes('#') && /\.(md|markdown)$/i.test(path) ? anchorKey(ref.slice(ref.indexOf('#') + 1)) : null;
+  const heading = fragment ? lines.findIndex((l) => /^#{1,6}\s/.test(l) && anchorKey(l.replace(/^#+/, '')) === fragment) : -1;
+  if (heading >= 0) {
+    const body = lines.findIndex((l, i) => i > heading && l.trim() !== '' && !/^#{1,6}\s/.test(l));
+    if (body >= 0) return body;
+  }
   const spans = findDefinitions(path, text).filter((d) => d.name === ref);
   const token = new RegExp(`(^|[^A-Za-z0-9_-])${escape(ref)}($|[^A-Za-z0-9_-])`);
   for (const span of spans) {
