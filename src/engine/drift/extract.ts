@@ -82,6 +82,23 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
   return out;
 }
 
+/**
+ * Files named in running text ("edit values.yaml", "see docs/setup.md"): paths and file names only —
+ * prose words are not looked up as symbols (`read-only` is no key) — and kept only when they
+ * resolve, as a code block's are (prose names other projects' files as often as ours).
+ */
+function proseFiles(prose: string, line: number): RawReference[] {
+  const out: RawReference[] = [];
+  for (const word of prose.split(/\s+/)) {
+    const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
+    if (!token || !/[./]/.test(token) || URL_PATTERN.test(token)) continue;
+    for (const ref of classifyToken(token, line, true)) {
+      if (ref.form === 'path' || ref.form === 'filename') out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
+    }
+  }
+  return out;
+}
+
 /** "the `nodejs` role", "role `nodejs`": an Ansible role by name, which a bare word would not be worth looking up as. */
 function roleMention(line: string, at: number, span: string, name: string, number: number): RawReference | null {
   if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) return null;
@@ -182,6 +199,7 @@ function extractAll(text: string): RawReference[] {
       if (ref) out.push(ref);
     }
     for (const match of prose.matchAll(AUTOLINK)) out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
+    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' '), number));
   }
   return dedupe(out);
 }
