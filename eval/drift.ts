@@ -7,9 +7,9 @@
 //
 // The edits are generic: a rename moves the target to `renamed-<name>` in its folder; a delete
 // removes it (the whole folder when the reference names a folder holding it); a modify appends a
-// comment to the first line holding the reference as a whole token (or its longest leading part,
-// for a name like a pod `x-0` whose definition is `x`), or to the file's end when the reference is
-// a path.
+// comment to the first line holding the reference as a whole token — inside the target's definition
+// of that name when it has one, the first line under the heading a `#fragment` names — (or its longest leading part, for a name like a pod `x-0` whose
+// definition is `x`), or to the file's end when the reference is a path.
 
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,8 @@ import { basename, dirname, join } from 'node:path';
 import { DRIFT_STATES, Engine, type DriftFinding, type DriftState, type SymbolParser } from '../src/engine';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
+import { findDefinitions } from '../src/engine/drift/symbols';
+import { anchorKey } from '../src/engine/drift/target';
 
 export interface DriftCase {
   id: string;
@@ -71,10 +73,27 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The line a modify edits: the reference as a whole token, else its longest leading part (names only). */
-function lineToEdit(text: string, reference: string): number | null {
+/**
+ * The line a modify edits: the reference as a whole token, else its longest leading part (names
+ * only). When the target defines the name, the token is looked for inside that definition first:
+ * the first mention may be a call or another definition's comment, and editing it would not change
+ * the symbol the document names (the case would then measure nothing).
+ */
+function lineToEdit(text: string, reference: string, path: string): number | null {
   const ref = reference.replace(/^\.\//, '');
   const lines = text.split('\n');
+  // A heading's section is what a `#fragment` names: its first line of prose is edited (the heading itself is the anchor).
+  const fragment = ref.includes('#') && /\.(md|markdown)$/i.test(path) ? anchorKey(ref.slice(ref.indexOf('#') + 1)) : null;
+  const heading = fragment ? lines.findIndex((l) => /^#{1,6}\s/.test(l) && anchorKey(l.replace(/^#+/, '')) === fragment) : -1;
+  if (heading >= 0) {
+    const body = lines.findIndex((l, i) => i > heading && l.trim() !== '' && !/^#{1,6}\s/.test(l));
+    if (body >= 0) return body;
+  }
+  const spans = findDefinitions(path, text).filter((d) => d.name === ref);
+  const token = new RegExp(`(^|[^A-Za-z0-9_-])${escape(ref)}($|[^A-Za-z0-9_-])`);
+  for (const span of spans) {
+    for (let i = span.start; i <= span.end; i++) if (token.test(lines[i]) && !/^\s*(\/\/|#|\*|\/\*)/.test(lines[i])) return i;
+  }
   const parts = ref.split(/(?=[-_])/);
   const tries = /[/.]/.test(ref) ? [ref] : parts.map((_, i) => parts.slice(0, parts.length - i).join('')).filter((p) => p.length >= 4);
   for (const candidate of tries) {
@@ -117,7 +136,7 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     return [added];
   }
   const text = readFileSync(target, 'utf8');
-  const at = lineToEdit(text, c.reference);
+  const at = lineToEdit(text, c.reference, c.target);
   const lines = text.split('\n');
   if (at === null) {
     const end = lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;

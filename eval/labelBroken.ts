@@ -22,7 +22,14 @@ function absentByGithub(files: string, doc: string, raw: string, detail: string)
   if (!target.startsWith(files)) return true;
   if (!existsSync(target)) return true;
   if (!fragment || statSync(target).isDirectory()) return !/has no heading/.test(detail) ? false : true;
-  const slugs = [...readFileSync(target, 'utf8').matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => githubSlug(m[1]));
+  const seen = new Map<string, number>();
+  // GitHub numbers repeated headings: the second `## Beta` is `#beta-1`.
+  const slugs = [...readFileSync(target, 'utf8').matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => {
+    const slug = githubSlug(m[1]);
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    return n ? `${slug}-${n}` : slug;
+  });
   return !slugs.includes(fragment.toLowerCase());
 }
 

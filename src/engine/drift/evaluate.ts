@@ -48,7 +48,11 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
       const pod = POD_ORDINAL.exec(target.symbol!);
       if (pod) for (const site of ws.sitesOf(pod[1])) out.add(site.path);
     } else if (target.kind === 'file' && row.base_size !== null) {
-      for (const path of ws.allFiles()) if (ws.stat(path)?.size === row.base_size) out.add(path);
+      // A target a check already found gone did not move into a file nobody has written since: that is
+      // a copy that was there all along (a page not yet translated in another locale, a template's copy).
+      const goneAt = row.state === 'gone' ? Date.parse(row.detected_at) : NaN;
+      const since = (p: string) => Number.isNaN(goneAt) || (ws.stat(p)?.mtimeMs ?? 0) > goneAt;
+      for (const path of ws.allFiles()) if (ws.stat(path)?.size === row.base_size && since(path)) out.add(path);
     }
   }
   out.delete(target.path);
@@ -122,6 +126,8 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length) namesakes.push(candidate);
     }
   }
+  // Where a check already saw it go stays the answer while it holds the same content (a copy elsewhere is no rival).
+  if (row.state === 'relocated' && row.new_path && exact.includes(row.new_path)) exact.splice(0, exact.length, row.new_path);
   if (exact.length === 1) return { state: 'relocated', new_path: exact[0], detail: `${describe(target)} moved to ${exact[0]}`, ...keep };
   if (!exact.length && namesakes.length === 1) return { state: 'relocated', new_path: namesakes[0], detail: `${describe(target)} moved to ${namesakes[0]}, and its text changed`, ...keep };
   const ambiguous = exact.length ? exact : namesakes;

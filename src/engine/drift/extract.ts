@@ -4,6 +4,7 @@
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
 import { classify, isTemplateDocument } from '../indexing/classify';
+import { FenceTracker } from './fences';
 import type { ReferenceForm } from './types';
 
 export interface RawReference {
@@ -22,9 +23,8 @@ export interface RawReference {
   deliberate?: boolean;
 }
 
-const FENCE = /^\s{0,3}(```+|~~~+)/;
 const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-const REFERENCE_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/;
+const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/;
 const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
 const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 /** Characters a path or symbol token can hold; anything else separates tokens in code. */
@@ -82,11 +82,52 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
   return out;
 }
 
+/**
+ * Files named in running text ("edit values.yaml", "see docs/setup.md"): paths and file names only —
+ * prose words are not looked up as symbols (`read-only` is no key) — and kept only when they
+ * resolve, as a code block's are (prose names other projects' files as often as ours).
+ */
+function proseFiles(prose: string, line: number): RawReference[] {
+  const out: RawReference[] = [];
+  for (const word of prose.split(/\s+/)) {
+    const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
+    if (!token || !/[./]/.test(token) || URL_PATTERN.test(token)) continue;
+    for (const ref of classifyToken(token, line, true)) {
+      if (ref.form === 'path' || ref.form === 'filename') out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
+    }
+  }
+  return out;
+}
+
+/** "the `nodejs` role", "role `nodejs`": an Ansible role by name, which a bare word would not be worth looking up as. */
+function roleMention(line: string, at: number, span: string, name: string, number: number): RawReference | null {
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) return null;
+  const after = /^\s+role\b/.exec(line.slice(at + span.length));
+  const before = /\brole\s+$/.exec(line.slice(0, at));
+  if (!after && !before) return null;
+  const raw = after ? `${span}${after[0]}` : `${before![0]}${span}`;
+  return { raw, form: 'role', line: number, symbol: name };
+}
+
+/** `[text](#section)`: a heading of the same document (resolved against the document itself, resolve.ts). */
+function inPageAnchor(cleaned: string, line: number): RawReference | null {
+  let fragment = cleaned.slice(1);
+  try {
+    fragment = decodeURIComponent(fragment);
+  } catch {
+    // a malformed escape is kept as written
+  }
+  // `#L10` is a line of a code file on GitHub, and `#{x}`/`#!` are template or router syntax, not headings.
+  if (!fragment || !/^[\p{L}\p{N}]/u.test(fragment) || /^L\d+(-L?\d+)?$/.test(fragment)) return null;
+  return { raw: cleaned, form: 'heading', line, fragment, deliberate: true };
+}
+
 function linkReference(target: string, line: number): RawReference | null {
   const cleaned = target.trim().replace(/^\(+/, '');
   if (!cleaned || /^(mailto|tel|data|javascript):/i.test(cleaned)) return null;
   if (URL_PATTERN.test(cleaned)) return { raw: cleaned, form: 'url', line, deliberate: true };
-  if (/^[a-z][a-z0-9+.-]*:/i.test(cleaned) || cleaned.startsWith('#')) return null;
+  if (cleaned.startsWith('#')) return inPageAnchor(cleaned, line);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(cleaned)) return null;
   // A link a template fills in (`#{app.name}`, `<%= x %>`, `{{ .x }}`, `{SLUG}`) names no file yet.
   if (/#\{|<%|\{\{|\{[A-Za-z_]\w*\}/.test(cleaned) || /^[A-Z][A-Z0-9_]+$/.test(cleaned)) return null;
   // Markup the link pattern half-matched (`[[a](b)](c)`), and a host written without its scheme
@@ -104,44 +145,53 @@ function linkReference(target: string, line: number): RawReference | null {
 }
 
 /**
+ * A release-note fragment (`releasenotes/notes/*.yaml`, as reno and Istio write them): one change
+ * of the release being made, its markdown in YAML strings. Its upgrade notes are claims about the
+ * tree now (`--set resourceName=…`), so every reference counts, not only its links.
+ */
+export const RELEASE_NOTE = /(^|\/)releasenotes\/notes\/[^/]+\.ya?ml$/i;
+
+/**
  * Every reference a markdown document makes, with 1-based line numbers. Given its path: a template
  * makes none (its names are placeholders), and a changelog only its links (a path an old entry
  * mentions was true then; an entry is history, not a claim about the tree now).
  */
 export function extractFromMarkdown(text: string, path?: string): RawReference[] {
-  if (path === undefined) return extractAll(text);
+  if (path === undefined || RELEASE_NOTE.test(path)) return extractAll(text);
   if (isTemplateDocument(path, text)) return [];
   const refs = extractAll(text);
   return classify(path, text) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
 }
 
+/** Whether a link of the document (`[label]`, `[text][label]`) uses the reference definition on line `at`. */
+function labelUsed(lines: readonly string[], at: number, label: string): boolean {
+  const use = `[${label.trim().toLowerCase()}]`;
+  return lines.some((l, i) => i !== at && l.toLowerCase().includes(use));
+}
+
 function extractAll(text: string): RawReference[] {
   const out: RawReference[] = [];
   const lines = text.split(/\r?\n/);
-  let fence: string | null = null;
+  const fences = new FenceTracker();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const number = i + 1;
-    const opener = FENCE.exec(line);
-    if (fence) {
-      if (opener && opener[1][0] === fence[0] && opener[1].length >= fence.length && line.trim() === opener[1]) fence = null;
-      else out.push(...codeReferences(line, number, true));
-      continue;
-    }
-    if (opener) {
-      fence = opener[1];
-      continue;
-    }
+    const kind = fences.step(line);
+    if (kind === 'code') out.push(...codeReferences(line, number, true));
+    if (kind !== 'text') continue;
     const definition = REFERENCE_DEFINITION.exec(line);
     if (definition) {
-      const ref = linkReference(definition[1], number);
-      if (ref) out.push(ref);
+      const ref = linkReference(definition[2], number);
+      // A definition no link uses renders nothing: the RFC template's `[summary]: #summary` under each heading.
+      if (ref && (ref.form !== 'heading' || labelUsed(lines, i, definition[1]))) out.push(ref);
       continue;
     }
     // Code spans first; links are looked for in the text with the spans blanked out.
     let prose = line;
     for (const match of line.matchAll(CODE_SPAN)) {
       out.push(...codeReferences(match[2].trim(), number, false));
+      const role = roleMention(line, match.index!, match[0], match[2].trim(), number);
+      if (role) out.push(role);
       prose = prose.replace(match[0], ' '.repeat(match[0].length));
     }
     for (const match of prose.matchAll(LINK)) {
@@ -149,6 +199,7 @@ function extractAll(text: string): RawReference[] {
       if (ref) out.push(ref);
     }
     for (const match of prose.matchAll(AUTOLINK)) out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
+    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' '), number));
   }
   return dedupe(out);
 }

@@ -5,11 +5,11 @@
 // reported ambiguous; symbols are looked up in the symbol index and watched at each definition
 // site (a handful at most: a name defined everywhere is no reference to one thing).
 
-import type { RawReference } from './extract';
+import { RELEASE_NOTE, type RawReference } from './extract';
 import { pagePath, pageSources, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
-import { parentsOf, type Workspace } from './workspace';
+import { basename, parentsOf, type Workspace } from './workspace';
 
 const MAX_SYMBOL_SITES = 3;
 
@@ -116,6 +116,8 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
   // A site generates pages and serves assets its sources do not hold (proxies, taxonomies, a static folder):
   // a root link or a page link there that matches no source is not known to be broken.
   if (site && (path.startsWith('/') || !/\.(md|mdx|markdown|rst|erb)$/i.test(path))) return [];
+  // A release note is published on the project's website: its root links (`/docs/ops/…`) are that site's pages.
+  if (path.startsWith('/') && source && RELEASE_NOTE.test(source)) return [];
   if (ref.deliberate) return [{ ok: false, form: ref.form, detail: `${ref.path} does not exist in the workspace` }];
   if (ref.inBlock) return [];
   // A path in a code span is ours when it starts where ours do; `kubernetes.io/ingress.class` is not.
@@ -177,12 +179,28 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
   return sites.map((s) => ({ ok: true as const, form: ref.form, target: { path: s.path, kind: 'symbol' as const, symbol: name } }));
 }
 
+/**
+ * An Ansible role: a `roles/<name>/` folder (the one closest to the document when several are), run
+ * from its tasks/main.yml — what the role is, and what a rename of the role moves.
+ */
+function resolveRole(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const name = ref.symbol!;
+  const entry = (dir: string) => ['tasks/main.yml', 'tasks/main.yaml'].map((f) => `${dir}/${f}`).find((p) => ws.isFile(p));
+  let roles = ws.dirsNamed(name).filter((d) => basename(dirOf(d)) === 'roles' && entry(d));
+  if (source && roles.length > 1) {
+    const depth = roles.map((d) => sharedDepth(dirOf(source), `${d}/x`));
+    roles = roles.filter((_, i) => depth[i] === Math.max(...depth));
+  }
+  if (roles.length > 1) return [{ ok: false, form: 'role', state: 'ambiguous', detail: `ambiguous: ${roles.length} roles are named ${name} (${roles.slice(0, 5).join(', ')})` }];
+  return roles.length ? fileResolution(ws, entry(roles[0])!, undefined, 'role') : [];
+}
+
 const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/([^/]+)\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
 const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\/([^#?]+)/i;
 /** A commit id: a URL pinned to one names the file as it was then, not the tree now. */
 const COMMIT = /^[0-9a-f]{7,40}$/i;
 
-function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
+function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[], source: string | null): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
   if (!m) return [];
   const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
@@ -196,25 +214,38 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   } catch {
     // kept as written
   }
-  // A branch name may hold slashes (`blob/release/1.2/docs/x.md`): the path is the longest tail that exists.
-  const exists = (p: string) => ws.isFile(p) || ws.isDir(p);
   const segments = path.replace(/\/+$/, '').split('/');
-  if (!exists(segments.join('/'))) {
-    // Only segments that are no folder here can be part of the branch: `examples/fargate/main.tf` is not `main.tf`.
-    const tail = [1, 2, 3].filter((skip) => !segments.slice(0, skip).some((_, i) => ws.isDir(segments.slice(0, i + 1).join('/'))))
-      .map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t));
-    // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
-    if (!tail && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
-    path = tail ?? path;
-  }
-  const resolved = resolvePath(ws, { ...ref, form: 'url', path, fragment: m[5], deliberate: ours, inBlock: false }, null);
+  // The path under `root` the URL names: a branch name may hold slashes (`blob/release/1.2/docs/x.md`),
+  // so it is the longest tail that exists — and only segments that are no folder there can be part of
+  // the branch (`examples/fargate/main.tf` is not `main.tf`).
+  const locate = (root: string): string | null => {
+    const at = (p: string) => (root ? `${root}/${p}` : p);
+    const exists = (p: string) => ws.isFile(at(p)) || ws.isDir(at(p));
+    if (exists(segments.join('/'))) return segments.join('/');
+    const tails = [1, 2, 3].filter((skip) => !segments.slice(0, skip).some((_, i) => ws.isDir(at(segments.slice(0, i + 1).join('/')))));
+    return tails.map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t)) ?? null;
+  };
+  // Without a known remote, the document's own project may be the repository the URL names — a folder
+  // with its licence named like that repository (`istio/` for istio/istio, in a workspace of several):
+  // its path is looked for there first, then from the root.
+  const own = ours ? '' : projectRoot(ws, source);
+  const project = own && basename(own).toLowerCase() === m[2].replace(/\.git$/, '').toLowerCase() ? own : '';
+  const inProject = project ? locate(project) : null;
+  const found = inProject ?? locate('');
+  // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
+  if (!found && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
+  const inBase = inProject ? `${project}/${inProject}` : (found ?? path);
+  const resolved = resolvePath(ws, { ...ref, form: 'url', path: inBase, fragment: m[5], deliberate: ours, inBlock: false }, null);
   // Without a known remote, a URL counts when its path exists here; one that does not is no reference of ours.
   // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no finding.
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
 }
 
 export function resolveReference(ws: Workspace, ref: RawReference, source: string | null, repositories: readonly string[] = []): Resolution[] {
-  if (ref.form === 'url') return resolveUrl(ws, ref, repositories);
+  if (ref.form === 'url') return resolveUrl(ws, ref, repositories, source);
+  // An in-page anchor names a heading of the document it is written in.
+  if (ref.form === 'heading' && ref.path === undefined) return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
+  if (ref.form === 'role') return resolveRole(ws, ref, source);
   if (ref.path !== undefined) {
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
       const asFile = resolveFilename(ws, ref, source);

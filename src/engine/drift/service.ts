@@ -17,7 +17,7 @@ import { findSecrets } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import type { Search } from './evaluate';
 import { evaluateWithFinder } from './finders';
-import { extractFromMarkdown, extractFromMemory, type RawReference } from './extract';
+import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
 import { MARKDOWN, resolveReference } from './resolve';
 import { allRefs, deleteRefs, deleteSource, inParts, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
 import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
@@ -25,7 +25,7 @@ import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, 
 import { basename, parentsOf, Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
-const DRIFT_SOURCE = MARKDOWN;
+const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
 const TRACKED_STATUSES = `(${[...LIVE_STATUSES, 'quarantined'].map((s) => `'${s}'`).join(', ')})`;
 const TRACKED = new Set<string>([...LIVE_STATUSES, 'quarantined']);
@@ -155,11 +155,34 @@ export class DriftService {
     return out;
   }
 
+  /**
+   * Same-repository URLs are resolved with the remotes known then: when they differ now (a remote
+   * added after the store opened, or a store written before remotes were recorded), every stored
+   * URL is resolved again — one that names another repository now goes, one whose target is the
+   * same keeps its baseline (an edit made meanwhile must not be absorbed), another is fingerprinted.
+   */
+  private settleRemotes(ws: Workspace): void {
+    const remotes = JSON.stringify([...new Set(this.repositories().map((r) => r.toLowerCase()))].sort());
+    const known = this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'drift.remotes'")?.value;
+    if (known === remotes) return;
+    const now = nowIso(this.ctx);
+    for (const row of this.ctx.db.all<RefRow>("SELECT * FROM drift_refs WHERE form = 'url' AND source_kind = 'doc' ORDER BY id")) {
+      const ref: RawReference = { raw: row.raw, form: 'url', line: row.line, deliberate: true };
+      const fresh = this.freshRow('doc', row.source, ref, ws, row.source, now);
+      const same = fresh.length === 1 && fresh[0].target_path === row.target_path && fresh[0].target_kind === row.target_kind && fresh[0].symbol === row.symbol;
+      if (same) continue;
+      deleteRefs(this.ctx.db, [row.id]);
+      for (const next of fresh) insertRef(this.ctx.db, next);
+    }
+    this.ctx.db.run("INSERT INTO meta (name, value) VALUES ('drift.remotes', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [remotes]);
+  }
+
   /** A full scan: every document and live memory re-read, every reference classified. */
   scan(): DriftScanResult {
     const ws = this.ws(true);
     const docs = ws.allFiles().filter((p) => DRIFT_SOURCE.test(p));
     this.ctx.db.transaction(() => {
+      this.settleRemotes(ws);
       const present = new Set(docs);
       const known = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'doc'");
       for (const k of known) if (!present.has(k.source)) deleteSource(this.ctx.db, 'doc', k.source);
@@ -192,6 +215,7 @@ export class DriftService {
     const unique = [...new Set(paths.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/')).filter(Boolean))];
     ws.refresh(unique);
     return this.ctx.db.transaction(() => {
+      this.settleRemotes(ws);
       for (const path of unique) if (DRIFT_SOURCE.test(path)) this.syncDoc(path, ws, false);
       this.retryBrokenNaming(unique.filter((p) => ws.isFile(p)), ws);
       const folders = new Set<string>();
@@ -312,6 +336,18 @@ export class DriftService {
       out.set(row.source, list);
     }
     return out;
+  }
+
+  /**
+   * Drift flags for document hits, each a chunk of its file: only the references written on the
+   * chunk's own lines (1-based, inclusive), so a hit on one section does not carry another's.
+   */
+  docFlags(hits: ReadonlyArray<{ path: string; lines: readonly [number, number] }>): Array<DriftFlag[] | undefined> {
+    const rows = refsOfSources(this.ctx.db, 'doc', [...new Set(hits.map((h) => h.path))]).filter((r) => r.state !== 'current');
+    return hits.map((hit) => {
+      const own = rows.filter((r) => r.source === hit.path && r.line >= hit.lines[0] && r.line <= hit.lines[1]);
+      return own.length ? own.map((r) => ({ state: r.state, reference: r.raw, detail: r.detail })) : undefined;
+    });
   }
 
   /**

@@ -3,6 +3,7 @@
 // markdown section under a heading, or a range of lines.
 
 import { sha256 } from '../trust/digest';
+import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import type { SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
@@ -73,24 +74,25 @@ function sectionText(text: string, slug: string): string | null {
   const key = anchorKey(slug);
   let start = -1;
   let level = 0;
-  let fence: string | null = null;
+  const fences = new FenceTracker();
   const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
   if (title && anchorKey(title) === key) return text;
+  // GitHub numbers repeated headings: the second `## Beta` is `#beta-1`.
+  const seen = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
-    const opener = /^\s{0,3}(```+|~~~+)/.exec(lines[i]);
-    if (opener && (!fence || (opener[1][0] === fence[0] && opener[1].length >= fence.length && lines[i].trim() === opener[1]))) {
-      fence = fence ? null : opener[1];
-      continue;
-    }
-    if (fence) continue;
+    if (fences.step(lines[i]) !== 'text') continue;
     const m = HEADING.exec(lines[i]);
     if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
     if (start >= 0) continue;
     if (m) {
       const id = EXPLICIT_ID.exec(m[2]);
       const heading = m[2].replace(EXPLICIT_ID, '');
-      if (anchorKey(heading) === key || (id && anchorKey(id[1]) === key) || headingSlug(heading) === slug.toLowerCase()) {
+      const repeat = seen.get(headingSlug(heading)) ?? 0;
+      seen.set(headingSlug(heading), repeat + 1);
+      const suffix = repeat ? `-${repeat}` : '';
+      const named = anchorKey(heading) + (repeat ? String(repeat) : '') === key || `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
+      if (named || (id && anchorKey(id[1]) === key)) {
         start = i;
         level = m[1].length;
         continue;

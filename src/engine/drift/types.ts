@@ -20,6 +20,7 @@ export type ReferenceForm =
   | 'directory' // a bare directory name
   | 'symbol' // a function, class, key, Terraform block or resource name
   | 'flag' // a command-line flag
+  | 'role' // an Ansible role named in prose (`nodejs` role): its tasks/main.yml
   | 'anchor' // a memory's anchor
   | 'memory_link'; // a memory's link
 
