@@ -39,7 +39,7 @@ export type { RepoRecordsSummary } from './team/repoRecords';
 export { DRIFT_STATES, type DriftState, type DriftFinding, type DriftFlag, type DriftScanResult, type WorkspaceReader, type FileStat } from './drift/types';
 export type { DriftFilter, ReverifyResult } from './drift/service';
 export { describeDrift, type WithDrift } from './drift/annotate';
-export { anchorTarget, type AnchorTarget } from './drift/anchor';
+export { anchorTarget, openableAnchors, type AnchorTarget } from './drift/anchor';
 export { PATTERN_FINDER, type ParsedDeclaration, type SymbolParser } from './drift/finders';
 export { discoveryMatcher, type DiscoveryConfig } from './indexing/discovery';
 export { keyIdOf, type Refusal } from './trust/integrity';

@@ -31,7 +31,13 @@ export type UiRequest =
   | { action: 'press'; key: string }
   | { action: 'dialogButton'; label: string; timeoutMs?: number }
   /** Hovers the row showing `row` in the view titled `view` and clicks its inline action named `label`. */
-  | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number };
+  | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number }
+  /**
+   * The actions a person is offered on the row showing `row` in the view titled `view`: the inline
+   * buttons drawn while the pointer is over it, and its context menu (opened, read, closed). JSON
+   * { inline: string[], menu: string[] }.
+   */
+  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

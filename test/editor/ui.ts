@@ -116,6 +116,20 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await button.first().click({ timeout });
       return undefined;
     }
+    case 'treeItemMenu': {
+      const row = within(page, request.view).locator('.monaco-list-row').filter({ hasText: request.row }).first();
+      await row.waitFor({ state: 'visible', timeout });
+      await row.hover();
+      const buttons = row.locator('.actions .action-label');
+      const inline = await buttons.evaluateAll((elements) => elements.map((e) => e.getAttribute('aria-label') ?? ''));
+      await row.click({ button: 'right' });
+      const items = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label');
+      await items.first().waitFor({ state: 'visible', timeout });
+      const menu = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      await page.keyboard.press('Escape');
+      await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout });
+      return JSON.stringify({ inline, menu });
+    }
   }
 }
 

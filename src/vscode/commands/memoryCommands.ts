@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES } from '../../engine';
+import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
@@ -194,7 +194,7 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
     folder = store.folder;
     const { memory } = await store.api.get(key);
-    const anchors = [...memory.anchors, ...memory.links.filter((l) => anchorTarget(l)?.path)];
+    const anchors = openableAnchors(memory);
     if (!anchors.length) throw new Error(`${key} has no anchors`);
     const choose = async () =>
       required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));

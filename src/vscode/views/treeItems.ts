@@ -59,7 +59,8 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.description = m.status === 'active' ? m.description : `${m.status} · ${m.description}`;
       item.tooltip = memoryTooltip(m);
       item.iconPath = memoryIcon(m);
-      item.contextValue = `memory.${m.status}`;
+      // `.anchored`: the menus offer Open Anchor only on a record that has something to open.
+      item.contextValue = `memory.${m.status}${m.anchored ? '.anchored' : ''}`;
       item.command = { command: 'lore.open', title: 'Open', arguments: [node] };
       return item;
     }
