@@ -47,4 +47,4 @@ export { MAX_BUNDLE_CHARS } from './trust/bundleFormat';
 export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';
 export { headingSlug } from './drift/target';
-export { keyFor } from './model/keys';
+export { keyFor, parseKey } from './model/keys';

@@ -12,6 +12,8 @@ export type UiRequest =
   | { action: 'waitForSidebarText'; text: string; view?: string; timeoutMs?: number }
   | { action: 'waitForSidebarTextGone'; text: string; view?: string; timeoutMs?: number }
   | { action: 'waitForNotification'; text: string; timeoutMs?: number }
+  /** Clicks the button `label` on the notification toast showing `text`. */
+  | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
   | { action: 'screenshot'; name: string; part: 'sidebar' | 'window' }
   /** Waits for the quick input showing `prompt` (its message or placeholder), types `text`, presses Enter. */
   | { action: 'quickInput'; prompt: string; text?: string; timeoutMs?: number }
