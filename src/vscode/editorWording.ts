@@ -1,9 +1,10 @@
 // The one place the editor rewords what the engine and host say for the CLI: a hint naming a
 // `lore …` command or a LORE_* variable reaches a person at the editor as the command, view or
 // `lore.*` setting that does the same here. Hints with no editor counterpart (lore history, lore
-// promote in a terminal, lore doctor, lore trust) pass unchanged.
+// promote in a terminal, lore doctor, lore trust) pass unchanged. Drift findings read as one plain
+// sentence naming what changed and who refers to it (driftSentence).
 
-import { isLoreError } from '../engine';
+import { isLoreError, type DriftFinding } from '../engine';
 
 /** CLI fragment (backticks or quotes around it optional) → what to use in the editor. */
 const REWORDINGS: [RegExp, string][] = [
@@ -33,4 +34,49 @@ export function editorWording(text: string): string {
 export function errorText(error: unknown): string {
   if (!isLoreError(error)) return (error as Error).message;
   return error.hint ? `${error.message} — ${editorWording(error.hint)}` : error.message;
+}
+
+const MARKDOWN = /\.(md|mdx|markdown)$/i;
+const LINES = /^L\d+(-L?\d+)?$/;
+
+/** What a reference points at, as a sentence names it: "`enqueue` in src/queue.ts", "`scripts/retry.sh`". */
+function targetWords(f: DriftFinding): string {
+  const { target_path: path, symbol, raw } = f.reference;
+  if (!path) return `\`${raw}\``;
+  if (!symbol) return `\`${path}\``;
+  if (LINES.test(symbol)) return `lines ${symbol} of ${path}`;
+  if (MARKDOWN.test(path)) return `section #${symbol} of ${path}`;
+  return `\`${symbol}\` in ${path}`;
+}
+
+/** Who refers, for a sentence: "this ADR" (a doc of that kind) or "this decision" (a memory of that type). */
+export function referrerWords(f: DriftFinding, docKind?: string): string {
+  if (f.source.kind === 'doc') return `this ${docKind ?? 'doc'}`;
+  const type = (f.source.key ?? '').split('/')[0];
+  return `this ${type ? type.replace(/_/g, ' ') : 'memory'}`;
+}
+
+/**
+ * One sentence for a drifted reference, e.g. "`enqueue` in src/queue.ts changed since this ADR was
+ * last checked". `referrer` names who refers to it ("this ADR", or a path in a list of findings).
+ * What the engine found stays in the finding's evidence (the Drift view's tooltip shows it too).
+ */
+export function driftSentence(f: DriftFinding, referrer: string): string {
+  const target = targetWords(f);
+  const since = `since ${referrer} was last checked`;
+  const who = referrer.charAt(0).toUpperCase() + referrer.slice(1);
+  switch (f.state) {
+    case 'changed':
+      return `${target} changed ${since}`;
+    case 'relocated':
+      return `${target} moved to ${f.evidence.new_path ?? 'another place'} ${since}`;
+    case 'gone':
+      return `${target} was ${f.reference.symbol ? 'removed or renamed' : 'deleted or moved'} ${since}`;
+    case 'ambiguous':
+      return `${who} refers to \`${f.reference.raw}\`, which is ambiguous: ${f.evidence.detail.replace(/^ambiguous:\s*/, '')}`;
+    case 'broken':
+      return `${who} refers to \`${f.reference.raw}\`, but ${f.evidence.detail}`;
+    default:
+      return `${target} is unchanged ${since}`;
+  }
 }

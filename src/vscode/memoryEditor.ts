@@ -1,8 +1,8 @@
 // Editing a memory in the editor (`lore-edit:` documents, see memoryFrontMatter.ts): opening one
 // reads the record; saving writes a new version with expected_version = the version the text
 // was based on. When the record changed meanwhile (another window, an agent, the CLI), nothing is
-// overwritten: the save fails, the stored version opens beside yours to merge from,
-// and the next save is based on that version.
+// overwritten: the save fails, a diff editor shows the stored version beside yours to merge, and
+// the next save is based on that version.
 
 import * as vscode from 'vscode';
 import type { Memory } from '../engine';
@@ -97,16 +97,15 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
       // The next save is based on what the person has now been shown (the stat stays as it was).
       const shown = this.bases.get(uri.toString()) ?? this.baseOf(memory);
       this.bases.set(uri.toString(), { ...shown, version });
-      this.changedStored.fire(editUri(folder, key, STORED_SCHEME));
-      // After the failed save has settled: the diff opens the very document being saved.
-      // The stored version beside the edit, once the failed save has settled (a diff editor asked
-      // for from inside the save never showed in VS Code 1.139; Compare with it is one click away).
       const stored = editUri(folder, key, STORED_SCHEME);
-      const beside = { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true };
-      setTimeout(() => void vscode.window.showTextDocument(stored, beside), 0);
+      this.changedStored.fire(stored);
+      // Both versions side by side to merge: the stored one (read-only) left, the person's edit
+      // right, where they merge and save again. Asked for once the failed save has returned.
+      const title = `${key}: stored version ${version} ↔ your edit`;
+      setTimeout(() => void vscode.commands.executeCommand('vscode.diff', stored, uri, title, { preview: false }), 0);
       throw vscode.FileSystemError.Unavailable(
         `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +
-          'Merge from the stored version shown beside it, then save again.',
+          'Merge from the stored version shown beside your edit, then save again.',
       );
     }
     const saved = await this.current(uri);

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join, resolve } from 'node:path';
 import type { ExtensionContext } from 'vscode';
 import { storePaths } from '../../src/host/dataDir';
+import { keyFor, type MemoryType } from '../../src/engine';
 import { createFakeVscode, freshRequire, installFakeVscode, McpHttpServerDefinition, McpStdioServerDefinition, Uri, type FakeVscode, type TreeItem } from '../support/fakeVscode';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -284,7 +285,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
   it('shows remembered records in the views; dispute, copy key and forget from the context menu', async () => {
     activate();
     const remember = async (type: string, title: string, description: string, anchors = '') => {
-      fake.answers.push(pickWhere((i) => i.type === type), title, description, 'body text', anchors);
+      fake.answers.push(pickWhere((i) => i.type === type), title, keyFor(type as MemoryType, title), description, 'body text', anchors);
       await run('lore.remember');
     };
     await remember('decision', 'Queue jobs in Postgres', 'Jobs use SKIP LOCKED rather than a broker');
@@ -322,7 +323,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
 
   it('recalls as you type: memories and docs in one list, previewed beside, opened on accept', async () => {
     activate();
-    fake.answers.push(pickWhere((i) => i.type === 'dead_end'), 'Redis streams for the job queue', 'Tried and dropped: jobs were lost on failover', 'details', '');
+    fake.answers.push(pickWhere((i) => i.type === 'dead_end'), 'Redis streams for the job queue', 'dead_end/redis-streams-for-the-job-queue', 'Tried and dropped: jobs were lost on failover', 'details', '');
     await run('lore.remember');
     fake.answers.push(pickWhere((i) => i.full === false));
     await run('lore.reindex');
@@ -384,7 +385,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     const file = join(workspace, 'src', 'queue.ts');
     writeFileSync(file, 'export function enqueue(job: string): void {\n  db.insert(job);\n}\n');
     activate();
-    fake.answers.push(pickWhere((i) => i.type === 'decision'), 'Jobs are enqueued in one insert', 'enqueue writes the job row and nothing else', 'body', 'src/queue.ts#enqueue');
+    fake.answers.push(pickWhere((i) => i.type === 'decision'), 'Jobs are enqueued in one insert', 'decision/jobs-are-enqueued-in-one-insert', 'enqueue writes the job row and nothing else', 'body', 'src/queue.ts#enqueue');
     await run('lore.remember');
     assert.deepEqual(errors(), []);
 
@@ -396,7 +397,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     const memoryDoc = [...all.keys()].find((uri) => uri.startsWith('lore-memory://'));
     assert.ok(memoryDoc, `a diagnostic on the memory's document; got ${[...all.keys()].join(', ')}`);
     const [warning] = all.get(memoryDoc)!;
-    assert.match(warning.message, /src\/queue\.ts#enqueue is changed/);
+    assert.equal(warning.message, "`enqueue` in src/queue.ts changed since this decision was last checked");
     const hint = all.get(`file://${file}`)?.[0];
     assert.equal(hint?.severity, 2);
     assert.match(hint!.message, /^1 decision references this file \(1 drifted\)$/);

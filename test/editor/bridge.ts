@@ -12,6 +12,8 @@ export type UiRequest =
   | { action: 'waitForSidebarText'; text: string; view?: string; timeoutMs?: number }
   | { action: 'waitForSidebarTextGone'; text: string; view?: string; timeoutMs?: number }
   | { action: 'waitForNotification'; text: string; timeoutMs?: number }
+  /** Clicks the button `label` on the notification toast showing `text`. */
+  | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
   | { action: 'screenshot'; name: string; part: 'sidebar' | 'window' }
   /** Waits for the quick input showing `prompt` (its message or placeholder), types `text`, presses Enter. */
   | { action: 'quickInput'; prompt: string; text?: string; timeoutMs?: number }
@@ -38,7 +40,13 @@ export type UiRequest =
   /** Clicks the button named `label` on the shown notification that says `text`. */
   | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
   /** Waits until `text` shows in the panel (the Output view, the Problems panel…). */
-  | { action: 'waitForPanelText'; text: string; timeoutMs?: number };
+  | { action: 'waitForPanelText'; text: string; timeoutMs?: number }
+  /**
+   * The actions a person is offered on the row showing `row` in the view titled `view`: the inline
+   * buttons drawn while the pointer is over it, and its context menu (opened, read, closed). JSON
+   * { inline: string[], menu: string[] }.
+   */
+  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

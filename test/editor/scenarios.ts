@@ -49,7 +49,7 @@ const SCENARIOS: Scenario[] = [
       const statusBar = page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
       await step('wait for the workbench', () => statusBar.waitFor({ state: 'visible', timeout: WAIT_MS }));
       await palette(page, 'Problems: Focus on Problems View');
-      const warning = `${DRIFT_DOC.symbol}() is changed`;
+      const warning = `\`${DRIFT_DOC.symbol}\` in ${DRIFT_DOC.code} changed since this guide was last checked`;
       const inProblems = (text: string) => page.locator('.markers-panel').getByText(text).first();
       await step(`Problems: "${warning}"`, () => inProblems(warning).waitFor({ state: 'visible', timeout: WAIT_MS }));
       await step('on the doc', () => inProblems('worker.md').waitFor({ state: 'visible', timeout: WAIT_MS }));

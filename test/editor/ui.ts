@@ -60,6 +60,16 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await toast.waitFor({ state: 'visible', timeout });
       return toast.innerText();
     }
+    case 'notificationButton': {
+      // A toast, or its row in the notification center (toasts of a background page hide).
+      const toast = page
+        .locator('.notifications-toasts .notification-toast, .notifications-center .monaco-list-row')
+        .filter({ hasText: request.text })
+        .first();
+      await toast.waitFor({ state: 'visible', timeout });
+      await toast.getByRole('button', { name: request.label }).first().click({ timeout });
+      return undefined;
+    }
     case 'screenshot': {
       const path = join(artifacts, `${request.name}.png`);
       if (request.part === 'sidebar') await sidebar.screenshot({ path });
@@ -132,6 +142,20 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       const text = page.locator('#workbench\\.parts\\.panel').getByText(request.text).first();
       await text.waitFor({ state: 'visible', timeout });
       return text.innerText();
+    }
+    case 'treeItemMenu': {
+      const row = within(page, request.view).locator('.monaco-list-row').filter({ hasText: request.row }).first();
+      await row.waitFor({ state: 'visible', timeout });
+      await row.hover();
+      const buttons = row.locator('.actions .action-label');
+      const inline = await buttons.evaluateAll((elements) => elements.map((e) => e.getAttribute('aria-label') ?? ''));
+      await row.click({ button: 'right' });
+      const items = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label');
+      await items.first().waitFor({ state: 'visible', timeout });
+      const menu = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      await page.keyboard.press('Escape');
+      await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout });
+      return JSON.stringify({ inline, menu });
     }
   }
 }

@@ -30,3 +30,11 @@ export function anchorTarget(text: string): AnchorTarget | null {
   if (!ref.path && !ref.symbol) return { url: ref.raw, path: null, fragment: null };
   return { url: null, path: ref.path ?? null, fragment: ref.fragment ?? (ref.path ? null : (ref.symbol ?? null)) };
 }
+
+/**
+ * What "Open Anchor" offers for a memory: its anchors, then the links that name a workspace file.
+ * A record's summary says whether there is any (`anchored`), so a door shows the action only then.
+ */
+export function openableAnchors(memory: { anchors: readonly string[]; links: readonly string[] }): string[] {
+  return [...memory.anchors, ...memory.links.filter((link) => anchorTarget(link)?.path)];
+}

@@ -4,11 +4,14 @@
 import { DOC_KINDS } from './kinds';
 import { LIMITS } from '../model/limits';
 import { optionalInteger, requireEnum } from '../model/validate';
+import { LoreError } from '../errors';
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from './kinds';
 
 export interface ListDocsInput {
   kinds?: string[];
+  /** Only these workspace-relative paths (at most LIMITS.listMax): what kind of doc each one is. */
+  paths?: string[];
   offset?: number;
   limit?: number;
 }
@@ -32,8 +35,23 @@ export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsRe
   const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS));
   const offset = optionalInteger('offset', input.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
-  const clause = kinds.length ? `WHERE kind IN (${kinds.map(() => '?').join(', ')})` : '';
-  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM docs ${clause}`, kinds)?.n ?? 0;
-  const items = db.all<DocSummary>(`SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`, [...kinds, limit, offset]);
+  const paths = optionalPaths(input.paths);
+  const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+  const where = [...(kinds.length ? [`kind IN (${marks(kinds.length)})`] : []), ...(paths ? [`path IN (${marks(paths.length)})`] : [])];
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const params = [...kinds, ...(paths ?? [])];
+  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM docs ${clause}`, params)?.n ?? 0;
+  const items = db.all<DocSummary>(`SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`, [...params, limit, offset]);
   return { items, total, offset, next_offset: offset + items.length < total ? offset + items.length : null };
+}
+
+function optionalPaths(value: unknown): string[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
+    throw new LoreError('INVALID_INPUT', 'paths must be a list of workspace-relative paths');
+  }
+  if (value.length > LIMITS.listMax) {
+    throw new LoreError('INVALID_INPUT', `paths names ${value.length} files; at most ${LIMITS.listMax} at a time`, 'ask in parts');
+  }
+  return value as string[];
 }

@@ -138,4 +138,6 @@ export interface MemorySummary {
   updated_at: string;
   review_after: string | null;
   flags: string[];
+  /** Whether the record has anything Open Anchor can open (drift/anchor.ts openableAnchors). */
+  anchored: boolean;
 }

@@ -2,6 +2,7 @@
 
 import type { SqlDatabase } from '../ports';
 import type { Memory, MemorySummary } from '../model/types';
+import { openableAnchors } from '../drift/anchor';
 
 export interface MemoryRow {
   id: number;
@@ -140,5 +141,6 @@ export function summarize(memory: Memory, now: string): MemorySummary {
     updated_at: memory.updated_at,
     review_after: memory.review_after,
     flags: flagsFor(memory, now),
+    anchored: openableAnchors(memory).length > 0,
   };
 }

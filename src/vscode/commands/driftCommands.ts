@@ -13,13 +13,15 @@ import { editorActor } from './ui';
 interface FindingArg {
   folder?: string;
   finding?: DriftFinding;
+  /** Findings folded into this one (drift/fold.ts): resolved with it. */
+  also?: DriftFinding[];
 }
 
-function findingOf(arg: unknown): { folder: string; finding: DriftFinding } {
+function findingOf(arg: unknown): { folder: string; finding: DriftFinding; also: DriftFinding[] } {
   const node = arg as FindingArg;
   if (!node?.folder || !node.finding)
     throw new Error("run this from a drift warning's quick fix or an item in the Drift view");
-  return { folder: node.folder, finding: node.finding };
+  return { folder: node.folder, finding: node.finding, also: Array.isArray(node.also) ? node.also : [] };
 }
 
 export function registerDriftCommands(deps: CommandDeps): void {
@@ -50,11 +52,14 @@ export function registerDriftCommands(deps: CommandDeps): void {
   });
 
   register('lore.reverifyReference', async (arg?: unknown) => {
-    const { folder, finding } = findingOf(arg);
+    const { folder, finding, also } = findingOf(arg);
     if (finding.source.kind !== 'doc')
       return vscode.commands.executeCommand('lore.reverify', { folder, key: finding.source.key });
-    await stores.get(folder).api.reverifyReference(editorActor(), finding.id);
-    tracker.resolved(folder, finding.id);
+    // The file-wide reference on the same line was shown as part of this one: accepted with it.
+    for (const f of [finding, ...also.filter((a) => a.source.kind === 'doc')]) {
+      await stores.get(folder).api.reverifyReference(editorActor(), f.id);
+      tracker.resolved(folder, f.id);
+    }
     vscode.window.showInformationMessage(
       `Lore: ${finding.reference.raw} in ${finding.source.path} re-verified against ` +
         `${finding.evidence.new_path ?? finding.reference.target_path}.`,

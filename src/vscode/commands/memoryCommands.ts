@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES } from '../../engine';
+import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
 import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
@@ -80,14 +80,35 @@ function workspaceText(folder: string): ReadText {
 
 const splitAnchors = (text: string) => text.split(',').map((a) => a.trim()).filter(Boolean);
 
-function rememberSteps(deps: CommandDeps, folder: string, type: MemoryType, withBody: boolean): Step[] {
+/** Why `key` cannot name a new `type` record, in the engine's words (its message and rule), or undefined. */
+function keyProblem(type: MemoryType, key: string): string | undefined {
+  try {
+    if (parseKey(key).type !== type) return `a ${type.replace('_', ' ')}'s key starts with ${type}/`;
+    return undefined;
+  } catch (error) {
+    const e = error as { message: string; hint?: string };
+    return e.hint ? `${e.message}: ${e.hint}` : e.message;
+  }
+}
+
+function rememberSteps(deps: CommandDeps, store: FolderStore, type: MemoryType, withBody: boolean): Step[] {
   const kind = type.replace('_', ' ');
-  const read = workspaceText(folder);
+  const read = workspaceText(store.folder);
   const steps: Step[] = [
     {
       prompt: `Title of the ${kind}`,
       limit: LIMITS.titleChars,
       describe: (v) => `Title of the ${kind}${v.trim() ? ` — saved as ${keyFor(type, v.trim())}` : ''}`,
+    },
+    {
+      // The rule is the engine's (parseKey); shown in the prompt, checked as it is typed.
+      prompt: `Key: ${type}/ then lowercase letters, digits, ".", "_" or "-" (from the title unless you change it)`,
+      derive: (answers) => keyFor(type, answers[0].trim()),
+      check: (value) => keyProblem(type, value),
+      warn: async (value) => {
+        const taken = await store.api.get(value).then(() => true, () => false);
+        return taken ? `${value} already exists: saving adds a new version of it` : undefined;
+      },
     },
     { prompt: 'One line: what a reader needs to know', limit: LIMITS.descriptionChars },
   ];
@@ -112,16 +133,16 @@ function rememberSteps(deps: CommandDeps, folder: string, type: MemoryType, with
 
 async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Promise<void> {
   const withBody = draft.body === undefined;
-  const steps = rememberSteps(deps, store.folder, draft.type, withBody);
+  const steps = rememberSteps(deps, store, draft.type, withBody);
   const title = `Lore: Remember ${TYPE_NAMES[draft.type]}`;
-  let typed: string[] = [draft.title ?? '', '', ...(withBody ? [''] : []), (draft.anchors ?? []).join(', ')];
+  let typed: string[] = [draft.title ?? '', '', '', ...(withBody ? [''] : []), (draft.anchors ?? []).join(', ')];
   for (;;) {
     typed = await runSteps(title, steps, typed);
-    const [name, description] = typed;
-    const body = withBody ? typed[2] : draft.body ?? '';
+    const [name, key, description] = typed;
+    const body = withBody ? typed[3] : draft.body ?? '';
     const anchors = splitAnchors(typed[typed.length - 1]);
     const provenance = { source: 'user' as const, client: 'vscode' };
-    const input: RememberInput = { type: draft.type, title: name, description, body, anchors, provenance };
+    const input: RememberInput = { type: draft.type, key, title: name, description, body, anchors, provenance };
     let result: SaveResult;
     try {
       result = await store.api.remember(editorActor(), input);
@@ -194,7 +215,7 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
     folder = store.folder;
     const { memory } = await store.api.get(key);
-    const anchors = [...memory.anchors, ...memory.links.filter((l) => anchorTarget(l)?.path)];
+    const anchors = openableAnchors(memory);
     if (!anchors.length) throw new Error(`${key} has no anchors`);
     const choose = async () =>
       required(await vscode.window.showQuickPick(anchors, { placeHolder: `Anchors of ${key}` }));

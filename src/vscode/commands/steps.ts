@@ -17,6 +17,10 @@ export interface Step {
   describe?: (value: string) => string;
   /** A reason the value would not work; shown as a warning that does not block Enter. */
   warn?: (value: string) => Promise<string | undefined>;
+  /** A rule the value must keep (a key's format): its message blocks Enter, shown as you type. */
+  check?: (value: string) => string | undefined;
+  /** The value proposed from the earlier answers (the key from the title), until the person types their own. */
+  derive?: (answers: readonly string[]) => string;
 }
 
 /** Why a value cannot be accepted, or undefined. */
@@ -26,7 +30,7 @@ export function blocking(step: Step, value: string): string | undefined {
   if (step.limit !== undefined && text.length > step.limit) {
     return `${text.length}/${step.limit} characters: ${text.length - step.limit} too many.`;
   }
-  return undefined;
+  return text ? step.check?.(text) : undefined;
 }
 
 function promptOf(step: Step, value: string): string {
@@ -37,8 +41,14 @@ function promptOf(step: Step, value: string): string {
 /** Runs the steps from `values` (what was typed before, if anything); resolves with every value, trimmed. */
 export async function runSteps(title: string, steps: Step[], values: string[] = []): Promise<string[]> {
   const answers = steps.map((_, i) => values[i] ?? '');
+  // What each derived step last proposed: a value still equal to it follows the earlier answers.
+  const proposed = steps.map(() => '');
   let index = 0;
   while (index < steps.length) {
+    const derive = steps[index].derive;
+    if (derive && (!answers[index].trim() || answers[index] === proposed[index])) {
+      answers[index] = proposed[index] = derive(answers);
+    }
     const outcome = await ask(title, steps, index, answers);
     if (outcome === 'back') index = Math.max(0, index - 1);
     else {

@@ -5,7 +5,44 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { STATUS_MENU_COMMAND } from '../status';
 import type { CommandDeps } from './deps';
+import type { ImportResult } from '../../engine';
+import { planChoices, planSections, type PlanChoice } from './importPlan';
 import { editorActor, pickStore, required, resolveTarget } from './ui';
+
+type PlanItem = vscode.QuickPickItem & { choice?: PlanChoice };
+
+/** The plan in a quick pick, verified and readable: the yes rows first, then every record by what happens to it. */
+async function confirmPlan(file: string, plan: ImportResult): Promise<PlanChoice | undefined> {
+  const choices = planChoices(plan);
+  const items: PlanItem[] = [
+    ...choices.map((choice) => ({ label: `$(check) ${choice.label}`, detail: choice.detail, choice })),
+    { label: '$(close) Cancel', detail: choices.length ? 'nothing is imported' : 'everything in it is already here' },
+  ];
+  for (const section of planSections(plan)) {
+    items.push({ label: section.title, kind: vscode.QuickPickItemKind.Separator });
+    items.push(...section.rows);
+  }
+  const pick = vscode.window.createQuickPick<PlanItem>();
+  pick.title = `Lore: Import ${file}`;
+  pick.placeholder = `Verified: ${plan.bundle.records} signed record(s) from ${plan.bundle.signer}. Import them?`;
+  pick.items = items;
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  return new Promise((resolve) => {
+    pick.onDidAccept(() => {
+      const picked = pick.selectedItems[0];
+      // A record's row is there to read; only a yes or Cancel closes the plan.
+      if (picked && !picked.choice && !picked.label.includes('Cancel')) return;
+      resolve(picked?.choice);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(undefined);
+    });
+    pick.show();
+  });
+}
 
 export function registerStoreCommands(deps: CommandDeps, refreshViews: () => void): void {
   const { register, stores, indexing, log } = deps;
@@ -59,9 +96,12 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     vscode.window.showInformationMessage(`Lore exported a signed bundle to ${target.fsPath}.`);
   });
 
-  register('lore.import', async () => {
+  register('lore.import', async (arg?: unknown) => {
     const store = await pickStore(stores);
-    const [source] = required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }));
+    // From the Explorer (or a test) the bundle's file comes as the argument; else it is asked for.
+    const source = arg instanceof vscode.Uri
+      ? arg
+      : required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }))[0];
     let bundle: unknown;
     try {
       bundle = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(source)).toString('utf8'));
@@ -71,9 +111,13 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     // A dry run first: every signature is checked and the plan shown before anything is written.
     const plan = await store.api.importBundle(editorActor(), bundle, { dryRun: true });
     log.info(`import plan for ${source.fsPath}: ${JSON.stringify(plan)}`);
-    required(await vscode.window.showWarningMessage(`Import ${source.fsPath.split(/[\\/]/).pop()}?`, { modal: true, detail: `Verified. Plan: ${JSON.stringify(plan).slice(0, 400)}` }, 'Import'));
-    await store.api.importBundle(editorActor(true), bundle, { dryRun: false });
-    vscode.window.showInformationMessage('Lore imported the bundle.');
+    const choice = await confirmPlan(source.fsPath.split(/[\\/]/).pop() ?? source.fsPath, plan);
+    if (!choice) return;
+    const done = await store.api.importBundle(editorActor(true), bundle, { dryRun: false, replace: choice.replace });
+    vscode.window.showInformationMessage(
+      `Lore imported the bundle: ${done.created} added, ${done.replaced} replaced, ${done.unchanged} skipped` +
+        `${done.quarantined.length ? `; ${done.quarantined.length} wait in the Inbox (quarantined)` : ''}.`,
+    );
   });
 
   register('lore.promoteToRepository', async (arg?: unknown) => {

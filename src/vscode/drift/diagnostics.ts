@@ -1,15 +1,18 @@
 // Drift in the Problems panel. After a save the references into the saved file are re-checked;
 // each drifted one becomes a warning on whatever refers to it (the doc's line, or the memory's
-// document), and the saved file gets an information hint naming who refers to it. Quick fixes:
-// re-verify, supersede, dispute, open.
+// document) in one sentence ("`enqueue` in src/queue.ts changed since this ADR was last checked"),
+// one per line and target (fold.ts), and the saved file gets an information hint naming who refers
+// to it. Quick fixes: re-verify, supersede, dispute, open.
 
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Logger } from '../../engine';
 import type { DriftFinding } from '../contract';
+import { driftSentence, referrerWords } from '../editorWording';
 import { memoryUri } from '../memoryDocument';
 import type { LoreStores } from '../stores';
+import { foldFindings } from './fold';
 import { referenceSummary } from './summary';
 import type { DriftTracker } from './tracker';
 
@@ -19,6 +22,14 @@ function diagnosticKey(uri: vscode.Uri, d: vscode.Diagnostic): string {
   return `${uri.toString()}|${d.range.start.line}|${String(d.code)}|${d.message}`;
 }
 
+/** What a diagnostic stands for: a finding (with those folded into it), or a saved file's referrers. */
+interface Known {
+  folder: string;
+  finding?: DriftFinding;
+  also?: DriftFinding[];
+  referrers?: DriftFinding[];
+}
+
 export class DriftDiagnostics implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly collection = vscode.languages.createDiagnosticCollection('lore');
@@ -26,7 +37,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
    * What each diagnostic stands for, by its text and place rather than object identity: the
    * diagnostics a code action request carries are not always the objects this class set.
    */
-  private findingOf = new Map<string, { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }>();
+  private findingOf = new Map<string, Known>();
   /** The same diagnostics by document and line: a request may carry none of them (a model just opened). */
   private onLine = new Map<string, vscode.Diagnostic[]>();
   /** Files saved and checked, per folder: they carry the "N records reference this" hint. */
@@ -98,7 +109,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
   update(): void {
     const byUri = new Map<string, { uri: vscode.Uri; list: vscode.Diagnostic[] }>();
     const findingOf: typeof this.findingOf = new Map();
-    const add = (uri: vscode.Uri, d: vscode.Diagnostic, known: { folder: string; finding?: DriftFinding; referrers?: DriftFinding[] }) => {
+    const add = (uri: vscode.Uri, d: vscode.Diagnostic, known: Known) => {
       const entry = byUri.get(uri.toString()) ?? { uri, list: [] };
       entry.list.push(d);
       byUri.set(uri.toString(), entry);
@@ -106,15 +117,17 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     };
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
-      for (const f of findings) {
-        if (f.state === 'current') continue;
+      for (const { finding: f, also } of foldFindings(findings)) {
         try {
           const line = Math.max(0, (f.source.line ?? 1) - 1);
-          const uri = f.source.kind === 'doc' && f.source.path ? vscode.Uri.file(join(folder, f.source.path)) : memoryUri(folder, f.source.key ?? '');
-          const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `${f.reference.raw} is ${f.state}: ${f.evidence.detail}`, vscode.DiagnosticSeverity.Warning);
+          const doc = f.source.kind === 'doc' && f.source.path;
+          const uri = doc ? vscode.Uri.file(join(folder, doc)) : memoryUri(folder, f.source.key ?? '');
+          const who = referrerWords(f, doc ? this.tracker.docKind(folder, doc) : undefined);
+          const range = new vscode.Range(line, 0, line, 1000);
+          const d = new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
           d.source = DIAGNOSTIC_SOURCE;
           d.code = `drift.${f.state}`;
-          add(uri, d, { folder, finding: f });
+          add(uri, d, { folder, finding: f, also });
         } catch (error) {
           this.logger.warn(`drift: finding ${f.id} not shown: ${(error as Error).message}`);
         }
@@ -178,7 +191,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);
       }
       if (f?.source.kind === 'doc') {
-        const target = [{ folder: known.folder, finding: f }];
+        const target = [{ folder: known.folder, finding: f, also: known.also ?? [] }];
         const raw = f.reference.raw;
         const moved = f.evidence.new_path;
         if (f.state === 'relocated' && moved) action(`Update ${raw} to ${moved}`, 'lore.updateReference', target, true);

@@ -1,6 +1,7 @@
 // The hint a saved file gets: who refers to it ("2 decisions and 1 doc reference this file").
 
 import type { DriftFinding } from '../contract';
+import { foldFindings } from './fold';
 
 /** "2 decisions and 1 doc reference this file" from the findings whose target is the file. */
 export function referenceSummary(findings: DriftFinding[]): string | null {
@@ -18,6 +19,7 @@ export function referenceSummary(findings: DriftFinding[]): string | null {
   };
   const parts = [...counts].map(([type, n]) => plural(type, n));
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
-  const drifted = findings.filter((f) => f.state !== 'current').length;
+  // Counted as the Problems panel shows them: a function and its file on one line are one.
+  const drifted = foldFindings(findings).length;
   return `${list} reference${sources.size === 1 ? 's' : ''} this file${drifted ? ` (${drifted} drifted)` : ''}`;
 }

@@ -1,8 +1,9 @@
 // The drift findings this window knows, per folder, as the drift engine reports them (driftCheck
 // after a save, driftFindings for everything, reverify to accept a memory's targets as they are now).
-// Feeds the Drift view and the diagnostics.
+// Feeds the Drift view and the diagnostics; knows what kind of doc each referring doc is (its
+// sentences say "this ADR"), learnt from the index before the findings are handed on.
 
-import type { Actor } from '../../engine';
+import { LIMITS, type Actor } from '../../engine';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 
@@ -11,6 +12,8 @@ export class DriftTracker {
   private readonly listeners = new Set<(folder: string) => void>();
   /** Per folder, how many times its findings changed: a full read that overlapped a change is stale. */
   private readonly changes = new Map<string, number>();
+  /** Per folder, each referring doc's kind as the index classified it ('' when it is not indexed). */
+  private readonly docKinds = new Map<string, Map<string, string>>();
 
   onDidChange(listener: (folder: string) => void): { dispose(): void } {
     this.listeners.add(listener);
@@ -27,9 +30,32 @@ export class DriftTracker {
     return [...(this.latest.get(folder)?.values() ?? [])];
   }
 
+  /** The kind of doc at `path` ("adr", "runbook"...), once a finding from it was read. */
+  docKind(folder: string, path: string): string | undefined {
+    return this.docKinds.get(folder)?.get(path) || undefined;
+  }
+
+  private async learnKinds(store: FolderStore, findings: DriftFinding[], again = false): Promise<void> {
+    const known = again ? new Map<string, string>() : (this.docKinds.get(store.folder) ?? new Map<string, string>());
+    const paths = [...new Set(findings.flatMap((f) => (f.source.kind === 'doc' && f.source.path ? [f.source.path] : [])))];
+    const missing = paths.filter((p) => !known.has(p));
+    try {
+      for (let i = 0; i < missing.length; i += LIMITS.listMax) {
+        const part = missing.slice(i, i + LIMITS.listMax);
+        const { items } = await store.api.listDocs({ paths: part, limit: LIMITS.listMax });
+        for (const path of part) known.set(path, '');
+        for (const doc of items) known.set(doc.path, doc.kind);
+      }
+    } catch {
+      // Without kinds the sentences say "this doc"; the findings themselves are what matter.
+    }
+    this.docKinds.set(store.folder, known);
+  }
+
   /** Re-checks the references into `paths` (workspace-relative) and returns those findings. */
   async check(store: FolderStore, paths: string[]): Promise<DriftFinding[]> {
     const findings = await store.api.driftCheck(paths);
+    await this.learnKinds(store, findings);
     const map = this.latest.get(store.folder) ?? new Map<string, DriftFinding>();
     const touched = new Set(paths);
     // What the check covered is replaced: references into the saved files and those they make.
@@ -47,6 +73,9 @@ export class DriftTracker {
       const findings = await store.api.driftFindings();
       // A check or resolution that landed during the read is newer than what was read: read again
       // rather than put back what the person just resolved.
+      if ((this.changes.get(store.folder) ?? 0) !== started) continue;
+      // A full read learns the kinds again (a reindex may have classified a doc anew).
+      await this.learnKinds(store, findings, true);
       if ((this.changes.get(store.folder) ?? 0) !== started) continue;
       this.latest.set(store.folder, new Map(findings.map((f) => [f.id, f])));
       this.emit(store.folder);
@@ -76,6 +105,7 @@ export class DriftTracker {
 
   forget(folder: string): void {
     this.latest.delete(folder);
+    this.docKinds.delete(folder);
     this.emit(folder);
   }
 }

@@ -10,6 +10,18 @@ export const KIND_LABELS: Record<DocKind, string> = {
   config: 'Configuration', code: 'Code', other: 'Other documents',
 };
 
+/** One document of a kind, as a sentence names it ("this ADR was last checked"). */
+export const KIND_NAMES: Record<DocKind, string> = {
+  adr: 'ADR', rfc: 'RFC', runbook: 'runbook', postmortem: 'postmortem', changelog: 'changelog',
+  readme: 'README', guide: 'guide', terraform: 'Terraform file', kubernetes: 'Kubernetes manifest',
+  helm: 'Helm chart', dockerfile: 'Dockerfile', ci: 'CI pipeline', ansible: 'Ansible file',
+  config: 'configuration file', code: 'file', other: 'document',
+};
+
+export function kindName(kind: string | undefined): string {
+  return (KIND_NAMES as Record<string, string>)[kind ?? ''] ?? 'doc';
+}
+
 export function kindLabel(kind: string): string {
   return (KIND_LABELS as Record<string, string>)[kind] ?? kind;
 }

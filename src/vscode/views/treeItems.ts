@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { MemorySummary } from '../../engine';
+import { driftSentence } from '../editorWording';
 import { docTitle, kindLabel, when } from './labels';
 import type { LoreNode } from './treeModel';
 
@@ -58,7 +59,8 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.description = m.status === 'active' ? m.description : `${m.status} · ${m.description}`;
       item.tooltip = memoryTooltip(m);
       item.iconPath = memoryIcon(m);
-      item.contextValue = `memory.${m.status}`;
+      // `.anchored`: the menus offer Open Anchor only on a record that has something to open.
+      item.contextValue = `memory.${m.status}${m.anchored ? '.anchored' : ''}`;
       item.command = { command: 'lore.open', title: 'Open', arguments: [node] };
       return item;
     }
@@ -89,7 +91,9 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       const item = new vscode.TreeItem(f.reference.raw, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|drift|${f.id}`;
       item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;
-      item.tooltip = new vscode.MarkdownString(`**${f.state}**: ${escapeMd(f.evidence.detail)}\n\nReferenced by \`${f.source.key ?? f.source.path}\`${f.source.line ? ` line ${f.source.line}` : ''}`);
+      const where = `${f.source.key ?? f.source.path}${f.source.line ? ` line ${f.source.line}` : ''}`;
+      const sentence = driftSentence(f, f.source.key ?? f.source.path ?? 'it');
+      item.tooltip = new vscode.MarkdownString(`${escapeMd(sentence)}\n\n**${f.state}**: ${escapeMd(f.evidence.detail)}\n\nReferenced by \`${where}\``);
       item.iconPath = icon(id, color);
       item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}` : 'finding.memory';
       item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };

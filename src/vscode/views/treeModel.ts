@@ -3,6 +3,7 @@
 
 import type { DocSummary, InboxItem, MemorySummary, MemoryType } from '../../engine';
 import type { DriftFinding, LoreApi } from '../contract';
+import { foldFindings } from '../drift/fold';
 import { readPages } from '../paging';
 import { kindLabel } from './labels';
 
@@ -14,7 +15,7 @@ export type LoreNode =
   | { kind: 'memory'; folder: string; memory: MemorySummary }
   | { kind: 'group'; folder: string; group: string; label: string; count: number }
   | { kind: 'doc'; folder: string; doc: DocSummary }
-  | { kind: 'finding'; folder: string; finding: DriftFinding }
+  | { kind: 'finding'; folder: string; finding: DriftFinding; also: DriftFinding[] }
   | { kind: 'inbox'; folder: string; item: InboxItem }
   | { kind: 'message'; folder: string; text: string; detail?: string };
 
@@ -69,10 +70,9 @@ export async function inboxNodes(api: ListApi, folder: string, stewardItems: Inb
 
 const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, relocated: 3, current: 4 };
 
-/** Drift: every reference that is not current, worst first. */
+/** Drift: every reference that is not current, one row per line and target (fold.ts), worst first. */
 export function driftNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
-  return findings
-    .filter((f) => f.state !== 'current')
-    .sort((a, b) => (SEVERITY[a.state] ?? 9) - (SEVERITY[b.state] ?? 9) || a.reference.raw.localeCompare(b.reference.raw))
-    .map((finding) => ({ kind: 'finding', folder, finding }));
+  return foldFindings(findings)
+    .sort((a, b) => (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) || a.finding.reference.raw.localeCompare(b.finding.reference.raw))
+    .map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
 }

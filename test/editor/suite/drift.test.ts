@@ -66,5 +66,8 @@ describe('Drift diagnostics', () => {
     const found = loreDiagnostics();
     assert.ok(found.some((d) => d.uri === document.uri.toString()), `a Lore diagnostic on ${FILE}: ${JSON.stringify(found)}`);
     assert.ok(driftWarnings(), `a drift warning naming the anchor or the decision: ${JSON.stringify(found)}`);
+    // One plain sentence: what changed, where, and who refers to it.
+    const sentence = '`enqueue` in src/queue.ts was removed or renamed since this decision was last checked';
+    assert.deepEqual(driftWarnings()!.map((d) => d.message), [sentence]);
   });
 });

@@ -1,6 +1,7 @@
 // Drift of docs' references in the real editor, on a repository just opened: the first index
 // extracts every doc's references, so saving code a doc refers to puts the warning on that doc —
-// which nobody opened or saved. The warning is resolved from its quick fixes: re-verify (the target
+// which nobody opened or saved, as one sentence, once per line (the function and its file, named on
+// one line, are one warning). The warning is resolved from its quick fixes: re-verify (the target
 // accepted as it is now) and, once the target moved, update the link (a WorkspaceEdit left for the
 // person to review and save). Each clears at once and stays cleared in the store.
 
@@ -12,12 +13,16 @@ import { ui, uiAvailable } from './ui';
 
 interface Finding {
   id: string;
-  source: { path?: string; key?: string };
+  source: { path?: string; key?: string; line?: number };
   reference: { raw: string };
   state: string;
 }
 
 const docUri = () => workspaceFile(DRIFT_DOC.doc);
+/** The doc's line (0-based) that names the function and its file: two references, one warning. */
+const NAMING_LINE = 2;
+/** The sentence a drifted function gets on the doc (the index classifies docs/worker.md as a guide). */
+const CHANGED = `\`${DRIFT_DOC.symbol}\` in ${DRIFT_DOC.code} changed since this guide was last checked`;
 
 function docDiagnostics(): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(docUri()).filter((d) => d.source === 'Lore');
@@ -115,11 +120,17 @@ describe('Drift of docs, on a repository just opened', function () {
     assert.deepEqual(docDiagnostics(), [], 'no Lore diagnostics on the doc before the edit');
     const code = workspaceFile(DRIFT_DOC.code);
     await vscode.window.showTextDocument(code);
-    const warned = docWarnings((list) => list.some((d) => d.message.includes(`${DRIFT_DOC.symbol}()`)));
+    const warned = docWarnings((list) => list.some((d) => d.range.start.line === NAMING_LINE));
     await replaceAll(code, SEED_FILES[DRIFT_DOC.code].replace('done', 'completed'));
-    const warning = (await warned).find((d) => d.message.includes(`${DRIFT_DOC.symbol}()`))!;
-    assert.match(warning.message, new RegExp(`^${DRIFT_DOC.symbol}\\(\\) is changed`));
-    assert.equal(warning.range.start.line, 2, 'on the line of the doc that names the function');
+    // One edit, one warning: the function and the file it is in, named on the same line, drifted together.
+    const onLine = (await warned).filter((d) => d.range.start.line === NAMING_LINE);
+    assert.deepEqual(onLine.map((d) => d.message), [CHANGED], 'one plain sentence, once, on the line naming the function');
+    const stored = await storeFindings();
+    assert.deepEqual(
+      stored.map((f) => f.reference.raw).sort(),
+      [`${DRIFT_DOC.symbol}()`, DRIFT_DOC.code].sort(),
+      'the store holds both references as changed (the warning stands for both)',
+    );
     assert.ok(
       !vscode.workspace.textDocuments.some((d) => d.uri.toString() === docUri().toString() && d.isDirty),
       'the doc was not edited',
@@ -128,7 +139,7 @@ describe('Drift of docs, on a repository just opened', function () {
   });
 
   it('re-verify (quick fix) accepts the function as it is now: the warning clears at once, stays cleared', async () => {
-    const named = (d: vscode.Diagnostic) => d.message.startsWith(`${DRIFT_DOC.symbol}()`);
+    const named = (d: vscode.Diagnostic) => d.range.start.line === NAMING_LINE;
     const warning = (await docWarnings((list) => list.some(named))).find(named)!;
     // As from the Problems panel: the doc is shown, then its quick fixes asked for.
     await vscode.window.showTextDocument(docUri(), { preview: true });
@@ -143,38 +154,42 @@ describe('Drift of docs, on a repository just opened', function () {
     );
     assert.ok(reverify, `a Re-verify quick fix: ${titles.join(' | ')}`);
     await run(reverify);
-    assert.ok(!docDiagnostics().some(named), 'cleared at once');
-    const stored = async () => (await storeFindings()).filter((f) => f.reference.raw === `${DRIFT_DOC.symbol}()`);
-    assert.deepEqual(await stored(), [], 'the store has no changed reference to the function left');
-    // A later save of the code (the function as accepted) does not bring it back.
+    assert.ok(!docDiagnostics().some(named), 'cleared at once, the file-wide reference with it');
+    const onTheLine = async () => (await storeFindings()).filter((f) => f.source.line === NAMING_LINE + 1);
+    assert.deepEqual(await onTheLine(), [], 'the store has no changed reference on that line left (function nor file)');
+    // A later save of the code outside the function (the function as accepted) does not bring the
+    // function's warning back; the file itself did change, so its own reference may.
+    const theFunction = async () => (await storeFindings()).filter((f) => f.reference.raw === `${DRIFT_DOC.symbol}()`);
     await replaceAll(
       workspaceFile(DRIFT_DOC.code),
       `${SEED_FILES[DRIFT_DOC.code].replace('done', 'completed')}// tail\n`,
     );
-    assert.deepEqual(await stored(), [], 'still none in the store after the save');
-    assert.ok(!docDiagnostics().some(named), 'nor in the Problems panel');
+    assert.deepEqual(await theFunction(), [], 'still none for the function in the store after the save');
+    assert.ok(!docDiagnostics().some((d) => d.message.includes(`\`${DRIFT_DOC.symbol}\``)), 'nor in the Problems panel');
   });
 
   it('re-verify from the Drift view: the row\'s inline button, clicked in the page, clears the finding', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
-    const named = (d: vscode.Diagnostic) => d.message.startsWith(`${DRIFT_DOC.symbol}()`);
-    const warned = docWarnings((list) => list.some(named));
+    const named = (d: vscode.Diagnostic) => d.range.start.line === NAMING_LINE;
+    const warned = docWarnings((list) => list.some((d) => named(d) && d.message.includes(`\`${DRIFT_DOC.symbol}\``)));
     await replaceAll(workspaceFile(DRIFT_DOC.code), SEED_FILES[DRIFT_DOC.code].replace('done', 'revised'));
     await warned;
     await vscode.commands.executeCommand('lore.drift.focus');
     const cleared = docWarnings((list) => !list.some(named));
     await ui({ action: 'treeItemAction', view: 'Drift', row: `${DRIFT_DOC.symbol}()`, label: 'Re-verify Reference' });
     await cleared;
-    const stored = (await storeFindings()).filter((f) => f.reference.raw === `${DRIFT_DOC.symbol}()`);
-    assert.deepEqual(stored, [], 'the store has no changed reference to the function left');
+    const stored = (await storeFindings()).filter((f) => f.source.line === NAMING_LINE + 1);
+    assert.deepEqual(stored, [], 'the store has no changed reference on that line left (function nor file)');
   });
 
   it('a moved script: update the link (quick fix) edits the doc for review; saved, it stays cleared', async () => {
-    const warned = docWarnings((list) => list.some((d) => d.message.includes('relocated')));
+    const relocated = (d: vscode.Diagnostic) => d.code === 'drift.relocated';
+    const warned = docWarnings((list) => list.some(relocated));
     const edit = new vscode.WorkspaceEdit();
     edit.renameFile(workspaceFile(DRIFT_DOC.script), workspaceFile(DRIFT_DOC.moved));
     assert.ok(await vscode.workspace.applyEdit(edit), 'moved the script');
-    const [warning] = (await warned).filter((d) => d.message.includes('relocated'));
+    const [warning] = (await warned).filter(relocated);
+    assert.equal(warning.message, `\`${DRIFT_DOC.script}\` moved to ${DRIFT_DOC.moved} since this guide was last checked`);
     const fixes = await quickFixes(warning);
     const update = fixes.find((f) => f.command?.command === 'lore.updateReference');
     assert.ok(update, `an Update quick fix: ${fixes.map((f) => f.title).join(' | ')}`);
@@ -183,7 +198,7 @@ describe('Drift of docs, on a repository just opened', function () {
     const doc = await vscode.workspace.openTextDocument(docUri());
     assert.ok(doc.isDirty, 'the change waits for the person to review and save it');
     assert.match(doc.lineAt(3).text, new RegExp(`\\]\\(\\.\\./${DRIFT_DOC.moved.replace(/\//g, '\\/')}\\)`));
-    assert.ok(!docDiagnostics().some((d) => d.message.includes('relocated')), 'cleared at once');
+    assert.ok(!docDiagnostics().some(relocated), 'cleared at once');
     await photograph('drift-doc-link-updated');
     await save(docUri());
     assert.deepEqual(await storeFindings('relocated'), [], 'after the save the store has no relocated reference');

@@ -1,11 +1,12 @@
 // Editing a record in the real editor: Edit opens it as front matter and body, a save writes a new
 // version (read back through the CLI, another door onto the same store); a save that lost a race
-// overwrites nothing and keeps the person's edit. Supersede picks the
+// overwrites nothing, keeps the person's edit and shows the stored version beside it in a diff
+// editor, and the merged save goes through on top of the stored version. Supersede picks the
 // successor from a list recall fills, typed into the real quick pick from the page.
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeLore, loreCli, skip, workspaceRoot } from './lore';
+import { activeLore, loreCli, nextEvent, skip, workspaceRoot } from './lore';
 import { ui, uiAvailable } from './ui';
 
 interface GetAnswer { memory: { key: string; version: number; title: string; description: string; status: string; superseded_by: string | null } }
@@ -25,6 +26,14 @@ async function setField(document: vscode.TextDocument, field: string, value: str
   assert.ok(await vscode.workspace.applyEdit(edit));
 }
 
+/** The open diff editor whose right side is `edited` and whose left side is the stored version. */
+function mergeTab(edited: vscode.Uri): vscode.TabInputTextDiff | undefined {
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    const input = tab.input;
+    if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === edited.toString() && input.original.scheme === 'lore-stored') return input;
+  }
+  return undefined;
+}
 
 describe('Editing a memory', () => {
   const folder = () => workspaceRoot().fsPath;
@@ -58,7 +67,7 @@ describe('Editing a memory', () => {
     assert.equal(saved.description, 'The description, edited in the editor.');
   });
 
-  it('a save that lost a race overwrites nothing and keeps the person’s edit', async () => {
+  it('a save that lost a race overwrites nothing, shows both versions to merge, and the next save builds on the stored one', async () => {
     const key = 'decision/edited-in-two-places';
     await seed(key, 'Edited in two places', 'As first written.');
     await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
@@ -66,10 +75,26 @@ describe('Editing a memory', () => {
     await setField(document, 'description', 'My edit, started on version 1.');
     // Meanwhile another door writes version 2.
     await seed(key, 'Edited in two places', 'Changed elsewhere meanwhile.');
+    const diffShown = nextEvent(vscode.window.tabGroups.onDidChangeTabs, () => mergeTab(document.uri), () => mergeTab(document.uri));
     assert.equal(await vscode.workspace.save(document.uri), undefined, 'the save is refused');
     assert.equal((await get(key)).description, 'Changed elsewhere meanwhile.', 'nothing was overwritten');
-    if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
     assert.ok(document.isDirty && document.getText().includes('My edit, started on version 1.'), 'the person’s edit is kept');
+
+    // The stored version and the edit, side by side in one diff editor.
+    const tab = await diffShown;
+    const stored = await vscode.workspace.openTextDocument(tab.original);
+    assert.match(stored.getText(), /^description: Changed elsewhere meanwhile\.$/m, 'the left side is the stored version');
+    if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
+
+    // The person merges (keeps both sentences) and saves again: based on version 2, it goes through.
+    await setField(document, 'description', 'Changed elsewhere meanwhile. My edit, merged.');
+    // workspace.save answers no URI when the document is saved from a diff editor (its input has
+    // no single resource): the document's dirty flag and the store say whether it was written.
+    await vscode.workspace.save(document.uri);
+    assert.equal(document.isDirty, false, 'the merged save goes through');
+    const merged = await get(key);
+    assert.equal(merged.version, 3);
+    assert.equal(merged.description, 'Changed elsewhere meanwhile. My edit, merged.');
   });
 
   it('Supersede picks the successor from a recall-backed list, not a typed key', async function () {

@@ -40,6 +40,22 @@ describe('Lore sidebar', () => {
     await ui({ action: 'waitForSidebarText', view: view.name, text: SEEDED_DEAD_END.title });
   });
 
+  it('offers Open Anchor only on a record that has anchors (inline and in its context menu)', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    assert.ok(SEEDED_DECISION.anchors.length && !SEEDED_DEAD_END.anchors.length, 'the seed has one of each');
+    const offered = async (pattern: RegExp, title: string) => {
+      const view = viewNamed(pattern);
+      await vscode.commands.executeCommand(`${view.id}.focus`);
+      return JSON.parse((await ui({ action: 'treeItemMenu', view: view.name, row: title })) ?? '{}') as { inline: string[]; menu: string[] };
+    };
+    const anchored = await offered(/decisions/i, SEEDED_DECISION.title);
+    assert.ok(anchored.inline.includes('Open Anchor'), `inline on the anchored decision: ${JSON.stringify(anchored)}`);
+    assert.ok(anchored.menu.includes('Open Anchor'), `in its menu: ${JSON.stringify(anchored)}`);
+    const bare = await offered(/dead ?ends/i, SEEDED_DEAD_END.title);
+    assert.ok(bare.menu.includes('Open'), `the dead end's menu is read: ${JSON.stringify(bare)}`);
+    assert.ok(!bare.inline.includes('Open Anchor') && !bare.menu.includes('Open Anchor'), `not on the dead end: ${JSON.stringify(bare)}`);
+  });
+
   it('names the kinds of indexed document for people in Runbooks & Docs ("ADRs", "Runbooks")', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
     const view = viewNamed(/docs|runbooks/i);
