@@ -61,6 +61,19 @@ export interface SuiteResults {
 }
 
 export const RESULTS_FILE = 'results.json';
+
+/** A measurement the suite reports (not asserts): figures.json, printed by the runner after the results. */
+export interface Figure {
+  name: string;
+  label: string;
+  unit: 'ms';
+  busy: { p50: number; p99: number; max: number };
+  /** The same measure over an idle window just before. */
+  idle: { p50: number; p99: number; max: number };
+  seconds: number;
+}
+
+export const FIGURES_FILE = 'figures.json';
 export const requestFile = (id: number) => `req-${id}.json`;
 export const responseFile = (id: number) => `res-${id}.json`;
 export const REQUEST_PATTERN = /^req-(\d+)\.json$/;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
-import { RESULTS_FILE, writeWhole, type SuiteResults } from './bridge';
+import { FIGURES_FILE, RESULTS_FILE, writeWhole, type Figure, type SuiteResults } from './bridge';
 import { cliRunner, runScenarios } from './scenarios';
 import { runOfferScenarios } from './offerScenarios';
 import type { PlaywrightCore, TestElectron } from './tools';
@@ -61,6 +61,7 @@ async function main(): Promise<number> {
     else await runCodeServer(readToolPaths(), workspace, scratch, bridge, { ...env, [ENV.ui]: '1' });
     const results = readResults(bridge);
     ok = report(results);
+    printFigures(bridge);
     return ok ? 0 : 1;
   } finally {
     if (process.env.LORE_EDITOR_KEEP || !ok) console.log(`editor: scratch folder kept at ${scratch}`);
@@ -323,6 +324,18 @@ function raceTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new HarnessError(message)), ms); });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The suite's measurements (figures.json), one line each: they are reported, never asserted. */
+function printFigures(bridge: string): void {
+  const file = join(bridge, FIGURES_FILE);
+  if (!existsSync(file)) return;
+  for (const f of JSON.parse(readFileSync(file, 'utf8')) as Figure[]) {
+    const b = f.busy;
+    const i = f.idle;
+    console.log(`figure ${f.name}: ${f.label}: p50 ${b.p50} ${f.unit}, p99 ${b.p99} ${f.unit}, max ${b.max} ${f.unit} over ${f.seconds} s`
+      + ` (idle: p50 ${i.p50}, p99 ${i.p99}, max ${i.max})`);
+  }
 }
 
 // ---- results ------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ export async function run(): Promise<void> {
   require('./edit.test');
   require('./importPlan.test');
   require('./mcp.test');
+  // Last: it lays 10k files into the workspace (and removes them again).
+  require('./loopDelay.test');
 
   const results: TestResult[] = [];
   const failures = await new Promise<number>((resolve) => {
