@@ -2,7 +2,7 @@
 // ONNX model; pooling and normalisation in tokenWindows.ts) and embeds one batch per request, so
 // ONNX inference never runs on the caller's thread. Texts past the sequence cap are split into
 // windows rather than truncated. Remote models are disabled: the files must
-// already be on disk. Built to dist/embedWorker.js; run from source under tsx in tests.
+// already be on disk. Built to dist/embedWorker.js, which every caller starts (tests and benches too).
 //
 // Backends: native onnxruntime-node first; when its binding cannot load (or `backend: 'wasm'`),
 // onnxruntime-web's WebAssembly build from node_modules, handed to transformers.js through the

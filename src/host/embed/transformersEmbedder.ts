@@ -5,12 +5,12 @@
 // the work between batches and rejects with an AbortError. Sequences are capped (default 256
 // tokens, MiniLM's training length): longer texts are split into windows, never cut off.
 //
-// The worker file is dist/embedWorker.js next to the bundle, or embedWorker.ts beside this file
-// when running from source under tsx. Either way transformers.js and onnxruntime are loaded from
+// The worker file is dist/embedWorker.js next to the bundle, or the project's build of it when
+// this module runs from source (tests and benches under tsx, after `npm run build`): production
+// code never loads TypeScript. Either way transformers.js and onnxruntime are loaded from
 // node_modules at run time (the bundles keep them external).
 
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -73,17 +73,17 @@ export function abortError(signal?: AbortSignal): Error {
 }
 
 /**
- * Starts the worker: dist/embedWorker.js beside the bundle, else embedWorker.ts beside this file
- * through tsx's CommonJS hook (workers do not inherit tsx's loader from the parent's --import).
+ * Starts the worker: dist/embedWorker.js beside the bundle, else — running from source — the
+ * project's dist/embedWorker.js (a worker does not inherit the parent's TypeScript loader).
  */
 export function startEmbedWorker(init: WorkerInit): Worker {
   // stdout/stderr are piped, never the host's: an MCP stdio server's stdout carries the protocol.
   const options = { workerData: init, stdout: true, stderr: true };
   const bundled = join(__dirname, 'embedWorker.js');
   if (existsSync(bundled)) return new Worker(bundled, options);
-  const source = join(__dirname, 'embedWorker.ts');
-  const tsx = createRequire(__filename).resolve('tsx/cjs/api');
-  return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`, { ...options, eval: true });
+  const built = join(__dirname, '..', '..', '..', 'dist', 'embedWorker.js');
+  if (existsSync(built)) return new Worker(built, options);
+  throw new Error(`no embedding worker at ${bundled} (running from source: npm run build makes ${built})`);
 }
 
 interface Pending {
