@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
-import type { EngineContext } from './memory/context';
+import type { EngineContext } from './context';
 import { sealEveryRow } from './memory/state';
 import { checkClaimedSource } from './memory/sourcePolicy';
 import { forget, type ForgetReceipt } from './memory/forget';

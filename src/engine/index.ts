@@ -40,7 +40,8 @@ export { DRIFT_STATES, type DriftState, type DriftFinding, type DriftFlag, type 
 export type { DriftFilter, ReverifyResult } from './drift/service';
 export { describeDrift, type WithDrift } from './drift/annotate';
 export { anchorTarget, openableAnchors, type AnchorTarget } from './drift/anchor';
-export { PATTERN_FINDER, type ParsedDeclaration, type SymbolParser } from './drift/finders';
+export { PATTERN_FINDER } from './drift/finders';
+export type { ParsedDeclaration, SymbolParser } from './drift/types';
 export { discoveryMatcher, type DiscoveryConfig } from './indexing/discovery';
 export { keyIdOf, type Refusal } from './trust/integrity';
 export { MAX_BUNDLE_CHARS } from './trust/bundleFormat';

@@ -4,9 +4,10 @@
 // the one last checked is not read again, which keeps a per-save check to the files it names.
 
 import { sha256 } from '../trust/digest';
+import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
-import type { DriftState } from './types';
+import type { DriftState, FileStat } from './types';
 import { parentsOf, type Workspace } from './workspace';
 
 export interface RefVerdict {
@@ -141,4 +142,38 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       : `${describe(target)} is no longer there`
     : `${target.path} was deleted${ambiguous.length ? '' : search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
   return { state: 'gone', new_path: null, detail: detail + elsewhere, ...keep };
+}
+
+/** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
+function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVerdict {
+  return { state: 'current', new_path: null, detail: `fingerprinted again by ${finder}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder };
+}
+
+/**
+ * Classifies a row with the finder that fingerprinted it (the rules: the header of finders.ts). With `rebaseline`, a
+ * row may move to the finder available now; without it (a recall's read-only look) it never does.
+ */
+export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): RefVerdict | null {
+  if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol) return evaluate(ws, row, search);
+  const recorded = row.finder ?? PATTERN_FINDER;
+  const available = ws.parserFinder(row.target_path);
+  const stat = ws.stat(row.target_path);
+  const target: Target = { path: row.target_path, kind: 'symbol', symbol: row.symbol };
+  if (recorded !== PATTERN_FINDER && recorded !== available) {
+    // The file as it was when last found current, and a finder that locates the symbol: nothing
+    // changed, so the new finder's span becomes the baseline.
+    const unchanged = row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
+    if (rebaseline && unchanged && available) {
+      const fingerprint = targetHash(ws, { ...target, finder: available });
+      if (fingerprint) return rebaselined(available, stat, fingerprint);
+    }
+    const note = available ? `${available} is loaded, not ${recorded}` : `${recorded} is not loaded yet`;
+    return { state: row.state, new_path: row.new_path, detail: row.state === 'current' ? `not re-checked: ${note}` : row.detail, size: row.size, mtime_ms: row.mtime_ms };
+  }
+  if (rebaseline && recorded === PATTERN_FINDER && available && row.state === 'current' && stat) {
+    const unchanged = targetHash(ws, { ...target, finder: PATTERN_FINDER }) === row.fingerprint;
+    const fingerprint = unchanged ? targetHash(ws, { ...target, finder: available }) : null;
+    if (fingerprint) return rebaselined(available, stat, fingerprint);
+  }
+  return evaluate(ws, row, search);
 }

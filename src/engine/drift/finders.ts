@@ -8,41 +8,12 @@
 // - recorded by the patterns, parser available: checked by the patterns, and re-baselined by the
 //   parser when the patterns find the symbol unchanged (nothing changed, so nothing is absorbed).
 
-import { evaluate, type Search, type RefVerdict } from './evaluate';
-import type { RefRow } from './store';
 import { findDefinitions, symbolText, type SymbolDefinition } from './symbols';
-import { targetHash, type Target } from './target';
-import type { FileStat } from './types';
+import type { ParsedDeclaration, SymbolParser } from './types';
 import type { Workspace } from './workspace';
 
 /** The finder id of the patterns; rows written before finders were recorded (null) are theirs. */
 export const PATTERN_FINDER = 'pattern';
-
-/** A declaration a parser found: its own text is `text.slice(from, to)` (UTF-16 offsets). */
-export interface ParsedDeclaration {
-  /** The bare name, or a qualified one for a member (`Queue.enqueue`). */
-  name: string;
-  from: number;
-  to: number;
-  /** 0-based lines, inclusive. */
-  start: number;
-  end: number;
-  kind: 'function' | 'type' | 'variable';
-  /** Declared at the top of the file (exported or not), or inside a class-like body. */
-  scope: 'module' | 'member';
-}
-
-/**
- * The host's parser, synchronous once loaded: it reports which finder would parse a path now
- * (`tree-sitter:typescript`), or null when it has no grammar for it or has not loaded it yet.
- */
-export interface SymbolParser {
-  /** Whether loading has finished (with or without grammars): until then finderFor answers null. */
-  ready(): boolean;
-  finderFor(path: string): string | null;
-  /** Declarations in `text`; only asked when finderFor(path) is not null. */
-  declarations(path: string, text: string): ParsedDeclaration[];
-}
 
 /** A definition as the workspace keeps it: a pattern's (no finder) or a parser's (finder and offsets). */
 export type LocatedDefinition = SymbolDefinition & { finder?: string; from?: number; to?: number; scope?: 'module' | 'member' };
@@ -87,40 +58,6 @@ export function finderOf(defs: readonly LocatedDefinition[]): string {
 export function definitionsText(text: string, defs: readonly LocatedDefinition[]): string {
   if (defs.every((d) => d.from !== undefined && d.to !== undefined)) return defs.map((d) => text.slice(d.from, d.to)).join('\n\u0000\n');
   return symbolText(text.split(/\r?\n/), [...defs]);
-}
-
-/** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
-function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVerdict {
-  return { state: 'current', new_path: null, detail: `fingerprinted again by ${finder}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder };
-}
-
-/**
- * Classifies a row with the finder that fingerprinted it (see the header). With `rebaseline`, a
- * row may move to the finder available now; without it (a recall's read-only look) it never does.
- */
-export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): RefVerdict | null {
-  if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol) return evaluate(ws, row, search);
-  const recorded = row.finder ?? PATTERN_FINDER;
-  const available = ws.parserFinder(row.target_path);
-  const stat = ws.stat(row.target_path);
-  const target: Target = { path: row.target_path, kind: 'symbol', symbol: row.symbol };
-  if (recorded !== PATTERN_FINDER && recorded !== available) {
-    // The file as it was when last found current, and a finder that locates the symbol: nothing
-    // changed, so the new finder's span becomes the baseline.
-    const unchanged = row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
-    if (rebaseline && unchanged && available) {
-      const fingerprint = targetHash(ws, { ...target, finder: available });
-      if (fingerprint) return rebaselined(available, stat, fingerprint);
-    }
-    const note = available ? `${available} is loaded, not ${recorded}` : `${recorded} is not loaded yet`;
-    return { state: row.state, new_path: row.new_path, detail: row.state === 'current' ? `not re-checked: ${note}` : row.detail, size: row.size, mtime_ms: row.mtime_ms };
-  }
-  if (rebaseline && recorded === PATTERN_FINDER && available && row.state === 'current' && stat) {
-    const unchanged = targetHash(ws, { ...target, finder: PATTERN_FINDER }) === row.fingerprint;
-    const fingerprint = unchanged ? targetHash(ws, { ...target, finder: available }) : null;
-    if (fingerprint) return rebaselined(available, stat, fingerprint);
-  }
-  return evaluate(ws, row, search);
 }
 
 /** What the workspace keeps per file: the definitions offered for new references, and every pattern one. */

@@ -5,7 +5,7 @@
 import { LoreError } from '../errors';
 import { LIVE_STATUSES, type Memory } from '../model/types';
 import type { Actor } from '../ports';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { requireCurrent } from '../memory/lifecycle';
 import { toRememberInput } from '../memory/rememberInput';
 import { save } from '../memory/save';
@@ -15,8 +15,7 @@ import { appendAudit } from '../trust/audit';
 import { sha256 } from '../trust/digest';
 import { findSecrets } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
-import type { Search } from './evaluate';
-import { evaluateWithFinder } from './finders';
+import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
 import { MARKDOWN, resolveReference } from './resolve';
 import { allRefs, deleteRefs, deleteSource, inParts, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';

@@ -1,8 +1,6 @@
 // Drift's vocabulary: the states a reference can be in, the findings doors show, and the small
 // synchronous port through which the engine reads the workspace (the host implements it on disk).
 
-import type { SymbolParser } from './finders';
-
 // `ambiguous`: the reference names something several files match (a bare file name, a symbol defined in many
 // places); it is not broken, and it is not watched until it is written so that one thing matches.
 export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken', 'ambiguous'] as const;
@@ -68,4 +66,30 @@ export interface WorkspaceReader {
   digest(path: string): string | null;
   /** Locates symbols by a real parser where it has a grammar (finders.ts); without one, by patterns only. */
   readonly parser?: SymbolParser;
+}
+
+/** A declaration a parser found: its own text is `text.slice(from, to)` (UTF-16 offsets). */
+export interface ParsedDeclaration {
+  /** The bare name, or a qualified one for a member (`Queue.enqueue`). */
+  name: string;
+  from: number;
+  to: number;
+  /** 0-based lines, inclusive. */
+  start: number;
+  end: number;
+  kind: 'function' | 'type' | 'variable';
+  /** Declared at the top of the file (exported or not), or inside a class-like body. */
+  scope: 'module' | 'member';
+}
+
+/**
+ * The host's parser, synchronous once loaded: it reports which finder would parse a path now
+ * (`tree-sitter:typescript`), or null when it has no grammar for it or has not loaded it yet.
+ */
+export interface SymbolParser {
+  /** Whether loading has finished (with or without grammars): until then finderFor answers null. */
+  ready(): boolean;
+  finderFor(path: string): string | null;
+  /** Declarations in `text`; only asked when finderFor(path) is not null. */
+  declarations(path: string, text: string): ParsedDeclaration[];
 }

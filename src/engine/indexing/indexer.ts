@@ -5,8 +5,8 @@
 
 import { sha256 } from '../trust/digest';
 import type { Embedder } from '../embed/embedder';
-import type { EngineContext } from '../memory/context';
-import { nowIso } from '../memory/context';
+import type { EngineContext } from '../context';
+import { nowIso } from '../context';
 import { chunkDocument, documentTitle } from './chunk';
 import { chartRootsOf, classify, pageReadmesOf } from './classify';
 import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';

@@ -2,7 +2,7 @@
 
 import type { Actor } from '../ports';
 import { actorLabel } from '../trust/audit';
-import type { EngineContext } from './context';
+import type { EngineContext } from '../context';
 
 export type MemoryEventKind =
   | 'created'

@@ -3,7 +3,7 @@
 
 import type { Actor } from '../ports';
 import { appendAudit } from '../trust/audit';
-import { nowIso, type EngineContext } from './context';
+import { nowIso, type EngineContext } from '../context';
 import { requireCurrent } from './lifecycle';
 import { forgetInboxItems } from '../steward/inbox';
 import { deleteSource } from '../drift/store';

@@ -10,7 +10,7 @@ import type { Actor } from '../ports';
 import { currentRow, type MemoryRow } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
-import { nowIso, type EngineContext } from './context';
+import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from './events';
 import { markSuperseded } from './save';
 import { writeStatus } from './state';

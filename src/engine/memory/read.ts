@@ -7,7 +7,7 @@ import { LIMITS } from '../model/limits';
 import { MEMORY_TYPES, STATUSES, type Memory, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireEnum } from '../model/validate';
 import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
-import { nowIso, type EngineContext } from './context';
+import { nowIso, type EngineContext } from '../context';
 import { eventsFor, type MemoryEvent } from './events';
 import type { Refusal } from '../trust/integrity';
 

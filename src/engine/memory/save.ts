@@ -17,7 +17,7 @@ import { digestOf } from '../trust/digest';
 import { registerAuthor } from '../trust/integrity';
 import { signingPayload } from '../trust/signatures';
 import { contentDigest } from './contentDigest';
-import { nowIso, type EngineContext } from './context';
+import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from './events';
 import { sealState, stateDigest, writeStatus } from './state';
 

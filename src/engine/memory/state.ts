@@ -11,7 +11,7 @@ import type { MemoryRow, RowSeal } from '../store/memoryRows';
 import { canonicalJson, digestOf } from '../trust/digest';
 import { registerAuthor } from '../trust/integrity';
 import type { Signer } from '../trust/signatures';
-import type { EngineContext } from './context';
+import type { EngineContext } from '../context';
 
 export interface StateFields {
   key: string;

@@ -2,7 +2,7 @@
 // with a different value of one exclusive kind (steward/valueConflict.ts decides), returned with
 // the save like a resembling dead end is, so the saver can supersede the old one.
 
-import type { EngineContext } from '../memory/context';
+import type { EngineContext } from '../context';
 import { LIVE_STATUSES_SQL } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { valueConflict } from '../steward/valueConflict';

@@ -1,7 +1,7 @@
 // Dead-end resemblance: does a query or a new record look like an approach already recorded as a
 // dead end? Resemblance is term overlap on stems.
 
-import type { EngineContext } from '../memory/context';
+import type { EngineContext } from '../context';
 import { LIVE_STATUSES_SQL } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { stems } from './text';

@@ -17,7 +17,7 @@ import { DOC_KINDS, type DocKind } from '../indexing/kinds';
 import { LIMITS } from '../model/limits';
 import { LIVE_STATUSES_SQL, MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';

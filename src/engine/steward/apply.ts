@@ -6,7 +6,7 @@ import { LoreError } from '../errors';
 import { LIMITS } from '../model/limits';
 import type { RememberInput } from '../model/types';
 import type { Actor } from '../ports';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../memory/events';
 import { promote, requireCurrent, supersede } from '../memory/lifecycle';
 import { toRememberInput } from '../memory/rememberInput';

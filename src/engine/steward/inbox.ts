@@ -2,7 +2,7 @@
 // closing an item are writes like any other, so each appends an audit event (digests only).
 
 import { LoreError, invalid } from '../errors';
-import type { EngineContext } from '../memory/context';
+import type { EngineContext } from '../context';
 import type { Actor, SqlDatabase } from '../ports';
 import { actorLabel, appendAudit } from '../trust/audit';
 import { sha256 } from '../trust/digest';

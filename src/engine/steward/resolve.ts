@@ -6,7 +6,7 @@ import { LoreError, invalid } from '../errors';
 import { LIMITS } from '../model/limits';
 import { requireEnum, requireText, validateRemember } from '../model/validate';
 import type { Actor } from '../ports';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { requireCurrent, setStatus, supersede } from '../memory/lifecycle';
 import { currentRow, rowToMemory } from '../store/memoryRows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';

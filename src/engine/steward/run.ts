@@ -5,7 +5,7 @@
 
 import { optionalInteger } from '../model/validate';
 import type { Actor } from '../ports';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { sha256 } from '../trust/digest';
 import { mergeRecords } from './apply';

@@ -13,7 +13,7 @@ import { requireEnum, requireText, validateRemember, type ValidRemember } from '
 import { parseKey } from '../model/keys';
 import type { Actor } from '../ports';
 import { requireClaimableSource } from '../memory/sourcePolicy';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
 import { ftsQuery } from '../search/text';
 import { currentRow, rowToMemory, type MemoryRow } from '../store/memoryRows';

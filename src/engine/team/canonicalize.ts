@@ -6,7 +6,7 @@
 import { LoreError, invalid } from '../errors';
 import { requireCurrent } from '../memory/lifecycle';
 import { LIVE_STATUSES } from '../model/types';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../memory/events';
 import type { Actor } from '../ports';
 import { rowToMemory } from '../store/memoryRows';

@@ -5,7 +5,7 @@
 // repository never overwrites a record edited in this store: that is reported as a conflict.
 
 import { LoreError, isLoreError } from '../errors';
-import type { EngineContext } from '../memory/context';
+import type { EngineContext } from '../context';
 import { MEMORY_TYPES } from '../model/types';
 import type { Actor } from '../ports';
 import { applyBundle } from '../trust/bundle';

@@ -7,7 +7,7 @@
 // provenance), land quarantined. An older version than this store's from the same origin is kept out.
 
 import { LoreError } from '../errors';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../memory/events';
 import { archiveCurrent } from '../memory/save';
 import { sealState, stateDigest } from '../memory/state';

@@ -6,7 +6,7 @@
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
 import { contentDigest } from '../memory/contentDigest';
-import type { EngineContext } from '../memory/context';
+import type { EngineContext } from '../context';
 import type { RecordOrigin } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { rowState, statePayload } from '../memory/state';

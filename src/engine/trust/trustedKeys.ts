@@ -4,7 +4,7 @@
 // against. Trusting a key is a person's act, like promote; withdrawing trust is not restricted.
 
 import { LoreError, invalid } from '../errors';
-import { nowIso, type EngineContext } from '../memory/context';
+import { nowIso, type EngineContext } from '../context';
 import { requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { appendAudit } from './audit';
