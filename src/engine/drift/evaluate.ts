@@ -150,8 +150,9 @@ function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVe
 }
 
 /**
- * Classifies a row with the finder that fingerprinted it (the rules: the header of finders.ts). With `rebaseline`, a
- * row may move to the finder available now; without it (a recall's read-only look) it never does.
+ * Classifies a row with the finder that fingerprinted it (the rules: the header of finders.ts).
+ * With `rebaseline`, a row may move to the finder available now; without it (a recall's read-only
+ * look) it never does.
  */
 export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): RefVerdict | null {
   if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol) return evaluate(ws, row, search);
