@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { driftSpace, type DriftSpace } from '../../../support/drift';
 import { fixtureFiles } from '../../../support/fixtureFiles';
 
-const BOOK = join(__dirname, '../../fixtures/conventions/ansible-for-devops');
+const BOOK = join(__dirname, '../../../fixtures/conventions/ansible-for-devops');
 const README = 'nodejs-role/README.md';
 const TASKS = 'nodejs-role/roles/nodejs/tasks/main.yml';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { driftSpace, type DriftSpace } from '../../../support/drift';
 import { fixtureFiles } from '../../../support/fixtureFiles';
 
-const ISTIO = join(__dirname, '../../fixtures/conventions/istio');
+const ISTIO = join(__dirname, '../../../fixtures/conventions/istio');
 const NOTE = 'releasenotes/notes/ztunnel-helm-chart-revert.yaml';
 const VALUES = 'manifests/charts/ztunnel/values.yaml';
 
