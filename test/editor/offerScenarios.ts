@@ -66,8 +66,10 @@ async function showNotifications(page: Page): Promise<void> {
 
 const statusBar = (page: Page) => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
 
-async function offersShown(page: Page): Promise<string[]> {
-  const texts = JSON.parse((await perform(page, { action: 'notificationTexts' }, '')) ?? '[]') as string[];
+/** The offers in the notification center (once one shows, with `shown`). */
+async function offersShown(page: Page, shown = false): Promise<string[]> {
+  const request = { action: 'notificationTexts', until: shown ? OFFER_COST : undefined, timeoutMs: WAIT_MS } as const;
+  const texts = JSON.parse((await perform(page, request, '')) ?? '[]') as string[];
   return texts.filter((text) => text.includes(OFFER_COST));
 }
 
@@ -105,7 +107,7 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
     await showNotifications(page);
     await step('the offer shows', () => perform(page, { action: 'waitForNotification', text: OFFER_COST, timeoutMs: WAIT_MS }, ''));
     await page.screenshot({ path: join(ctx.artifacts, 'model-offer-first-index.png') });
-    const offers = await offersShown(page);
+    const offers = await offersShown(page, true);
     if (offers.length !== 1) throw new Error(`one offer expected: ${JSON.stringify(offers)}`);
     if (!offers[0].includes('kept on this machine')) throw new Error(`the offer does not say where the model stays: ${offers[0]}`);
     const recall = await ctx.lore(workspace, ['recall', 'restart the ingest worker']);
