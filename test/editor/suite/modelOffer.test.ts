@@ -14,7 +14,8 @@ export const OFFER_COST = 'about 23 MB';
 
 /** The offers in the notification center (once one shows, with `shown`). */
 async function offersShown(shown = false): Promise<string[]> {
-  const texts = JSON.parse((await ui({ action: 'notificationTexts', until: shown ? OFFER_COST : undefined })) ?? '[]') as string[];
+  const listed = await ui({ action: 'notificationTexts', until: shown ? OFFER_COST : undefined });
+  const texts = JSON.parse(listed ?? '[]') as string[];
   return texts.filter((text) => text.includes(OFFER_COST));
 }
 
