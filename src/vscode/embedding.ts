@@ -15,7 +15,7 @@ function endpointFromEnv(): NonNullable<EmbedderSettings['endpoint']> | null {
   return env?.provider === 'endpoint' && env.endpoint ? env.endpoint : null;
 }
 
-/** The endpoint the editor embeds with instead of a local model: the settings', else the environment's; null for none. */
+/** The endpoint the editor embeds with instead of a local model: the settings', else the environment's. */
 export function editorEndpoint(settings: LoreSettings): NonNullable<EmbedderSettings['endpoint']> | null {
   const configured = settings.embedding.endpoint;
   if (!configured) return endpointFromEnv();

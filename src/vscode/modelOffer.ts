@@ -20,7 +20,8 @@ export const OFFER_DECLINE = 'No thanks';
 export function offerSkipped(settings: LoreSettings, home: string, answered: unknown): string | undefined {
   if (answered !== undefined) return `answered before (${String(answered)})`;
   if (!settings.embedding.enabled) return 'embeddings are turned off (lore.embedding.enabled)';
-  if (settings.embedding.modelDir || settings.embedding.model) return 'a model is set (lore.embedding.model or modelDir)';
+  const { model, modelDir } = settings.embedding;
+  if (model || modelDir) return 'a model is set (lore.embedding.model or modelDir)';
   if (editorEndpoint(settings)) return 'an embeddings endpoint is set';
   if (modelWithoutSettings(home)) return 'a model is downloaded or bundled';
   return undefined;

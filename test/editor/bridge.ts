@@ -35,8 +35,11 @@ export type UiRequest =
   /** Hovers the row showing `row` in the view titled `view` and clicks its inline action named `label`. */
   | { action: 'treeItemAction'; view: string; row: string; label: string; timeoutMs?: number }
   | { action: 'waitForNotificationGone'; text: string; timeoutMs?: number }
-  /** The shown notifications (toasts, and the notification center when open), each with its buttons, as JSON. */
-  | { action: 'notificationTexts' }
+  /**
+   * The shown notifications (toasts, and the notification center when open), each with its buttons,
+   * as JSON — once one that says `until` shows, when given.
+   */
+  | { action: 'notificationTexts'; until?: string; timeoutMs?: number }
   /** Clicks the button named `label` on the shown notification that says `text`. */
   | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
   /** Waits until `text` shows in the panel (the Output view, the Problems panel…). */

@@ -34,7 +34,7 @@ export async function step<T>(name: string, work: () => Promise<T>): Promise<T> 
 }
 
 /** Runs a command from the command palette by its title, as a person types it. */
-export async function palette(page: Page, title: string): Promise<void> {
+async function palette(page: Page, title: string): Promise<void> {
   await step(`palette "${title}"`, async () => {
     await page.keyboard.press('F1');
     await perform(page, { action: 'quickInput', prompt: '', text: `>${title}`, timeoutMs: WAIT_MS }, '');

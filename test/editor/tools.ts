@@ -14,9 +14,10 @@ export interface Locator {
   locator(selector: string): Locator;
   waitFor(options?: { state?: 'attached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   innerText(): Promise<string>;
-  fill(text: string): Promise<void>;
+  fill(text: string, options?: { timeout?: number }): Promise<void>;
   inputValue(): Promise<string>;
-  press(key: string): Promise<void>;
+  press(key: string, options?: { timeout?: number }): Promise<void>;
+  isVisible(): Promise<boolean>;
   click(options?: { button?: 'left' | 'right'; timeout?: number }): Promise<void>;
   hover(options?: { timeout?: number }): Promise<void>;
   screenshot(options: { path: string }): Promise<Buffer>;

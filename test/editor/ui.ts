@@ -127,11 +127,16 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await button.first().click({ timeout });
       return undefined;
     }
-    case 'waitForNotificationGone':
-      await page.locator('.notifications-toasts, .notifications-center').getByText(request.text).first().waitFor({ state: 'hidden', timeout });
+    case 'waitForNotificationGone': {
+      const shown = page.locator('.notifications-toasts, .notifications-center').getByText(request.text).first();
+      await shown.waitFor({ state: 'hidden', timeout });
       return undefined;
-    case 'notificationTexts':
-      return JSON.stringify(await page.locator(NOTIFICATION).filter({ visible: true }).allInnerTexts());
+    }
+    case 'notificationTexts': {
+      const shown = page.locator(NOTIFICATION).filter({ visible: true });
+      if (request.until) await shown.filter({ hasText: request.until }).first().waitFor({ state: 'visible', timeout });
+      return JSON.stringify(await shown.allInnerTexts());
+    }
     case 'notificationButton': {
       const item = page.locator(NOTIFICATION).filter({ visible: true }).filter({ hasText: request.text }).first();
       await item.waitFor({ state: 'visible', timeout });

@@ -44,14 +44,18 @@ describe('VS Code model offer: when it is made', () => {
   });
 
   it('is not made when an embeddings endpoint is set, in the settings or the environment', () => {
-    const endpoint = settings({ 'embedding.endpoint.url': 'http://127.0.0.1:11434/v1', 'embedding.endpoint.model': 'nomic-embed-text' });
+    const endpoint = settings({
+      'embedding.endpoint.url': 'http://127.0.0.1:11434/v1',
+      'embedding.endpoint.model': 'nomic-embed-text',
+    });
     assert.match(offer.offerSkipped(endpoint, home, undefined) ?? '', /endpoint/);
     process.env.LORE_EMBED_URL = 'http://127.0.0.1:11434/v1';
     assert.match(offer.offerSkipped(settings(), home, undefined) ?? '', /endpoint/);
   });
 
   it('is not made when a model is set, downloaded, or embeddings are off', () => {
-    assert.match(offer.offerSkipped(settings({ 'embedding.modelDir': '/models' }), home, undefined) ?? '', /model is set/);
+    const modelDir = settings({ 'embedding.modelDir': '/models' });
+    assert.match(offer.offerSkipped(modelDir, home, undefined) ?? '', /model is set/);
     assert.match(offer.offerSkipped(settings({ 'embedding.enabled': false }), home, undefined) ?? '', /turned off/);
     mkdirSync(join(home, 'models', 'Xenova/all-MiniLM-L6-v2'), { recursive: true });
     assert.match(offer.offerSkipped(settings(), home, undefined) ?? '', /downloaded or bundled/);
