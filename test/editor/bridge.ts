@@ -40,8 +40,6 @@ export type UiRequest =
    * as JSON — once one that says `until` shows, when given.
    */
   | { action: 'notificationTexts'; until?: string; timeoutMs?: number }
-  /** Clicks the button named `label` on the shown notification that says `text`. */
-  | { action: 'notificationButton'; text: string; label: string; timeoutMs?: number }
   /** Waits until `text` shows in the panel (the Output view, the Problems panel…). */
   | { action: 'waitForPanelText'; text: string; timeoutMs?: number }
   /**

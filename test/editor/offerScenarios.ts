@@ -55,7 +55,7 @@ async function palette(page: Page, title: string): Promise<void> {
       await input.press('Enter', { timeout: 5_000 });
       return;
     } catch (error) {
-      if (attempt === 3) throw new Error(`palette "${title}": ${(error as Error).message.split('\n')[0]}`);
+      if (attempt === 3) throw new Error(`palette "${title}": ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
 }

@@ -60,16 +60,6 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await toast.waitFor({ state: 'visible', timeout });
       return toast.innerText();
     }
-    case 'notificationButton': {
-      // A toast, or its row in the notification center (toasts of a background page hide).
-      const toast = page
-        .locator('.notifications-toasts .notification-toast, .notifications-center .monaco-list-row')
-        .filter({ hasText: request.text })
-        .first();
-      await toast.waitFor({ state: 'visible', timeout });
-      await toast.getByRole('button', { name: request.label }).first().click({ timeout });
-      return undefined;
-    }
     case 'screenshot': {
       const path = join(artifacts, `${request.name}.png`);
       if (request.part === 'sidebar') await sidebar.screenshot({ path });

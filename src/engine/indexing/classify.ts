@@ -225,7 +225,7 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   const bullets = lines.filter((l) => /^[-*+]\s/.test(l));
   // Words by spaces; for scripts written without spaces (Japanese, Chinese) about two characters a word.
   const wordsOf = (l: string) =>
-    Math.max(l.split(/\s+/).length, Math.floor((l.match(/[^\x00-\x7f]/g) ?? []).length / 2));
+    Math.max(l.split(/\s+/).length, Math.floor((l.match(/[\u0080-\uffff]/g) ?? []).length / 2));
   const proseLines = lines.filter((l) => !/^([-*+#>|]|\d+[.)]|```)/.test(l) && wordsOf(l) >= 8).length;
   const bulletWords = bullets.reduce((n, l) => n + wordsOf(l) - 1, 0) / Math.max(1, bullets.length);
   if (proseLines === 0 && bullets.length >= 5 && bulletWords < 8) return 'other';

@@ -20,7 +20,7 @@ describe('VS Code model offer: when it is made', () => {
 
   before(() => {
     installFakeVscode(createFakeVscode());
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     offer = require('../../../src/vscode/modelOffer') as Offer;
   });
   beforeEach(() => {
