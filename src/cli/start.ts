@@ -2,8 +2,9 @@
 // command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
 // the same JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does
 // not, hence vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code
-// it caches, never LORE_HOME), named by the bundle's size and mtime and the tier (V8 rejects a
-// cache made under other flags); a read-only install or LORE_COMPILE_CACHE=off runs uncached.
+// it caches, never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache
+// made under other flags) and the command; a read-only install or LORE_COMPILE_CACHE=off runs
+// uncached.
 
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -27,26 +28,33 @@ interface CliMain {
   start(): void;
 }
 
-function cachePath(): string | null {
+/**
+ * One cache per build, tier and command: a cache holds the functions its command ran, so `recall`
+ * does not inherit the few that `--help` compiled. The name only picks a file (V8 checks what it
+ * loads), so a rough guess at the command word is enough.
+ */
+function cachePath(): { path: string; build: string } | null {
   try {
     const { size, mtimeMs } = statSync(BUNDLE);
-    const tier = tiered ? 'tiered' : 'liftoff';
-    return join(__dirname, `${CACHE_PREFIX}${size}-${Math.floor(mtimeMs)}-${tier}${CACHE_SUFFIX}`);
+    const build = `${CACHE_PREFIX}${size}-${Math.floor(mtimeMs)}.`;
+    const args = process.argv.slice(2);
+    const afterWorkspace = (i: number) => args[i - 1] === '-w' || args[i - 1] === '--workspace';
+    const word = (arg: string, i: number) => /^[a-z][a-z-]{0,30}$/.test(arg) && !afterWorkspace(i);
+    const command = args.find(word) ?? 'none';
+    return { path: join(__dirname, `${build}${tiered ? 'tiered' : 'liftoff'}.${command}${CACHE_SUFFIX}`), build };
   } catch {
     return null;
   }
 }
 
 /** Writes the cache whole (a rename), and drops caches of earlier builds. Any failure leaves none. */
-function saveCache(path: string, data: Buffer): void {
+function saveCache(path: string, build: string, data: Buffer): void {
   const temp = `${path}.${process.pid}`;
   try {
     writeFileSync(temp, data, { mode: 0o644 });
     renameSync(temp, path);
-    const mode = tiered ? '-tiered' : '-liftoff';
-    const name = path.slice(__dirname.length + 1);
     for (const other of readdirSync(__dirname)) {
-      const stale = other !== name && other.startsWith(CACHE_PREFIX) && other.endsWith(`${mode}${CACHE_SUFFIX}`);
+      const stale = other.startsWith(CACHE_PREFIX) && other.endsWith(CACHE_SUFFIX) && !other.startsWith(build);
       if (stale) rmSync(join(__dirname, other), { force: true });
     }
   } catch {
@@ -56,8 +64,9 @@ function saveCache(path: string, data: Buffer): void {
 }
 
 function loadCached(): CliMain | null {
-  const path = process.env.LORE_COMPILE_CACHE === 'off' ? null : cachePath();
-  if (!path) return null;
+  const cache = process.env.LORE_COMPILE_CACHE === 'off' ? null : cachePath();
+  if (!cache) return null;
+  const { path, build } = cache;
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(path);
@@ -68,7 +77,8 @@ function loadCached(): CliMain | null {
   // The bundle calls no import() (esbuild.mjs checks): a script from the cache would have no loader for it.
   const script = new Script(Module.wrap(source), { filename: BUNDLE, cachedData });
   // Made at exit, so it holds the functions this command compiled as well as the top level.
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => saveCache(path, script.createCachedData()));
+  const save = () => saveCache(path, build, script.createCachedData());
+  if (!cachedData || script.cachedDataRejected) process.once('exit', save);
   const bundle = new Module(BUNDLE, module);
   bundle.filename = BUNDLE;
   bundle.paths = module.paths;

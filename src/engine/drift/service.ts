@@ -13,7 +13,7 @@ import { rowState, stateDigest, writeStatus } from '../memory/state';
 import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { sha256 } from '../trust/digest';
-import { findSecrets } from '../trust/secretRules';
+import { firstSecret } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
@@ -101,7 +101,7 @@ export class DriftService {
     const kept = new Set<number>();
     for (const ref of refs) {
       // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not kept.
-      if (findSecrets(ref.raw).length) continue;
+      if (firstSecret(ref.raw)) continue;
       const rows = existing.get(ref.raw);
       if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
         for (const row of rows) {
