@@ -41,7 +41,7 @@ export interface VectorBenchOptions {
 }
 
 export function vectorOptions(quick: boolean, overrides: Partial<VectorBenchOptions> = {}): VectorBenchOptions {
-  return { quick, files: quick ? [40, 120] : [1500, 6000], queries: quick ? 5 : 30, processRuns: quick ? 2 : 7, ...overrides };
+  return { quick, files: quick ? [20, 60] : [1500, 6000], queries: quick ? 3 : 30, processRuns: quick ? 1 : 7, ...overrides };
 }
 
 const QUERIES = [
