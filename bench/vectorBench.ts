@@ -127,17 +127,31 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
         await store.engine.recall({ query: queries[0] }); // loads the codes
         const withVectors: number[] = [];
         const lexical: number[] = [];
+        const withVectorsCpu: number[] = [];
+        const lexicalCpu: number[] = [];
+        const cpuMs = (since: NodeJS.CpuUsage) => {
+          const used = process.cpuUsage(since);
+          return (used.user + used.system) / 1000;
+        };
         for (const query of queries) {
           store.engine.useEmbedder(embedder);
           let start = now();
+          let cpu = process.cpuUsage();
           const r = await store.engine.recall({ query });
           withVectors.push(elapsedMs(start));
+          withVectorsCpu.push(cpuMs(cpu));
           if (!r.vectors) throw new Error('recall did not use the vectors');
           store.engine.useEmbedder(undefined);
           start = now();
+          cpu = process.cpuUsage();
           await store.engine.recall({ query });
           lexical.push(elapsedMs(start));
+          lexicalCpu.push(cpuMs(cpu));
         }
+        figures.push(figure({
+          name: 'vectors.recall_cpu_p50', label: 'long-lived recall with the model, CPU (all threads), p50', sizes, unit: 'ms',
+          runs: withVectorsCpu, baseline: { label: 'lexical-only recall CPU p50', runs: lexicalCpu }, target: { on: 'median', op: '<=', limit: 20 },
+        }));
         figures.push(figure({
           name: 'vectors.recall_p50', label: 'long-lived recall with the model (query embedded), p50', sizes, unit: 'ms',
           runs: withVectors, baseline: { label: 'lexical-only recall p50', runs: lexical }, target: { on: 'median', op: '<=', limit: 20 },
