@@ -1,6 +1,6 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold]
+//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
@@ -19,6 +19,7 @@ import { adversarialOptions, adversarialSection } from './adversarialBench';
 import { docsRecallOptions, docsRecallSection } from './docsRecallBench';
 import { driftSection } from './driftSlot';
 import { embedOptions, embedSection } from './embed';
+import { vectorOptions, vectorSection } from './vectorBench';
 import { hookOptions, hookSection } from './hookBench';
 import { coldOptions, coldSection } from './coldBench';
 import { indexOptions, indexSection } from './indexBench';
@@ -28,7 +29,7 @@ import { describeTarget, figureProblems, formatNumber, formatSizes, machine, typ
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
-export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold'] as const;
+export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold', 'vectors'] as const;
 export type BenchName = (typeof BENCHES)[number];
 
 export interface RunOptions {
@@ -103,6 +104,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [await hookSection(hookOptions(options.quick, common))];
     case 'cold':
       return [await coldSection(coldOptions(options.quick, common))];
+    case 'vectors':
+      return [await vectorSection(vectorOptions(options.quick, common))];
   }
 }
 

@@ -51,9 +51,9 @@ describe('bench', () => {
       assert.equal(report.quick, true);
       assert.equal(report.node, process.version);
       const benches = report.sections.map((s) => s.bench);
-      assert.deepEqual(benches, ['store', 'recall-memory', 'index', 'recall-docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold']);
+      assert.deepEqual(benches, ['store', 'recall-memory', 'index', 'recall-docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold', 'vectors']);
       const names = report.sections.flatMap((s) => s.figures.map((f) => f.name));
-      for (const name of ['store.saves', 'recall.memory', 'index.files_per_second', 'index.reindex_one_file', 'recall.docs', 'embed.chunks_per_second', 'embed.overhead', 'owner.loop_delay.p99', 'owner.peak_rss', 'transport.stdio', 'transport.http', 'adversarial.redact.a_a_a', 'adversarial.refuse_body', 'hooks.session_start', 'hooks.pre_compact', 'hooks.slash_memories', 'index.cost_over_walk', 'index.reindex_unchanged', 'cold.recall', 'cold.recall.over_node', 'cold.session_start.over_node', 'cold.help']) {
+      for (const name of ['store.saves', 'recall.memory', 'index.files_per_second', 'index.reindex_one_file', 'recall.docs', 'embed.chunks_per_second', 'embed.overhead', 'owner.loop_delay.p99', 'owner.peak_rss', 'transport.stdio', 'transport.http', 'adversarial.redact.a_a_a', 'adversarial.refuse_body', 'hooks.session_start', 'hooks.pre_compact', 'hooks.slash_memories', 'index.cost_over_walk', 'index.reindex_unchanged', 'cold.recall', 'cold.recall.over_node', 'cold.session_start.over_node', 'cold.help', 'vectors.recall_p50', 'vectors.search_p50', 'vectors.cold_recall_rss']) {
         assert.ok(names.includes(name), `the report has ${name}`);
       }
       for (const s of report.sections) {

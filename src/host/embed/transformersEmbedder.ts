@@ -232,7 +232,10 @@ export class TransformersEmbedder implements Embedder {
     };
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (this.closed) return Promise.reject(new Error('the embedder is closed'));
-    return run();
+    const result = run();
+    // A caller that awaits it later (after close(), say) leaves no unhandled rejection meanwhile.
+    result.catch(() => {});
+    return result;
   }
 
   private async turn<T>(work: () => Promise<T>): Promise<T> {
