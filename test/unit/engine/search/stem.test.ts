@@ -3,8 +3,8 @@
 // settle only after several passes. The table is what recall has always produced for these words.
 
 import { strict as assert } from 'node:assert';
-import { matchStem } from '../../src/engine/search/bm25';
-import { stem } from '../../src/engine/search/text';
+import { matchStem } from '../../../../src/engine/search/bm25';
+import { stem } from '../../../../src/engine/search/text';
 
 describe('stem and matchStem', () => {
   it('applies the first suffix rule that leaves three letters, then drops a final e', () => {

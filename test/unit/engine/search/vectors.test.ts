@@ -3,11 +3,11 @@
 // and gives vectors stored before codes existed theirs.
 
 import { strict as assert } from 'node:assert';
-import { prng } from '../../scripts/prng';
-import { putDoc, storeVector } from '../../src/engine/indexing/docStore';
-import { bumpVectorGeneration } from '../../src/engine/indexing/indexer';
-import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../src/engine/search/vectors';
-import { openTestStore, type TestStore } from '../support/store';
+import { prng } from '../../../../scripts/prng';
+import { putDoc, storeVector } from '../../../../src/engine/indexing/docStore';
+import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
+import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/search/vectors';
+import { openTestStore, type TestStore } from '../../../support/store';
 
 const MODEL = 'test-model@q8#000000000000';
 const DIMS = 384;
