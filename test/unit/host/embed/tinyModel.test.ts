@@ -10,10 +10,8 @@ describe('makeTinyModel (generated random-weight BERT)', () => {
   beforeEach(() => (dir = tempDir('lore-tiny-model-')));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the transformers.js local-model layout in well under a second', () => {
-    const started = Date.now();
+  it('writes the transformers.js local-model layout', () => {
     const model = makeTinyModel(dir, { dtypes: ['fp32', 'q8'] });
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
     assert.equal(model.path, join(dir, 'tiny-bert'));
     for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx']) {
       assert.ok(model.files.includes(join(model.path, f)), f);
