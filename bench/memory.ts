@@ -21,7 +21,8 @@ const FTS_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
  * on its own. Recall also queries the document index (empty here) and, with a model, vectors
  * (none here): the bench measures lexical recall over memories.
  */
-export const RECALL_SQL = `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
+export const RECALL_SQL = `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm
+     FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
      WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ('active', 'deprecated', 'disputed')
        AND m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?) ORDER BY bm LIMIT ?`;
 

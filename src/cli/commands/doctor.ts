@@ -45,7 +45,8 @@ export const doctorCommand: Command = {
           ok: true,
           detail:
             `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; ` +
-            `model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}; recall is lexical only`}`,
+            `model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}`}` +
+            `${index.model ? '' : '; recall is lexical only'}`,
         });
         const audit = await engine.verifyAudit();
         checks.push({

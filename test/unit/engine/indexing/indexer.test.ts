@@ -114,7 +114,8 @@ describe('workspace index', () => {
     rmSync(join(root, 'Dockerfile'));
     const after = await drain(engine, root);
     assert.deepEqual([after.indexed, after.renamed, after.deleted, after.unchanged], [1, 1, 1, 7]);
-    const moved = db.all<{ id: number }>("SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'docs/ops/restarting-workers.md'").map((c) => c.id);
+    const chunksOf = "SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ?";
+    const moved = db.all<{ id: number }>(chunksOf, ['docs/ops/restarting-workers.md']).map((c) => c.id);
     assert.deepEqual(moved, chunkIds, 'a rename keeps the chunks (and so their vectors)');
     assert.equal(db.get<{ n: number }>("SELECT COUNT(*) AS n FROM docs WHERE path = 'Dockerfile'")!.n, 0);
     assert.deepEqual(db.all<{ heading: string }>("SELECT heading FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'infra/main.tf'").map((c) => c.heading), ['resource aws_sqs_queue jobs']);
