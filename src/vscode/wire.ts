@@ -26,7 +26,7 @@ import { LoreTreeProvider } from './views/provider';
 import { VIEW_IDS } from './views/treeModel';
 
 export interface Wired {
-  /** Closes the stores this window owns (releasing the owner lock and the loopback port). */
+  /** Closes the stores this window reached, stopping the owner processes it started. */
   shutdown(): Promise<void>;
 }
 
@@ -49,6 +49,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     trusted: () => vscode.workspace.isTrusted,
     settings: settingsFor,
     logger: log,
+    cliPath: cliPathOf(context.extensionPath),
   });
   const tracker = new DriftTracker();
   const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
@@ -97,14 +98,14 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       void status.update();
       if (change !== 'owner') return;
       void mcp.ownersChanged();
-      // A store this window has just opened as owner is brought up to date, quietly.
+      // A store whose owner this window has just started is brought up to date, quietly.
       if (store?.connected && !autoIndexed.has(store.folder)) {
         autoIndexed.add(store.folder);
         // Then the findings the store has (the index keeps docs' references current) reach the
         // Problems panel, with no Lore view open.
         store
-          .localEngine()
-          .then((engine) => engine && indexing.run(store, { notify: false }))
+          .owner()
+          .then((owner) => (owner.self ? indexing.run(store, { notify: false }) : undefined))
           .then(() => tracker.refresh(store))
           .catch((error) => log.warn(`${store.folder}: drift findings not loaded: ${(error as Error).message}`));
         const settings = settingsFor(store.folder);

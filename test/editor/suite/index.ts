@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
   require('./recall.test');
   require('./edit.test');
   require('./mcp.test');
+  require('./owner.test');
   // Last: it lays 10k files into the workspace (and removes them again).
   require('./loopDelay.test');
 
