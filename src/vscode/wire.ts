@@ -92,6 +92,9 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const autoIndexed = new Set<string>();
   subscribe(
     stores.onDidChange((store, change) => {
+      // While a folder indexes, its store changes after every batch: the views redraw once, when
+      // the run ends (below), instead of re-reading the store all through it.
+      if (change === 'data' && store && indexing.states().some((s) => s.folder === store.folder)) return;
       refreshViews(store?.folder);
       memoryDocs.refresh();
       memoryEditor.storeChanged();
@@ -120,7 +123,20 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       diagnostics.update();
     }),
   );
-  subscribe(indexing.onDidChange(() => void status.update()));
+  let indexingNow = new Set<string>();
+  subscribe(
+    indexing.onDidChange(() => {
+      void status.update();
+      const running = new Set(indexing.states().map((s) => s.folder));
+      for (const folder of indexingNow) {
+        if (running.has(folder)) continue;
+        refreshViews(folder);
+        memoryDocs.refresh();
+        memoryEditor.storeChanged();
+      }
+      indexingNow = running;
+    }),
+  );
   subscribe(
     vscode.workspace.onDidSaveTextDocument((document) => {
       void diagnostics.onSave(document);
