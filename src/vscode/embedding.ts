@@ -6,7 +6,7 @@
 import type { LoreSettings } from './settings';
 
 /** Variables the settings decide; an unset setting removes an inherited value only where it must. */
-export function ownerEnv(settings: LoreSettings, home: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function ownerEnv(settings: LoreSettings, home: string, base = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, LORE_HOME: home };
   const embedding = settings.embedding;
   if (!embedding.enabled) return { ...env, LORE_EMBED: 'off' };

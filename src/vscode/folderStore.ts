@@ -77,10 +77,12 @@ export class FolderStore {
       get: (_target, op: string) => async (...args: unknown[]) => {
         const connection = await this.connect();
         try {
-          return await (connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op](...args);
+          const ops = connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+          return await ops[op](...args);
         } catch (error) {
           // This window's own owner is watched through its process; another's only by its answers.
-          if (!connection.child && isLoreError(error) && error.code === 'STORE_UNAVAILABLE') this.lost(connection, error.message);
+          const unavailable = isLoreError(error) && error.code === 'STORE_UNAVAILABLE';
+          if (!connection.child && unavailable) this.lost(connection, (error as Error).message);
           throw error;
         }
       },
@@ -142,21 +144,33 @@ export class FolderStore {
     const paths = this.paths;
     const found = await connect(this.folder, {
       home: this.options.home,
-      become: () => startOwner({ folder: this.folder, cliPath: this.options.cliPath, env: this.options.env, logger: this.options.logger }),
+      become: () =>
+        startOwner({ folder: this.folder, cliPath: this.options.cliPath, env: this.options.env, logger: this.options.logger }),
     });
     const child = found.kind === 'owner' ? found.store : undefined;
     const live = found.kind === 'client' ? found.owner : await findLiveOwner(paths.owner);
     if (!live || (child && live.info.pid !== child.pid)) {
       await child?.stop();
-      throw new LoreError('STORE_UNAVAILABLE', `the lore serve started for ${this.folder} does not answer`, 'see the Lore log (Lore: Show Log)');
+      const silent = `the lore serve started for ${this.folder} does not answer`;
+      throw new LoreError('STORE_UNAVAILABLE', silent, 'see the Lore log (Lore: Show Log)');
     }
-    const owner: OwnerEndpoint = { url: live.url, token: live.info.token, mcpToken: live.info.mcp_token ?? live.info.token, pid: live.info.pid, self: child !== undefined };
+    const { info } = live;
+    const owner: OwnerEndpoint = {
+      url: live.url,
+      token: info.token,
+      mcpToken: info.mcp_token ?? info.token,
+      pid: info.pid,
+      self: child !== undefined,
+    };
     const connection: Connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner, child };
     if (child) {
-      this.options.logger.info(`${this.folder}: started lore serve (pid ${child.pid}) for ${paths.database}; MCP at ${live.url}/mcp`);
-      void child.exited.then(({ code, signal }) => this.lost(connection, `its process (pid ${child.pid}) ended (${signal ?? `exit code ${code}`})`));
+      const log = this.options.logger;
+      log.info(`${this.folder}: started lore serve (pid ${child.pid}) for ${paths.database}; MCP at ${live.url}/mcp`);
+      void child.exited.then(({ code, signal }) => {
+        this.lost(connection, `its process (pid ${child.pid}) ended (${signal ?? `exit code ${code}`})`);
+      });
     } else {
-      this.options.logger.info(`${this.folder}: using the store served by pid ${live.info.pid} (${live.info.door}) at ${live.url}`);
+      this.options.logger.info(`${this.folder}: using the store served by pid ${info.pid} (${info.door}) at ${live.url}`);
     }
     this.startWatching(paths, connection);
     return connection;
@@ -168,7 +182,8 @@ export class FolderStore {
       this.watcher = watch(paths.dir, (_event, name) => {
         if (name === 'owner.json') {
           const now = readOwner(paths.owner);
-          if (!now || now.token !== connection.owner.token) this.lost(connection, `the owner (pid ${connection.owner.pid}) stopped serving`);
+          const gone = !now || now.token !== connection.owner.token;
+          if (gone) this.lost(connection, `the owner (pid ${connection.owner.pid}) stopped serving`);
         } else if (name === 'lore.db' || name === 'lore.db-journal') {
           clearTimeout(this.settle);
           this.settle = setTimeout(() => this.emit('data'), SETTLE_MS);
@@ -176,7 +191,8 @@ export class FolderStore {
       });
       this.watcher.on('error', (error) => this.options.logger.warn(`stopped watching ${paths.dir}: ${error.message}`));
     } catch (error) {
-      this.options.logger.warn(`cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${(error as Error).message}`);
+      const why = (error as Error).message;
+      this.options.logger.warn(`cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${why}`);
     }
   }
 
@@ -193,7 +209,8 @@ export class FolderStore {
     while (this.losses.length && this.losses[0] < now - RESTART_WINDOW_MS) this.losses.shift();
     const reason = `Lore's store for ${this.folder} lost its owner: ${why}`;
     if (this.losses.length > RESTART_LIMIT) {
-      this.options.logger.error(`${reason}; ${this.losses.length} times in a minute, so Lore stops restarting it (the next action tries again)`);
+      const times = this.losses.length;
+      this.options.logger.error(`${reason}; ${times} times in a minute, so Lore stops restarting it (the next action tries again)`);
       this.stateNow = { kind: 'stopped', reason: `${reason} (${this.losses.length} times in a minute)` };
     } else {
       this.options.logger.warn(`${reason}; reconnecting`);

@@ -27,7 +27,8 @@ export interface StartOwnerOptions {
 const STOP_GRACE_MS = 5000;
 
 export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
-  const child = spawn(process.execPath, [options.cliPath, '--workspace', options.folder, '--json', 'serve', '--exit-with-stdin'], {
+  const args = [options.cliPath, '--workspace', options.folder, '--json', 'serve', '--exit-with-stdin'];
+  const child = spawn(process.execPath, args, {
     cwd: options.folder,
     env: { ...options.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -65,19 +66,25 @@ export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       out += text;
-      let said: { url?: string; error?: { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> } };
+      type Said = { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> };
+      let said: { url?: string; error?: Said };
       try {
         said = JSON.parse(out);
       } catch {
         return; // not all of it yet
       }
       if (said.url) resolve(owner);
-      else if (said.error) reject(new LoreError(said.error.code, said.error.message, said.error.hint, said.error.details));
+      else if (said.error) {
+        reject(new LoreError(said.error.code, said.error.message, said.error.hint, said.error.details));
+      }
     });
-    child.once('error', (error) => reject(new LoreError('STORE_UNAVAILABLE', `could not start lore serve for ${options.folder}: ${error.message}`)));
+    child.once('error', (error) => {
+      reject(new LoreError('STORE_UNAVAILABLE', `could not start lore serve for ${options.folder}: ${error.message}`));
+    });
     void exited.then(({ code, signal }) => {
       const why = tail.length ? `: ${tail.join(' / ')}` : '';
-      reject(new LoreError('STORE_UNAVAILABLE', `lore serve for ${options.folder} ended (${signal ?? `exit code ${code}`}) before it served${why}`, 'see the Lore log (Lore: Show Log)'));
+      const ended = `lore serve for ${options.folder} ended (${signal ?? `exit code ${code}`}) before it served${why}`;
+      reject(new LoreError('STORE_UNAVAILABLE', ended, 'see the Lore log (Lore: Show Log)'));
     });
   });
 }
