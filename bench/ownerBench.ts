@@ -12,6 +12,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readIndexLines } from '../src/host/engineApi';
 import { CLI, startServe, type ServeProcess } from '../test/support/processes';
 import { docsCorpus, writeCorpus } from './docsCorpus';
 import { elapsedMs, figure, now, type Section } from './result';
@@ -97,9 +98,9 @@ export async function ownerSection(options: OwnerBenchOptions): Promise<Section>
         headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.token}` },
         body: JSON.stringify({ op: 'indexWorkspace', args: ['', { full: true }] }),
       });
+      // The owner answers in lines (progress, then the result) that end with the run.
+      const body = { result: (await readIndexLines(response)) as { summary: { files: number; indexed: number } } };
       const ms = elapsedMs(start);
-      const body = (await response.json()) as { result?: { summary: { files: number; indexed: number } }; error?: { message: string } };
-      if (!body.result) throw new Error(`indexing through the owner failed: ${body.error?.message ?? response.status}`);
       if (body.result.summary.indexed !== written.indexed) throw new Error(`the owner indexed ${body.result.summary.indexed} of ${written.indexed} files`);
       const loaded = await readProbe(serve, probeFile, seq);
       seq = loaded.seq;

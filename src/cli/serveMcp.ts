@@ -44,13 +44,23 @@ export async function runServe(ctx: CommandContext, v: Record<string, unknown>):
       throw error;
     }
     // Listen for the stop signal before saying we are ready, so a client that stops us at once is heard.
-    const stopped = stopSignal();
+    const stopped = v['exit-with-stdin'] === true ? Promise.race([stopSignal(), stdinClosed()]) : stopSignal();
     ctx.print({ url: `${http.url}/mcp`, port: http.port, owner_file: store.paths.owner, workspace: store.paths.workspaceRoot }, (r) =>
       `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token for MCP clients: in ${r.owner_file} (field "mcp_token"; readable only by you)\nstop with Ctrl-C`,
     );
     await stopped;
     await owner.close();
+    // A stdin still read would keep this process alive after a signal.
+    if (v['exit-with-stdin'] === true) process.stdin.destroy();
     return 0;
+}
+
+/** Resolves when stdin ends: the parent that started this process with a pipe has gone. */
+function stdinClosed(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve).once('close', resolve).once('error', () => resolve());
+    process.stdin.resume();
+  });
 }
 
 /** Resolves on the first SIGINT or SIGTERM; later ones are ignored while shutting down. */

@@ -1,5 +1,5 @@
-// Reaching a workspace's store from any Lore process (the CLI, lore mcp; later the editor): be a
-// client of its live owner, or become the owner. While another process holds the lock but does
+// Reaching a workspace's store from any Lore process (the CLI, lore mcp, the editor): be a
+// client of its live owner, or become the owner (the editor becomes it by starting `lore serve`). While another process holds the lock but does
 // not serve yet (it is starting, or several are electing a new owner after one stopped), wait and
 // look again, so a caller sees STORE_BUSY only when no owner could be reached for `waitMs`.
 
@@ -16,7 +16,7 @@ export type Connection<T> = { kind: 'client'; owner: LiveOwner } | { kind: 'owne
 export interface ConnectOptions<T> {
   home?: string;
   /** Opens the store as its owner (taking the lock); throws STORE_BUSY while another process holds it. */
-  become(): T;
+  become(): T | Promise<T>;
   waitMs?: number;
 }
 
@@ -27,7 +27,7 @@ export async function connect<T>(workspace: string, options: ConnectOptions<T>):
     const owner = await findLiveOwner(ownerFile);
     if (owner) return { kind: 'client', owner };
     try {
-      return { kind: 'owner', store: options.become() };
+      return { kind: 'owner', store: await options.become() };
     } catch (error) {
       if (!isLoreError(error) || error.code !== 'STORE_BUSY' || Date.now() >= deadline) throw error;
     }

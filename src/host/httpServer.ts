@@ -112,8 +112,28 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
     const body = await readJson(req, MAX_RPC_BODY_BYTES);
+    if ((body as { op?: unknown } | undefined)?.op === 'indexWorkspace') return indexRpc(res, body);
     const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body));
     sendJson(res, 200, { result });
+  };
+
+  // Indexing runs for minutes: its answer is lines (progress as it goes, then the result or the
+  // error), so a client shows progress and never waits on silence; a client that hangs up cancels it.
+  const indexRpc = async (res: ServerResponse, body: unknown) => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) controller.abort();
+    });
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const line = (value: unknown) => JSON.stringify(value) + '\n';
+    try {
+      const run = { signal: controller.signal, onProgress: (progress: unknown) => res.write(line({ progress })) };
+      const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body, run));
+      res.end(line({ result }));
+    } catch (error) {
+      if (!isLoreError(error)) options.logger.error(`HTTP /rpc indexWorkspace: ${(error as Error)?.stack ?? error}`);
+      res.end(line({ error: isLoreError(error) ? error.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
+    }
   };
 
   const http = createServer((req, res) => {

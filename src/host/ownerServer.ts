@@ -41,7 +41,9 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
         options.logger.warn(`no embeddings: ${(error as Error).message}`);
         return async () => {};
       });
-      started = startHttpServer({
+      // Served once drift's symbol parser has loaded: until then a symbol fingerprinted by it reads
+      // as current, so a client's drift check right after the start would miss a change.
+      started = store.symbols.catch(() => undefined).then(() => startHttpServer({
         access,
         workspaceRoot: () => store.paths.workspaceRoot,
         // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
@@ -51,7 +53,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
         port: options.port,
         allowRemote: options.allowRemote,
         logger: options.logger,
-      });
+      }));
       started.then(
         (server) => store.lock.publish(server.port),
         (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),

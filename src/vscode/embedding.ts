@@ -1,59 +1,29 @@
-// The embedding model for a store this extension host owns, from the `lore.embedding.*` settings
-// (the CLI reads LORE_MODEL… instead), or an embeddings endpoint from lore.embedding.endpoint.* or
-// LORE_EMBED_URL. Loads in the background; recall is lexical until it is ready.
+// The environment of the `lore serve` process the editor starts for a folder: the data dir and the
+// `lore.embedding.*` settings said the way that process reads them (LORE_HOME, LORE_MODEL…; see
+// host/embedSettings.ts), so the store's owner loads the model the settings name. What the editor
+// was started with (LORE_EMBED_URL, LORE_EMBED_TOKEN…) passes through unless a setting says otherwise.
 
-import type { Logger } from '../engine';
-import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from '../host/embed/createEmbedder';
-import { embedderSettingsFromEnv } from '../host/embedSettings';
-import type { OpenStore } from '../host/openStore';
 import type { LoreSettings } from './settings';
-import { editorWording } from './editorWording';
 
-/** The endpoint from the settings' names, or from the environment the editor was started with (as the CLI reads it). */
-function endpointFromEnv(): NonNullable<EmbedderSettings['endpoint']> | null {
-  const env = embedderSettingsFromEnv('', process.env);
-  return env?.provider === 'endpoint' && env.endpoint ? env.endpoint : null;
+/** Variables the settings decide; an unset setting removes an inherited value only where it must. */
+export function ownerEnv(settings: LoreSettings, home: string, base = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, LORE_HOME: home };
+  const embedding = settings.embedding;
+  if (!embedding.enabled) return { ...env, LORE_EMBED: 'off' };
+  delete env.LORE_EMBED;
+  env.LORE_EMBED_THREADS = String(embedding.threads);
+  if (embedding.modelDir) env.LORE_MODEL_DIR = embedding.modelDir;
+  if (embedding.model) env.LORE_MODEL = embedding.model;
+  const endpoint = embedding.endpoint;
+  if (endpoint) {
+    env.LORE_EMBED_URL = endpoint.url;
+    env.LORE_EMBED_MODEL = endpoint.model;
+    if (endpoint.tokenFile) env.LORE_EMBED_TOKEN_FILE = endpoint.tokenFile;
+  }
+  return env;
 }
 
-/** The endpoint the editor embeds with instead of a local model: the settings', else the environment's. */
-export function editorEndpoint(settings: LoreSettings): NonNullable<EmbedderSettings['endpoint']> | null {
-  const configured = settings.embedding.endpoint;
-  if (!configured) return endpointFromEnv();
-  return {
-    url: configured.url,
-    model: configured.model,
-    tokenFile: configured.tokenFile ?? undefined,
-    token: process.env.LORE_EMBED_TOKEN || undefined,
-    urlSetting: 'the lore.embedding.endpoint.url setting',
-    tokenFileSetting: 'the lore.embedding.endpoint.tokenFile setting',
-  };
-}
-
-const SETTING_NAMES = { modelDir: 'the lore.embedding.modelDir setting', modelName: 'the lore.embedding.model setting', dtype: 'the model dtype' };
-
-export function embedderFromSettings(settings: LoreSettings, logger: Logger): (store: OpenStore) => Promise<() => Promise<void>> {
-  return async (store) => {
-    if (!settings.embedding.enabled) {
-      store.engine.useEmbedder(undefined, 'embeddings are turned off (lore.embedding.enabled)');
-      return async () => {};
-    }
-    const endpoint = editorEndpoint(settings);
-    const embedder = await createEmbedder({
-      ...(endpoint ? { provider: 'endpoint' as const, endpoint } : {}),
-      dataDir: store.paths.home,
-      modelDir: settings.embedding.modelDir ?? undefined,
-      modelName: settings.embedding.model ?? undefined,
-      threads: settings.embedding.threads,
-      settingNames: SETTING_NAMES,
-      logger,
-    });
-    if (isEmbedderUnavailable(embedder)) {
-      logger.warn(`recall is lexical-only: ${editorWording(embedder.reason)}`);
-      store.engine.useEmbedder(undefined, embedder.reason);
-      return async () => {};
-    }
-    store.engine.useEmbedder(embedder);
-    logger.info(`embedding model ${embedder.modelId} loaded`);
-    return () => embedder.close();
-  };
+/** Whether the owner embeds through an endpoint (a setting, or LORE_EMBED_URL the editor started with), not a local model. */
+export function endpointConfigured(settings: LoreSettings, base = process.env): boolean {
+  return Boolean(ownerEnv(settings, '', base).LORE_EMBED_URL);
 }

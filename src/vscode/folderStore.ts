@@ -1,19 +1,21 @@
-// One workspace folder's store, reached the way the CLI reaches it: a live owner (another window,
-// `lore serve`, `lore mcp`) → its client over loopback; none → this extension host becomes the owner
-// and serves MCP/RPC over loopback HTTP, so the MCP definition can point agents at it. Nothing
-// happens until first use. Changes to the store (by anyone) and to its owner are noticed by watching
-// the store's folder, not by polling.
+// One workspace folder's store, reached the way the CLI and `lore mcp` reach it (host/connect.ts):
+// a live owner (another window's, `lore serve`, `lore mcp`) → its client over loopback `/rpc`;
+// none → this window starts the owner as a child process (`lore serve`, ownerProcess.ts) and is
+// its client, so SQLite, indexing and drift never run on the extension host's thread. Nothing
+// happens until first use. When the owner goes away (its process died, or another's stopped),
+// the store reconnects at once — a new owner is found or started — and says so in its state for
+// the status bar; after RESTART_LIMIT losses in RESTART_WINDOW_MS it stops trying until next use.
+// Changes to the store (by anyone) and to its owner are noticed by watching the store's folder.
 
 import { watch, type FSWatcher } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
-import { isLoreError, type Engine, type Logger } from '../engine';
+import { isLoreError, LoreError, type Logger } from '../engine';
+import { connect } from '../host/connect';
 import { storePaths, type StorePaths } from '../host/dataDir';
-import { localApi, remoteApi } from '../host/engineApi';
+import { remoteApi } from '../host/engineApi';
 import { findLiveOwner } from '../host/owner';
 import { readOwner } from '../host/ownerLock';
-import { ownerServer, type OwnerServer } from '../host/ownerServer';
-import type { OpenStore } from '../host/openStore';
 import type { LoreApi } from './contract';
+import { startOwner, type OwnerProcess } from './ownerProcess';
 
 export interface OwnerEndpoint {
   url: string;
@@ -22,58 +24,65 @@ export interface OwnerEndpoint {
   /** For /mcp: what VS Code's agents are given. */
   mcpToken: string;
   pid: number;
-  /** Whether this extension host is the owner. */
+  /** Whether the owner is this window's own `lore serve`. */
   self: boolean;
 }
 
 export type StoreChange = 'data' | 'owner';
 
+/** What the status bar says about the connection: only the troubled states carry a reason. */
+export type StoreState =
+  | { kind: 'closed' }
+  | { kind: 'connecting' }
+  | { kind: 'connected' }
+  | { kind: 'restarting'; reason: string }
+  | { kind: 'stopped'; reason: string };
+
 export interface FolderStoreOptions {
   folder: string;
   home: string;
   logger: Logger;
-  attachEmbedder?: (store: OpenStore) => Promise<() => Promise<void>>;
+  /** The bundled CLI (dist/cli.js) the owner process runs. */
+  cliPath: string;
+  /** The owner process's environment (LORE_HOME, the embedding settings: embedding.ts). */
+  env: NodeJS.ProcessEnv;
 }
 
 interface Connection {
   api: LoreApi;
   owner: OwnerEndpoint;
-  server?: OwnerServer;
-  engine?: Engine;
-  /** This window's store: settles once drift's symbol parser has loaded (see OpenStore.symbols). */
-  symbols?: Promise<void>;
+  /** This window's owner process, when it started one. */
+  child?: OwnerProcess;
 }
 
-/**
- * Operations that locate symbols. Until the parser has loaded, a symbol fingerprinted by it is
- * "not re-checked" and reads as current, so a save right after the store opened would report no
- * drift; these wait for it, as a CLI command does.
- */
-const SYMBOL_OPS = new Set(['driftCheck', 'driftFindings', 'driftScan', 'reverify']);
-
-/** How long to wait for a short-lived process (a CLI command) holding the store to let go. */
-const BUSY_WAIT_MS = 5000;
 /** Writes arrive as bursts of file events; one refresh per burst. */
 const SETTLE_MS = 150;
+const RESTART_LIMIT = 3;
+const RESTART_WINDOW_MS = 60_000;
 
 export class FolderStore {
   private connection: Promise<Connection> | undefined;
+  private current: Connection | undefined;
   private watcher: FSWatcher | undefined;
   private settle: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(change: StoreChange) => void>();
+  private readonly losses: number[] = [];
   private disposed = false;
+  private stateNow: StoreState = { kind: 'closed' };
   readonly api: LoreApi;
 
   constructor(readonly options: FolderStoreOptions) {
-    // Calls connect on first use; a client whose owner went away reconnects on the next call.
+    // Connects on first use; a client whose owner went away reconnects.
     this.api = new Proxy({} as LoreApi, {
       get: (_target, op: string) => async (...args: unknown[]) => {
         const connection = await this.connect();
-        if (SYMBOL_OPS.has(op)) await connection.symbols;
         try {
-          return await (connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op](...args);
+          const ops = connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+          return await ops[op](...args);
         } catch (error) {
-          if (!connection.owner.self && isLoreError(error) && error.code === 'STORE_UNAVAILABLE') this.drop('owner');
+          // This window's own owner is watched through its process; another's only by its answers.
+          const unavailable = isLoreError(error) && error.code === 'STORE_UNAVAILABLE';
+          if (!connection.child && unavailable) this.lost(connection, (error as Error).message);
           throw error;
         }
       },
@@ -93,6 +102,10 @@ export class FolderStore {
     return this.connection !== undefined;
   }
 
+  get state(): StoreState {
+    return this.stateNow;
+  }
+
   onDidChange(listener: (change: StoreChange) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
@@ -103,20 +116,24 @@ export class FolderStore {
     return (await this.connect()).owner;
   }
 
-  /** The engine when this extension host owns the store (indexing with progress and cancel needs it). */
-  async localEngine(): Promise<Engine | undefined> {
-    return (await this.connect()).engine;
-  }
-
   connect(): Promise<Connection> {
     if (this.disposed) return Promise.reject(new Error('this workspace folder was closed'));
     if (!this.connection) {
       const attempt = this.open();
       this.connection = attempt;
+      if (this.stateNow.kind !== 'restarting') this.stateNow = { kind: 'connecting' };
       attempt.then(
-        () => this.emit('owner'),
-        () => {
-          if (this.connection === attempt) this.connection = undefined; // not latched: the next use retries
+        (connection) => {
+          if (this.connection !== attempt) return;
+          this.current = connection;
+          this.stateNow = { kind: 'connected' };
+          this.emit('owner');
+        },
+        (error: Error) => {
+          if (this.connection !== attempt) return;
+          this.connection = undefined; // not latched: the next use retries
+          this.stateNow = { kind: 'stopped', reason: error.message };
+          this.emit('owner');
         },
       );
     }
@@ -125,44 +142,48 @@ export class FolderStore {
 
   private async open(): Promise<Connection> {
     const paths = this.paths;
-    const deadline = Date.now() + BUSY_WAIT_MS;
-    for (;;) {
-      const live = await findLiveOwner(paths.owner);
-      if (live) {
-        this.options.logger.info(`${this.folder}: using the store served by pid ${live.info.pid} (${live.info.door}) at ${live.url}`);
-        const connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner: { url: live.url, token: live.info.token, mcpToken: live.info.mcp_token ?? live.info.token, pid: live.info.pid, self: false } };
-        this.startWatching(paths, connection.owner);
-        return connection;
-      }
-      const server = ownerServer({ workspace: this.folder, home: this.options.home, door: 'vscode', logger: this.options.logger, attachEmbedder: this.options.attachEmbedder });
-      let store: OpenStore;
-      try {
-        store = server.access.open();
-      } catch (error) {
-        await server.close();
-        // Another process holds the store for a moment (a CLI command); wait for it, then look again.
-        if (isLoreError(error) && error.code === 'STORE_BUSY' && Date.now() < deadline) {
-          await delay(100);
-          continue;
-        }
-        throw error;
-      }
-      const http = await server.http();
-      this.options.logger.info(`${this.folder}: opened ${store.paths.database}; serving MCP at ${http.url}/mcp`);
-      const owner = { url: http.url, token: store.lock.info.token, mcpToken: store.lock.info.mcp_token ?? store.lock.info.token, pid: process.pid, self: true };
-      this.startWatching(paths, owner);
-      const api = localApi(store.engine, store.paths.workspaceRoot) as LoreApi;
-      return { api, owner, server, engine: store.engine, symbols: store.symbols };
+    const found = await connect(this.folder, {
+      home: this.options.home,
+      become: () =>
+        startOwner({ folder: this.folder, cliPath: this.options.cliPath, env: this.options.env, logger: this.options.logger }),
+    });
+    const child = found.kind === 'owner' ? found.store : undefined;
+    const live = found.kind === 'client' ? found.owner : await findLiveOwner(paths.owner);
+    if (!live || (child && live.info.pid !== child.pid)) {
+      await child?.stop();
+      const silent = `the lore serve started for ${this.folder} does not answer`;
+      throw new LoreError('STORE_UNAVAILABLE', silent, 'see the Lore log (Lore: Show Log)');
     }
+    const { info } = live;
+    const owner: OwnerEndpoint = {
+      url: live.url,
+      token: info.token,
+      mcpToken: info.mcp_token ?? info.token,
+      pid: info.pid,
+      self: child !== undefined,
+    };
+    const connection: Connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner, child };
+    if (child) {
+      const log = this.options.logger;
+      log.info(`${this.folder}: started lore serve (pid ${child.pid}) for ${paths.database}; MCP at ${live.url}/mcp`);
+      void child.exited.then(({ code, signal }) => {
+        this.lost(connection, `its process (pid ${child.pid}) ended (${signal ?? `exit code ${code}`})`);
+      });
+    } else {
+      this.options.logger.info(`${this.folder}: using the store served by pid ${info.pid} (${info.door}) at ${live.url}`);
+    }
+    this.startWatching(paths, connection);
+    return connection;
   }
 
-  private startWatching(paths: StorePaths, owner: OwnerEndpoint): void {
+  private startWatching(paths: StorePaths, connection: Connection): void {
     this.watcher?.close();
     try {
       this.watcher = watch(paths.dir, (_event, name) => {
         if (name === 'owner.json') {
           const now = readOwner(paths.owner);
-          if (!now || now.token !== owner.token) this.drop('owner');
+          const gone = !now || now.token !== connection.owner.token;
+          if (gone) this.lost(connection, `the owner (pid ${connection.owner.pid}) stopped serving`);
         } else if (name === 'lore.db' || name === 'lore.db-journal') {
           clearTimeout(this.settle);
           this.settle = setTimeout(() => this.emit('data'), SETTLE_MS);
@@ -170,23 +191,34 @@ export class FolderStore {
       });
       this.watcher.on('error', (error) => this.options.logger.warn(`stopped watching ${paths.dir}: ${error.message}`));
     } catch (error) {
-      this.options.logger.warn(`cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${(error as Error).message}`);
+      const why = (error as Error).message;
+      this.options.logger.warn(`cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${why}`);
     }
   }
 
-  /** Forgets the connection (the owner went away or changed); the next use reconnects. */
-  private drop(change: StoreChange): void {
-    const previous = this.connection;
-    if (!previous) return;
-    previous.then((c) => {
-      if (c.owner.self || this.connection !== previous) return;
-      this.options.logger.info(`${this.folder}: the store's owner (pid ${c.owner.pid}) changed or went away; reconnecting on next use`);
-      this.connection = undefined;
-      this.watcher?.close();
-      this.watcher = undefined;
-      this.emit(change);
-      this.emit('data');
-    }, () => undefined);
+  /** The owner behind `connection` went away: forget it and reconnect now (within the limit). */
+  private lost(connection: Connection, why: string): void {
+    if (this.disposed || this.current !== connection) return;
+    this.current = undefined;
+    this.connection = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+    void connection.child?.stop();
+    const now = Date.now();
+    this.losses.push(now);
+    while (this.losses.length && this.losses[0] < now - RESTART_WINDOW_MS) this.losses.shift();
+    const reason = `Lore's store for ${this.folder} lost its owner: ${why}`;
+    if (this.losses.length > RESTART_LIMIT) {
+      const times = this.losses.length;
+      this.options.logger.error(`${reason}; ${times} times in a minute, so Lore stops restarting it (the next action tries again)`);
+      this.stateNow = { kind: 'stopped', reason: `${reason} (${this.losses.length} times in a minute)` };
+    } else {
+      this.options.logger.warn(`${reason}; reconnecting`);
+      this.stateNow = { kind: 'restarting', reason };
+    }
+    this.emit('owner');
+    this.emit('data');
+    if (this.stateNow.kind === 'restarting') this.connect().catch(() => undefined);
   }
 
   private emit(change: StoreChange): void {
@@ -200,6 +232,7 @@ export class FolderStore {
     this.listeners.clear();
     const connection = await this.connection?.catch(() => undefined);
     this.connection = undefined;
-    await connection?.server?.close();
+    this.current = undefined;
+    await connection?.child?.stop();
   }
 }

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { relative, sep } from 'node:path';
 import { discoveryMatcher, type DiscoveryConfig, type IndexProgress, type IndexSummary } from '../engine';
-import { runIndex } from '../host/engineApi';
 import { workspaceDiscoveryRules } from '../host/workspaceConfig';
 import type { FolderStore } from './folderStore';
 import type { LoreSettings } from './settings';
@@ -106,14 +105,10 @@ export class Indexing {
   }
 
   private async index(store: FolderStore, full: boolean, signal: AbortSignal, report: (p: IndexProgress) => void): Promise<IndexSummary | undefined> {
-    const engine = await store.localEngine();
-    if (!engine) {
-      // Another process owns the store: it indexes its own workspace and reports no progress here.
-      const owner = await store.owner();
-      this.log.info(`${store.folder}: asking the owner (pid ${owner.pid}) to index; progress and cancel stay with it`);
-      return (await store.api.indexWorkspace(store.folder, { full })).summary;
-    }
-    return (await runIndex(engine, store.folder, { full, signal, discovery: discoveryOf(this.settingsFor(store.folder)) }, report)).summary;
+    // The owner (this window's lore serve, or another process) indexes its own workspace; progress
+    // comes back over /rpc and cancelling hangs up, which stops the run between batches.
+    const discovery = discoveryOf(this.settingsFor(store.folder));
+    return (await store.api.indexWorkspace(store.folder, { full, signal, discovery }, report)).summary;
   }
 
   async pause(): Promise<void> {

@@ -1,6 +1,6 @@
 // The MCP server definition provider: tells VS Code's agents where each (trusted) workspace
-// folder's Lore serves MCP. Over HTTP it points at the store's owner — this window, or another
-// Lore process that already owns the store; the store opens, and the bearer token is handed
+// folder's Lore serves MCP. Over HTTP it points at the store's owner — the `lore serve` this
+// window started, or another Lore process that already owns the store; the store opens, and the bearer token is handed
 // over, only when the editor starts the server (resolve), not when it lists servers. Over stdio
 // it starts `lore mcp`, which joins the owner itself. The change event fires when an owner comes,
 // goes or changes.
@@ -80,7 +80,7 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
     http.uri = vscode.Uri.parse(`${owner.url}/mcp`);
     // The MCP token opens /mcp only; the owner's full token (for /rpc) never leaves Lore.
     http.headers = { ...http.headers, Authorization: `Bearer ${owner.mcpToken}` };
-    this.logger.info(`MCP: agents use ${owner.url}/mcp (${owner.self ? 'served by this window' : `owner pid ${owner.pid}`}) for ${folder}`);
+    this.logger.info(`MCP: agents use ${owner.url}/mcp (${owner.self ? `served by this window's lore serve, pid ${owner.pid}` : `owner pid ${owner.pid}`}) for ${folder}`);
     return http;
   }
 

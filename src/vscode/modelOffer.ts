@@ -9,7 +9,7 @@ import type { Logger } from '../engine';
 import { modelWithoutSettings } from '../host/embed/bundledModel';
 import { DEFAULT_MODEL } from '../host/embed/modelFiles';
 import { DOWNLOAD_MODEL_COMMAND } from './commands/modelCommands';
-import { editorEndpoint } from './embedding';
+import { endpointConfigured } from './embedding';
 import type { LoreSettings } from './settings';
 
 export const MODEL_OFFER_KEY = 'lore.modelOffer';
@@ -22,7 +22,7 @@ export function offerSkipped(settings: LoreSettings, home: string, answered: unk
   if (!settings.embedding.enabled) return 'embeddings are turned off (lore.embedding.enabled)';
   const { model, modelDir } = settings.embedding;
   if (model || modelDir) return 'a model is set (lore.embedding.model or modelDir)';
-  if (editorEndpoint(settings)) return 'an embeddings endpoint is set';
+  if (endpointConfigured(settings)) return 'an embeddings endpoint is set';
   if (modelWithoutSettings(home)) return 'a model is downloaded or bundled';
   return undefined;
 }

@@ -1,5 +1,6 @@
 // The status-bar item: index state (files, pending embeddings, model, last update) of the open
-// stores, a spinner with progress while indexing, "paused" when paused. Updated on events (a store
+// stores, a spinner with progress while indexing, "paused" when paused, "reconnecting" or
+// "stopped" when a store's owner process went away. Updated on events (a store
 // changed, an indexing step), never on a timer; before first use it reads nothing.
 
 import * as vscode from 'vscode';
@@ -38,6 +39,18 @@ export class StatusItem {
       const p = running[0].progress;
       this.item.text = `$(sync~spin) Lore ${p ? `${p.phase} ${p.done}/${p.total}` : 'indexing'}`;
       this.item.tooltip = 'Lore is indexing: click to pause';
+      return;
+    }
+    // A store whose owner process went away says so until it is back (folderStore.ts restarts it).
+    const troubled = this.stores.known().map((s) => s.state).find((s) => s.kind === 'restarting' || s.kind === 'stopped');
+    if (troubled?.kind === 'restarting') {
+      this.item.text = '$(sync~spin) Lore reconnecting';
+      this.item.tooltip = `${troubled.reason}; starting it again`;
+      return;
+    }
+    if (troubled?.kind === 'stopped') {
+      this.item.text = '$(warning) Lore stopped';
+      this.item.tooltip = `${troubled.reason}. Click for the menu; the next Lore action starts it again.`;
       return;
     }
     const opened = this.stores.opened();

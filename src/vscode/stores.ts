@@ -1,10 +1,10 @@
 // The stores of the open workspace: one per workspace folder (multi-root gets one each), created on
 // first use and only in a trusted workspace — in Restricted Mode nothing is opened, indexed or
-// served. No `vscode` import: the extension hands in folders, trust and settings.
+// served, and no owner process is started. No `vscode` import: the extension hands in folders, trust and settings.
 
 import { LoreError, type Logger } from '../engine';
 import { loreHome } from '../host/dataDir';
-import { embedderFromSettings } from './embedding';
+import { ownerEnv } from './embedding';
 import { FolderStore, type StoreChange } from './folderStore';
 import type { LoreSettings } from './settings';
 
@@ -14,6 +14,8 @@ export interface StoresHost {
   trusted(): boolean;
   settings(folder: string): LoreSettings;
   logger: Logger;
+  /** The bundled CLI (dist/cli.js) that runs each folder's owner process. */
+  cliPath: string;
 }
 
 export const UNTRUSTED_MESSAGE = 'Lore does not open, index or serve an untrusted workspace';
@@ -47,11 +49,17 @@ export class LoreStores {
     let store = this.stores.get(folder);
     if (!store) {
       const settings = this.host.settings(folder);
-      store = new FolderStore({ folder, home: homeFor(settings), logger: this.host.logger, attachEmbedder: embedderFromSettings(settings, this.host.logger) });
+      const home = homeFor(settings);
+      store = new FolderStore({ folder, home, logger: this.host.logger, cliPath: this.host.cliPath, env: ownerEnv(settings, home) });
       store.onDidChange((change) => this.emit(store, change));
       this.stores.set(folder, store);
     }
     return store;
+  }
+
+  /** Every folder store created so far, opened or not (the status bar reads their states). */
+  known(): FolderStore[] {
+    return [...this.stores.values()];
   }
 
   /** The open folder stores, without creating any. */

@@ -26,7 +26,7 @@ import { LoreTreeProvider } from './views/provider';
 import { VIEW_IDS } from './views/treeModel';
 
 export interface Wired {
-  /** Closes the stores this window owns (releasing the owner lock and the loopback port). */
+  /** Closes the stores this window reached, stopping the owner processes it started. */
   shutdown(): Promise<void>;
 }
 
@@ -49,6 +49,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     trusted: () => vscode.workspace.isTrusted,
     settings: settingsFor,
     logger: log,
+    cliPath: cliPathOf(context.extensionPath),
   });
   const tracker = new DriftTracker();
   const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
@@ -91,21 +92,24 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const autoIndexed = new Set<string>();
   subscribe(
     stores.onDidChange((store, change) => {
+      // While a folder indexes, its store changes after every batch: the views redraw once, when
+      // the run ends (below), instead of re-reading the store all through it.
+      if (change === 'data' && store && indexing.states().some((s) => s.folder === store.folder)) return;
       refreshViews(store?.folder);
       memoryDocs.refresh();
       memoryEditor.storeChanged();
       void status.update();
       if (change !== 'owner') return;
       void mcp.ownersChanged();
-      // A store this window has just opened as owner is brought up to date, quietly.
+      // A store whose owner this window has just started is brought up to date, quietly.
       if (store?.connected && !autoIndexed.has(store.folder)) {
         autoIndexed.add(store.folder);
         // Then the findings the store has (the index keeps docs' references current) reach the
         // Problems panel, with no Lore view open.
         store
-          .localEngine()
-          .then(async (engine) => {
-            if (!engine) return;
+          .owner()
+          .then(async (owner) => {
+            if (!owner.self) return;
             await indexing.run(store, { notify: false });
             // The model offer follows the first index this window ran (its text says what the index did).
             const settings = settingsFor(store.folder);
@@ -123,7 +127,20 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       diagnostics.update();
     }),
   );
-  subscribe(indexing.onDidChange(() => void status.update()));
+  let indexingNow = new Set<string>();
+  subscribe(
+    indexing.onDidChange(() => {
+      void status.update();
+      const running = new Set(indexing.states().map((s) => s.folder));
+      for (const folder of indexingNow) {
+        if (running.has(folder)) continue;
+        refreshViews(folder);
+        memoryDocs.refresh();
+        memoryEditor.storeChanged();
+      }
+      indexingNow = running;
+    }),
+  );
   subscribe(
     vscode.workspace.onDidSaveTextDocument((document) => {
       void diagnostics.onSave(document);

@@ -1,6 +1,7 @@
 // The bundled extension (dist/extension.js) activated in plain Node against a fake `vscode`
 // module: what package.json contributes is what activation registers; activation reads nothing;
-// Restricted Mode opens nothing; the MCP definition reaches a real owner; views show a real store;
+// Restricted Mode opens nothing; the MCP definition reaches a real owner (a lore serve this window
+// starts, or one already running); views show a real store;
 // reindexing fills Runbooks & Docs and can be paused;
 // a save that changes anchored code turns into drift diagnostics with quick fixes.
 
@@ -144,7 +145,8 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     assert.ok(def instanceof McpHttpServerDefinition);
     const resolved = (await provider.resolveMcpServerDefinition!(def)) as McpHttpServerDefinition;
     const owner = JSON.parse(readFileSync(storePaths(workspace, home).owner, 'utf8'));
-    assert.equal(owner.pid, process.pid, 'this window became the owner');
+    assert.notEqual(owner.pid, process.pid, 'the store is not opened in the extension host');
+    assert.equal(owner.door, 'lore serve', 'this window started the store\'s owner process');
     assert.equal(resolved.uri.toString(), `http://127.0.0.1:${owner.port}/mcp`);
     assert.equal(resolved.headers.Authorization, `Bearer ${owner.mcp_token}`, 'agents get the MCP token, never the owner\'s full one');
     // A real MCP client gets through with exactly what the definition carries.
@@ -271,11 +273,12 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
       const changed = new Promise<void>((done) => provider.onDidChangeMcpServerDefinitions!(() => done()));
       assert.equal(await serve.stop(), 0);
       await changed;
-      // The next use finds no owner and this window takes the store over.
+      // The next use finds no owner and this window starts one of its own.
       const [next] = (await provider.provideMcpServerDefinitions()) as McpHttpServerDefinition[];
       const taken = (await provider.resolveMcpServerDefinition!(next)) as McpHttpServerDefinition;
       const owner = JSON.parse(readFileSync(storePaths(workspace, home).owner, 'utf8'));
-      assert.equal(owner.pid, process.pid);
+      assert.notEqual(owner.pid, process.pid);
+      assert.equal(owner.door, 'lore serve');
       assert.equal(taken.uri.toString(), `http://127.0.0.1:${owner.port}/mcp`);
     } finally {
       await serve.stop();

@@ -72,6 +72,10 @@ export interface Figure {
   /** The same measure over an idle window just before. */
   idle: { p50: number; p99: number; max: number };
   seconds: number;
+  /** CPU time (user + system) the extension host spent over the same window. */
+  hostCpuSeconds: number;
+  /** The machine's 1-minute load average at the start and the end. */
+  loadAverage: [number, number];
 }
 
 export const FIGURES_FILE = 'figures.json';

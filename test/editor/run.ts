@@ -334,7 +334,8 @@ function printFigures(bridge: string): void {
     const b = f.busy;
     const i = f.idle;
     console.log(`figure ${f.name}: ${f.label}: p50 ${b.p50} ${f.unit}, p99 ${b.p99} ${f.unit}, max ${b.max} ${f.unit} over ${f.seconds} s`
-      + ` (idle: p50 ${i.p50}, p99 ${i.p99}, max ${i.max})`);
+      + ` (idle: p50 ${i.p50}, p99 ${i.p99}, max ${i.max}); extension host CPU ${f.hostCpuSeconds} s;`
+      + ` load average ${f.loadAverage.join('→')}`);
   }
 }
 

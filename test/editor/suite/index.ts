@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
   require('./edit.test');
   require('./importPlan.test');
   require('./mcp.test');
+  require('./owner.test');
   // Last: it lays 10k files into the workspace (and removes them again).
   require('./loopDelay.test');
 

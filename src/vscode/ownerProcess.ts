@@ -1,0 +1,90 @@
+// The store's owner for one workspace folder as a child process of the editor, the way language
+// servers run: `lore serve` from the bundled CLI, run by the extension host's own Node (Electron as
+// Node), so SQLite, indexing and drift never share the extension host's thread. It is started with
+// a pipe on stdin (--exit-with-stdin) so it stops when the extension host goes, even by a crash.
+// Ready once it prints where it serves; a start that fails rejects with the CLI's own error (so
+// STORE_BUSY, another process holding the store for a moment, can be waited out by connect()).
+
+import { spawn } from 'node:child_process';
+import { LoreError, type ErrorCode, type Logger } from '../engine';
+
+export interface OwnerProcess {
+  pid: number;
+  /** Settles when the process ends, for whatever reason. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Stops it (SIGTERM: it closes the store and releases the lock), forcibly if it does not end. */
+  stop(): Promise<void>;
+}
+
+export interface StartOwnerOptions {
+  folder: string;
+  cliPath: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+/** How long a stopped owner has to close the store before it is killed. */
+const STOP_GRACE_MS = 5000;
+
+export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
+  const args = [options.cliPath, '--workspace', options.folder, '--json', 'serve', '--exit-with-stdin'];
+  const child = spawn(process.execPath, args, {
+    cwd: options.folder,
+    env: { ...options.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const tail: string[] = [];
+  let partial = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines.filter(Boolean)) {
+      tail.push(line);
+      if (tail.length > 5) tail.shift();
+      options.logger.info(`lore serve (pid ${child.pid}): ${line}`);
+    }
+  });
+  // Nothing is written to its stdin; the pipe is only there to close.
+  child.stdin.on('error', () => undefined);
+  const owner: OwnerProcess = {
+    pid: child.pid ?? -1,
+    exited,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  return new Promise<OwnerProcess>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      out += text;
+      type Said = { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> };
+      let said: { url?: string; error?: Said };
+      try {
+        said = JSON.parse(out);
+      } catch {
+        return; // not all of it yet
+      }
+      if (said.url) resolve(owner);
+      else if (said.error) {
+        reject(new LoreError(said.error.code, said.error.message, said.error.hint, said.error.details));
+      }
+    });
+    child.once('error', (error) => {
+      reject(new LoreError('STORE_UNAVAILABLE', `could not start lore serve for ${options.folder}: ${error.message}`));
+    });
+    void exited.then(({ code, signal }) => {
+      const why = tail.length ? `: ${tail.join(' / ')}` : '';
+      const ended = `lore serve for ${options.folder} ended (${signal ?? `exit code ${code}`}) before it served${why}`;
+      reject(new LoreError('STORE_UNAVAILABLE', ended, 'see the Lore log (Lore: Show Log)'));
+    });
+  });
+}
