@@ -3,7 +3,7 @@
 // record, and re-verifies a memory (fresh fingerprints, basis → verified, audited).
 
 import { LoreError } from '../errors';
-import { LIVE_STATUSES, type Memory } from '../model/types';
+import type { Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
 import { requireCurrent } from '../memory/lifecycle';
@@ -18,7 +18,11 @@ import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
 import { MARKDOWN, resolveReference } from './resolve';
-import { allRefs, deleteRefs, deleteSource, inParts, insertRef, refsOfSource, refsOfSources, refsTargeting, toFinding, updateRef, type NewRef, type RefRow } from './store';
+import {
+  allRefs, brokenRefs, currentMemoryAnchors, deleteRefs, deleteSource, docsWithContent, docUrlRefs, insertRef, knownRemotes, refById,
+  refsMatching, refsOfSource, refsOfSources, refsTargeting, saveRemotes, siblingTargets, sourcesOf, toFinding, trackedMemories,
+  trackedMemory, TRACKED_STATUSES, updateRef, type NewRef, type RefRow,
+} from './store';
 import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
 import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, type DriftState, type WorkspaceReader } from './types';
 import { basename, parentsOf, Workspace } from './workspace';
@@ -26,8 +30,7 @@ import { basename, parentsOf, Workspace } from './workspace';
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
-const TRACKED_STATUSES = `(${[...LIVE_STATUSES, 'quarantined'].map((s) => `'${s}'`).join(', ')})`;
-const TRACKED = new Set<string>([...LIVE_STATUSES, 'quarantined']);
+const TRACKED = new Set<string>(TRACKED_STATUSES);
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -162,10 +165,10 @@ export class DriftService {
    */
   private settleRemotes(ws: Workspace): void {
     const remotes = JSON.stringify([...new Set(this.repositories().map((r) => r.toLowerCase()))].sort());
-    const known = this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'drift.remotes'")?.value;
+    const known = knownRemotes(this.ctx.db);
     if (known === remotes) return;
     const now = nowIso(this.ctx);
-    for (const row of this.ctx.db.all<RefRow>("SELECT * FROM drift_refs WHERE form = 'url' AND source_kind = 'doc' ORDER BY id")) {
+    for (const row of docUrlRefs(this.ctx.db)) {
       const ref: RawReference = { raw: row.raw, form: 'url', line: row.line, deliberate: true };
       const fresh = this.freshRow('doc', row.source, ref, ws, row.source, now);
       const same = fresh.length === 1 && fresh[0].target_path === row.target_path && fresh[0].target_kind === row.target_kind && fresh[0].symbol === row.symbol;
@@ -173,7 +176,7 @@ export class DriftService {
       deleteRefs(this.ctx.db, [row.id]);
       for (const next of fresh) insertRef(this.ctx.db, next);
     }
-    this.ctx.db.run("INSERT INTO meta (name, value) VALUES ('drift.remotes', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [remotes]);
+    saveRemotes(this.ctx.db, remotes);
   }
 
   /** A full scan: every document and live memory re-read, every reference classified. */
@@ -183,13 +186,11 @@ export class DriftService {
     this.ctx.db.transaction(() => {
       this.settleRemotes(ws);
       const present = new Set(docs);
-      const known = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'doc'");
-      for (const k of known) if (!present.has(k.source)) deleteSource(this.ctx.db, 'doc', k.source);
+      for (const source of sourcesOf(this.ctx.db, 'doc')) if (!present.has(source)) deleteSource(this.ctx.db, 'doc', source);
       for (const path of docs) this.syncDoc(path, ws, true);
-      const memories = this.ctx.db.all<{ key: string; anchors: string; links: string }>(`SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${TRACKED_STATUSES}`);
+      const memories = trackedMemories(this.ctx.db);
       const live = new Set(memories.map((m) => m.key));
-      const tracked = this.ctx.db.all<{ source: string }>("SELECT DISTINCT source FROM drift_refs WHERE source_kind = 'memory'");
-      for (const t of tracked) if (!live.has(t.source)) deleteSource(this.ctx.db, 'memory', t.source);
+      for (const source of sourcesOf(this.ctx.db, 'memory')) if (!live.has(source)) deleteSource(this.ctx.db, 'memory', source);
       for (const m of memories) this.syncMemory(memoryRefs(m.key, m), ws, true);
     });
     const rows = this.ctx.db.transaction(() => this.apply(allRefs(this.ctx.db), ws, { candidates: [], wide: true }));
@@ -236,45 +237,31 @@ export class DriftService {
   private retryBrokenNaming(present: readonly string[], ws: Workspace): void {
     if (!present.length || present.length > MAX_RETRY_PATHS) return;
     const stems = [...new Set(present.map((p) => basename(p).split('.')[0]).filter((stem) => stem.length >= 2))];
-    const broken = this.ctx.db.all<{ source_kind: 'memory' | 'doc'; source: string; raw: string }>("SELECT source_kind, source, raw FROM drift_refs WHERE state = 'broken'");
+    const broken = brokenRefs(this.ctx.db);
     const sources = new Set(broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`));
     for (const entry of sources) {
       const [kind, source] = entry.split('\u0000');
       if (kind === 'doc') this.syncDoc(source, ws, true);
       else {
-        const m = this.ctx.db.get<{ anchors: string; links: string }>(`SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${TRACKED_STATUSES}`, [source]);
+        const m = trackedMemory(this.ctx.db, source);
         if (m) this.syncMemory(memoryRefs(source, m), ws, true);
       }
     }
   }
 
   private siblingTargets(row: RefRow): string[] {
-    return this.ctx.db
-      .all<{ target_path: string }>('SELECT target_path FROM drift_refs WHERE source_kind = ? AND source = ? AND raw = ? AND id <> ? AND target_path IS NOT NULL', [row.source_kind, row.source, row.raw, row.id])
-      .map((r) => r.target_path);
+    return siblingTargets(this.ctx.db, row);
   }
 
   /** Indexed files with the content a vanished file had: the index already knows every file's hash. */
   private sameContent(rows: RefRow[]): string[] {
     const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint && r.fingerprint !== EMPTY_PRINT).map((r) => r.fingerprint!))];
-    return inParts(hashes, (part) => this.ctx.db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${part.map(() => '?').join(', ')})`, part).map((d) => d.path));
+    return docsWithContent(this.ctx.db, hashes);
   }
 
   findings(filter: DriftFilter = {}): DriftFinding[] {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.key) {
-      where.push("source_kind = 'memory' AND source = ?");
-      params.push(filter.key);
-    }
-    if (filter.path) {
-      where.push("((source_kind = 'doc' AND source = ?) OR target_path = ? OR new_path = ?)");
-      params.push(filter.path, filter.path, filter.path);
-    }
     const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => s !== 'current');
-    where.push(`state IN (${states.map(() => '?').join(', ')})`);
-    params.push(...states);
-    return this.ctx.db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params).map(toFinding);
+    return refsMatching(this.ctx.db, { key: filter.key, path: filter.path, states }).map(toFinding);
   }
 
   /**
@@ -287,7 +274,7 @@ export class DriftService {
     const ws = new Workspace(this.reader);
     this.ctx.db.transaction(() => {
       for (const key of new Set(keys)) {
-        const row = this.ctx.db.get<{ anchors: string; links: string; status: string }>('SELECT anchors, links, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+        const row = currentMemoryAnchors(this.ctx.db, key);
         if (!row || !TRACKED.has(row.status)) deleteSource(this.ctx.db, 'memory', key);
         else this.syncMemory(memoryRefs(key, row), ws, true);
       }
@@ -399,7 +386,7 @@ export class DriftService {
     }
     const ws = new Workspace(this.requireReader());
     return this.ctx.db.transaction(() => {
-      const row = this.ctx.db.get<RefRow>('SELECT * FROM drift_refs WHERE id = ?', [Number(match[1])]);
+      const row = refById(this.ctx.db, Number(match[1]));
       if (!row) throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
       if (row.source_kind !== 'doc') {
         const what = `${id} is a reference of ${row.source}; a memory is re-verified whole`;

@@ -2,6 +2,7 @@
 // asked most — "what refers to this path" (a save) and "what does this record refer to" (recall).
 // The fingerprint is the baseline (first seen or last re-verified); the state is the latest check.
 
+import { LIVE_STATUSES } from '../model/types';
 import type { SqlDatabase } from '../ports';
 import type { DriftFinding, DriftState, TargetKind } from './types';
 
@@ -112,4 +113,102 @@ export function toFinding(row: RefRow): DriftFinding {
     },
     detected_at: row.detected_at,
   };
+}
+
+/** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
+export const TRACKED_STATUSES: readonly string[] = [...LIVE_STATUSES, 'quarantined'];
+const TRACKED_SQL = `(${TRACKED_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
+/** A memory's anchors and links as stored (JSON arrays), with its status. */
+export interface MemoryAnchors {
+  anchors: string;
+  links: string;
+}
+
+/** The remotes same-repository URLs were last resolved with (JSON), if recorded. */
+export function knownRemotes(db: SqlDatabase): string | undefined {
+  return db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'drift.remotes'")?.value;
+}
+
+export function saveRemotes(db: SqlDatabase, remotes: string): void {
+  db.run(
+    "INSERT INTO meta (name, value) VALUES ('drift.remotes', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    [remotes],
+  );
+}
+
+/** Documents' URL references, oldest first. */
+export function docUrlRefs(db: SqlDatabase): RefRow[] {
+  return db.all<RefRow>("SELECT * FROM drift_refs WHERE form = 'url' AND source_kind = 'doc' ORDER BY id");
+}
+
+/** Every source (document path or memory key) that has references of this kind. */
+export function sourcesOf(db: SqlDatabase, kind: 'memory' | 'doc'): string[] {
+  return db.all<{ source: string }>('SELECT DISTINCT source FROM drift_refs WHERE source_kind = ?', [kind]).map((r) => r.source);
+}
+
+/** The current memories drift tracks, with their anchors and links. */
+export function trackedMemories(db: SqlDatabase): (MemoryAnchors & { key: string })[] {
+  return db.all<MemoryAnchors & { key: string }>(
+    `SELECT key, anchors, links FROM memories WHERE is_current = 1 AND status IN ${TRACKED_SQL}`,
+  );
+}
+
+/** One tracked memory's anchors and links, or undefined when it is not current and tracked. */
+export function trackedMemory(db: SqlDatabase, key: string): MemoryAnchors | undefined {
+  return db.get<MemoryAnchors>(
+    `SELECT anchors, links FROM memories WHERE key = ? AND is_current = 1 AND status IN ${TRACKED_SQL}`,
+    [key],
+  );
+}
+
+/** A current memory's anchors, links and status, whatever the status. */
+export function currentMemoryAnchors(db: SqlDatabase, key: string): (MemoryAnchors & { status: string }) | undefined {
+  return db.get<MemoryAnchors & { status: string }>(
+    'SELECT anchors, links, status FROM memories WHERE key = ? AND is_current = 1',
+    [key],
+  );
+}
+
+/** References found broken, by source. */
+export function brokenRefs(db: SqlDatabase): { source_kind: 'memory' | 'doc'; source: string; raw: string }[] {
+  return db.all("SELECT source_kind, source, raw FROM drift_refs WHERE state = 'broken'");
+}
+
+/** Where else the same written reference of the same source points (a name several files match). */
+export function siblingTargets(db: SqlDatabase, row: RefRow): string[] {
+  return db
+    .all<{ target_path: string }>(
+      'SELECT target_path FROM drift_refs WHERE source_kind = ? AND source = ? AND raw = ? AND id <> ? AND target_path IS NOT NULL',
+      [row.source_kind, row.source, row.raw, row.id],
+    )
+    .map((r) => r.target_path);
+}
+
+/** Indexed files whose content hash is one of `hashes` (the index knows every file's hash). */
+export function docsWithContent(db: SqlDatabase, hashes: string[]): string[] {
+  return inParts(hashes, (part) =>
+    db.all<{ path: string }>(`SELECT path FROM docs WHERE content_hash IN (${part.map(() => '?').join(', ')})`, part),
+  ).map((d) => d.path);
+}
+
+/** References of a memory key and/or about a path, in the given states, in source order. */
+export function refsMatching(db: SqlDatabase, filter: { key?: string; path?: string; states: readonly DriftState[] }): RefRow[] {
+  const where: string[] = [];
+  const params: string[] = [];
+  if (filter.key) {
+    where.push("source_kind = 'memory' AND source = ?");
+    params.push(filter.key);
+  }
+  if (filter.path) {
+    where.push("((source_kind = 'doc' AND source = ?) OR target_path = ? OR new_path = ?)");
+    params.push(filter.path, filter.path, filter.path);
+  }
+  where.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
+  params.push(...filter.states);
+  return db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params);
+}
+
+export function refById(db: SqlDatabase, id: number): RefRow | undefined {
+  return db.get<RefRow>('SELECT * FROM drift_refs WHERE id = ?', [id]);
 }
