@@ -72,8 +72,10 @@ export function driftSentence(f: DriftFinding, referrer: string): string {
       return `${target} moved to ${f.evidence.new_path ?? 'another place'} ${since}`;
     case 'gone':
       return `${target} was ${f.reference.symbol ? 'removed or renamed' : 'deleted or moved'} ${since}`;
-    case 'ambiguous':
-      return `${who} refers to \`${f.reference.raw}\`, which is ambiguous: ${f.evidence.detail.replace(/^ambiguous:\s*/, '')}`;
+    case 'ambiguous': {
+      const candidates = f.evidence.detail.replace(/^ambiguous:\s*/, '');
+      return `${who} refers to \`${f.reference.raw}\`, which is ambiguous: ${candidates}`;
+    }
     case 'broken':
       return `${who} refers to \`${f.reference.raw}\`, but ${f.evidence.detail}`;
     default:

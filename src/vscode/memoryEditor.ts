@@ -30,6 +30,12 @@ interface Base {
   stale?: boolean;
 }
 
+/** Whether a diff editor whose right side is `edited` is open. */
+function diffShown(edited: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === edited.toString()));
+}
+
 export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
   private readonly changedFiles = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changedFiles.event;
@@ -102,7 +108,14 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
       // Both versions side by side to merge: the stored one (read-only) left, the person's edit
       // right, where they merge and save again. Asked for once the failed save has returned.
       const title = `${key}: stored version ${version} ↔ your edit`;
-      setTimeout(() => void vscode.commands.executeCommand('vscode.diff', stored, uri, title, { preview: false }), 0);
+      const open = () => vscode.commands.executeCommand('vscode.diff', stored, uri, title, { preview: false });
+      // Asked for while the failed save is still settling, the diff is sometimes dropped (about one
+      // run in ten in code-server 1.139): asked once more, a moment later, if no diff tab came.
+      setTimeout(() => {
+        void open().then(() => {
+          if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
+        });
+      }, 0);
       throw vscode.FileSystemError.Unavailable(
         `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +
           'Merge from the stored version shown beside your edit, then save again.',

@@ -148,6 +148,10 @@ function writeUserSettings(userDataDir: string): void {
     'extensions.autoUpdate': false,
     'window.restoreWindows': 'none',
     'security.workspace.trust.enabled': false,
+    // The web workbench auto-saves after a second by default (desktop does not): a test's edit could
+    // be saved before the step that was to race it, and its own save then answers for nothing.
+    // Saves happen where a test makes them.
+    'files.autoSave': 'off',
     // The chat panel would take a third of the screenshot; agents reach Lore through MCP regardless.
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   }, null, 2));

@@ -37,11 +37,17 @@ export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsRe
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
   const paths = optionalPaths(input.paths);
   const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-  const where = [...(kinds.length ? [`kind IN (${marks(kinds.length)})`] : []), ...(paths ? [`path IN (${marks(paths.length)})`] : [])];
+  const where = [
+    ...(kinds.length ? [`kind IN (${marks(kinds.length)})`] : []),
+    ...(paths ? [`path IN (${marks(paths.length)})`] : []),
+  ];
   const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const params = [...kinds, ...(paths ?? [])];
   const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM docs ${clause}`, params)?.n ?? 0;
-  const items = db.all<DocSummary>(`SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`, [...params, limit, offset]);
+  const items = db.all<DocSummary>(
+    `SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`,
+    [...params, limit, offset],
+  );
   return { items, total, offset, next_offset: offset + items.length < total ? offset + items.length : null };
 }
 
@@ -51,7 +57,8 @@ function optionalPaths(value: unknown): string[] | null {
     throw new LoreError('INVALID_INPUT', 'paths must be a list of workspace-relative paths');
   }
   if (value.length > LIMITS.listMax) {
-    throw new LoreError('INVALID_INPUT', `paths names ${value.length} files; at most ${LIMITS.listMax} at a time`, 'ask in parts');
+    const message = `paths names ${value.length} files; at most ${LIMITS.listMax} at a time`;
+    throw new LoreError('INVALID_INPUT', message, 'ask in parts');
   }
   return value as string[];
 }

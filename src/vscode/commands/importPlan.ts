@@ -16,9 +16,13 @@ export interface PlanSection {
   rows: PlanRow[];
 }
 
+const REPLACED_ONLY = 'replaced only if you choose to (yours is archived, kept in history)';
+
 function row(item: ImportItem, why?: string): PlanRow {
   const author = `by ${item.author}${item.author_known ? '' : ' (not a trusted author here)'}`;
-  const lands = item.status === 'quarantined' ? `lands quarantined: ${item.quarantine_reason ?? 'not trusted yet'}` : `lands ${item.status}`;
+  const lands = item.status === 'quarantined'
+    ? `lands quarantined: ${item.quarantine_reason ?? 'not trusted yet'}`
+    : `lands ${item.status}`;
   return { label: item.key, description: author, detail: why ?? lands };
 }
 
@@ -29,8 +33,7 @@ export function planSections(plan: ImportResult): PlanSection[] {
     { title: 'Added', rows: of(['create']).map((i) => row(i)) },
     {
       title: 'Differs from this store',
-      rows: of(['conflict', 'replace']).map((i) =>
-        row(i, `yours is version ${i.local_version}; replaced only if you choose to (yours is archived, kept in history)`)),
+      rows: of(['conflict', 'replace']).map((i) => row(i, `yours is version ${i.local_version}; ${REPLACED_ONLY}`)),
     },
     {
       title: 'Skipped',
@@ -59,7 +62,15 @@ export function planChoices(plan: ImportResult): PlanChoice[] {
   const differ = plan.items.filter((i) => i.action === 'conflict' || i.action === 'replace').length;
   const records = (n: number) => `${n} record${n === 1 ? '' : 's'}`;
   const choices: PlanChoice[] = [];
-  if (added && !differ) choices.push({ label: `Import: add ${records(added)}`, detail: 'nothing already here changes', replace: false });
-  if (differ) choices.push({ label: `Import: add ${records(added)} and replace ${records(differ)}`, detail: 'the bundle’s versions are taken; yours are archived and stay in history', replace: true });
+  if (added && !differ) {
+    choices.push({ label: `Import: add ${records(added)}`, detail: 'nothing already here changes', replace: false });
+  }
+  if (differ) {
+    choices.push({
+      label: `Import: add ${records(added)} and replace ${records(differ)}`,
+      detail: 'the bundle’s versions are taken; yours are archived and stay in history',
+      replace: true,
+    });
+  }
   return choices;
 }

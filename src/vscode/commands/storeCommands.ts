@@ -101,7 +101,11 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     // From the Explorer (or a test) the bundle's file comes as the argument; else it is asked for.
     const source = arg instanceof vscode.Uri
       ? arg
-      : required(await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle' }))[0];
+      : required(
+          await vscode.window.showOpenDialog({
+            canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle',
+          }),
+        )[0];
     let bundle: unknown;
     try {
       bundle = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(source)).toString('utf8'));

@@ -37,7 +37,8 @@ export class DriftTracker {
 
   private async learnKinds(store: FolderStore, findings: DriftFinding[], again = false): Promise<void> {
     const known = again ? new Map<string, string>() : (this.docKinds.get(store.folder) ?? new Map<string, string>());
-    const paths = [...new Set(findings.flatMap((f) => (f.source.kind === 'doc' && f.source.path ? [f.source.path] : [])))];
+    const docs = findings.flatMap((f) => (f.source.kind === 'doc' && f.source.path ? [f.source.path] : []));
+    const paths = [...new Set(docs)];
     const missing = paths.filter((p) => !known.has(p));
     try {
       for (let i = 0; i < missing.length; i += LIMITS.listMax) {

@@ -93,7 +93,8 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;
       const where = `${f.source.key ?? f.source.path}${f.source.line ? ` line ${f.source.line}` : ''}`;
       const sentence = driftSentence(f, f.source.key ?? f.source.path ?? 'it');
-      item.tooltip = new vscode.MarkdownString(`${escapeMd(sentence)}\n\n**${f.state}**: ${escapeMd(f.evidence.detail)}\n\nReferenced by \`${where}\``);
+      const evidence = `**${f.state}**: ${escapeMd(f.evidence.detail)}`;
+      item.tooltip = new vscode.MarkdownString(`${escapeMd(sentence)}\n\n${evidence}\n\nReferenced by \`${where}\``);
       item.iconPath = icon(id, color);
       item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}` : 'finding.memory';
       item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };

@@ -73,6 +73,8 @@ const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, reloc
 /** Drift: every reference that is not current, one row per line and target (fold.ts), worst first. */
 export function driftNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
   return foldFindings(findings)
-    .sort((a, b) => (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) || a.finding.reference.raw.localeCompare(b.finding.reference.raw))
+    .sort((a, b) =>
+      (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) ||
+      a.finding.reference.raw.localeCompare(b.finding.reference.raw))
     .map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
 }

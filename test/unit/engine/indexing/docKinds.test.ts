@@ -29,14 +29,16 @@ describe('listDocs by path', () => {
   afterEach(() => store.cleanup());
 
   it('answers the kinds of exactly the paths asked for', () => {
-    const { items, total } = store.engine.listDocs({ paths: ['docs/adr/0001-queue.md', 'docs/runbooks/deploy.md', 'nope.md'] });
+    const [adr, runbook] = ['docs/adr/0001-queue.md', 'docs/runbooks/deploy.md'];
+    const { items, total } = store.engine.listDocs({ paths: [adr, runbook, 'nope.md'] });
     assert.equal(total, 2);
-    assert.deepEqual(items.map((d) => [d.path, d.kind]), [['docs/adr/0001-queue.md', 'adr'], ['docs/runbooks/deploy.md', 'runbook']]);
+    assert.deepEqual(items.map((d) => [d.path, d.kind]), [[adr, 'adr'], [runbook, 'runbook']]);
   });
 
   it('refuses a paths list that is not strings or longer than a page, naming the field', () => {
     assert.throws(() => store.engine.listDocs({ paths: [3 as unknown as string] }), /paths must be a list/);
     const many = Array.from({ length: LIMITS.listMax + 1 }, (_, i) => `f${i}.md`);
-    assert.throws(() => store.engine.listDocs({ paths: many }), new RegExp(`paths names ${LIMITS.listMax + 1} files; at most ${LIMITS.listMax}`));
+    const limit = new RegExp(`paths names ${LIMITS.listMax + 1} files; at most ${LIMITS.listMax}`);
+    assert.throws(() => store.engine.listDocs({ paths: many }), limit);
   });
 });
