@@ -24,7 +24,8 @@ import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integri
 import type { MemoryRow } from './store/memoryRows';
 import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
-import { DriftService, type DriftFilter, type ReverifyResult } from './drift/service';
+import { DriftService, type DriftFilter } from './drift/service';
+import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
 import { exportBundle, importBundle, type ExportFilter, type ExportOptions, type ImportOptions, type ImportResult } from './trust/bundle';
 import type { Bundle } from './trust/bundleFormat';
@@ -336,7 +337,7 @@ export class Engine {
 
   /** Re-verifies a memory against its references: fresh fingerprints, basis verified, audited. */
   reverify(actor: Actor, key: string): ReverifyResult {
-    return this.drift.reverify(actor, key);
+    return reverifyMemory(this.ctx, this.drift, actor, key);
   }
 
   /** Re-verifies one reference a document makes (a finding's id): its target accepted as it is now. */

@@ -37,7 +37,8 @@ export type { CanonicalizeOptions, CanonicalizeResult } from './team/canonicaliz
 export type { RepoFiles } from './team/repoFiles';
 export type { RepoRecordsSummary } from './team/repoRecords';
 export { DRIFT_STATES, type DriftState, type DriftFinding, type DriftFlag, type DriftScanResult, type WorkspaceReader, type FileStat } from './drift/types';
-export type { DriftFilter, ReverifyResult } from './drift/service';
+export type { DriftFilter } from './drift/service';
+export type { ReverifyResult } from './memory/reverify';
 export { describeDrift, type WithDrift } from './drift/annotate';
 export { anchorTarget, openableAnchors, type AnchorTarget } from './drift/anchor';
 export { PATTERN_FINDER } from './drift/finders';

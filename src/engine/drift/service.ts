@@ -6,11 +6,6 @@ import { LoreError } from '../errors';
 import type { Memory } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
-import { requireCurrent } from '../memory/lifecycle';
-import { toRememberInput } from '../memory/rememberInput';
-import { save } from '../memory/save';
-import { rowState, stateDigest, writeStatus } from '../memory/state';
-import { rowToMemory } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { sha256 } from '../trust/digest';
 import { firstSecret } from '../trust/secretRules';
@@ -38,14 +33,6 @@ export interface DriftFilter {
   key?: string;
   path?: string;
   states?: DriftState[];
-}
-
-export interface ReverifyResult {
-  key: string;
-  version: number;
-  basis: 'verified';
-  references: number;
-  verified_at: string;
 }
 
 /** A memory row's anchors and links as stored (JSON text), read back. */
@@ -402,36 +389,21 @@ export class DriftService {
     });
   }
 
-  reverify(actor: Actor, key: string): ReverifyResult {
+  /**
+   * A memory's targets accepted as they are now (memory/reverify.ts makes the record verified):
+   * its references extracted again, each classified and fingerprinted afresh. Runs inside the
+   * caller's transaction.
+   */
+  acceptTargets(actor: Actor, memory: Pick<Memory, 'key' | 'anchors' | 'links'>, now: string): { references: number; fingerprints: string[] } {
     const ws = new Workspace(this.requireReader());
-    return this.ctx.db.transaction(() => {
-      const current = rowToMemory(requireCurrent(this.ctx, key));
-      this.syncMemory(current, ws, true);
-      const now = nowIso(this.ctx);
-      const rows = refsOfSource(this.ctx.db, 'memory', key);
-      const fingerprints: string[] = [];
-      for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
-        const hint = 'fix the record\'s anchors (save it again), or supersede or dispute it';
-        fingerprints.push(this.accept(row, ws, actor, now, key, hint).fingerprint!);
-      }
-      const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
-      const saved = current.basis === 'verified' ? null : save(this.ctx, actor, restated);
-      const version = saved && saved.saved ? saved.version : current.version;
-      // Only the basis changed: the record keeps its status (a web page's record a person promoted
-      // is not quarantined again because its source is untrusted), signed again as it is restored.
-      const row = requireCurrent(this.ctx, key);
-      const state = saved && saved.saved && saved.status !== current.status
-        ? writeStatus(this.ctx, row.id, { status: current.status })
-        : stateDigest(rowState(row));
-      const content = saved && saved.saved ? '' : current.content_digest;
-      appendAudit(this.ctx.db, actor, now, {
-        event: 'memory.reverify',
-        key,
-        version,
-        digests: { content, state, references: fingerprints.length, fingerprints },
-      });
-      return { key, version, basis: 'verified' as const, references: rows.length, verified_at: now };
-    });
+    this.syncMemory(memory, ws, true);
+    const rows = refsOfSource(this.ctx.db, 'memory', memory.key);
+    const fingerprints: string[] = [];
+    for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
+      const hint = 'fix the record\'s anchors (save it again), or supersede or dispute it';
+      fingerprints.push(this.accept(row, ws, actor, now, memory.key, hint).fingerprint!);
+    }
+    return { references: rows.length, fingerprints };
   }
 }
 

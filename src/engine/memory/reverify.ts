@@ -1,0 +1,47 @@
+// Re-verifying a memory: a person accepts its anchors' targets as they are now. Drift takes the
+// targets' fingerprints afresh (DriftService.acceptTargets); the record becomes `verified` (a new
+// version only when its basis changes) and keeps its status; one audit event says what was accepted.
+
+import { nowIso, type EngineContext } from '../context';
+import type { DriftService } from '../drift/service';
+import type { Actor } from '../ports';
+import { rowToMemory } from '../store/memoryRows';
+import { appendAudit } from '../trust/audit';
+import { requireCurrent } from './lifecycle';
+import { toRememberInput } from './rememberInput';
+import { save } from './save';
+import { rowState, stateDigest, writeStatus } from './state';
+
+export interface ReverifyResult {
+  key: string;
+  version: number;
+  basis: 'verified';
+  references: number;
+  verified_at: string;
+}
+
+export function reverifyMemory(ctx: EngineContext, drift: DriftService, actor: Actor, key: string): ReverifyResult {
+  return ctx.db.transaction(() => {
+    const current = rowToMemory(requireCurrent(ctx, key));
+    const now = nowIso(ctx);
+    const { references, fingerprints } = drift.acceptTargets(actor, current, now);
+    const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
+    const saved = current.basis === 'verified' ? null : save(ctx, actor, restated);
+    const version = saved && saved.saved ? saved.version : current.version;
+    // Only the basis changed: the record keeps its status (a web page's record a person promoted
+    // is not quarantined again because its source is untrusted), signed again as it is restored.
+    const row = requireCurrent(ctx, key);
+    const state =
+      saved && saved.saved && saved.status !== current.status
+        ? writeStatus(ctx, row.id, { status: current.status })
+        : stateDigest(rowState(row));
+    const content = saved && saved.saved ? '' : current.content_digest;
+    appendAudit(ctx.db, actor, now, {
+      event: 'memory.reverify',
+      key,
+      version,
+      digests: { content, state, references: fingerprints.length, fingerprints },
+    });
+    return { key, version, basis: 'verified' as const, references, verified_at: now };
+  });
+}
