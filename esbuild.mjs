@@ -58,11 +58,24 @@ const builtinImports = {
   },
 };
 const CLI_MAIN_BANNER = "'use strict';\nconst __loreBuiltin = (id) => Promise.resolve(require(id));";
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+};
 // The embedding worker (dist/embedWorker.js, started by src/host/embed/transformersEmbedder.ts).
 // transformers.js and ONNX Runtime load from node_modules at run time: onnxruntime-node finds its
 // native binding inside its own package, and the WebAssembly fallback reads onnxruntime-web's files.
-const EMBED_EXTERNAL = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp'];
+const EMBED_EXTERNAL = [
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  'onnxruntime-web',
+  'onnxruntime-common',
+  'sharp',
+];
 
 mkdirSync('dist', { recursive: true });
 await Promise.all([
@@ -74,15 +87,25 @@ await Promise.all([
     banner: { js: CLI_MAIN_BANNER },
     plugins: [mcpSdkShims, builtinImports],
   }),
-  build({ ...common, stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' },
-    outfile: 'dist/mcpSdk.js' }),
+  build({
+    ...common,
+    stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' },
+    outfile: 'dist/mcpSdk.js',
+  }),
   build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['src/host/embed/embedWorker.ts'], outfile: 'dist/embedWorker.js', external: EMBED_EXTERNAL }),
+  build({
+    ...common,
+    entryPoints: ['src/host/embed/embedWorker.ts'],
+    outfile: 'dist/embedWorker.js',
+    external: EMBED_EXTERNAL,
+  }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 const leftImport = /\bimport\(/.exec(readFileSync('dist/cliMain.js', 'utf8'));
 if (leftImport) {
-  throw new Error(`dist/cliMain.js still calls import() (at ${leftImport.index}): start.ts cannot run it from the code cache`);
+  throw new Error(
+    `dist/cliMain.js still calls import() (at ${leftImport.index}): start.ts cannot run it from the code cache`,
+  );
 }
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
@@ -91,5 +114,6 @@ copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
 const TREE_SITTER_GRAMMARS = ['typescript', 'tsx', 'javascript', 'go', 'python', 'rust', 'java', 'ruby', 'bash'];
 const treeSitter = dirname(require.resolve('@vscode/tree-sitter-wasm'));
 mkdirSync('dist/tree-sitter', { recursive: true });
-for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)]) copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
+for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
+  copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
 console.log('built dist/cli.js, dist/cliMain.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js');

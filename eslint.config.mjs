@@ -27,7 +27,12 @@ export default defineConfig(
       // A leading underscore names what is left out on purpose (a destructured field, a port's argument).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // require() is how this project loads lazily (SQLite on a store's first open) and by path
       // (tools from the editor cache, mocha inside the editor); imports stay the default.

@@ -56,7 +56,10 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
       node: { args: ['-e', '0'] },
       help: { args: [CLI, '--help'] },
       recall: { args: [CLI, 'recall', 'rollback the gateway certificates'] },
-      sessionStart: { args: [CLI, 'hook', 'session-start'], stdin: JSON.stringify({ session_id: 'bench', cwd: workspace, hook_event_name: 'SessionStart' }) },
+      sessionStart: {
+        args: [CLI, 'hook', 'session-start'],
+        stdin: JSON.stringify({ session_id: 'bench', cwd: workspace, hook_event_name: 'SessionStart' }),
+      },
     };
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
     const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
@@ -64,7 +67,12 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
       for (const [name, command] of Object.entries(commands)) {
         rmSync(cpuFile, { force: true });
         const start = now();
-        const r = spawnSync(process.execPath, [...preload, ...command.args], { cwd: workspace, env, input: command.stdin ?? '', encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [...preload, ...command.args], {
+          cwd: workspace,
+          env,
+          input: command.stdin ?? '',
+          encoding: 'utf8',
+        });
         const ms = elapsedMs(start);
         if (r.status !== 0) throw new Error(`${command.args.slice(1).join(' ')} exited ${r.status}: ${r.stderr}`);
         if (round === 0) continue; // round 0 warms the page cache
@@ -77,13 +85,53 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
     const node = { label: 'node -e 0', runs: samples.node };
     const over = (name: string) => cpu[name].map((ms, i) => ms - cpu.node[i]);
     figures.push(
-      figure({ name: 'cold.recall', label: 'whole-process lore recall (lexical), p50', sizes, unit: 'ms', runs: samples.recall, baseline: node }),
-      figure({ name: 'cold.recall.over_node', label: 'lore recall CPU time over node -e 0, p50', sizes, unit: 'ms', runs: over('recall'), target: { on: 'median', op: '<=', limit: 150 } }),
-      figure({ name: 'cold.session_start', label: 'whole-process lore hook session-start, p50', sizes, unit: 'ms', runs: samples.sessionStart, baseline: node }),
-      figure({ name: 'cold.session_start.over_node', label: 'lore hook session-start CPU time over node -e 0, p50', sizes, unit: 'ms', runs: over('sessionStart'), target: { on: 'median', op: '<=', limit: 150 } }),
-      figure({ name: 'cold.help', label: 'whole-process lore --help, p50', sizes: {}, unit: 'ms', runs: samples.help, baseline: node }),
+      figure({
+        name: 'cold.recall',
+        label: 'whole-process lore recall (lexical), p50',
+        sizes,
+        unit: 'ms',
+        runs: samples.recall,
+        baseline: node,
+      }),
+      figure({
+        name: 'cold.recall.over_node',
+        label: 'lore recall CPU time over node -e 0, p50',
+        sizes,
+        unit: 'ms',
+        runs: over('recall'),
+        target: { on: 'median', op: '<=', limit: 150 },
+      }),
+      figure({
+        name: 'cold.session_start',
+        label: 'whole-process lore hook session-start, p50',
+        sizes,
+        unit: 'ms',
+        runs: samples.sessionStart,
+        baseline: node,
+      }),
+      figure({
+        name: 'cold.session_start.over_node',
+        label: 'lore hook session-start CPU time over node -e 0, p50',
+        sizes,
+        unit: 'ms',
+        runs: over('sessionStart'),
+        target: { on: 'median', op: '<=', limit: 150 },
+      }),
+      figure({
+        name: 'cold.help',
+        label: 'whole-process lore --help, p50',
+        sizes: {},
+        unit: 'ms',
+        runs: samples.help,
+        baseline: node,
+      }),
     );
-    log(`cold: recall ${figures[0].median.toFixed(0)} ms, session-start ${figures[2].median.toFixed(0)} ms, --help ${figures[4].median.toFixed(0)} ms, node -e 0 ${figures[0].baseline!.median.toFixed(0)} ms`);
+    log(
+      `cold: recall ${figures[0].median.toFixed(0)} ms, session-start ` +
+        `${figures[2].median.toFixed(0)} ms, --help ` +
+        `${figures[4].median.toFixed(0)} ms, node -e 0 ` +
+        `${figures[0].baseline!.median.toFixed(0)} ms`,
+    );
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
@@ -91,8 +139,14 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
     bench: 'cold',
     title: 'Cold commands: whole-process start on a monorepo-sized docs store',
     method: {
-      commands: '`node dist/cli.js recall Q` (no model), `hook session-start` (hook JSON on stdin) and `--help`, spawned and waited for, one each per round after a warm-up round; p50 over the rounds',
-      baseline: '`node -e 0` in every round, interleaved; `.over_node` is the per-round difference in the child\'s own CPU time (bench/cpuAtExit.cjs)',
+      commands:
+        '`node dist/cli.js recall Q` (no model), `hook session-start` ' +
+        '(hook JSON on stdin) and `--help`, spawned and waited for, one ' +
+        'each per round after a warm-up round; p50 over the rounds',
+      baseline:
+        '`node -e 0` in every round, interleaved; `.over_node` is the ' +
+        "per-round difference in the child's own CPU time " +
+        '(bench/cpuAtExit.cjs)',
       store: 'the synthetic docs + infra corpus (bench/docsCorpus.ts) indexed lexically; its chunk count is the size',
     },
     figures,

@@ -117,9 +117,13 @@ export class Corpus {
     const templates = [
       () => `When ${c} ${this.pick(V.verb)} under load we saw ${this.pick(V.problem)} in ${this.pick(V.env)}.`,
       () => `The fix lives in ${this.path(c)} around ${this.symbol()}.`,
-      () => `${cap(this.pick(V.action))} the ${this.pick(V.thing)} first, then ${this.pick(V.action)} the ${this.pick(V.thing)}.`,
+      () =>
+        `${cap(this.pick(V.action))} the ${this.pick(V.thing)} first, ` +
+        `then ${this.pick(V.action)} the ${this.pick(V.thing)}.`,
       () => `Watch for ${this.pick(V.symptom)} ${this.pick(V.symptom)} on the ${c} dashboard.`,
-      () => `${cap(this.pick(V.tech))} handles the ${this.pick(V.thing)}; ${this.pick(V.tech)} only sees ${this.pick(V.thing)}.`,
+      () =>
+        `${cap(this.pick(V.tech))} handles the ${this.pick(V.thing)}; ` +
+        `${this.pick(V.tech)} only sees ${this.pick(V.thing)}.`,
       () => `See ticket ${c.toUpperCase()}-${100 + this.int(9000)} and ${this.symbol()} for the details.`,
       () => `Measured ${10 + this.int(990)} ms p99 before and ${1 + this.int(200)} ms after the change.`,
       () => `Chosen for ${this.pick(V.reason)} and ${this.pick(V.reason)}.`,
@@ -141,28 +145,50 @@ export class Corpus {
     let description: string;
     switch (type) {
       case 'decision':
-        title = this.uniform([`Use ${tech} for ${c}`, `Move ${c} ${thing} to ${tech}`, `Adopt ${tech} for ${c} ${thing}`]);
-        description = `We chose ${tech} over ${other} for ${c} because of ${this.pick(V.reason)} and ${this.pick(V.reason)}`;
+        title = this.uniform([
+          `Use ${tech} for ${c}`,
+          `Move ${c} ${thing} to ${tech}`,
+          `Adopt ${tech} for ${c} ${thing}`,
+        ]);
+        description =
+          `We chose ${tech} over ${other} for ${c} because of ` + `${this.pick(V.reason)} and ${this.pick(V.reason)}`;
         break;
       case 'dead_end':
-        title = this.uniform([`${cap(tech)} for ${c} ${thing} does not work`, `Tried ${this.pick(V.action)} ${c} ${thing} with ${tech}`]);
+        title = this.uniform([
+          `${cap(tech)} for ${c} ${thing} does not work`,
+          `Tried ${this.pick(V.action)} ${c} ${thing} with ${tech}`,
+        ]);
         description = `Abandoned: ${problem} when ${c} ${this.pick(V.verb)}; ${tech} could not keep up in ${env}`;
         break;
       case 'runbook':
-        title = this.uniform([`${cap(this.pick(V.action))} ${c} ${thing}`, `Recover ${c} after ${problem}`, `Deploy ${c} to ${env}`]);
-        description = `Steps to ${this.pick(V.action)} ${c} ${thing} in ${env} when ${this.pick(V.symptom)} ${this.pick(V.symptom)}`;
+        title = this.uniform([
+          `${cap(this.pick(V.action))} ${c} ${thing}`,
+          `Recover ${c} after ${problem}`,
+          `Deploy ${c} to ${env}`,
+        ]);
+        description =
+          `Steps to ${this.pick(V.action)} ${c} ${thing} in ${env} when ` +
+          `${this.pick(V.symptom)} ${this.pick(V.symptom)}`;
         break;
       case 'incident':
       case 'postmortem':
         title = `${cap(c)} ${problem} in ${env}`;
-        description = `${cap(c)} saw ${problem} and ${this.pick(V.problem)}; root cause was ${this.pick(V.problem)} in ${tech} ${thing}`;
+        description =
+          `${cap(c)} saw ${problem} and ${this.pick(V.problem)}; root cause ` +
+          `was ${this.pick(V.problem)} in ${tech} ${thing}`;
         break;
       case 'convention':
-        title = this.uniform([`Name ${c} ${thing} after the ${this.pick(V.symbolPart)}`, `All ${c} handlers must ${this.pick(V.action)} ${thing}`]);
+        title = this.uniform([
+          `Name ${c} ${thing} after the ${this.pick(V.symbolPart)}`,
+          `All ${c} handlers must ${this.pick(V.action)} ${thing}`,
+        ]);
         description = `Applies to ${this.path(c)} and everything that talks to ${tech}`;
         break;
       case 'fact':
-        title = this.uniform([`${cap(c)} talks to ${tech} on port ${1000 + this.int(9000)}`, `${cap(c)} ${thing} live in ${tech}`]);
+        title = this.uniform([
+          `${cap(c)} talks to ${tech} on port ${1000 + this.int(9000)}`,
+          `${cap(c)} ${thing} live in ${tech}`,
+        ]);
         description = `${cap(c)} keeps its ${thing} in ${tech} (${env}); ${other} is only a cache`;
         break;
       case 'preference':

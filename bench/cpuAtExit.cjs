@@ -4,5 +4,6 @@
 'use strict';
 process.on('exit', () => {
   const { user, system } = process.cpuUsage();
-  if (process.env.LORE_BENCH_CPU) require('node:fs').appendFileSync(process.env.LORE_BENCH_CPU, `${(user + system) / 1000}\n`);
+  if (process.env.LORE_BENCH_CPU)
+    require('node:fs').appendFileSync(process.env.LORE_BENCH_CPU, `${(user + system) / 1000}\n`);
 });

@@ -32,11 +32,19 @@ export interface DocsRecallOptions {
 }
 
 export function docsRecallOptions(quick: boolean, overrides: Partial<DocsRecallOptions> = {}): DocsRecallOptions {
-  return { quick, sizes: quick ? [1000, 3000] : [10_000, 50_000], reps: quick ? 1 : 5, queries: quick ? 20 : 100, seed: 20260103, ...overrides };
+  return {
+    quick,
+    sizes: quick ? [1000, 3000] : [10_000, 50_000],
+    reps: quick ? 1 : 5,
+    queries: quick ? 20 : 100,
+    seed: 20260103,
+    ...overrides,
+  };
 }
 
 /** Mirrors recall's lexical document query (src/engine/search/docs.ts): bm25 weights, 3 × fetch of 50. */
-const FTS_DOCS_SQL = 'SELECT rowid, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT 150';
+const FTS_DOCS_SQL =
+  'SELECT rowid, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT 150';
 
 /** How many corpus files (in order) it takes to reach each chunk count. */
 function filesFor(sizes: number[], seed: number): { files: ReturnType<typeof docsCorpus>; cut: number[] } {
@@ -50,7 +58,8 @@ function filesFor(sizes: number[], seed: number): { files: ReturnType<typeof doc
     if (f.indexed) chunks += chunkDocument(classify(f.path, f.text, { chartRoots: roots }), f.text).length;
     while (cut.length < sizes.length && chunks >= sizes[cut.length]) cut.push(i + 1);
   }
-  if (cut.length < sizes.length) throw new Error(`the corpus generator gave ${chunks} chunks, fewer than ${sizes[sizes.length - 1]}`);
+  if (cut.length < sizes.length)
+    throw new Error(`the corpus generator gave ${chunks} chunks, fewer than ${sizes[sizes.length - 1]}`);
   return { files, cut };
 }
 
@@ -62,7 +71,10 @@ async function memoryRanks(engine: Engine, seed: number, count: number): Promise
   const ranks: Array<number | null> = [];
   for (let i = 0; i < count; i++) {
     const m = corpus.memory(2_000_000_000 + seed + i);
-    const { key } = engine.remember({ door: 'test', name: 'bench' }, { ...m, type: 'decision', key: undefined, fact_key: undefined });
+    const { key } = engine.remember(
+      { door: 'test', name: 'bench' },
+      { ...m, type: 'decision', key: undefined, fact_key: undefined },
+    );
     const { results } = await engine.recall({ query: m.title, limit: 10 });
     const index = results.findIndex((r) => r.key === key);
     ranks.push(index < 0 ? null : index + 1);
@@ -83,8 +95,11 @@ export async function docsRecallSection(options: DocsRecallOptions): Promise<Sec
     bench: 'recall-docs',
     title: 'Recall: indexed documents (lexical)',
     method: {
-      recall: 'engine.recall({query}) (default limit 10) on a store holding only documents; p50/p95 over the query set, median over repetitions',
-      baseline: 'FTS5 alone over the chunks: same MATCH, bm25 with recall\'s weights, LIMIT 150, no join',
+      recall:
+        'engine.recall({query}) (default limit 10) on a store holding ' +
+        'only documents; p50/p95 over the query set, median over ' +
+        'repetitions',
+      baseline: "FTS5 alone over the chunks: same MATCH, bm25 with recall's weights, LIMIT 150, no join",
       corpus: 'bench/docsCorpus.ts indexed through runIndex until the chunk count reaches the size',
     },
     figures: [],
@@ -99,7 +114,10 @@ export async function docsRecallSection(options: DocsRecallOptions): Promise<Sec
       written = cut[s];
       const start = now();
       const { status } = await runIndex(engine, root, {});
-      log(`recall-docs: ${status.chunks} chunks in ${status.files} files (indexed in ${(elapsedMs(start) / 1000).toFixed(1)} s)`);
+      log(
+        `recall-docs: ${status.chunks} chunks in ${status.files} files ` +
+          `(indexed in ${(elapsedMs(start) / 1000).toFixed(1)} s)`,
+      );
       for (const q of queries.slice(0, 20)) await engine.recall({ query: q }); // warm-up
       const recallRuns: Array<{ p50: number; p95: number }> = [];
       const ftsRuns: Array<{ p50: number; p95: number }> = [];
@@ -120,7 +138,8 @@ export async function docsRecallSection(options: DocsRecallOptions): Promise<Sec
         recallRuns.push(distribution(r));
         ftsRuns.push(distribution(f));
       }
-      if (answered < queries.length / 2) section.notes.push(`${options.sizes[s]} chunks: only ${answered} of ${queries.length} queries found anything`);
+      if (answered < queries.length / 2)
+        section.notes.push(`${options.sizes[s]} chunks: only ${answered} of ${queries.length} queries found anything`);
       const size = options.sizes[s];
       section.figures.push(
         figure({
@@ -137,17 +156,25 @@ export async function docsRecallSection(options: DocsRecallOptions): Promise<Sec
       // Last, so the timings above stay those of a store holding documents alone.
       const ranks = s === options.sizes.length - 1 ? await memoryRanks(engine, options.seed, MEMORY_PROBES) : [];
       const top3 = (100 * ranks.filter((r) => r !== null && r <= 3).length) / (ranks.length || 1);
-      if (ranks.length) section.figures.push(
-        figure({
-          name: 'recall.memory_among_docs',
-          label: 'memories asked by title in top 3',
-          sizes: { chunks: size },
-          unit: '%',
-          runs: [top3],
-          ...(size === 50_000 ? { target: { on: 'median' as const, op: '>=' as const, limit: 100 } } : {}),
-        }),
-      );
-      (section.details as { sizes: unknown[] }).sizes.push({ nominal: size, chunks: status.chunks, files: status.files, answered, queries: queries.length, memoryRanks: ranks });
+      if (ranks.length)
+        section.figures.push(
+          figure({
+            name: 'recall.memory_among_docs',
+            label: 'memories asked by title in top 3',
+            sizes: { chunks: size },
+            unit: '%',
+            runs: [top3],
+            ...(size === 50_000 ? { target: { on: 'median' as const, op: '>=' as const, limit: 100 } } : {}),
+          }),
+        );
+      (section.details as { sizes: unknown[] }).sizes.push({
+        nominal: size,
+        chunks: status.chunks,
+        files: status.files,
+        answered,
+        queries: queries.length,
+        memoryRanks: ranks,
+      });
       log(`recall-docs: ${size} chunks p50 ${section.figures[section.figures.length - 1].median.toFixed(2)} ms`);
     }
   } finally {

@@ -28,7 +28,10 @@ interface Generated {
 }
 
 function sourceText(file: number, version: number): string {
-  return Array.from({ length: FUNCTIONS_PER_FILE }, (_, f) => `export function handle${file}x${f}(input) {\n  return input * ${file + f + version};\n}\n`).join('\n');
+  return Array.from(
+    { length: FUNCTIONS_PER_FILE },
+    (_, f) => `export function handle${file}x${f}(input) {\n  return input * ${file + f + version};\n}\n`,
+  ).join('\n');
 }
 
 /** `references` references over references/REFS_PER_DOC documents; a third paths, a third links, a third functions. */
@@ -91,7 +94,8 @@ function measure(references: number, saves: number, seed: number): SizeResult {
     let start = process.hrtime.bigint();
     const scan = engine.driftScan();
     const firstScanMs = ms(start);
-    if (scan.references < references * 0.95) throw new Error(`only ${scan.references} of ${references} references were extracted`);
+    if (scan.references < references * 0.95)
+      throw new Error(`only ${scan.references} of ${references} references were extracted`);
     start = process.hrtime.bigint();
     engine.driftScan();
     const rescanMs = ms(start);
@@ -141,8 +145,20 @@ export async function runDriftBench(options: { quick: boolean }): Promise<DriftB
     const at = size >= 1000 ? `${size / 1000}k` : String(size);
     const checkTarget = size >= 10000 ? { target: { on: 'median' as const, op: '<=' as const, limit: 50 } } : {};
     figures.push(
-      figure({ name: `drift.scan.first.${at}`, label: 'full scan, first (extract + fingerprint)', sizes: { references: refs }, unit: 'ms', runs: results.map((r) => r.firstScanMs) }),
-      figure({ name: `drift.scan.again.${at}`, label: 'full scan, nothing changed', sizes: { references: refs }, unit: 'ms', runs: results.map((r) => r.rescanMs) }),
+      figure({
+        name: `drift.scan.first.${at}`,
+        label: 'full scan, first (extract + fingerprint)',
+        sizes: { references: refs },
+        unit: 'ms',
+        runs: results.map((r) => r.firstScanMs),
+      }),
+      figure({
+        name: `drift.scan.again.${at}`,
+        label: 'full scan, nothing changed',
+        sizes: { references: refs },
+        unit: 'ms',
+        runs: results.map((r) => r.rescanMs),
+      }),
       figure({
         name: `drift.check.save.${at}`,
         label: 'per-save check of a changed target',
@@ -166,9 +182,13 @@ export async function runDriftBench(options: { quick: boolean }): Promise<DriftB
   return {
     title: 'Drift detection',
     method: {
-      'drift.scan.first.*': 'a fresh store scans a generated workspace (documents with 20 references each: paths in code spans, relative links, function names) and fingerprints every target',
+      'drift.scan.first.*':
+        'a fresh store scans a generated workspace (documents with 20 ' +
+        'references each: paths in code spans, relative links, function ' +
+        'names) and fingerprints every target',
       'drift.scan.again.*': 'the same scan again with nothing changed (stat-only for unchanged targets)',
-      'drift.check.save.*': `a target file is rewritten, then driftCheck([its path]); p50 (and p95) over ${saves} saves`,
+      'drift.check.save.*':
+        `a target file is rewritten, then driftCheck([its path]); p50 ` + `(and p95) over ${saves} saves`,
       'drift.check.doc.*': 'a document gains a line, then driftCheck([its path]) re-extracts its references',
     },
     notes: [`${rounds} round(s) per size; sizes are references stored after the first scan`],
@@ -182,8 +202,13 @@ if (require.main === module) {
     for (const f of result.figures) {
       const p95 = f.p95 !== undefined ? `, p95 ${f.p95.toFixed(1)}` : '';
       const base = f.baseline ? ` (baseline ${f.baseline.median.toFixed(2)} ${f.unit})` : '';
-      const target = f.target ? ` target ${f.target.on} ${f.target.op} ${f.target.limit}: ${f.met ? 'met' : 'NOT met'}` : '';
-      console.log(`${f.label.padEnd(42)} ${String(f.sizes.references).padStart(6)} refs  ${f.median.toFixed(1)} ${f.unit}${p95}${base}${target}`);
+      const target = f.target
+        ? ` target ${f.target.on} ${f.target.op} ${f.target.limit}: ${f.met ? 'met' : 'NOT met'}`
+        : '';
+      console.log(
+        `${f.label.padEnd(42)} ${String(f.sizes.references).padStart(6)} ` +
+          `refs  ${f.median.toFixed(1)} ${f.unit}${p95}${base}${target}`,
+      );
     }
   });
 }

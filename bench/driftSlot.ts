@@ -37,7 +37,9 @@ function fromPlain(p: PlainFigure): Figure {
     sizes: p.sizes,
     unit: p.unit ?? unitOf(p.name),
     runs,
-    ...(b ? { baseline: { label: b.label ?? 'baseline', runs: b.runs?.length ? b.runs : [b.median ?? b.value ?? NaN] } } : {}),
+    ...(b
+      ? { baseline: { label: b.label ?? 'baseline', runs: b.runs?.length ? b.runs : [b.median ?? b.value ?? NaN] } }
+      : {}),
     ...(p.target ? { target: p.target } : {}),
   });
 }
@@ -46,7 +48,10 @@ export function driftFigures(raw: unknown): Figure[] {
   if (Array.isArray(raw)) return (raw as PlainFigure[]).map(fromPlain);
   if (raw && typeof raw === 'object') {
     const o = raw as Record<string, unknown>;
-    if (Array.isArray(o.figures)) return (o.figures as PlainFigure[]).map((f) => (Array.isArray(f.runs) && typeof f.median === 'number' && 'met' in f ? (f as unknown as Figure) : fromPlain(f)));
+    if (Array.isArray(o.figures))
+      return (o.figures as PlainFigure[]).map((f) =>
+        Array.isArray(f.runs) && typeof f.median === 'number' && 'met' in f ? (f as unknown as Figure) : fromPlain(f),
+      );
     return Object.entries(o)
       .filter(([, v]) => typeof v === 'number')
       .map(([name, v]) => fromPlain({ name, value: v as number }));
@@ -59,11 +64,14 @@ export async function driftSection(quick: boolean, log?: (line: string) => void)
   const module = ['drift.ts', 'drift.js'].map((f) => join(__dirname, f)).find((f) => existsSync(f));
   const section: Section = { bench: 'drift', title: 'Drift detection', method: {}, figures: [], notes: [], seconds: 0 };
   if (!module) {
-    section.notes.push('SLOT: bench/drift.ts (runDriftBench({ quick })) is not there yet; no drift figures in this report');
+    section.notes.push(
+      'SLOT: bench/drift.ts (runDriftBench({ quick })) is not there yet; no drift figures in this report',
+    );
     return section;
   }
   const loaded = (await import(module)) as { runDriftBench?: (o: { quick: boolean }) => Promise<unknown> | unknown };
-  if (typeof loaded.runDriftBench !== 'function') throw new Error('bench/drift.ts does not export runDriftBench({ quick })');
+  if (typeof loaded.runDriftBench !== 'function')
+    throw new Error('bench/drift.ts does not export runDriftBench({ quick })');
   const raw = await loaded.runDriftBench({ quick });
   section.figures = driftFigures(raw);
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {

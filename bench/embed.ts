@@ -40,13 +40,19 @@ export interface EmbedBenchOptions {
   log?: (line: string) => void;
 }
 
-export function embedOptions(quick: boolean, overrides: Partial<EmbedBenchOptions> & { dir?: string } = {}): EmbedBenchOptions {
+export function embedOptions(
+  quick: boolean,
+  overrides: Partial<EmbedBenchOptions> & { dir?: string } = {},
+): EmbedBenchOptions {
   const { dir: _dir, ...rest } = overrides;
   return { quick, chunks: quick ? 16 : 120, reps: quick ? 2 : 5, batch: 1, threads: 1, ...rest };
 }
 
 /** The generated model: MiniLM-shaped for real runs, tiny for --quick. Cached in the temp folder. */
-export function benchModel(quick: boolean, log: (line: string) => void = () => {}): { root: string; name: string; preset: Record<string, unknown> } {
+export function benchModel(
+  quick: boolean,
+  log: (line: string) => void = () => {},
+): { root: string; name: string; preset: Record<string, unknown> } {
   const preset = quick ? PRESETS.tiny : PRESETS.minilm;
   const root = join(tmpdir(), 'lore-bench-models');
   const name = preset.name!;
@@ -99,9 +105,17 @@ async function rawRuntime(modelRoot: string, name: string, threads: number, text
   transformers.env.allowRemoteModels = false;
   transformers.env.localModelPath = modelRoot;
   const tokenizer = await transformers.AutoTokenizer.from_pretrained(name);
-  const session = await ort.InferenceSession.create(onnxFile(join(modelRoot, name), 'q8'), { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential' });
+  const session = await ort.InferenceSession.create(onnxFile(join(modelRoot, name), 'q8'), {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+  });
   const empty = tokenizer.encode('', { add_special_tokens: true });
-  const encoder = { body: (t: string) => tokenizer.encode(t, { add_special_tokens: false }), prefix: empty.slice(0, 1), suffix: empty.slice(1) };
+  const encoder = {
+    body: (t: string) => tokenizer.encode(t, { add_special_tokens: false }),
+    prefix: empty.slice(0, 1),
+    suffix: empty.slice(1),
+  };
   const windows = byLength(texts).flatMap((i) => tokenWindows(encoder, texts[i], cap));
   const feeds = windows.map((w) => {
     const batch = padBatch([w], 0);
@@ -138,10 +152,19 @@ async function timed(work: () => Promise<unknown>): Promise<{ wall: number; cpu:
 export async function embedSection(options: EmbedBenchOptions): Promise<Section> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const model = options.modelRoot ? { root: options.modelRoot, name: PRESETS.minilm.name!, preset: {} } : benchModel(options.quick, log);
+  const model = options.modelRoot
+    ? { root: options.modelRoot, name: PRESETS.minilm.name!, preset: {} }
+    : benchModel(options.quick, log);
   const texts = chunkTexts(options.chunks);
   const open = async (settings: { batchSize?: number; maxTokens?: number; threads?: number }) => {
-    const e = await createTransformersEmbedder({ modelDir: model.root, modelName: model.name, dtype: 'q8', backend: 'native', threads: options.threads, ...settings });
+    const e = await createTransformersEmbedder({
+      modelDir: model.root,
+      modelName: model.name,
+      dtype: 'q8',
+      backend: 'native',
+      threads: options.threads,
+      ...settings,
+    });
     if (isEmbedderUnavailable(e)) throw new Error(`the embedder did not start: ${e.reason}`);
     if (e.backend !== 'native') throw new Error(`asked for the native runtime, got ${e.backend}: ${e.fallbackReason}`);
     return e;
@@ -159,7 +182,15 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
     await twoThreads.embed(texts.slice(0, 4));
     await raw.run();
     const rate = (ms: number) => texts.length / (ms / 1000);
-    const runs = { pipeline: [] as number[], pipelineCpu: [] as number[], raw: [] as number[], rawCpu: [] as number[], before: [] as number[], beforeCpu: [] as number[], two: [] as number[] };
+    const runs = {
+      pipeline: [] as number[],
+      pipelineCpu: [] as number[],
+      raw: [] as number[],
+      rawCpu: [] as number[],
+      before: [] as number[],
+      beforeCpu: [] as number[],
+      two: [] as number[],
+    };
     for (let rep = 0; rep < options.reps; rep++) {
       let vectors: Float32Array[] = [];
       const p = await timed(async () => (vectors = await embedder.embed(texts)));
@@ -177,44 +208,94 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
     }
     const sizes = { chunks: texts.length };
     const throughput = figure({
-      name: 'embed.chunks_per_second', label: 'embedding (pipeline, worker), wall', sizes, unit: 'chunks/s',
-      runs: runs.pipeline, baseline: { label: 'raw onnxruntime, same windows', runs: runs.raw }, target: { on: 'ratio', op: '>=', limit: 0.9 },
+      name: 'embed.chunks_per_second',
+      label: 'embedding (pipeline, worker), wall',
+      sizes,
+      unit: 'chunks/s',
+      runs: runs.pipeline,
+      baseline: { label: 'raw onnxruntime, same windows', runs: runs.raw },
+      target: { on: 'ratio', op: '>=', limit: 0.9 },
     });
     const perCpu = figure({
-      name: 'embed.chunks_per_cpu_second', label: 'embedding (pipeline, worker), per CPU-second', sizes, unit: 'chunks/s',
-      runs: runs.pipelineCpu, baseline: { label: 'raw onnxruntime, same windows', runs: runs.rawCpu }, target: { on: 'ratio', op: '>=', limit: 0.9 },
+      name: 'embed.chunks_per_cpu_second',
+      label: 'embedding (pipeline, worker), per CPU-second',
+      sizes,
+      unit: 'chunks/s',
+      runs: runs.pipelineCpu,
+      baseline: { label: 'raw onnxruntime, same windows', runs: runs.rawCpu },
+      target: { on: 'ratio', op: '>=', limit: 0.9 },
     });
     const overhead = figure({
-      name: 'embed.overhead', label: 'embedding pipeline overhead (CPU)', sizes, unit: '%',
-      runs: runs.pipelineCpu.map((p, i) => (runs.rawCpu[i] / p - 1) * 100), target: { on: 'median', op: '<=', limit: 10 },
+      name: 'embed.overhead',
+      label: 'embedding pipeline overhead (CPU)',
+      sizes,
+      unit: '%',
+      runs: runs.pipelineCpu.map((p, i) => (runs.rawCpu[i] / p - 1) * 100),
+      target: { on: 'median', op: '<=', limit: 10 },
     });
     const gain = figure({
-      name: 'embed.vs_before', label: 'embedding per CPU-second: windows of 256, batches of 1', sizes, unit: 'chunks/s',
-      runs: runs.pipelineCpu, baseline: { label: 'before: 512-token cut, batches of 16', runs: runs.beforeCpu },
+      name: 'embed.vs_before',
+      label: 'embedding per CPU-second: windows of 256, batches of 1',
+      sizes,
+      unit: 'chunks/s',
+      runs: runs.pipelineCpu,
+      baseline: { label: 'before: 512-token cut, batches of 16', runs: runs.beforeCpu },
     });
     const threads = figure({
-      name: 'embed.two_threads', label: 'embedding on 2 intra-op threads, wall', sizes, unit: 'chunks/s',
-      runs: runs.two, baseline: { label: '1 thread', runs: runs.pipeline }, target: { on: 'median', op: '>=', limit: 40 },
+      name: 'embed.two_threads',
+      label: 'embedding on 2 intra-op threads, wall',
+      sizes,
+      unit: 'chunks/s',
+      runs: runs.two,
+      baseline: { label: '1 thread', runs: runs.pipeline },
+      target: { on: 'median', op: '>=', limit: 40 },
     });
     const hours61k = figure({
-      name: 'embed.time_61k', label: 'time to embed 61k chunks at the per-CPU-second rate, 1 thread', sizes: { chunks: 61000 }, unit: 'min',
+      name: 'embed.time_61k',
+      label: 'time to embed 61k chunks at the per-CPU-second rate, 1 thread',
+      sizes: { chunks: 61000 },
+      unit: 'min',
       runs: runs.pipelineCpu.map((r) => 61000 / r / 60),
     });
-    log(`embed: ${throughput.median.toFixed(1)} chunks/s (raw ${throughput.baseline!.median.toFixed(1)}), per CPU-s ${perCpu.median.toFixed(1)} (raw ${perCpu.baseline!.median.toFixed(1)}, before ${gain.baseline!.median.toFixed(1)}), 2 threads ${threads.median.toFixed(1)}`);
+    log(
+      `embed: ${throughput.median.toFixed(1)} chunks/s (raw ` +
+        `${throughput.baseline!.median.toFixed(1)}), per CPU-s ` +
+        `${perCpu.median.toFixed(1)} (raw ` +
+        `${perCpu.baseline!.median.toFixed(1)}, before ` +
+        `${gain.baseline!.median.toFixed(1)}), 2 threads ` +
+        `${threads.median.toFixed(1)}`,
+    );
     return {
       bench: 'embed',
       title: 'Embedding',
       method: {
-        chunks_per_second: `TransformersEmbedder.embed (worker thread: tokenizer, ONNX, mean pooling over ${embedder.maxTokens}-token windows, normalisation, transfer) on ${texts.length} chunk texts of the docs corpus (bench/docsCorpus.ts), q8, native, ${options.threads} intra-op thread(s), batches of ${embedder.batchSize}`,
-        baseline: 'raw onnxruntime-node InferenceSession.run on the same windows in the same order, tokenized beforehand (untimed), same thread count, same process; runs alternate with the pipeline\'s',
-        cpu: 'process.cpuUsage() around each run: every thread of the process, the worker\'s included; steadier than wall time on a shared machine',
+        chunks_per_second:
+          `TransformersEmbedder.embed (worker thread: tokenizer, ONNX, mean ` +
+          `pooling over ${embedder.maxTokens}-token windows, normalisation, ` +
+          `transfer) on ${texts.length} chunk texts of the docs corpus ` +
+          `(bench/docsCorpus.ts), q8, native, ${options.threads} intra-op ` +
+          `thread(s), batches of ${embedder.batchSize}`,
+        baseline:
+          'raw onnxruntime-node InferenceSession.run on the same windows in ' +
+          'the same order, tokenized beforehand (untimed), same thread ' +
+          "count, same process; runs alternate with the pipeline's",
+        cpu:
+          'process.cpuUsage() around each run: every thread of the process, ' +
+          "the worker's included; steadier than wall time on a shared " +
+          'machine',
         before: 'the same pipeline with the old settings: batches of 16, sequences cut at 512 tokens',
         overhead: 'per run: raw chunks per CPU-second ÷ pipeline chunks per CPU-second − 1',
       },
       figures: [throughput, perCpu, overhead, gain, threads, hours61k],
       notes: options.quick ? ['--quick uses the tiny model: throughput and overhead mean nothing'] : [],
       seconds: (Date.now() - started) / 1000,
-      details: { model: { name: model.name, ...model.preset, dtype: 'q8' }, tokens: raw.tokens, windows: raw.windows, loadMs: embedder.loadMs, runs },
+      details: {
+        model: { name: model.name, ...model.preset, dtype: 'q8' },
+        tokens: raw.tokens,
+        windows: raw.windows,
+        loadMs: embedder.loadMs,
+        runs,
+      },
     };
   } finally {
     await Promise.all([embedder.close(), before.close(), twoThreads.close()]);
@@ -260,9 +341,11 @@ function parse(argv: string[]): Options {
   };
 }
 
-const WORDS = ('deploy rollback kubernetes cluster migration postgres database index query timeout retry latency ' +
+const WORDS = (
+  'deploy rollback kubernetes cluster migration postgres database index query timeout retry latency ' +
   'incident runbook decision service worker queue cache memory release pipeline terraform module secret token ' +
-  'the of and to in is for on with that this from restart failed error config version build test node pod').split(' ');
+  'the of and to in is for on with that this from restart failed error config version build test node pod'
+).split(' ');
 
 /** Deterministic chunk-like texts of `words` words each (every word is one token in the generated vocabulary). */
 function makeTexts(n: number, words: number): string[] {
@@ -271,15 +354,34 @@ function makeTexts(n: number, words: number): string[] {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed >>> 8;
   };
-  return Array.from({ length: n }, (_, i) => `Chunk ${i}. ` + Array.from({ length: words }, () => WORDS[next() % WORDS.length]).join(' ') + '.');
+  return Array.from(
+    { length: n },
+    (_, i) => `Chunk ${i}. ` + Array.from({ length: words }, () => WORDS[next() % WORDS.length]).join(' ') + '.',
+  );
 }
 
-async function measure(modelDir: string, dtype: Row['dtype'], backend: Backend, threads: number, batches: number[], texts: string[], reps: number): Promise<Row[]> {
-  const embedder = await createTransformersEmbedder({ modelDir, dtype, backend, threads, nativeModule: backend === 'native' ? 'onnxruntime-node' : undefined });
-  if (isEmbedderUnavailable(embedder)) return batches.map((batch) => ({ dtype, backend, threads, batch, error: embedder.reason }));
+async function measure(
+  modelDir: string,
+  dtype: Row['dtype'],
+  backend: Backend,
+  threads: number,
+  batches: number[],
+  texts: string[],
+  reps: number,
+): Promise<Row[]> {
+  const embedder = await createTransformersEmbedder({
+    modelDir,
+    dtype,
+    backend,
+    threads,
+    nativeModule: backend === 'native' ? 'onnxruntime-node' : undefined,
+  });
+  if (isEmbedderUnavailable(embedder))
+    return batches.map((batch) => ({ dtype, backend, threads, batch, error: embedder.reason }));
   const rows: Row[] = [];
   try {
-    if (embedder.backend !== backend) throw new Error(`asked for ${backend}, got ${embedder.backend}: ${embedder.fallbackReason}`);
+    if (embedder.backend !== backend)
+      throw new Error(`asked for ${backend}, got ${embedder.backend}: ${embedder.fallbackReason}`);
     for (const batch of batches) {
       embedder.batchSize = batch;
       await embedder.embed(texts.slice(0, Math.min(texts.length, batch * 2))); // warm-up
@@ -289,10 +391,19 @@ async function measure(modelDir: string, dtype: Row['dtype'], backend: Backend, 
         await embedder.embed(texts);
         runs.push(texts.length / (Number(process.hrtime.bigint() - started) / 1e9));
       }
-      rows.push({ dtype, backend, threads, batch, textsPerSecond: median(runs), runsTextsPerSecond: runs, loadMs: embedder.loadMs });
+      rows.push({
+        dtype,
+        backend,
+        threads,
+        batch,
+        textsPerSecond: median(runs),
+        runsTextsPerSecond: runs,
+        loadMs: embedder.loadMs,
+      });
     }
   } catch (err) {
-    for (const batch of batches.filter((b) => !rows.some((r) => r.batch === b))) rows.push({ dtype, backend, threads, batch, error: (err as Error).message });
+    for (const batch of batches.filter((b) => !rows.some((r) => r.batch === b)))
+      rows.push({ dtype, backend, threads, batch, error: (err as Error).message });
   } finally {
     await embedder.close();
   }
@@ -311,20 +422,31 @@ async function matrix(argv: string[]): Promise<void> {
   const batches = [1, 8, 32];
   const plan: Array<[Row['dtype'], Backend, number]> = [];
   for (const dtype of options.quick ? (['q8'] as const) : (['q8', 'fp32'] as const)) {
-    for (const backend of ['native', 'wasm'] as const) for (const threads of [1, 2]) plan.push([dtype, backend, threads]);
+    for (const backend of ['native', 'wasm'] as const)
+      for (const threads of [1, 2]) plan.push([dtype, backend, threads]);
   }
-  log(`${texts.length} texts of ${options.words} words, median of ${options.reps} runs, ${cpus().length} CPUs, load ${loadBefore.toFixed(2)}`);
+  log(
+    `${texts.length} texts of ${options.words} words, median of ` +
+      `${options.reps} runs, ${cpus().length} CPUs, load ` +
+      `${loadBefore.toFixed(2)}`,
+  );
   const rows: Row[] = [];
   for (const [dtype, backend, threads] of plan) {
     const got = await measure(modelDir, dtype, backend, threads, batches, texts, options.reps);
     for (const r of got) {
-      log(r.error ? `${dtype} ${backend} threads=${threads} batch=${r.batch}: ${r.error}` : `${dtype} ${backend} threads=${threads} batch=${r.batch}: ${r.textsPerSecond!.toFixed(1)} texts/s`);
+      log(
+        r.error
+          ? `${dtype} ${backend} threads=${threads} batch=${r.batch}: ${r.error}`
+          : `${dtype} ${backend} threads=${threads} batch=${r.batch}: ${r.textsPerSecond!.toFixed(1)} texts/s`,
+      );
     }
     rows.push(...got);
   }
 
   const cell = (dtype: string, backend: string, threads: number, batch: number): string => {
-    const r = rows.find((x) => x.dtype === dtype && x.backend === backend && x.threads === threads && x.batch === batch);
+    const r = rows.find(
+      (x) => x.dtype === dtype && x.backend === backend && x.threads === threads && x.batch === batch,
+    );
     return (r?.textsPerSecond === undefined ? 'failed' : r.textsPerSecond.toFixed(1)).padStart(9);
   };
   log('');
@@ -336,11 +458,18 @@ async function matrix(argv: string[]): Promise<void> {
   const nativeVsWasm = rows
     .filter((r) => r.backend === 'native' && r.textsPerSecond)
     .map((r) => {
-      const w = rows.find((x) => x.backend === 'wasm' && x.dtype === r.dtype && x.threads === r.threads && x.batch === r.batch);
-      return w?.textsPerSecond ? { dtype: r.dtype, threads: r.threads, batch: r.batch, ratio: r.textsPerSecond! / w.textsPerSecond } : undefined;
+      const w = rows.find(
+        (x) => x.backend === 'wasm' && x.dtype === r.dtype && x.threads === r.threads && x.batch === r.batch,
+      );
+      return w?.textsPerSecond
+        ? { dtype: r.dtype, threads: r.threads, batch: r.batch, ratio: r.textsPerSecond! / w.textsPerSecond }
+        : undefined;
     })
     .filter((x) => x !== undefined);
-  if (nativeVsWasm.length > 0) log(`native/WASM speed ratio: ${median(nativeVsWasm.map((x) => x.ratio)).toFixed(1)}× (median over configurations)`);
+  if (nativeVsWasm.length > 0)
+    log(
+      `native/WASM speed ratio: ${median(nativeVsWasm.map((x) => x.ratio)).toFixed(1)}× (median over configurations)`,
+    );
 
   const result = {
     bench: 'embed',
@@ -354,12 +483,12 @@ async function matrix(argv: string[]): Promise<void> {
   log(`wrote ${options.out}`);
 }
 
-
-
 if (require.main === module) {
   const argv = process.argv.slice(2);
   if (!argv.includes('--matrix')) {
-    console.error('bench/embed.ts: run it through `npx tsx bench/run.ts --only embed`, or pass --matrix for the backend matrix');
+    console.error(
+      'bench/embed.ts: run it through `npx tsx bench/run.ts --only embed`, or pass --matrix for the backend matrix',
+    );
     process.exit(2);
   }
   matrix(argv.filter((a) => a !== '--matrix')).catch((err) => {

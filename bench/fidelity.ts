@@ -37,7 +37,12 @@ async function main(): Promise<void> {
       const b = (await lifted.store.engine.recall({ query })).results.map((r) => `${r.key} ${r.score.lexical}`);
       if (a.join('\n') !== b.join('\n')) {
         differences++;
-        if (differences <= 3) console.error(`"${query}" differs:\n  incremental: ${a.slice(0, 3).join(' | ')}\n  lifted:      ${b.slice(0, 3).join(' | ')}`);
+        if (differences <= 3)
+          console.error(
+            `"${query}" differs:\n  incremental: ` +
+              `${a.slice(0, 3).join(' | ')}\n  lifted:      ` +
+              `${b.slice(0, 3).join(' | ')}`,
+          );
       }
     }
     const segments = (s: BenchStore) => s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts_data')!.n;
@@ -48,8 +53,16 @@ async function main(): Promise<void> {
       times.lifted.push(distribution((await lifted.store.timeRecall(queries)).latencies).p50);
     }
     console.log(`${size} memories, ${queries.length} queries`);
-    console.log(`incremental load: ${incremental.seconds.toFixed(1)} s, ${segments(incremental.store)} FTS data rows, recall p50 ${median(times.incremental).toFixed(2)} ms`);
-    console.log(`lifted load:      ${lifted.seconds.toFixed(1)} s, ${segments(lifted.store)} FTS data rows, recall p50 ${median(times.lifted).toFixed(2)} ms`);
+    console.log(
+      `incremental load: ${incremental.seconds.toFixed(1)} s, ` +
+        `${segments(incremental.store)} FTS data rows, recall p50 ` +
+        `${median(times.incremental).toFixed(2)} ms`,
+    );
+    console.log(
+      `lifted load:      ${lifted.seconds.toFixed(1)} s, ` +
+        `${segments(lifted.store)} FTS data rows, recall p50 ` +
+        `${median(times.lifted).toFixed(2)} ms`,
+    );
     console.log(differences === 0 ? 'recall answers identical' : `${differences} queries answered differently`);
   } finally {
     incremental.store.close();

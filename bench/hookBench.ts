@@ -33,12 +33,23 @@ function writeTranscript(path: string, lines: number): void {
   const events: string[] = [];
   for (let i = 0; i < lines; i++) {
     const text = `Step ${i}: reading src/module${i % 50}.ts and running the tests again; nothing to keep here.`;
-    events.push(JSON.stringify({ type: i % 2 ? 'assistant' : 'user', message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] } }));
+    events.push(
+      JSON.stringify({
+        type: i % 2 ? 'assistant' : 'user',
+        message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] },
+      }),
+    );
   }
   for (let i = 0; i < 3; i++) {
-    const candidate = { type: 'decision', title: `Bench decision ${i}`, description: `Chosen in the bench session, number ${i}` };
+    const candidate = {
+      type: 'decision',
+      title: `Bench decision ${i}`,
+      description: `Chosen in the bench session, number ${i}`,
+    };
     const text = 'Worth keeping:\n```lore-candidate\n' + JSON.stringify(candidate) + '\n```';
-    events.push(JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } }));
+    events.push(
+      JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } }),
+    );
   }
   writeFileSync(path, events.join('\n') + '\n');
 }
@@ -55,7 +66,8 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
   const transcript = join(parent, 'transcript.jsonl');
   const transcriptLines = options.quick ? 200 : 5_000;
   writeTranscript(transcript, transcriptLines);
-  const input = (event: string) => JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: workspace, hook_event_name: event });
+  const input = (event: string) =>
+    JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: workspace, hook_event_name: event });
   const [query] = makeQueries(options.seed, 1);
   const commands: Record<string, { args: string[]; stdin?: string }> = {
     baseline: { args: ['--version'] },
@@ -70,13 +82,23 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
     for (let run = 0; run < options.runs; run++) {
       for (const [name, command] of Object.entries(commands)) {
         const start = now();
-        const r = spawnSync(process.execPath, [CLI, ...command.args], { cwd: workspace, env, input: command.stdin ?? '', encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [CLI, ...command.args], {
+          cwd: workspace,
+          env,
+          input: command.stdin ?? '',
+          encoding: 'utf8',
+        });
         samples[name].push(elapsedMs(start));
         if (r.status !== 0) throw new Error(`lore ${command.args.join(' ')} exited ${r.status}: ${r.stderr}`);
-        if (name === 'sessionStart' && !r.stdout.includes('additionalContext')) throw new Error('the session-start hook printed no block');
+        if (name === 'sessionStart' && !r.stdout.includes('additionalContext'))
+          throw new Error('the session-start hook printed no block');
       }
     }
-    log(`hooks: session-start p50 ${distribution(samples.sessionStart).p50.toFixed(0)} ms, baseline ${distribution(samples.baseline).p50.toFixed(0)} ms`);
+    log(
+      `hooks: session-start p50 ` +
+        `${distribution(samples.sessionStart).p50.toFixed(0)} ms, ` +
+        `baseline ${distribution(samples.baseline).p50.toFixed(0)} ms`,
+    );
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
@@ -85,7 +107,13 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
   const whole = (name: string, key: string, label: string, extra: Record<string, number> = {}, target = true) => {
     const d = distribution(samples[key]);
     return figure({
-      name, label, sizes: { ...sizes, ...extra, runs: options.runs }, unit: 'ms', runs: [d.p50], p95Runs: [d.p95], baseline,
+      name,
+      label,
+      sizes: { ...sizes, ...extra, runs: options.runs },
+      unit: 'ms',
+      runs: [d.p50],
+      p95Runs: [d.p95],
+      baseline,
       ...(target ? { target: { on: 'median' as const, op: '<=' as const, limit: 1000 } } : {}),
     });
   };
@@ -93,14 +121,21 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
     bench: 'hooks',
     title: 'Claude Code hooks and slash commands, whole process',
     method: {
-      session_start: '`node dist/cli.js hook session-start` with the SessionStart JSON on stdin, spawned and waited for; p50 over the runs',
-      pre_compact: '`lore hook pre-compact` with a transcript of many lines and three fenced candidates (queued once, then already queued)',
-      slash: '/memories = `lore list --limit 50`; /recall\'s CLI fallback = `lore recall QUERY`, lexical (LORE_EMBED=off)',
+      session_start:
+        '`node dist/cli.js hook session-start` with the SessionStart JSON ' +
+        'on stdin, spawned and waited for; p50 over the runs',
+      pre_compact:
+        '`lore hook pre-compact` with a transcript of many lines and ' +
+        'three fenced candidates (queued once, then already queued)',
+      slash:
+        "/memories = `lore list --limit 50`; /recall's CLI fallback = `lore recall QUERY`, lexical (LORE_EMBED=off)",
       baseline: '`lore --version` (process start and bundle load, no store), interleaved with the others each round',
     },
     figures: [
       whole('hooks.session_start', 'sessionStart', 'lore hook session-start, whole process'),
-      whole('hooks.pre_compact', 'preCompact', 'lore hook pre-compact, whole process', { transcript_lines: transcriptLines }),
+      whole('hooks.pre_compact', 'preCompact', 'lore hook pre-compact, whole process', {
+        transcript_lines: transcriptLines,
+      }),
       whole('hooks.slash_memories', 'memories', '/memories (lore list), whole process', {}, false),
       whole('hooks.slash_recall', 'recall', '/recall CLI fallback (lore recall), whole process', {}, false),
     ],

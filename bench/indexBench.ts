@@ -64,7 +64,11 @@ async function walkAndRead(root: string): Promise<{ files: number; ms: number }>
   return { files: files.length, ms: elapsedMs(start) };
 }
 
-async function fullIndex(root: string, parent: string, keep = false): Promise<{ files: number; chunks: number; ms: number; store?: FreshStore }> {
+async function fullIndex(
+  root: string,
+  parent: string,
+  keep = false,
+): Promise<{ files: number; chunks: number; ms: number; store?: FreshStore }> {
   const store = freshStore(parent);
   try {
     const start = now();
@@ -78,7 +82,11 @@ async function fullIndex(root: string, parent: string, keep = false): Promise<{ 
 }
 
 /** Full-index throughput on `root`: per-run files/s for Lore and for the walk-and-read floor. */
-async function throughput(root: string, parent: string, reps: number): Promise<{ lore: number[]; floor: number[]; cpu: number[]; files: number; chunks: number }> {
+async function throughput(
+  root: string,
+  parent: string,
+  reps: number,
+): Promise<{ lore: number[]; floor: number[]; cpu: number[]; files: number; chunks: number }> {
   await fullIndex(root, parent); // warm-up: JIT, page cache
   const lore: number[] = [];
   // Files per CPU-second of this process (user + system): steadier than wall time on a loaded machine.
@@ -110,7 +118,11 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
   try {
     const root = join(parent, 'repo');
     const written = writeCorpus(root, docsCorpus(options.files, options.seed));
-    log(`index: synthetic corpus of ${written.indexed} indexable files (${(written.bytes / 1e6).toFixed(1)} MB) and ${written.files - written.indexed} to skip`);
+    log(
+      `index: synthetic corpus of ${written.indexed} indexable files ` +
+        `(${(written.bytes / 1e6).toFixed(1)} MB) and ` +
+        `${written.files - written.indexed} to skip`,
+    );
     const synthetic = await throughput(root, parent, options.reps);
     details.synthetic = { ...written, chunks: synthetic.chunks };
     figures.push(
@@ -135,7 +147,11 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
       }),
     );
     details.cpu = { index_files_per_cpu_second: synthetic.cpu };
-    log(`index: ${figures[0].median.toFixed(0)} files/s (${synthetic.chunks} chunks), ${figures[1].median.toFixed(1)}× walk + read`);
+    log(
+      `index: ${figures[0].median.toFixed(0)} files/s ` +
+        `(${synthetic.chunks} chunks), ${figures[1].median.toFixed(1)}× ` +
+        `walk + read`,
+    );
 
     // Re-index one edited 20 KB markdown file, against an incremental run with nothing to do.
     const kept = await fullIndex(root, parent, true);
@@ -178,7 +194,11 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
           baseline: { label: 'listing the workspace (walk + stat) alone', runs: listed },
         }),
       );
-      log(`index: re-index of one edited file ${figures[2].median.toFixed(1)} ms, of nothing ${figures[3].median.toFixed(1)} ms`);
+      log(
+        `index: re-index of one edited file ` +
+          `${figures[2].median.toFixed(1)} ms, of nothing ` +
+          `${figures[3].median.toFixed(1)} ms`,
+      );
     } finally {
       store.close();
     }
@@ -209,11 +229,28 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
     bench: 'index',
     title: 'Index: workspace documents (no model)',
     method: {
-      files_per_second: 'runIndex (the product path) over WorkspaceFileSource on a fresh store, full index, files indexed / wall time; baseline: the same walk and file reads alone',
-      cost_over_walk: 'per run, the full index time divided by the walk + read time of the run after it; details.cpu has files per CPU-second of the index (steadier on a loaded machine)',
-      reindex_unchanged: 'an incremental runIndex with nothing changed (lists and stats every file, reads none); baseline: WorkspaceFileSource.list() alone',
-      reindex_one_file: `append a line to ${EDITED_FILE} (~20 KB), then an incremental runIndex (lists and stats every file, reads, chunks and writes the one changed); baseline: an incremental run with nothing changed`,
-      corpus: 'deterministic synthetic repository (bench/docsCorpus.ts): ADRs, runbooks, guides, postmortems, READMEs, Terraform, Kubernetes, Helm, Dockerfiles, CI, plus code, node_modules and .gitignored files to skip',
+      files_per_second:
+        'runIndex (the product path) over WorkspaceFileSource on a fresh ' +
+        'store, full index, files indexed / wall time; baseline: the same ' +
+        'walk and file reads alone',
+      cost_over_walk:
+        'per run, the full index time divided by the walk + read time of ' +
+        'the run after it; details.cpu has files per CPU-second of the ' +
+        'index (steadier on a loaded machine)',
+      reindex_unchanged:
+        'an incremental runIndex with nothing changed (lists and stats ' +
+        'every file, reads none); baseline: WorkspaceFileSource.list() ' +
+        'alone',
+      reindex_one_file:
+        `append a line to ${EDITED_FILE} (~20 KB), then an incremental ` +
+        `runIndex (lists and stats every file, reads, chunks and writes ` +
+        `the one changed); baseline: an incremental run with nothing ` +
+        `changed`,
+      corpus:
+        'deterministic synthetic repository (bench/docsCorpus.ts): ADRs, ' +
+        'runbooks, guides, postmortems, READMEs, Terraform, Kubernetes, ' +
+        'Helm, Dockerfiles, CI, plus code, node_modules and .gitignored ' +
+        'files to skip',
     },
     figures,
     notes,

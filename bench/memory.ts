@@ -27,7 +27,9 @@ export const RECALL_SQL = `SELECT m.*, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm
        AND m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?) ORDER BY bm LIMIT ?`;
 
 /** The floor under recall: FTS5 alone ranking the same terms, no join, no filters. */
-export const FTS_SQL = `SELECT rowid, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`;
+export const FTS_SQL =
+  `SELECT rowid, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM ` +
+  `memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`;
 
 /** Rows recall over-fetches for its default limit (max(50, limit × 5)). */
 export const RECALL_FETCH = 50;
@@ -48,12 +50,20 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export function distribution(samples: number[]): Distribution {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: samples.reduce((s, x) => s + x, 0) / samples.length, n: samples.length };
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    mean: samples.reduce((s, x) => s + x, 0) / samples.length,
+    n: samples.length,
+  };
 }
 
 function elapsedMs(start: bigint): number {
@@ -99,9 +109,15 @@ export class BenchStore {
     const from = this.next;
     if (this.next >= target) return { added: 0, seconds: 0 };
     const triggers = liftFts
-      ? this.db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'memories' AND name LIKE 'memories_fts_%'")
+      ? this.db.all<{ name: string; sql: string }>(
+          "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND " +
+            "tbl_name = 'memories' AND name LIKE 'memories_fts_%'",
+        )
       : [];
-    if (liftFts && triggers.length !== 3) throw new Error(`expected the three FTS sync triggers on memories, found ${triggers.map((t) => t.name).join(', ') || 'none'}`);
+    if (liftFts && triggers.length !== 3)
+      throw new Error(
+        `expected the three FTS sync triggers on memories, found ${triggers.map((t) => t.name).join(', ') || 'none'}`,
+      );
     const load = (end: number) => {
       for (; this.next < end; this.next++) this.save();
     };
@@ -124,7 +140,8 @@ export class BenchStore {
 
   private save(): void {
     const result = this.engine.remember(actor, this.corpus.memory(this.next));
-    if (!result.saved || !result.created) throw new Error(`bench memory ${this.next} was not created: ${JSON.stringify(result)}`);
+    if (!result.saved || !result.created)
+      throw new Error(`bench memory ${this.next} was not created: ${JSON.stringify(result)}`);
   }
 
   /** `count` individual saves, each its own transaction (and fsync). Latencies in ms. */
@@ -184,7 +201,10 @@ export class BenchStore {
 
   /** How many documents each query's MATCH selects (what bm25 has to score). */
   matchCounts(queries: string[]): number[] {
-    return queries.map((q) => this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [ftsQuery(q)])!.n);
+    return queries.map(
+      (q) =>
+        this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [ftsQuery(q)])!.n,
+    );
   }
 
   close(remove = true): void {

@@ -7,7 +7,15 @@
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BenchStore, RECALL_FETCH, distribution, makeProbeTexts, makeQueries, median, type Distribution } from './memory';
+import {
+  BenchStore,
+  RECALL_FETCH,
+  distribution,
+  makeProbeTexts,
+  makeQueries,
+  median,
+  type Distribution,
+} from './memory';
 import { figure, machine, type Machine, type Section } from './result';
 
 export interface MemoryBenchOptions {
@@ -51,7 +59,14 @@ export interface SizeResult {
   save: Summary & { perSecond: number; runsPerSecond: number[] };
   deadEndProbe: Summary;
   fileBytes: number;
-  ratios: { recallP50VsBaseline: number; recallP95VsBaseline: number; recallVsFts: number; recallSqlVsFts: number; savePerSecondVsBaseline: number; sizeVsBaseline: number };
+  ratios: {
+    recallP50VsBaseline: number;
+    recallP95VsBaseline: number;
+    recallVsFts: number;
+    recallSqlVsFts: number;
+    savePerSecondVsBaseline: number;
+    sizeVsBaseline: number;
+  };
 }
 
 export interface MemoryResults extends Machine {
@@ -70,13 +85,23 @@ export interface MemoryResults extends Machine {
 }
 
 function summarize(runs: Distribution[]): Summary {
-  return { p50: median(runs.map((r) => r.p50)), p95: median(runs.map((r) => r.p95)), runs: runs.map((r) => ({ p50: r.p50, p95: r.p95 })) };
+  return {
+    p50: median(runs.map((r) => r.p50)),
+    p95: median(runs.map((r) => r.p95)),
+    runs: runs.map((r) => ({ p50: r.p50, p95: r.p95 })),
+  };
 }
 
 type Measured = Omit<SizeResult, 'ratios'>;
 
 /** Grows the store to `size` and measures it: recall and its baselines, the dead-end probe, saves. */
-async function measureSize(store: BenchStore, size: number, queries: string[], probeTexts: string[], options: MemoryBenchOptions): Promise<Measured> {
+async function measureSize(
+  store: BenchStore,
+  size: number,
+  queries: string[],
+  probeTexts: string[],
+  options: MemoryBenchOptions,
+): Promise<Measured> {
   const log = options.log ?? (() => {});
   const populated = store.populate(size);
   const memories = store.memories;
@@ -90,7 +115,12 @@ async function measureSize(store: BenchStore, size: number, queries: string[], p
   store.timeSql('fts', warm);
   store.timeDeadEndProbe(probeTexts.slice(0, 5));
 
-  const runs = { recall: [] as Distribution[], sql: [] as Distribution[], fts: [] as Distribution[], probe: [] as Distribution[] };
+  const runs = {
+    recall: [] as Distribution[],
+    sql: [] as Distribution[],
+    fts: [] as Distribution[],
+    probe: [] as Distribution[],
+  };
   let answered = 0;
   for (let rep = 0; rep < options.reps; rep++) {
     // Interleaved query by query, so load from other processes hits recall and its baselines alike.
@@ -131,7 +161,9 @@ async function measureSize(store: BenchStore, size: number, queries: string[], p
     matches: { ...distribution(counts), max: Math.max(...counts) },
     save: { ...summarize(saveRuns), perSecond, runsPerSecond: saveRuns.map((r) => r.perSecond) },
     deadEndProbe: summarize(runs.probe),
-    fileBytes: store.db.get<{ n: number }>('SELECT page_count * page_size AS n FROM pragma_page_count, pragma_page_size')!.n,
+    fileBytes: store.db.get<{ n: number }>(
+      'SELECT page_count * page_size AS n FROM pragma_page_count, pragma_page_size',
+    )!.n,
   };
 }
 
@@ -165,7 +197,8 @@ export async function runMemoryBench(options: MemoryBenchOptions): Promise<Memor
   const first = results[0];
   const last = results[results.length - 1];
   /** Growth exponent of a cost between two store sizes: 1 is linear. */
-  const growth = (a: SizeResult, b: SizeResult, cost: (r: SizeResult) => number) => Math.log(cost(b) / cost(a)) / Math.log(b.size / a.size);
+  const growth = (a: SizeResult, b: SizeResult, cost: (r: SizeResult) => number) =>
+    Math.log(cost(b) / cost(a)) / Math.log(b.size / a.size);
   const exponent = results.length > 1 ? growth(first, last, (r) => r.recall.p50) : null;
   const steps = results.slice(1).map((r, i) => ({
     from: results[i].size,
@@ -179,13 +212,27 @@ export async function runMemoryBench(options: MemoryBenchOptions): Promise<Memor
     ...machine(loadBefore),
     options: recorded,
     method: {
-      recall: `engine.recall({query}) (default limit 10; over-fetches ${RECALL_FETCH}) per query; p50/p95 over the query set, median over repetitions`,
+      recall:
+        `engine.recall({query}) (default limit 10; over-fetches ` +
+        `${RECALL_FETCH}) per query; p50/p95 over the query set, median ` +
+        `over repetitions`,
       recallSql: 'only the SQL statement recall runs (FTS5 MATCH joined to memories, filters, ORDER BY bm25 LIMIT 50)',
       fts: 'baseline: FTS5 alone, same MATCH expression, ORDER BY bm25 LIMIT 50, no join',
-      save: 'individual engine.remember calls, each its own transaction (synchronous=FULL), on a store of the given size',
-      deadEndProbe: 'findResemblingDeadEnds over a fresh memory\'s title and description: the part of every non-dead-end save that grows with the store',
-      growthExponent: 'log(recall p50 at largest / at smallest) / log(size ratio): 1 is linear, below 1 sub-linear; steps gives it between neighbouring sizes',
-      populate: 'engine.remember in one engine.batch per size, FTS sync triggers lifted and the index rebuilt after (see BenchStore.populate, bench/fidelity.ts)',
+      save:
+        'individual engine.remember calls, each its own transaction ' +
+        '(synchronous=FULL), on a store of the given size',
+      deadEndProbe:
+        "findResemblingDeadEnds over a fresh memory's title and " +
+        'description: the part of every non-dead-end save that grows with ' +
+        'the store',
+      growthExponent:
+        'log(recall p50 at largest / at smallest) / log(size ratio): 1 is ' +
+        'linear, below 1 sub-linear; steps gives it between neighbouring ' +
+        'sizes',
+      populate:
+        'engine.remember in one engine.batch per size, FTS sync triggers ' +
+        'lifted and the index rebuilt after (see BenchStore.populate, ' +
+        'bench/fidelity.ts)',
     },
     sizes: results,
     verdict: {
@@ -202,14 +249,23 @@ export async function runMemoryBench(options: MemoryBenchOptions): Promise<Memor
 export function sanityProblems(results: MemoryResults): string[] {
   const problems: string[] = [];
   for (const r of results.sizes) {
-    const numbers = [r.recall.p50, r.recall.p95, r.recallSql.p50, r.fts.p50, r.save.perSecond, r.deadEndProbe.p50, r.populate.perSecond];
-    if (numbers.some((n) => !Number.isFinite(n) || n <= 0)) problems.push(`${r.size}: a measurement is not a positive number`);
-    if (r.answeredShare < 0.5) problems.push(`${r.size}: only ${(r.answeredShare * 100).toFixed(0)}% of queries found anything`);
+    const numbers = [
+      r.recall.p50,
+      r.recall.p95,
+      r.recallSql.p50,
+      r.fts.p50,
+      r.save.perSecond,
+      r.deadEndProbe.p50,
+      r.populate.perSecond,
+    ];
+    if (numbers.some((n) => !Number.isFinite(n) || n <= 0))
+      problems.push(`${r.size}: a measurement is not a positive number`);
+    if (r.answeredShare < 0.5)
+      problems.push(`${r.size}: only ${(r.answeredShare * 100).toFixed(0)}% of queries found anything`);
     if (r.matches.p50 <= 0) problems.push(`${r.size}: queries match nothing`);
   }
   return problems;
 }
-
 
 /** The memory bench as report sections: saves (store) and memory recall. */
 export async function memorySections(options: MemoryBenchOptions): Promise<Section[]> {
@@ -234,7 +290,14 @@ export async function memorySections(options: MemoryBenchOptions): Promise<Secti
         runs: r.save.runsPerSecond,
         baseline: { label: `saves/s at ${smallest.size}`, runs: smallest.save.runsPerSecond },
       }),
-      figure({ name: 'store.save.latency', label: 'save latency', sizes: { memories: r.size }, unit: 'ms', runs: r.save.runs.map((x) => x.p50), p95Runs: r.save.runs.map((x) => x.p95) }),
+      figure({
+        name: 'store.save.latency',
+        label: 'save latency',
+        sizes: { memories: r.size },
+        unit: 'ms',
+        runs: r.save.runs.map((x) => x.p50),
+        p95Runs: r.save.runs.map((x) => x.p95),
+      }),
     ]),
     notes: [],
     seconds,
@@ -243,7 +306,12 @@ export async function memorySections(options: MemoryBenchOptions): Promise<Secti
   const recall: Section = {
     bench: 'recall-memory',
     title: 'Recall: memories (lexical)',
-    method: { recall: results.method.recall, baseline: results.method.fts, growth: results.method.growthExponent, populate: results.method.populate },
+    method: {
+      recall: results.method.recall,
+      baseline: results.method.fts,
+      growth: results.method.growthExponent,
+      populate: results.method.populate,
+    },
     figures: results.sizes.map((r) =>
       figure({
         name: 'recall.memory',
@@ -256,7 +324,15 @@ export async function memorySections(options: MemoryBenchOptions): Promise<Secti
         ...(r.size === 10_000 ? { target: { on: 'median' as const, op: '<=' as const, limit: 10 } } : {}),
       }),
     ),
-    notes: results.verdict.growthExponent === null ? [] : [`recall p50 grows as size^${results.verdict.growthExponent.toFixed(2)} from ${smallest.size} to ${results.sizes[results.sizes.length - 1].size} memories`],
+    notes:
+      results.verdict.growthExponent === null
+        ? []
+        : [
+            `recall p50 grows as ` +
+              `size^${results.verdict.growthExponent.toFixed(2)} from ` +
+              `${smallest.size} to ` +
+              `${results.sizes[results.sizes.length - 1].size} memories`,
+          ],
     seconds: 0,
   };
   return [store, recall];

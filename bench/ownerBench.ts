@@ -29,7 +29,14 @@ export interface OwnerBenchOptions {
 }
 
 export function ownerOptions(quick: boolean, overrides: Partial<OwnerBenchOptions> = {}): OwnerBenchOptions {
-  return { quick, files: quick ? 150 : 2000, reps: quick ? 1 : 5, idleMs: quick ? 200 : 1000, seed: 20260102, ...overrides };
+  return {
+    quick,
+    files: quick ? 150 : 2000,
+    reps: quick ? 1 : 5,
+    idleMs: quick ? 200 : 1000,
+    seed: 20260102,
+    ...overrides,
+  };
 }
 
 export interface ProbeStats {
@@ -101,12 +108,18 @@ export async function ownerSection(options: OwnerBenchOptions): Promise<Section>
       // The owner answers in lines (progress, then the result) that end with the run.
       const body = { result: (await readIndexLines(response)) as { summary: { files: number; indexed: number } } };
       const ms = elapsedMs(start);
-      if (body.result.summary.indexed !== written.indexed) throw new Error(`the owner indexed ${body.result.summary.indexed} of ${written.indexed} files`);
+      if (body.result.summary.indexed !== written.indexed)
+        throw new Error(`the owner indexed ${body.result.summary.indexed} of ${written.indexed} files`);
       const loaded = await readProbe(serve, probeFile, seq);
       seq = loaded.seq;
       busy.push(loaded);
       filesPerSecond.push(body.result.summary.files / (ms / 1000));
-      log(`owner: indexed ${body.result.summary.files} files in ${(ms / 1000).toFixed(1)} s; loop delay p99 ${loaded.p99Ms.toFixed(0)} ms, max ${loaded.maxMs.toFixed(0)} ms; peak RSS ${loaded.peakRssMb.toFixed(0)} MB`);
+      log(
+        `owner: indexed ${body.result.summary.files} files in ` +
+          `${(ms / 1000).toFixed(1)} s; loop delay p99 ` +
+          `${loaded.p99Ms.toFixed(0)} ms, max ${loaded.maxMs.toFixed(0)} ` +
+          `ms; peak RSS ${loaded.peakRssMb.toFixed(0)} MB`,
+      );
     }
   } finally {
     await serve.stop();
@@ -117,9 +130,18 @@ export async function ownerSection(options: OwnerBenchOptions): Promise<Section>
     bench: 'owner',
     title: 'Owner process (lore serve) while indexing',
     method: {
-      loop_delay: 'how late a 10 ms interval timer fires in the lore serve process (bench/loopProbe.cjs), over the window from the index request to its answer, the stall in progress included; p99 over those samples; baseline: an idle window of the same process',
-      peak_rss: 'process.resourceUsage().maxRSS of lore serve after each index run (its peak so far); baseline: its resident set after start-up',
-      files_per_second: 'a full index (indexWorkspace over the owner\'s /rpc, as lore index does when an owner is live), files / wall time including HTTP; embeddings off',
+      loop_delay:
+        'how late a 10 ms interval timer fires in the lore serve process ' +
+        '(bench/loopProbe.cjs), over the window from the index request to ' +
+        'its answer, the stall in progress included; p99 over those ' +
+        'samples; baseline: an idle window of the same process',
+      peak_rss:
+        'process.resourceUsage().maxRSS of lore serve after each index ' +
+        'run (its peak so far); baseline: its resident set after start-up',
+      files_per_second:
+        "a full index (indexWorkspace over the owner's /rpc, as lore " +
+        'index does when an owner is live), files / wall time including ' +
+        'HTTP; embeddings off',
     },
     figures: [
       figure({
@@ -131,9 +153,29 @@ export async function ownerSection(options: OwnerBenchOptions): Promise<Section>
         baseline: { label: 'idle p99', runs: idle.map((s) => s.p99Ms) },
         target: { on: 'median', op: '<=', limit: 50 },
       }),
-      figure({ name: 'owner.loop_delay.max', label: 'owner event-loop delay max while indexing', sizes, unit: 'ms', runs: busy.map((s) => s.maxMs), baseline: { label: 'idle max', runs: idle.map((s) => s.maxMs) } }),
-      figure({ name: 'owner.peak_rss', label: 'owner peak RSS', sizes, unit: 'MB', runs: busy.map((s) => s.peakRssMb), baseline: { label: 'RSS after start', runs: [startRss] } }),
-      figure({ name: 'owner.index.files_per_second', label: 'full index through the owner', sizes, unit: 'files/s', runs: filesPerSecond }),
+      figure({
+        name: 'owner.loop_delay.max',
+        label: 'owner event-loop delay max while indexing',
+        sizes,
+        unit: 'ms',
+        runs: busy.map((s) => s.maxMs),
+        baseline: { label: 'idle max', runs: idle.map((s) => s.maxMs) },
+      }),
+      figure({
+        name: 'owner.peak_rss',
+        label: 'owner peak RSS',
+        sizes,
+        unit: 'MB',
+        runs: busy.map((s) => s.peakRssMb),
+        baseline: { label: 'RSS after start', runs: [startRss] },
+      }),
+      figure({
+        name: 'owner.index.files_per_second',
+        label: 'full index through the owner',
+        sizes,
+        unit: 'files/s',
+        runs: filesPerSecond,
+      }),
     ],
     notes: [],
     seconds: (Date.now() - started) / 1000,

@@ -56,9 +56,11 @@ async function main(): Promise<void> {
         idle.cpu.push(run.cpu);
       }
       const fmt = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
-      console.log(`re-index with nothing changed, ${summary.files} files: wall ${fmt(idle.ms)}, CPU ${fmt(idle.cpu)}` +
-        ` (listing alone: wall ${fmt(listing.ms)}, CPU ${fmt(listing.cpu)}); medians of ${runs};` +
-        ` load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`);
+      console.log(
+        `re-index with nothing changed, ${summary.files} files: wall ${fmt(idle.ms)}, CPU ${fmt(idle.cpu)}` +
+          ` (listing alone: wall ${fmt(listing.ms)}, CPU ${fmt(listing.cpu)}); medians of ${runs};` +
+          ` load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+      );
     } finally {
       db.close();
     }

@@ -65,16 +65,31 @@ export interface FigureInput {
 export function figure(input: FigureInput): Figure {
   const value = median(input.runs);
   const p95 = input.p95Runs?.length ? median(input.p95Runs) : undefined;
-  const baseline = input.baseline ? { label: input.baseline.label, median: median(input.baseline.runs), runs: input.baseline.runs } : undefined;
+  const baseline = input.baseline
+    ? { label: input.baseline.label, median: median(input.baseline.runs), runs: input.baseline.runs }
+    : undefined;
   const ratio = baseline && baseline.median > 0 ? value / baseline.median : undefined;
-  const out: Figure = { name: input.name, label: input.label, sizes: input.sizes ?? {}, unit: input.unit, median: value, runs: input.runs, met: null };
+  const out: Figure = {
+    name: input.name,
+    label: input.label,
+    sizes: input.sizes ?? {},
+    unit: input.unit,
+    median: value,
+    runs: input.runs,
+    met: null,
+  };
   if (p95 !== undefined) out.p95 = p95;
   if (baseline) out.baseline = baseline;
   if (ratio !== undefined) out.ratio = ratio;
   if (input.target) {
     out.target = input.target;
     const measured = input.target.on === 'median' ? value : input.target.on === 'p95' ? p95 : ratio;
-    out.met = measured === undefined || !Number.isFinite(measured) ? false : input.target.op === '<=' ? measured <= input.target.limit : measured >= input.target.limit;
+    out.met =
+      measured === undefined || !Number.isFinite(measured)
+        ? false
+        : input.target.op === '<='
+          ? measured <= input.target.limit
+          : measured >= input.target.limit;
   }
   return out;
 }
@@ -108,9 +123,11 @@ export function figureProblems(section: Section): string[] {
   for (const f of section.figures) {
     const numbers = [f.median, ...f.runs, ...(f.baseline ? [f.baseline.median] : [])];
     if (!f.runs.length) problems.push(`${section.bench}/${f.name}: no runs`);
-    else if (numbers.some((n) => !Number.isFinite(n))) problems.push(`${section.bench}/${f.name}: a measurement is not a finite number`);
+    else if (numbers.some((n) => !Number.isFinite(n)))
+      problems.push(`${section.bench}/${f.name}: a measurement is not a finite number`);
     // Only a percentage difference may go below zero.
-    else if (f.unit !== '%' && numbers.some((n) => n < 0)) problems.push(`${section.bench}/${f.name}: a measurement is negative`);
+    else if (f.unit !== '%' && numbers.some((n) => n < 0))
+      problems.push(`${section.bench}/${f.name}: a measurement is negative`);
   }
   return problems;
 }
@@ -124,7 +141,10 @@ export function now(): bigint {
   return process.hrtime.bigint();
 }
 
-/** Where a run happened: every report opens with it (load average before and after, since other processes skew every figure). */
+/**
+ * Where a run happened: every report opens with it (load average before and after, since other processes skew every
+ * figure).
+ */
 export interface Machine {
   date: string;
   node: string;

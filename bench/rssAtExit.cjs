@@ -4,5 +4,6 @@
 process.on('exit', () => {
   const { user, system } = process.cpuUsage();
   const rss = process.resourceUsage().maxRSS / 1024;
-  if (process.env.LORE_BENCH_RSS) require('node:fs').appendFileSync(process.env.LORE_BENCH_RSS, `${(user + system) / 1000} ${rss}\n`);
+  if (process.env.LORE_BENCH_RSS)
+    require('node:fs').appendFileSync(process.env.LORE_BENCH_RSS, `${(user + system) / 1000} ${rss}\n`);
 });

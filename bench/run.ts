@@ -1,6 +1,6 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-//   npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors]
+// npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
@@ -25,11 +25,31 @@ import { coldOptions, coldSection } from './coldBench';
 import { indexOptions, indexSection } from './indexBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { ownerOptions, ownerSection } from './ownerBench';
-import { describeTarget, figureProblems, formatNumber, formatSizes, machine, type Machine, type Section } from './result';
+import {
+  describeTarget,
+  figureProblems,
+  formatNumber,
+  formatSizes,
+  machine,
+  type Machine,
+  type Section,
+} from './result';
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
-export const BENCHES = ['memory', 'index', 'docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold', 'vectors'] as const;
+export const BENCHES = [
+  'memory',
+  'index',
+  'docs',
+  'embed',
+  'owner',
+  'transport',
+  'drift',
+  'adversarial',
+  'hooks',
+  'cold',
+  'vectors',
+] as const;
 export type BenchName = (typeof BENCHES)[number];
 
 export interface RunOptions {
@@ -63,11 +83,15 @@ export function parseArgs(argv: string[]): RunOptions {
     return v;
   };
   const known = new Set(['--quick', '--only', '--corpus', '--out', '--dir']);
-  for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}; options: ${[...known].join(', ')}`);
+  for (const arg of argv)
+    if (arg.startsWith('--') && !known.has(arg))
+      throw new Error(`unknown option ${arg}; options: ${[...known].join(', ')}`);
   const quick = argv.includes('--quick');
   const onlyRaw = value('--only');
   const only = onlyRaw ? onlyRaw.split(',').map((s) => s.trim()) : [...BENCHES];
-  for (const name of only) if (!(BENCHES as readonly string[]).includes(name)) throw new Error(`--only takes ${BENCHES.join(', ')}; got ${name}`);
+  for (const name of only)
+    if (!(BENCHES as readonly string[]).includes(name))
+      throw new Error(`--only takes ${BENCHES.join(', ')}; got ${name}`);
   const corpus = value('--corpus');
   if (corpus !== undefined && !existsSync(corpus)) throw new Error(`--corpus ${corpus} does not exist`);
   const official = !quick && !onlyRaw && value('--out') === undefined;
@@ -75,7 +99,9 @@ export function parseArgs(argv: string[]): RunOptions {
     quick,
     only: only as BenchName[],
     corpus: corpus ? resolve(corpus) : undefined,
-    out: value('--out') ?? (official ? RESULTS_FILE : join(tmpdir(), `lore-bench-${quick ? 'quick-' : ''}${process.pid}.json`)),
+    out:
+      value('--out') ??
+      (official ? RESULTS_FILE : join(tmpdir(), `lore-bench-${quick ? 'quick-' : ''}${process.pid}.json`)),
     official,
     dir: value('--dir'),
   };
@@ -152,9 +178,19 @@ export function table(report: Report): string {
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i <= 1 || i === 4 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i <= 1 || i === 4 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [
-    `Lore bench${report.quick ? ' (--quick: toy sizes, figures not meaningful)' : ''} — node ${report.node}, ${report.cpus} × ${report.cpuModel}, ${report.date}, load average ${report.loadAverage.before.toFixed(2)} → ${report.loadAverage.after.toFixed(2)}, ${report.seconds.toFixed(0)} s`,
+    `Lore ` +
+      `bench${report.quick ? ' (--quick: toy sizes, figures not meaningful)' : ''} ` +
+      `— node ${report.node}, ${report.cpus} × ${report.cpuModel}, ` +
+      `${report.date}, load average ` +
+      `${report.loadAverage.before.toFixed(2)} → ` +
+      `${report.loadAverage.after.toFixed(2)}, ` +
+      `${report.seconds.toFixed(0)} s`,
     '',
     line(header),
     line(widths.map((w) => '-'.repeat(w))),
@@ -166,7 +202,10 @@ export function table(report: Report): string {
 }
 
 async function main(): Promise<void> {
-  const options = { ...parseArgs(process.argv.slice(2)), log: (line: string) => process.stderr.write(`bench: ${line}\n`) };
+  const options = {
+    ...parseArgs(process.argv.slice(2)),
+    log: (line: string) => process.stderr.write(`bench: ${line}\n`),
+  };
   const report = await runAll(options);
   writeFileSync(options.out, JSON.stringify(report, null, 2) + '\n');
   console.log(table(report));

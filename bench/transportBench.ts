@@ -27,8 +27,18 @@ export interface TransportBenchOptions {
   log?: (line: string) => void;
 }
 
-export function transportOptions(quick: boolean, overrides: Partial<TransportBenchOptions> = {}): TransportBenchOptions {
-  return { quick, memories: quick ? 50 : 300, calls: quick ? 10 : 50, reps: quick ? 1 : 5, seed: 20260105, ...overrides };
+export function transportOptions(
+  quick: boolean,
+  overrides: Partial<TransportBenchOptions> = {},
+): TransportBenchOptions {
+  return {
+    quick,
+    memories: quick ? 50 : 300,
+    calls: quick ? 10 : 50,
+    reps: quick ? 1 : 5,
+    seed: 20260105,
+    ...overrides,
+  };
 }
 
 const WARM_UP = 3;
@@ -55,7 +65,11 @@ export async function transportSection(options: TransportBenchOptions): Promise<
   mkdirSync(join(workspace, '.git'), { recursive: true });
   const box = { home, workspace, env: { ...process.env, LORE_HOME: home, LORE_EMBED: 'off' } };
   const queries = makeQueries(options.seed, options.calls);
-  const runs = { inProcess: [] as Array<{ p50: number; p95: number }>, http: [] as Array<{ p50: number; p95: number }>, stdio: [] as Array<{ p50: number; p95: number }> };
+  const runs = {
+    inProcess: [] as Array<{ p50: number; p95: number }>,
+    http: [] as Array<{ p50: number; p95: number }>,
+    stdio: [] as Array<{ p50: number; p95: number }>,
+  };
   try {
     seedMemories(workspace, home, options.memories, options.seed);
     for (let rep = 0; rep < options.reps; rep++) {
@@ -91,7 +105,12 @@ export async function transportSection(options: TransportBenchOptions): Promise<
       } finally {
         await agent.close();
       }
-      log(`transport: run ${rep + 1}: in-process ${runs.inProcess[rep].p50.toFixed(2)} ms, http ${runs.http[rep].p50.toFixed(2)} ms, stdio ${runs.stdio[rep].p50.toFixed(2)} ms`);
+      log(
+        `transport: run ${rep + 1}: in-process ` +
+          `${runs.inProcess[rep].p50.toFixed(2)} ms, http ` +
+          `${runs.http[rep].p50.toFixed(2)} ms, stdio ` +
+          `${runs.stdio[rep].p50.toFixed(2)} ms`,
+      );
     }
   } finally {
     rmSync(parent, { recursive: true, force: true });
@@ -102,13 +121,32 @@ export async function transportSection(options: TransportBenchOptions): Promise<
     bench: 'transport',
     title: 'MCP transport: recall tool round trip',
     method: {
-      stdio: 'SDK Client over StdioClientTransport to `node dist/cli.js mcp` (which owns the store), callTool recall, one at a time; p50/p95 per run, median over runs',
+      stdio:
+        'SDK Client over StdioClientTransport to `node dist/cli.js mcp` ' +
+        '(which owns the store), callTool recall, one at a time; p50/p95 ' +
+        'per run, median over runs',
       http: 'SDK Client over StreamableHTTPClientTransport to `lore serve` with the bearer token, same calls',
       baseline: 'engine.recall with the same queries on the same store, in the bench process (openStore)',
     },
     figures: [
-      figure({ name: 'transport.stdio', label: 'MCP recall round trip, stdio', sizes, unit: 'ms', runs: runs.stdio.map((r) => r.p50), p95Runs: runs.stdio.map((r) => r.p95), baseline }),
-      figure({ name: 'transport.http', label: 'MCP recall round trip, HTTP', sizes, unit: 'ms', runs: runs.http.map((r) => r.p50), p95Runs: runs.http.map((r) => r.p95), baseline }),
+      figure({
+        name: 'transport.stdio',
+        label: 'MCP recall round trip, stdio',
+        sizes,
+        unit: 'ms',
+        runs: runs.stdio.map((r) => r.p50),
+        p95Runs: runs.stdio.map((r) => r.p95),
+        baseline,
+      }),
+      figure({
+        name: 'transport.http',
+        label: 'MCP recall round trip, HTTP',
+        sizes,
+        unit: 'ms',
+        runs: runs.http.map((r) => r.p50),
+        p95Runs: runs.http.map((r) => r.p95),
+        baseline,
+      }),
     ],
     notes: [],
     seconds: (Date.now() - started) / 1000,

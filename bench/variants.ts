@@ -31,9 +31,16 @@ import { BenchStore, RECALL_FETCH, RECALL_SQL, distribution, makeQueries, median
 const W = '4.0, 2.0, 1.0, 2.0';
 // The unary + keeps the planner off memories_current: otherwise it walks every current row of the
 // index (is_current = 1 AND status IN …) to find 50 ids, ~4× slower at 10k and linear in the store.
-const ROWS_BY_ID = `SELECT m.* FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND +m.is_current = 1 AND +m.status IN ('active', 'deprecated', 'disputed') AND m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)`;
-const TOP_IDS = `SELECT rowid AS id, bm25(memory_fts, ${W}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`;
-const TOP_IDS_RANK = `SELECT rowid AS id, rank AS bm FROM memory_fts WHERE memory_fts MATCH ? AND rank MATCH 'bm25(${W})' ORDER BY rank LIMIT ?`;
+const ROWS_BY_ID =
+  `SELECT m.* FROM memories m WHERE m.id IN (SELECT value FROM ` +
+  `json_each(?)) AND +m.is_current = 1 AND +m.status IN ('active', ` +
+  `'deprecated', 'disputed') AND m.valid_from <= ? AND ` +
+  `(m.valid_until IS NULL OR m.valid_until > ?)`;
+const TOP_IDS =
+  `SELECT rowid AS id, bm25(memory_fts, ${W}) AS bm FROM memory_fts ` + `WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`;
+const TOP_IDS_RANK =
+  `SELECT rowid AS id, rank AS bm FROM memory_fts WHERE memory_fts ` +
+  `MATCH ? AND rank MATCH 'bm25(${W})' ORDER BY rank LIMIT ?`;
 const PROBE = `SELECT m.* FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid
   WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.type = 'dead_end'
     AND m.status IN ('active', 'deprecated', 'disputed')
@@ -71,7 +78,11 @@ function twoPhase(store: BenchStore, topSql: string, match: string, now: string)
 
 /** Same candidates, allowing ties in bm25 to come in any order. */
 function sameAnswer(a: Row[], b: Row[]): boolean {
-  const norm = (rows: Row[]) => rows.map((r) => `${r.bm!.toFixed(9)} ${r.id}`).sort().join(',');
+  const norm = (rows: Row[]) =>
+    rows
+      .map((r) => `${r.bm!.toFixed(9)} ${r.id}`)
+      .sort()
+      .join(',');
   return a.length === b.length && norm(a) === norm(b);
 }
 
@@ -87,7 +98,9 @@ const reps = Number(arg('--reps', '3'));
 const seed = 20260101;
 const queries = makeQueries(seed + 1, queryCount);
 const probeCorpus = new Corpus(seed + 2);
-const probes = Array.from({ length: 50 }, (_, i) => probeCorpus.memory(10_000_000 + i)).map((m) => ftsQuery(`${m.title} ${m.description}`));
+const probes = Array.from({ length: 50 }, (_, i) => probeCorpus.memory(10_000_000 + i)).map((m) =>
+  ftsQuery(`${m.title} ${m.description}`),
+);
 
 const store = new BenchStore(mkdtempSync(join(tmpdir(), 'lore-variants-')), seed);
 try {
@@ -95,7 +108,10 @@ try {
     store.populate(size);
     const now = new Date().toISOString();
     const currentSql = (match: string) => store.db.all<Row>(RECALL_SQL, [match, now, now, RECALL_FETCH]);
-    const andMatch = (q: string) => terms(q).map((t) => `"${t}"`).join(' AND ');
+    const andMatch = (q: string) =>
+      terms(q)
+        .map((t) => `"${t}"`)
+        .join(' AND ');
     let fallbacks = 0;
     const variants: Record<string, (q: string) => Row[]> = {
       'fts-only': (q) => store.db.all<Row>(TOP_IDS, [ftsQuery(q), RECALL_FETCH]),
@@ -138,11 +154,17 @@ try {
       store.db.exec('PRAGMA cache_size = -2000');
       for (const [name] of entries) {
         const runs = samples.get(name)!.slice(1).map(distribution);
-        const p50 = median(runs.map((r) => r.p50)).toFixed(2).padStart(7);
-        const p95 = median(runs.map((r) => r.p95)).toFixed(2).padStart(7);
+        const p50 = median(runs.map((r) => r.p50))
+          .toFixed(2)
+          .padStart(7);
+        const p95 = median(runs.map((r) => r.p95))
+          .toFixed(2)
+          .padStart(7);
         const overlapPct = ((overlap.get(name)! / queries.length) * 100).toFixed(0);
         lines.push(
-          `${name.padEnd(10)} p50 ${p50} ms  p95 ${p95} ms  same answer ${same.get(name)}/${queries.length}  top-10 overlap ${overlapPct}%`,
+          `${name.padEnd(10)} p50 ${p50} ms  p95 ${p95} ms  same answer ` +
+            `${same.get(name)}/${queries.length}  top-10 overlap ` +
+            `${overlapPct}%`,
         );
       }
     };
@@ -154,16 +176,42 @@ try {
 
     const timeProbe = (sql: string) => {
       for (const p of probes.slice(0, 5)) store.db.all(sql, [p]);
-      const runs = Array.from({ length: reps }, () => distribution(probes.map((p) => time(() => store.db.all(sql, [p])).ms)).p50);
+      const runs = Array.from(
+        { length: reps },
+        () => distribution(probes.map((p) => time(() => store.db.all(sql, [p])).ms)).p50,
+      );
       return median(runs);
     };
-    store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS dead_end_fts USING fts5(title, description, body, tags, content = 'memories', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2')`);
+    store.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS dead_end_fts USING ` +
+        `fts5(title, description, body, tags, content = 'memories', ` +
+        `content_rowid = 'id', tokenize = 'porter unicode61 ` +
+        `remove_diacritics 2')`,
+    );
     store.db.exec("INSERT INTO dead_end_fts (dead_end_fts) VALUES ('delete-all')");
-    store.db.exec("INSERT INTO dead_end_fts (rowid, title, description, body, tags) SELECT id, title, description, body, tags FROM memories WHERE type = 'dead_end' AND is_current = 1");
-    const probeMatches = median(probes.map((p) => store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [p])!.n));
+    store.db.exec(
+      'INSERT INTO dead_end_fts (rowid, title, description, body, tags) ' +
+        'SELECT id, title, description, body, tags FROM memories WHERE ' +
+        "type = 'dead_end' AND is_current = 1",
+    );
+    const probeMatches = median(
+      probes.map(
+        (p) => store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [p])!.n,
+      ),
+    );
     const commit = median(
-      Array.from({ length: 20 }, () =>
-        time(() => store.db.transaction(() => store.db.run("INSERT INTO meta (name, value) VALUES ('bench', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [String(Math.random())]))).ms,
+      Array.from(
+        { length: 20 },
+        () =>
+          time(() =>
+            store.db.transaction(() =>
+              store.db.run(
+                "INSERT INTO meta (name, value) VALUES ('bench', ?) ON CONFLICT " +
+                  '(name) DO UPDATE SET value = excluded.value',
+                [String(Math.random())],
+              ),
+            ),
+          ).ms,
       ),
     );
     lines.push(

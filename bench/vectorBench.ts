@@ -41,17 +41,37 @@ export interface VectorBenchOptions {
 }
 
 export function vectorOptions(quick: boolean, overrides: Partial<VectorBenchOptions> = {}): VectorBenchOptions {
-  return { quick, files: quick ? [20, 60] : [1500, 6000], queries: quick ? 3 : 30, processRuns: quick ? 1 : 7, ...overrides };
+  return {
+    quick,
+    files: quick ? [20, 60] : [1500, 6000],
+    queries: quick ? 3 : 30,
+    processRuns: quick ? 1 : 7,
+    ...overrides,
+  };
 }
 
 const QUERIES = [
-  'rollback the gateway certificates', 'how do we rotate the database tokens', 'restart stuck workers after a deploy',
-  'why did we choose postgres for the queue', 'terraform module for the cache cluster', 'incident latency in the shard gateway',
-  'helm chart values for the ingress', 'purge the topics before compliance review', 'who owns the release pipeline',
-  'kubernetes pod restart loop', 'retry policy for timeouts', 'the migration runbook for the ledger',
+  'rollback the gateway certificates',
+  'how do we rotate the database tokens',
+  'restart stuck workers after a deploy',
+  'why did we choose postgres for the queue',
+  'terraform module for the cache cluster',
+  'incident latency in the shard gateway',
+  'helm chart values for the ingress',
+  'purge the topics before compliance review',
+  'who owns the release pipeline',
+  'kubernetes pod restart loop',
+  'retry policy for timeouts',
+  'the migration runbook for the ledger',
 ];
 
-function unitVectors(count: number, dims: number, seed: number, subjects: number, subjectOf: (i: number) => number): Float32Array[] {
+function unitVectors(
+  count: number,
+  dims: number,
+  seed: number,
+  subjects: number,
+  subjectOf: (i: number) => number,
+): Float32Array[] {
   const random = prng(seed);
   const noise = () => Float32Array.from({ length: dims }, () => random() - 0.5);
   const common = noise();
@@ -85,7 +105,13 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
   const details: Record<string, unknown> = {};
   const parent = mkdtempSync(join(options.dir ?? tmpdir(), 'lore-bench-vectors-'));
   const home = join(parent, 'home');
-  const embedder = await createTransformersEmbedder({ modelDir: model.root, modelName: model.name, dtype: 'q8', threads: 1, dataDir: home });
+  const embedder = await createTransformersEmbedder({
+    modelDir: model.root,
+    modelName: model.name,
+    dtype: 'q8',
+    threads: 1,
+    dataDir: home,
+  });
   if (isEmbedderUnavailable(embedder)) throw new Error(embedder.reason);
   const queries = Array.from({ length: options.queries }, (_, i) => QUERIES[i % QUERIES.length]);
   const longLived: Array<{ chunks: number; p50: number }> = [];
@@ -110,7 +136,8 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
         for (let at = 0; at < rows.length; at += 2000) {
           db.transaction(() => {
             const centre = centreFor(db, embedder.modelId, vectors.slice(at, at + 32));
-            for (let i = at; i < Math.min(rows.length, at + 2000); i++) storeVector(db, { table: 'chunk', id: rows[i].id, text: '' }, embedder.modelId, vectors[i], centre);
+            for (let i = at; i < Math.min(rows.length, at + 2000); i++)
+              storeVector(db, { table: 'chunk', id: rows[i].id, text: '' }, embedder.modelId, vectors[i], centre);
           });
         }
         bumpVectorGeneration({ db } as never);
@@ -148,14 +175,28 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
           lexical.push(elapsedMs(start));
           lexicalCpu.push(cpuMs(cpu));
         }
-        figures.push(figure({
-          name: 'vectors.recall_cpu_p50', label: 'long-lived recall with the model, CPU (all threads), p50', sizes, unit: 'ms',
-          runs: withVectorsCpu, baseline: { label: 'lexical-only recall CPU p50', runs: lexicalCpu }, target: { on: 'median', op: '<=', limit: 20 },
-        }));
-        figures.push(figure({
-          name: 'vectors.recall_p50', label: 'long-lived recall with the model (query embedded), p50', sizes, unit: 'ms',
-          runs: withVectors, baseline: { label: 'lexical-only recall p50', runs: lexical }, target: { on: 'median', op: '<=', limit: 20 },
-        }));
+        figures.push(
+          figure({
+            name: 'vectors.recall_cpu_p50',
+            label: 'long-lived recall with the model, CPU (all threads), p50',
+            sizes,
+            unit: 'ms',
+            runs: withVectorsCpu,
+            baseline: { label: 'lexical-only recall CPU p50', runs: lexicalCpu },
+            target: { on: 'median', op: '<=', limit: 20 },
+          }),
+        );
+        figures.push(
+          figure({
+            name: 'vectors.recall_p50',
+            label: 'long-lived recall with the model (query embedded), p50',
+            sizes,
+            unit: 'ms',
+            runs: withVectors,
+            baseline: { label: 'lexical-only recall p50', runs: lexical },
+            target: { on: 'median', op: '<=', limit: 20 },
+          }),
+        );
         longLived.push({ chunks, p50: median(withVectors) });
       } finally {
         store.engine.useEmbedder(undefined);
@@ -191,13 +232,25 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
           const top = new Set(hits.slice(0, 10).map((h) => h.id));
           agree += exact.filter((id) => top.has(id)).length / 10;
         }
-        figures.push(figure({
-          name: 'vectors.search_p50', label: 'vector search alone (sign codes, then exact re-ranking), p50', sizes, unit: 'ms',
-          runs: coded, baseline: { label: 'all floats in memory, full sort', runs: brute },
-        }));
+        figures.push(
+          figure({
+            name: 'vectors.search_p50',
+            label: 'vector search alone (sign codes, then exact re-ranking), p50',
+            sizes,
+            unit: 'ms',
+            runs: coded,
+            baseline: { label: 'all floats in memory, full sort', runs: brute },
+          }),
+        );
         details[`top10_agreement_${chunks}`] = agree / probes.length;
         details[`held_mb_${chunks}`] = { codes: cache.heldBytes() / 1e6, floats: matrix.byteLength / 1e6 };
-        log(`vectors: ${chunks} chunks: recall p50 ${longLived[longLived.length - 1].p50.toFixed(1)} ms, search ${median(coded).toFixed(2)} ms vs brute force ${median(brute).toFixed(2)} ms, top-10 agreement ${(agree / probes.length).toFixed(3)}`);
+        log(
+          `vectors: ${chunks} chunks: recall p50 ` +
+            `${longLived[longLived.length - 1].p50.toFixed(1)} ms, search ` +
+            `${median(coded).toFixed(2)} ms vs brute force ` +
+            `${median(brute).toFixed(2)} ms, top-10 agreement ` +
+            `${(agree / probes.length).toFixed(3)}`,
+        );
       } finally {
         db.close();
       }
@@ -205,18 +258,34 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
       if (files !== options.files[options.files.length - 1]) continue;
       // Whole process, at the largest size: `lore recall` with the model vs without.
       const rssFile = join(parent, 'rss.txt');
-      const base = { ...process.env, LORE_HOME: home, LORE_BENCH_RSS: rssFile, LORE_MODEL_DIR: model.root, LORE_MODEL: model.name, LORE_MODEL_DTYPE: 'q8', LORE_EMBED_THREADS: '1' };
+      const base = {
+        ...process.env,
+        LORE_HOME: home,
+        LORE_BENCH_RSS: rssFile,
+        LORE_MODEL_DIR: model.root,
+        LORE_MODEL: model.name,
+        LORE_MODEL_DTYPE: 'q8',
+        LORE_EMBED_THREADS: '1',
+      };
       const preload = ['--require', resolve(__dirname, 'rssAtExit.cjs')];
-      const runs = { model: { wall: [] as number[], cpu: [] as number[], rss: [] as number[] }, lexical: { wall: [] as number[], cpu: [] as number[], rss: [] as number[] } };
+      const runs = {
+        model: { wall: [] as number[], cpu: [] as number[], rss: [] as number[] },
+        lexical: { wall: [] as number[], cpu: [] as number[], rss: [] as number[] },
+      };
       for (let round = 0; round <= options.processRuns; round++) {
         for (const kind of ['model', 'lexical'] as const) {
           rmSync(rssFile, { force: true });
           const env = kind === 'model' ? base : { ...base, LORE_EMBED: 'off' };
           const start = now();
-          const r = spawnSync(process.execPath, [...preload, CLI, '--json', 'recall', QUERIES[round % QUERIES.length]], { cwd: workspace, env, encoding: 'utf8' });
+          const r = spawnSync(
+            process.execPath,
+            [...preload, CLI, '--json', 'recall', QUERIES[round % QUERIES.length]],
+            { cwd: workspace, env, encoding: 'utf8' },
+          );
           const wall = elapsedMs(start);
           if (r.status !== 0) throw new Error(`lore recall exited ${r.status}: ${r.stderr}`);
-          if ((JSON.parse(r.stdout) as { vectors: boolean }).vectors !== (kind === 'model')) throw new Error(`lore recall (${kind}) vectors=${!(kind === 'model')}: ${r.stderr}`);
+          if ((JSON.parse(r.stdout) as { vectors: boolean }).vectors !== (kind === 'model'))
+            throw new Error(`lore recall (${kind}) vectors=${!(kind === 'model')}: ${r.stderr}`);
           if (round === 0) continue;
           const [cpu, rss] = readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
           runs[kind].wall.push(wall);
@@ -225,9 +294,33 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
         }
       }
       figures.push(
-        figure({ name: 'vectors.cold_recall', label: 'whole-process lore recall with the model, wall p50', sizes, unit: 'ms', runs: runs.model.wall, baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.wall }, target: { on: 'ratio', op: '<=', limit: 2 } }),
-        figure({ name: 'vectors.cold_recall_cpu', label: 'whole-process lore recall with the model, CPU p50', sizes, unit: 'ms', runs: runs.model.cpu, baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.cpu }, target: { on: 'ratio', op: '<=', limit: 2 } }),
-        figure({ name: 'vectors.cold_recall_rss', label: 'whole-process lore recall with the model, peak RSS', sizes, unit: 'MB', runs: runs.model.rss, baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.rss }, target: { on: 'median', op: '<=', limit: 250 } }),
+        figure({
+          name: 'vectors.cold_recall',
+          label: 'whole-process lore recall with the model, wall p50',
+          sizes,
+          unit: 'ms',
+          runs: runs.model.wall,
+          baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.wall },
+          target: { on: 'ratio', op: '<=', limit: 2 },
+        }),
+        figure({
+          name: 'vectors.cold_recall_cpu',
+          label: 'whole-process lore recall with the model, CPU p50',
+          sizes,
+          unit: 'ms',
+          runs: runs.model.cpu,
+          baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.cpu },
+          target: { on: 'ratio', op: '<=', limit: 2 },
+        }),
+        figure({
+          name: 'vectors.cold_recall_rss',
+          label: 'whole-process lore recall with the model, peak RSS',
+          sizes,
+          unit: 'MB',
+          runs: runs.model.rss,
+          baseline: { label: 'LORE_EMBED=off', runs: runs.lexical.rss },
+          target: { on: 'median', op: '<=', limit: 250 },
+        }),
       );
       details.cold = runs;
     }
@@ -240,17 +333,35 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
     const [a, b] = [longLived[0], longLived[longLived.length - 1]];
     const exponent = Math.log(b.p50 / a.p50) / Math.log(b.chunks / a.chunks);
     details.growth_exponent = exponent;
-    notes.push(`long-lived recall with the model grows as size^${exponent.toFixed(2)} from ${a.chunks} to ${b.chunks} chunks (target ≤ 0.5)`);
+    notes.push(
+      `long-lived recall with the model grows as ` +
+        `size^${exponent.toFixed(2)} from ${a.chunks} to ${b.chunks} ` +
+        `chunks (target ≤ 0.5)`,
+    );
   }
-  notes.push('vectors are synthetic (clustered, anisotropic, 384 dims); the query is embedded by the generated MiniLM-shaped model');
+  notes.push(
+    'vectors are synthetic (clustered, anisotropic, 384 dims); the ' +
+      'query is embedded by the generated MiniLM-shaped model',
+  );
   return {
     bench: 'vectors',
     title: 'Recall with vectors: long-lived and whole-process',
     method: {
-      store: 'the docs corpus indexed lexically, one synthetic unit vector per chunk stored under the generated model\'s id (sign codes as the indexer writes them)',
-      long_lived: 'engine.recall with the model loaded (1 thread), then the same query lexical-only, interleaved; p50 over the queries',
-      search: 'VectorCache.search (Hamming over sign codes, 400 candidates re-ranked by exact cosine read from the store) vs brute force over every float vector with a full sort, same queries',
-      whole_process: '`node dist/cli.js --json recall Q` with the model vs LORE_EMBED=off, alternating, after a warm-up round; CPU and peak RSS from bench/rssAtExit.cjs',
+      store:
+        'the docs corpus indexed lexically, one synthetic unit vector per ' +
+        "chunk stored under the generated model's id (sign codes as the " +
+        'indexer writes them)',
+      long_lived:
+        'engine.recall with the model loaded (1 thread), then the same ' +
+        'query lexical-only, interleaved; p50 over the queries',
+      search:
+        'VectorCache.search (Hamming over sign codes, 400 candidates ' +
+        're-ranked by exact cosine read from the store) vs brute force ' +
+        'over every float vector with a full sort, same queries',
+      whole_process:
+        '`node dist/cli.js --json recall Q` with the model vs ' +
+        'LORE_EMBED=off, alternating, after a warm-up round; CPU and peak ' +
+        'RSS from bench/rssAtExit.cjs',
     },
     figures,
     notes,

@@ -34,7 +34,11 @@ export interface ClassificationResult {
 
 /** `labels`: the folder holding classes.tsv; `files`: the folder its paths are relative to (default labels/files). */
 export function evaluateClassification(labels: string, files = join(labels, 'files')): ClassificationResult {
-  const rows = readFileSync(join(labels, 'classes.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const rows = readFileSync(join(labels, 'classes.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'));
   const paths = walk(files);
   const ctx = { chartRoots: chartRootsOf(paths), pageReadmes: pageReadmesOf(paths) };
   const perKind = new Map<string, { right: number; pathRight: number; total: number }>();
@@ -66,9 +70,21 @@ async function main(): Promise<void> {
     process.exitCode = await runAll(process.argv.slice(2));
     return;
   }
-  const { values } = parseArgs({ options: { corpus: { type: 'string' }, model: { type: 'string' }, 'lexical-only': { type: 'boolean' }, drift: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: 'string' },
+      model: { type: 'string' },
+      'lexical-only': { type: 'boolean' },
+      drift: { type: 'boolean' },
+      verbose: { type: 'boolean', short: 'v' },
+    },
+  });
   if (!values.corpus) {
-    console.error('usage: npm run eval -- --corpus DIR [--model MODEL_DIR] [--lexical-only] [--drift] [-v]   (a corpus folder with files/, classes.tsv, queries.jsonl, drift.jsonl)');
+    console.error(
+      'usage: npm run eval -- --corpus DIR [--model MODEL_DIR] ' +
+        '[--lexical-only] [--drift] [-v]   (a corpus folder with files/, ' +
+        'classes.tsv, queries.jsonl, drift.jsonl)',
+    );
     process.exit(2);
   }
   if (values.drift) {
@@ -83,11 +99,16 @@ async function main(): Promise<void> {
   const result = evaluateClassification(values.corpus);
   console.log(`classification: ${(result.accuracy * 100).toFixed(1)}% of ${result.total} files`);
   console.log('kind         right/total  accuracy');
-  for (const [kind, { right, total }] of [...result.perKind].sort()) console.log(`${kind.padEnd(12)} ${`${right}/${total}`.padStart(11)}  ${((right / total) * 100).toFixed(0).padStart(7)}%`);
+  for (const [kind, { right, total }] of [...result.perKind].sort())
+    console.log(
+      `${kind.padEnd(12)} ${`${right}/${total}`.padStart(11)}  ${((right / total) * 100).toFixed(0).padStart(7)}%`,
+    );
   const confusion = new Map<string, number>();
-  for (const [, expected, got] of result.wrong) confusion.set(`${expected} → ${got}`, (confusion.get(`${expected} → ${got}`) ?? 0) + 1);
+  for (const [, expected, got] of result.wrong)
+    confusion.set(`${expected} → ${got}`, (confusion.get(`${expected} → ${got}`) ?? 0) + 1);
   console.log('\nconfusions (expected → got):');
-  for (const [pair, n] of [...confusion].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(3)}  ${pair}`);
+  for (const [pair, n] of [...confusion].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(n).padStart(3)}  ${pair}`);
   if (values.verbose) for (const [path, expected, got] of result.wrong) console.log(`  ${path}: ${expected} → ${got}`);
 
   const retrieval = await evaluateRetrieval(values.corpus, { modelDir: values.model, hybrid: !values['lexical-only'] });

@@ -24,20 +24,34 @@ async function main(): Promise<void> {
   await tree.whenReady;
   for (const suite of suites().suites.filter((s) => names.has(s.name))) {
     const db = new WasmSqlDatabase(':memory:');
-    const engine = new Engine({ db, files: new DiskWorkspaceReader(suite.files, tree), repositories: suite.repository ? [suite.repository] : [] });
+    const engine = new Engine({
+      db,
+      files: new DiskWorkspaceReader(suite.files, tree),
+      repositories: suite.repository ? [suite.repository] : [],
+    });
     engine.driftScan();
-    const all = engine.driftFindings({ states: [...DRIFT_STATES] }).filter((f) => f.state === 'current' && f.source.path && f.reference.target_path);
+    const all = engine
+      .driftFindings({ states: [...DRIFT_STATES] })
+      .filter((f) => f.state === 'current' && f.source.path && f.reference.target_path);
     all.sort((a, b) => `${a.source.path}:${a.source.line}`.localeCompare(`${b.source.path}:${b.source.line}`));
     db.close();
     const used = new Set<string>();
     const pick = (pool: DriftFinding[], n: number) => {
-      const fresh = pool.filter((f) => !used.has(f.reference.target_path!) && !f.reference.target_path!.startsWith('.github/ISSUE'));
+      const fresh = pool.filter(
+        (f) => !used.has(f.reference.target_path!) && !f.reference.target_path!.startsWith('.github/ISSUE'),
+      );
       const out = spread(fresh, n);
       for (const f of out) used.add(f.reference.target_path!);
       return out;
     };
-    const fileRefs = all.filter((f) => ['link', 'path', 'filename', 'published', 'index', 'url'].includes(f.reference.form) && !f.reference.raw.includes('#'));
-    const onFiles = fileRefs.filter((f) => !/\.(png|svg|jpg|gif)$/i.test(f.reference.target_path!) && !f.reference.raw.endsWith('/'));
+    const fileRefs = all.filter(
+      (f) =>
+        ['link', 'path', 'filename', 'published', 'index', 'url'].includes(f.reference.form) &&
+        !f.reference.raw.includes('#'),
+    );
+    const onFiles = fileRefs.filter(
+      (f) => !/\.(png|svg|jpg|gif)$/i.test(f.reference.target_path!) && !f.reference.raw.endsWith('/'),
+    );
     const symbols = all.filter((f) => ['symbol', 'flag'].includes(f.reference.form));
     const cases = [
       ...pick(onFiles, 4).map((f) => ({ f, edit: 'rename' })),
@@ -45,10 +59,16 @@ async function main(): Promise<void> {
       ...pick(onFiles, 3).map((f) => ({ f, edit: 'modify' })),
       ...pick(symbols, 2).map((f) => ({ f, edit: 'modify' })),
     ];
-    const lines = cases.map(({ f, edit }, i) => JSON.stringify({
-      id: `${suite.name}-d${String(i + 1).padStart(2, '0')}`, doc: f.source.path, reference: f.reference.raw, target: f.reference.target_path, edit,
-      note: `${f.reference.form} at line ${f.source.line}${f.reference.symbol ? ` (${f.reference.symbol})` : ''}`,
-    }));
+    const lines = cases.map(({ f, edit }, i) =>
+      JSON.stringify({
+        id: `${suite.name}-d${String(i + 1).padStart(2, '0')}`,
+        doc: f.source.path,
+        reference: f.reference.raw,
+        target: f.reference.target_path,
+        edit,
+        note: `${f.reference.form} at line ${f.source.line}${f.reference.symbol ? ` (${f.reference.symbol})` : ''}`,
+      }),
+    );
     writeFileSync(join(suite.extra ?? suite.labels, 'drift.jsonl'), `${lines.join('\n')}\n`);
     console.log(`${suite.name}: ${lines.length} cases`);
   }

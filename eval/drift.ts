@@ -8,7 +8,8 @@
 // The edits are generic: a rename moves the target to `renamed-<name>` in its folder; a delete
 // removes it (the whole folder when the reference names a folder holding it); a modify appends a
 // comment to the first line holding the reference as a whole token — inside the target's definition
-// of that name when it has one, the first line under the heading a `#fragment` names — (or its longest leading part, for a name like a pod `x-0` whose
+// of that name when it has one, the first line under the heading a `#fragment` names — (or its longest leading part,
+// for a name like a pod `x-0` whose
 // definition is `x`), or to the file's end when the reference is a path.
 
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,7 +50,10 @@ export interface CaseOutcome {
   ok: boolean;
   detail: string;
   false_alarms: StateMove[];
-  /** Other references to the touched target whose state moved too (right for whole-file references, worth a look for symbols). */
+  /**
+   * Other references to the touched target whose state moved too (right for whole-file references, worth a look for
+   * symbols).
+   */
   collateral: StateMove[];
 }
 
@@ -82,9 +86,13 @@ function escape(text: string): string {
 function lineToEdit(text: string, reference: string, path: string): number | null {
   const ref = reference.replace(/^\.\//, '');
   const lines = text.split('\n');
-  // A heading's section is what a `#fragment` names: its first line of prose is edited (the heading itself is the anchor).
-  const fragment = ref.includes('#') && /\.(md|markdown)$/i.test(path) ? anchorKey(ref.slice(ref.indexOf('#') + 1)) : null;
-  const heading = fragment ? lines.findIndex((l) => /^#{1,6}\s/.test(l) && anchorKey(l.replace(/^#+/, '')) === fragment) : -1;
+  // A heading's section is what a `#fragment` names: its first line of prose is edited (the heading itself is the
+  // anchor).
+  const fragment =
+    ref.includes('#') && /\.(md|markdown)$/i.test(path) ? anchorKey(ref.slice(ref.indexOf('#') + 1)) : null;
+  const heading = fragment
+    ? lines.findIndex((l) => /^#{1,6}\s/.test(l) && anchorKey(l.replace(/^#+/, '')) === fragment)
+    : -1;
   if (heading >= 0) {
     const body = lines.findIndex((l, i) => i > heading && l.trim() !== '' && !/^#{1,6}\s/.test(l));
     if (body >= 0) return body;
@@ -92,10 +100,13 @@ function lineToEdit(text: string, reference: string, path: string): number | nul
   const spans = findDefinitions(path, text).filter((d) => d.name === ref);
   const token = new RegExp(`(^|[^A-Za-z0-9_-])${escape(ref)}($|[^A-Za-z0-9_-])`);
   for (const span of spans) {
-    for (let i = span.start; i <= span.end; i++) if (token.test(lines[i]) && !/^\s*(\/\/|#|\*|\/\*)/.test(lines[i])) return i;
+    for (let i = span.start; i <= span.end; i++)
+      if (token.test(lines[i]) && !/^\s*(\/\/|#|\*|\/\*)/.test(lines[i])) return i;
   }
   const parts = ref.split(/(?=[-_])/);
-  const tries = /[/.]/.test(ref) ? [ref] : parts.map((_, i) => parts.slice(0, parts.length - i).join('')).filter((p) => p.length >= 4);
+  const tries = /[/.]/.test(ref)
+    ? [ref]
+    : parts.map((_, i) => parts.slice(0, parts.length - i).join('')).filter((p) => p.length >= 4);
   for (const candidate of tries) {
     const token = new RegExp(`(^|[^A-Za-z0-9_-])${escape(candidate)}($|[^A-Za-z0-9_-])`);
     const at = lines.findIndex((line) => token.test(line));
@@ -107,22 +118,37 @@ function lineToEdit(text: string, reference: string, path: string): number | nul
 function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string[] {
   const target = join(root, c.target);
   if (c.edit === 'rename') {
-    const moved = join(dirname(c.target), `renamed-${basename(c.target)}`).split('\\').join('/');
+    const moved = join(dirname(c.target), `renamed-${basename(c.target)}`)
+      .split('\\')
+      .join('/');
     // A folder's rename reaches a save or a watcher as the paths of the files it held.
-    const inside = statSync(target).isDirectory() ? new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`)) : [];
+    const inside = statSync(target).isDirectory()
+      ? new DiskWorkspaceReader(root)
+          .list()
+          .map((f) => f.path)
+          .filter((p) => p.startsWith(`${c.target}/`))
+      : [];
     renameSync(target, join(root, moved));
     return inside.length ? inside.flatMap((p) => [p, `${moved}${p.slice(c.target.length)}`]) : [c.target, moved];
   }
   if (c.edit === 'delete') {
     // A reference to a folder (a module) is deleted with the folder.
-    const folder = caseRows.map((r) => r.reference.target_path).find((p) => p && p !== c.target && c.target.startsWith(`${p}/`));
+    const folder = caseRows
+      .map((r) => r.reference.target_path)
+      .find((p) => p && p !== c.target && c.target.startsWith(`${p}/`));
     if (folder) {
-      const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${folder}/`));
+      const files = new DiskWorkspaceReader(root)
+        .list()
+        .map((f) => f.path)
+        .filter((p) => p.startsWith(`${folder}/`));
       rmSync(join(root, folder), { recursive: true, force: true });
       return files;
     }
     if (statSync(target).isDirectory()) {
-      const files = new DiskWorkspaceReader(root).list().map((f) => f.path).filter((p) => p.startsWith(`${c.target}/`));
+      const files = new DiskWorkspaceReader(root)
+        .list()
+        .map((f) => f.path)
+        .filter((p) => p.startsWith(`${c.target}/`));
       rmSync(target, { recursive: true, force: true });
       return files;
     }
@@ -164,7 +190,12 @@ function targetMatches(finding: DriftFinding, c: DriftCase): boolean {
 const ALL_STATES: DriftState[] = [...DRIFT_STATES];
 
 /** `parser`: locate symbols as the owner does (src/host/symbols/treeSitter.ts); without one, by patterns. */
-export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser, repositories: readonly string[] = []): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
+export function runCase(
+  filesDir: string,
+  c: DriftCase,
+  parser?: SymbolParser,
+  repositories: readonly string[] = [],
+): { outcome: CaseOutcome; baseline: { references: number; by_state: Record<DriftState, number> } } {
   const root = mkdtempSync(join(tmpdir(), 'lore-drift-eval-'));
   try {
     cpSync(filesDir, root, { recursive: true });
@@ -178,8 +209,21 @@ export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser, r
       const expected = EXPECTED[c.edit];
       const base = { id: c.id, edit: c.edit, expected };
       if (!caseRows.length) {
-        const seen = mentions.map((f) => `${f.reference.form} → ${f.reference.target_path ?? f.evidence.detail}`).join('; ');
-        return { baseline: scan, outcome: { ...base, check: null, scan: null, ok: false, detail: mentions.length ? `reference found but resolved elsewhere: ${seen}` : 'reference not extracted', false_alarms: [], collateral: [] } };
+        const seen = mentions
+          .map((f) => `${f.reference.form} → ${f.reference.target_path ?? f.evidence.detail}`)
+          .join('; ');
+        return {
+          baseline: scan,
+          outcome: {
+            ...base,
+            check: null,
+            scan: null,
+            ok: false,
+            detail: mentions.length ? `reference found but resolved elsewhere: ${seen}` : 'reference not extracted',
+            false_alarms: [],
+            collateral: [],
+          },
+        };
       }
       const touched = applyEdit(root, c, caseRows);
       const checked = new Map(engine.driftCheck(touched).map((f) => [f.id, f]));
@@ -193,12 +237,32 @@ export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser, r
       for (const [id, was] of before) {
         const now = after.get(id);
         if (!now || now.state === was.state || caseRows.some((r) => r.id === id)) continue;
-        const entry = { source: was.source.path ?? was.source.key ?? '?', raw: was.reference.raw, target: was.reference.target_path, from: was.state, to: now.state, detail: now.evidence.detail };
+        const entry = {
+          source: was.source.path ?? was.source.key ?? '?',
+          raw: was.reference.raw,
+          target: was.reference.target_path,
+          from: was.state,
+          to: now.state,
+          detail: now.evidence.detail,
+        };
         (isTouched(was.reference.target_path, touched) ? collateral : falseAlarms).push(entry);
       }
       const ok = checkState === expected && scanState === expected;
       const evidence = after.get(row.id)?.evidence;
-      return { baseline: scan, outcome: { ...base, check: checkState, scan: scanState, ok, detail: evidence ? `${evidence.detail}${evidence.new_path ? ` (new: ${evidence.new_path})` : ''}` : 'no longer tracked', false_alarms: falseAlarms, collateral } };
+      return {
+        baseline: scan,
+        outcome: {
+          ...base,
+          check: checkState,
+          scan: scanState,
+          ok,
+          detail: evidence
+            ? `${evidence.detail}${evidence.new_path ? ` (new: ${evidence.new_path})` : ''}`
+            : 'no longer tracked',
+          false_alarms: falseAlarms,
+          collateral,
+        },
+      };
     } finally {
       db.close();
     }
@@ -208,11 +272,22 @@ export function runCase(filesDir: string, c: DriftCase, parser?: SymbolParser, r
 }
 
 /** `corpus`: the folder holding drift.jsonl; `files`: the tree its paths are relative to (default corpus/files). */
-export function evaluateDrift(corpus: string, parser?: SymbolParser, files = join(corpus, 'files'), repositories: readonly string[] = []): DriftEvalResult {
+export function evaluateDrift(
+  corpus: string,
+  parser?: SymbolParser,
+  files = join(corpus, 'files'),
+  repositories: readonly string[] = [],
+): DriftEvalResult {
   const started = Date.now();
-  const cases = readFileSync(join(corpus, 'drift.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DriftCase);
+  const cases = readFileSync(join(corpus, 'drift.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as DriftCase);
   const outcomes: CaseOutcome[] = [];
-  let baseline: DriftEvalResult['baseline'] = { references: 0, by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0, ambiguous: 0 } };
+  let baseline: DriftEvalResult['baseline'] = {
+    references: 0,
+    by_state: { current: 0, relocated: 0, changed: 0, gone: 0, broken: 0, ambiguous: 0 },
+  };
   for (const c of cases) {
     const run = runCase(files, c, parser, repositories);
     baseline = { references: run.baseline.references, by_state: run.baseline.by_state };
@@ -229,14 +304,24 @@ export function evaluateDrift(corpus: string, parser?: SymbolParser, files = joi
 
 export function renderDrift(result: DriftEvalResult, verbose = false): string {
   const lines = [
-    `drift: ${result.detected}/${result.cases.length} cases detected with the right state, ${result.false_alarms} false alarms (${result.seconds.toFixed(1)} s)`,
-    `baseline: ${result.baseline.references} references — ${Object.entries(result.baseline.by_state).map(([s, n]) => `${s} ${n}`).join(', ')}`,
+    `drift: ${result.detected}/${result.cases.length} cases detected ` +
+      `with the right state, ${result.false_alarms} false alarms ` +
+      `(${result.seconds.toFixed(1)} s)`,
+    `baseline: ${result.baseline.references} references — ${Object.entries(result.baseline.by_state)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ')}`,
     'case      edit     expected   check      scan       ',
   ];
   for (const o of result.cases) {
-    lines.push(`${o.id.padEnd(9)} ${o.edit.padEnd(8)} ${o.expected.padEnd(10)} ${String(o.check).padEnd(10)} ${String(o.scan).padEnd(10)} ${o.ok ? 'ok' : 'WRONG'}${!o.ok || verbose ? `  ${o.detail}` : ''}`);
-    for (const f of o.false_alarms) lines.push(`          false alarm: ${f.source} → ${f.raw} (${f.target}) ${f.from} → ${f.to}: ${f.detail}`);
-    for (const f of o.collateral) lines.push(`          also (same target): ${f.source} → ${f.raw} ${f.from} → ${f.to}: ${f.detail}`);
+    lines.push(
+      `${o.id.padEnd(9)} ${o.edit.padEnd(8)} ${o.expected.padEnd(10)} ` +
+        `${String(o.check).padEnd(10)} ${String(o.scan).padEnd(10)} ` +
+        `${o.ok ? 'ok' : 'WRONG'}${!o.ok || verbose ? `  ${o.detail}` : ''}`,
+    );
+    for (const f of o.false_alarms)
+      lines.push(`          false alarm: ${f.source} → ${f.raw} (${f.target}) ${f.from} → ${f.to}: ${f.detail}`);
+    for (const f of o.collateral)
+      lines.push(`          also (same target): ${f.source} → ${f.raw} ${f.from} → ${f.to}: ${f.detail}`);
   }
   return lines.join('\n');
 }
@@ -252,10 +337,15 @@ export function readKnownBroken(...dirs: Array<string | undefined>): KnownBroken
   return dirs.flatMap((dir) => {
     const path = dir ? join(dir, 'broken.tsv') : '';
     if (!dir || !existsSync(path)) return [];
-    return readFileSync(path, 'utf8').trim().split('\n').slice(1).filter(Boolean).map((line) => {
-      const [doc, reference, reason] = line.split('\t');
-      return { doc, reference, reason };
-    });
+    return readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => {
+        const [doc, reference, reason] = line.split('\t');
+        return { doc, reference, reason };
+      });
   });
 }
 
@@ -270,17 +360,31 @@ export interface UnmodifiedResult {
 }
 
 /** A full scan of the untouched tree: every reference that is not current is a false alarm unless labelled broken. */
-export function scanUnmodified(files: string, known: KnownBroken[], parser?: SymbolParser, repositories: readonly string[] = []): UnmodifiedResult {
+export function scanUnmodified(
+  files: string,
+  known: KnownBroken[],
+  parser?: SymbolParser,
+  repositories: readonly string[] = [],
+): UnmodifiedResult {
   const started = Date.now();
   const db = new WasmSqlDatabase(':memory:');
   try {
     const engine = new Engine({ db, files: new DiskWorkspaceReader(files, parser), repositories });
     const scan = engine.driftScan();
     // `ambiguous` is the right answer for a name several files match, not an alarm.
-    const findings = engine.driftFindings({ states: ALL_STATES }).filter((f) => f.state !== 'current' && f.state !== 'ambiguous');
-    const isKnown = (f: DriftFinding) => known.some((k) => k.doc === f.source.path && (k.reference === f.reference.raw || k.reference === '*'));
+    const findings = engine
+      .driftFindings({ states: ALL_STATES })
+      .filter((f) => f.state !== 'current' && f.state !== 'ambiguous');
+    const isKnown = (f: DriftFinding) =>
+      known.some((k) => k.doc === f.source.path && (k.reference === f.reference.raw || k.reference === '*'));
     const falseAlarms = findings.filter((f) => !isKnown(f));
-    return { references: scan.references, by_state: scan.by_state, false_alarms: falseAlarms, known: findings.length - falseAlarms.length, seconds: (Date.now() - started) / 1000 };
+    return {
+      references: scan.references,
+      by_state: scan.by_state,
+      false_alarms: falseAlarms,
+      known: findings.length - falseAlarms.length,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     db.close();
   }

@@ -12,13 +12,19 @@ import { scanUnmodified } from './drift';
 import { suites } from './suites';
 
 function githubSlug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function absentByGithub(files: string, doc: string, raw: string, detail: string): boolean {
   const url = /github\.com\/[^/]+\/[^/]+\/(?:blob|tree)\/[^/]+\/([^#?]+)(?:#(.*))?/.exec(raw);
   const [pathPart, fragment] = url ? [`/${url[1]}`, url[2]] : raw.split('#');
-  const target = pathPart ? normalize(pathPart.startsWith('/') ? join(files, pathPart) : join(files, dirname(doc), pathPart)) : join(files, doc);
+  const target = pathPart
+    ? normalize(pathPart.startsWith('/') ? join(files, pathPart) : join(files, dirname(doc), pathPart))
+    : join(files, doc);
   if (!target.startsWith(files)) return true;
   if (!existsSync(target)) return true;
   if (!fragment || statSync(target).isDirectory()) return !/has no heading/.test(detail) ? false : true;
@@ -43,11 +49,12 @@ async function main(): Promise<void> {
     const left: string[] = [];
     for (const f of result.false_alarms) {
       const doc = f.source.path ?? '';
-      const absent = suite.extra ? 'absent from the corpus subset or the repository: ' : 'absent at the pinned commit: ';
+      const absent = suite.extra
+        ? 'absent from the corpus subset or the repository: '
+        : 'absent at the pinned commit: ';
       if (absentByGithub(suite.files, doc, f.reference.raw, f.evidence.detail)) {
         rows.push(`${doc}\t${f.reference.raw}\t${absent}${f.evidence.detail}`);
-      }
-      else left.push(`${doc} ${f.reference.raw}: ${f.evidence.detail}`);
+      } else left.push(`${doc} ${f.reference.raw}: ${f.evidence.detail}`);
     }
     const dir = suite.extra ?? suite.labels;
     mkdirSync(dir, { recursive: true });

@@ -34,7 +34,17 @@ function pct(x: number): string {
 }
 
 export async function runAll(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { only: { type: 'string' }, 'no-drift': { type: 'boolean' }, 'no-cases': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, repos: { type: 'string' } }, allowPositionals: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      'no-drift': { type: 'boolean' },
+      'no-cases': { type: 'boolean' },
+      verbose: { type: 'boolean', short: 'v' },
+      repos: { type: 'string' },
+    },
+    allowPositionals: false,
+  });
   const only = values.only ? new Set(values.only.split(',')) : null;
   const found = suites(values.repos);
   for (const line of found.skipped) console.log(`skipped ${line}`);
@@ -47,25 +57,56 @@ export async function runAll(argv: string[]): Promise<number> {
   const rows: Row[] = [];
   for (const suite of found.suites.filter((s) => !only || only.has(s.name))) {
     const cls = evaluateClassification(suite.labels, suite.files);
-    console.log(`\n== ${suite.name}${suite.heldOut ? ' (held out)' : ''}: classification ${pct(cls.accuracy)} of ${cls.total} labelled files, path-only rule ${pct(cls.pathOnly)}`);
+    console.log(
+      `\n== ${suite.name}${suite.heldOut ? ' (held out)' : ''}: ` +
+        `classification ${pct(cls.accuracy)} of ${cls.total} labelled ` +
+        `files, path-only rule ${pct(cls.pathOnly)}`,
+    );
     console.log('   kind         right/total  path-only');
-    for (const [kind, k] of [...cls.perKind].sort()) console.log(`   ${kind.padEnd(12)} ${`${k.right}/${k.total}`.padStart(11)}  ${`${k.pathRight}/${k.total}`.padStart(9)}`);
+    for (const [kind, k] of [...cls.perKind].sort())
+      console.log(
+        `   ${kind.padEnd(12)} ${`${k.right}/${k.total}`.padStart(11)}  ${`${k.pathRight}/${k.total}`.padStart(9)}`,
+      );
     for (const path of cls.missing) console.log(`   label without a file (left out): ${path}`);
     for (const [path, expected, got] of cls.wrong) console.log(`   wrong: ${path}: ${expected} → ${got}`);
-    const row: Row = { suite, files: cls.total, accuracy: cls.accuracy, pathOnly: cls.pathOnly, cases: null, falseAlarms: null, known: 0 };
+    const row: Row = {
+      suite,
+      files: cls.total,
+      accuracy: cls.accuracy,
+      pathOnly: cls.pathOnly,
+      cases: null,
+      falseAlarms: null,
+      known: 0,
+    };
     if (!values['no-drift']) {
       const unmodified = scanUnmodified(suite.files, readKnownBroken(suite.labels, suite.extra), parser, repos(suite));
       row.falseAlarms = unmodified.false_alarms.length;
       row.known = unmodified.known;
-      console.log(`   unmodified tree: ${unmodified.references} references, ${unmodified.false_alarms.length} false alarms, ${unmodified.by_state.ambiguous} ambiguous, ${unmodified.known} labelled really broken (${unmodified.seconds.toFixed(1)} s)`);
+      console.log(
+        `   unmodified tree: ${unmodified.references} references, ` +
+          `${unmodified.false_alarms.length} false alarms, ` +
+          `${unmodified.by_state.ambiguous} ambiguous, ${unmodified.known} ` +
+          `labelled really broken (${unmodified.seconds.toFixed(1)} s)`,
+      );
       const shown = values.verbose ? unmodified.false_alarms : unmodified.false_alarms.slice(0, 15);
-      for (const f of shown) console.log(`   false alarm: ${f.source.path}:${f.source.line ?? ''} ${f.reference.form} ${f.reference.raw} → ${f.state}: ${f.evidence.detail}`);
-      if (shown.length < unmodified.false_alarms.length) console.log(`   … ${unmodified.false_alarms.length - shown.length} more (-v)`);
+      for (const f of shown)
+        console.log(
+          `   false alarm: ${f.source.path}:${f.source.line ?? ''} ` +
+            `${f.reference.form} ${f.reference.raw} → ${f.state}: ` +
+            `${f.evidence.detail}`,
+        );
+      if (shown.length < unmodified.false_alarms.length)
+        console.log(`   … ${unmodified.false_alarms.length - shown.length} more (-v)`);
       if (!values['no-cases'] && existsSync(join(suite.labels, 'drift.jsonl'))) {
         const drift = evaluateDrift(suite.labels, parser, suite.files, repos(suite));
         row.cases = { right: drift.detected, total: drift.cases.length };
         console.log(`   drift cases: ${drift.detected}/${drift.cases.length} right (${drift.seconds.toFixed(1)} s)`);
-        for (const o of drift.cases) if (!o.ok || values.verbose) console.log(`   case ${o.id} ${o.edit}: expected ${o.expected}, check ${o.check}, scan ${o.scan}${o.ok ? '' : ` WRONG: ${o.detail}`}`);
+        for (const o of drift.cases)
+          if (!o.ok || values.verbose)
+            console.log(
+              `   case ${o.id} ${o.edit}: expected ${o.expected}, check ` +
+                `${o.check}, scan ${o.scan}${o.ok ? '' : ` WRONG: ${o.detail}`}`,
+            );
       }
     }
     rows.push(row);
@@ -77,10 +118,18 @@ export async function runAll(argv: string[]): Promise<number> {
     if (!block.length) continue;
     if (heldOut) console.log('held out (labelled, not tuned on):');
     for (const r of block) {
-      const miss = r.accuracy < CLASSIFICATION_BAR || (r.falseAlarms ?? 0) > 0 || (r.cases !== null && r.cases.right < r.cases.total);
+      const miss =
+        r.accuracy < CLASSIFICATION_BAR ||
+        (r.falseAlarms ?? 0) > 0 ||
+        (r.cases !== null && r.cases.right < r.cases.total);
       failed ||= miss;
       const cases = r.cases ? `${r.cases.right}/${r.cases.total}` : '-';
-      console.log(`${r.suite.name.padEnd(24)} ${String(r.files).padStart(5)}  ${pct(r.accuracy).padStart(8)}  ${pct(r.pathOnly).padStart(9)}  ${cases.padStart(11)}  ${String(r.falseAlarms ?? '-').padStart(12)}${miss ? '  below the bar' : ''}`);
+      console.log(
+        `${r.suite.name.padEnd(24)} ${String(r.files).padStart(5)}  ` +
+          `${pct(r.accuracy).padStart(8)}  ${pct(r.pathOnly).padStart(9)}  ` +
+          `${cases.padStart(11)}  ` +
+          `${String(r.falseAlarms ?? '-').padStart(12)}${miss ? '  below the bar' : ''}`,
+      );
     }
   }
   return failed ? 1 : 0;

@@ -27,7 +27,8 @@ export function pathOnlyKind(path: string): DocKind {
     if (/(^|\/)(k8s|kubernetes|manifests?|deploy)\//.test(lower)) return 'kubernetes';
     return 'config';
   }
-  if (['json', 'toml', 'ini', 'cfg', 'conf', 'lock', 'mod', 'sum'].includes(ext) || name.startsWith('.')) return 'config';
+  if (['json', 'toml', 'ini', 'cfg', 'conf', 'lock', 'mod', 'sum'].includes(ext) || name.startsWith('.'))
+    return 'config';
   if (['go', 'py', 'js', 'ts', 'rb', 'sh', 'java', 'rs', 'tpl'].includes(ext) || name === 'makefile') return 'code';
   return 'other';
 }

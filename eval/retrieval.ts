@@ -44,7 +44,10 @@ export function readQueries(corpus: string): Query[] {
 }
 
 /** Scores one ranked list of paths against the relevant set. */
-export function scoreRanking(ranked: string[], relevant: string[]): { rank: number | null; recallAt5: number; reciprocal: number; ndcg: number } {
+export function scoreRanking(
+  ranked: string[],
+  relevant: string[],
+): { rank: number | null; recallAt5: number; reciprocal: number; ndcg: number } {
   const wanted = new Set(relevant);
   const top10 = ranked.slice(0, 10);
   const index = top10.findIndex((p) => wanted.has(p));
@@ -60,12 +63,31 @@ export function scoreRanking(ranked: string[], relevant: string[]): { rank: numb
   });
   let ideal = 0;
   for (let i = 0; i < Math.min(wanted.size, 10); i++) ideal += 1 / Math.log2(i + 2);
-  return { rank, recallAt5: wanted.size ? found5 / wanted.size : 0, reciprocal: rank ? 1 / rank : 0, ndcg: ideal ? dcg / ideal : 0 };
+  return {
+    rank,
+    recallAt5: wanted.size ? found5 / wanted.size : 0,
+    reciprocal: rank ? 1 / rank : 0,
+    ndcg: ideal ? dcg / ideal : 0,
+  };
 }
 
-async function scoreEngine(engine: Engine, queries: Query[], mode: RetrievalScores['mode'], model: string | null): Promise<RetrievalScores> {
+async function scoreEngine(
+  engine: Engine,
+  queries: Query[],
+  mode: RetrievalScores['mode'],
+  model: string | null,
+): Promise<RetrievalScores> {
   const options = mode === 'no-intent' ? { intent: false } : undefined;
-  const scores: RetrievalScores = { mode, model, queries: queries.length, recallAt5: 0, mrrAt10: 0, ndcgAt10: 0, hitAt: { 1: 0, 5: 0, 10: 0 }, misses: [] };
+  const scores: RetrievalScores = {
+    mode,
+    model,
+    queries: queries.length,
+    recallAt5: 0,
+    mrrAt10: 0,
+    ndcgAt10: 0,
+    hitAt: { 1: 0, 5: 0, 10: 0 },
+    misses: [],
+  };
   for (const q of queries) {
     const { results } = await engine.recall({ query: q.query, limit: 10 }, options);
     const ranked = results.map((r) => (r.record === 'doc' ? r.path : r.key));
@@ -112,10 +134,24 @@ export async function memoryAmongDocs(engine: Engine): Promise<MemoryAmongDocs> 
   const docs = engine.listDocs({ kinds: ['adr', 'rfc', 'runbook', 'postmortem', 'guide'], limit: MEMORY_SAMPLE }).items;
   const saved = docs.map((doc) => {
     const title = doc.title.replace(/^(ADR|RFC)[-\s]?\d+[:.\s-]*/i, '').trim() || doc.title;
-    const { key } = engine.remember({ door: 'test', name: 'eval' }, { type: 'decision', title, description: `Settled as written in ${doc.path}`, provenance: { source: 'user', client: 'eval' } });
+    const { key } = engine.remember(
+      { door: 'test', name: 'eval' },
+      {
+        type: 'decision',
+        title,
+        description: `Settled as written in ${doc.path}`,
+        provenance: { source: 'user', client: 'eval' },
+      },
+    );
     return { key, title };
   });
-  const out: MemoryAmongDocs = { chunks: engine.indexStatus().chunks, memories: saved.length, inTop3: 0, meanRank: 0, misses: [] };
+  const out: MemoryAmongDocs = {
+    chunks: engine.indexStatus().chunks,
+    memories: saved.length,
+    inTop3: 0,
+    meanRank: 0,
+    misses: [],
+  };
   for (const m of saved) {
     const { results } = await engine.recall({ query: m.title, limit: 50 });
     const index = results.findIndex((r) => r.key === m.key);
@@ -131,15 +167,26 @@ export async function memoryAmongDocs(engine: Engine): Promise<MemoryAmongDocs> 
 export async function evaluateRetrieval(corpus: string, options: RetrievalOptions = {}): Promise<RetrievalScores[]> {
   const queries = readQueries(corpus);
   const lexical = await indexedEngine(corpus);
-  const out = [await scoreEngine(lexical, queries, 'lexical', null), await scoreEngine(lexical, queries, 'no-intent', null)];
+  const out = [
+    await scoreEngine(lexical, queries, 'lexical', null),
+    await scoreEngine(lexical, queries, 'no-intent', null),
+  ];
   if (options.hybrid === false) return out;
   const scratch = options.modelDir ? undefined : mkdtempSync(join(tmpdir(), 'lore-eval-model-'));
   try {
     const modelDir = options.modelDir ?? makeTinyModel(scratch!).path;
     const embedder = await createEmbedder({ modelDir, threads: 2 });
-    if (isEmbedderUnavailable(embedder)) throw new Error(`the model for the hybrid run is unavailable: ${embedder.reason}`);
+    if (isEmbedderUnavailable(embedder))
+      throw new Error(`the model for the hybrid run is unavailable: ${embedder.reason}`);
     try {
-      out.push(await scoreEngine(await indexedEngine(corpus, embedder), queries, 'hybrid', options.modelDir ? embedder.modelId : `${embedder.modelId} (tiny generated model: no meaning)`));
+      out.push(
+        await scoreEngine(
+          await indexedEngine(corpus, embedder),
+          queries,
+          'hybrid',
+          options.modelDir ? embedder.modelId : `${embedder.modelId} (tiny generated model: no meaning)`,
+        ),
+      );
     } finally {
       await embedder.close();
     }
@@ -150,18 +197,33 @@ export async function evaluateRetrieval(corpus: string, options: RetrievalOption
 }
 
 export function renderMemoryAmongDocs(m: MemoryAmongDocs, verbose = false): string {
-  const lines = [`memories among ${m.chunks} document chunks: ${m.inTop3}/${m.memories} decisions asked by their title in the top 3 (mean rank ${m.meanRank.toFixed(2)})`];
+  const lines = [
+    `memories among ${m.chunks} document chunks: ` +
+      `${m.inTop3}/${m.memories} decisions asked by their title in the ` +
+      `top 3 (mean rank ${m.meanRank.toFixed(2)})`,
+  ];
   if (verbose) for (const miss of m.misses) lines.push(`  "${miss.title}": rank ${miss.rank ?? '>50'}`);
   return lines.join('\n');
 }
 
 export function renderRetrieval(all: RetrievalScores[], verbose = false): string {
-  const lines = [`retrieval over ${all[0]?.queries ?? 0} queries`, 'mode       recall@5  MRR@10  nDCG@10  hit@1  hit@5  hit@10  model'];
+  const lines = [
+    `retrieval over ${all[0]?.queries ?? 0} queries`,
+    'mode       recall@5  MRR@10  nDCG@10  hit@1  hit@5  hit@10  model',
+  ];
   for (const s of all) {
     lines.push(
-      `${s.mode.padEnd(10)} ${s.recallAt5.toFixed(3).padStart(8)}  ${s.mrrAt10.toFixed(3).padStart(6)}  ${s.ndcgAt10.toFixed(3).padStart(7)}  ${String(s.hitAt[1]).padStart(5)}  ${String(s.hitAt[5]).padStart(5)}  ${String(s.hitAt[10]).padStart(6)}  ${s.model ?? '-'}`,
+      `${s.mode.padEnd(10)} ${s.recallAt5.toFixed(3).padStart(8)}  ` +
+        `${s.mrrAt10.toFixed(3).padStart(6)}  ` +
+        `${s.ndcgAt10.toFixed(3).padStart(7)}  ` +
+        `${String(s.hitAt[1]).padStart(5)}  ` +
+        `${String(s.hitAt[5]).padStart(5)}  ` +
+        `${String(s.hitAt[10]).padStart(6)}  ${s.model ?? '-'}`,
     );
   }
-  if (verbose) for (const s of all) for (const m of s.misses) lines.push(`  ${s.mode} ${m.id}: first relevant at ${m.rank ?? '>10'}; top was ${m.top}`);
+  if (verbose)
+    for (const s of all)
+      for (const m of s.misses)
+        lines.push(`  ${s.mode} ${m.id}: first relevant at ${m.rank ?? '>10'}; top was ${m.top}`);
   return lines.join('\n');
 }

@@ -44,20 +44,32 @@ export function pinnedRepos(): PinnedRepo[] {
   return JSON.parse(readFileSync(join(EVAL_DIR, 'repos.json'), 'utf8')) as PinnedRepo[];
 }
 
-export function suites(reposDir = process.env.LORE_EVAL_REPOS ?? '/work/evalrepos'): { suites: Suite[]; skipped: string[] } {
+export function suites(reposDir = process.env.LORE_EVAL_REPOS ?? '/work/evalrepos'): {
+  suites: Suite[];
+  skipped: string[];
+} {
   const found: Suite[] = [];
   const skipped: string[] = [];
   const shared = sharedCorpora();
   for (const name of ['alphagov-gsp', 'mixed-oss']) {
     const dir = shared ? join(shared, name) : null;
-    if (!dir || !existsSync(join(dir, 'classes.tsv'))) skipped.push(`${name}: no shared corpus (set LORE_EVAL_CORPORA)`);
-    else found.push({ name, labels: dir, files: join(dir, 'files'), heldOut: false, extra: join(EVAL_DIR, 'repos', name) });
+    if (!dir || !existsSync(join(dir, 'classes.tsv')))
+      skipped.push(`${name}: no shared corpus (set LORE_EVAL_CORPORA)`);
+    else
+      found.push({
+        name,
+        labels: dir,
+        files: join(dir, 'files'),
+        heldOut: false,
+        extra: join(EVAL_DIR, 'repos', name),
+      });
   }
   for (const repo of pinnedRepos()) {
     const labels = join(EVAL_DIR, 'repos', repo.name);
     const files = join(reposDir, repo.name, 'files');
     if (!existsSync(join(labels, 'classes.tsv'))) skipped.push(`${repo.name}: not labelled yet`);
-    else if (!existsSync(files) || !readdirSync(files).length) skipped.push(`${repo.name}: no checkout at ${files} (run eval/checkout.sh)`);
+    else if (!existsSync(files) || !readdirSync(files).length)
+      skipped.push(`${repo.name}: no checkout at ${files} (run eval/checkout.sh)`);
     else found.push({ name: repo.name, labels, files, heldOut: !!repo.heldOut, repository: repo.repo });
   }
   return { suites: found, skipped };

@@ -17,14 +17,25 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataType, encodeModel, floatTensor, int64Tensor, int8Tensor, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnxWriter';
+import {
+  DataType,
+  encodeModel,
+  floatTensor,
+  int64Tensor,
+  int8Tensor,
+  type OnnxModel,
+  type OnnxNode,
+  type OnnxTensor,
+} from './onnxWriter';
 import { buildVocabulary, tokenizerConfigJson, tokenizerJson } from './tinyVocab';
 import { prng } from './prng';
 
 export type TinyModelDtype = 'fp32' | 'q8';
 
 export interface TinyModelOptions {
-  /** Model id: the folder under the output directory. Default "tiny-bert" (or "minilm-random" for the minilm preset). */
+  /**
+   * Model id: the folder under the output directory. Default "tiny-bert" (or "minilm-random" for the minilm preset).
+   */
   name?: string;
   hidden?: number;
   layers?: number;
@@ -41,7 +52,15 @@ export interface TinyModelOptions {
 export const PRESETS: Record<'tiny' | 'minilm', TinyModelOptions> = {
   tiny: { name: 'tiny-bert', hidden: 32, layers: 2, heads: 4, intermediate: 64, maxPositions: 512 },
   // The shape of sentence-transformers/all-MiniLM-L6-v2 (BERT vocabulary size, 6 layers, 384 hidden).
-  minilm: { name: 'minilm-random', hidden: 384, layers: 6, heads: 12, intermediate: 1536, vocabSize: 30522, maxPositions: 512 },
+  minilm: {
+    name: 'minilm-random',
+    hidden: 384,
+    layers: 6,
+    heads: 12,
+    intermediate: 1536,
+    vocabSize: 30522,
+    maxPositions: 512,
+  },
 };
 
 export interface TinyModel {
@@ -63,7 +82,10 @@ class GraphBuilder {
   private counter = 0;
   private readonly random: () => number;
 
-  constructor(seed: number, readonly quantize: boolean) {
+  constructor(
+    seed: number,
+    readonly quantize: boolean,
+  ) {
     this.random = prng(seed);
   }
 
@@ -87,7 +109,13 @@ class GraphBuilder {
   }
 
   weight(name: string, dims: number[], std: number): string {
-    this.floats.set(name, { dims, data: this.gaussian(dims.reduce((a, b) => a * b, 1), std) });
+    this.floats.set(name, {
+      dims,
+      data: this.gaussian(
+        dims.reduce((a, b) => a * b, 1),
+        std,
+      ),
+    });
     return name;
   }
 
@@ -103,9 +131,14 @@ class GraphBuilder {
 
   /** x·W + b; with `quantize`, W is stored as int8 and multiplied with MatMulInteger, as dynamic quantization does. */
   linear(x: string, name: string, inDim: number, outDim: number): string {
-    const bias = this.constant(`${name}.bias`, [outDim], new Array(outDim).fill(0).map(() => (this.random() - 0.5) * 0.02));
+    const bias = this.constant(
+      `${name}.bias`,
+      [outDim],
+      new Array(outDim).fill(0).map(() => (this.random() - 0.5) * 0.02),
+    );
     const std = 1 / Math.sqrt(inDim);
-    if (!this.quantize) return this.op('Add', [this.op('MatMul', [x, this.weight(`${name}.weight`, [inDim, outDim], std)]), bias]);
+    if (!this.quantize)
+      return this.op('Add', [this.op('MatMul', [x, this.weight(`${name}.weight`, [inDim, outDim], std)]), bias]);
     const w = this.gaussian(inDim * outDim, std);
     let max = 0;
     for (const v of w) max = Math.max(max, Math.abs(v));
@@ -155,7 +188,9 @@ function buildGraph(shape: Shape, seed: number, quantize: boolean): OnnxModel {
   const inputShape = g.op('Shape', ['input_ids']);
   const seqLen = g.op('Gather', [inputShape, g.int64('const.one_index', [], [1])], { axis: 0 });
   const positionIds = g.op('Range', [g.int64('const.zero', [], [0]), seqLen, g.int64('const.one', [], [1])]);
-  const positions = g.op('Gather', [g.weight('embeddings.position', [maxPositions, hidden], 0.5), positionIds], { axis: 0 });
+  const positions = g.op('Gather', [g.weight('embeddings.position', [maxPositions, hidden], 0.5), positionIds], {
+    axis: 0,
+  });
   const types = g.op('Gather', [g.weight('embeddings.token_type', [2, hidden], 0.5), 'token_type_ids'], { axis: 0 });
   let x = g.layerNorm(g.op('Add', [g.op('Add', [words, positions]), types]), 'embeddings.norm', hidden);
 
@@ -172,13 +207,17 @@ function buildGraph(shape: Shape, seed: number, quantize: boolean): OnnxModel {
 
   for (let l = 0; l < layers; l++) {
     const p = `layer.${l}`;
-    const heads4 = (t: string, perm: number[]): string => g.op('Transpose', [g.op('Reshape', [t, splitHeads])], { perm });
+    const heads4 = (t: string, perm: number[]): string =>
+      g.op('Transpose', [g.op('Reshape', [t, splitHeads])], { perm });
     const q = heads4(g.linear(x, `${p}.attention.query`, hidden, hidden), [0, 2, 1, 3]);
     const k = heads4(g.linear(x, `${p}.attention.key`, hidden, hidden), [0, 2, 3, 1]);
     const v = heads4(g.linear(x, `${p}.attention.value`, hidden, hidden), [0, 2, 1, 3]);
     const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), scale]), maskBias]);
     const probs = g.op('Softmax', [scores], { axis: -1 });
-    const context = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }), mergeHeads]);
+    const context = g.op('Reshape', [
+      g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }),
+      mergeHeads,
+    ]);
     const attention = g.linear(context, `${p}.attention.output`, hidden, hidden);
     x = g.layerNorm(g.op('Add', [x, attention]), `${p}.attention.norm`, hidden);
 
@@ -195,7 +234,9 @@ function buildGraph(shape: Shape, seed: number, quantize: boolean): OnnxModel {
     nodes: g.nodes,
     initializers: g.initializers(),
     inputs: [tokens('input_ids'), tokens('attention_mask'), tokens('token_type_ids')],
-    outputs: [{ name: 'last_hidden_state', dataType: DataType.FLOAT, shape: ['batch_size', 'sequence_length', hidden] }],
+    outputs: [
+      { name: 'last_hidden_state', dataType: DataType.FLOAT, shape: ['batch_size', 'sequence_length', hidden] },
+    ],
     opset: 17,
   };
 }
@@ -255,7 +296,11 @@ function main(argv: string[]): void {
   const args = [...argv];
   const dir = args.shift();
   if (!dir || dir.startsWith('--')) {
-    console.error('usage: npx tsx scripts/makeTinyModel.ts <dir> [--preset tiny|minilm] [--name NAME] [--seed N] [--hidden N] [--layers N] [--heads N] [--intermediate N] [--vocab N] [--q8] [--fp32]');
+    console.error(
+      'usage: npx tsx scripts/makeTinyModel.ts <dir> [--preset ' +
+        'tiny|minilm] [--name NAME] [--seed N] [--hidden N] [--layers N] ' +
+        '[--heads N] [--intermediate N] [--vocab N] [--q8] [--fp32]',
+    );
     process.exit(2);
   }
   let options: TinyModelOptions = {};
@@ -283,7 +328,9 @@ function main(argv: string[]): void {
   if (dtypes.length > 0) options.dtypes = dtypes;
   const started = Date.now();
   const model = makeTinyModel(dir, options);
-  console.log(`wrote ${model.path} (hidden ${model.hidden}, vocabulary ${model.vocabSize}) in ${Date.now() - started} ms`);
+  console.log(
+    `wrote ${model.path} (hidden ${model.hidden}, vocabulary ${model.vocabSize}) in ${Date.now() - started} ms`,
+  );
   for (const f of model.files) console.log(`  ${f}`);
 }
 

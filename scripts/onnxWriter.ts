@@ -178,7 +178,8 @@ export function encodeModel(model: OnnxModel): Uint8Array {
         for (const output of n.outputs) node.string(2, output);
         node.string(3, n.name ?? `${n.op}_${i}`);
         node.string(4, n.op);
-        for (const [name, value] of Object.entries(n.attributes ?? {})) node.message(5, (a) => writeAttribute(a, name, value));
+        for (const [name, value] of Object.entries(n.attributes ?? {}))
+          node.message(5, (a) => writeAttribute(a, name, value));
         if (n.domain) node.string(7, n.domain);
       }),
     );

@@ -41,7 +41,17 @@ if (modelDir) {
   const home = mkdtempSync(join(tmpdir(), 'lore-vsix-model-'));
   let status;
   try {
-    const out = execFileSync(process.execPath, ['dist/cli.js', '--json', 'model', 'status'], { env: { ...process.env, LORE_HOME: home, LORE_MODEL_DIR: modelDir, LORE_MODEL: '', LORE_MODEL_DTYPE: '', LORE_EMBED: '' }, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['dist/cli.js', '--json', 'model', 'status'], {
+      env: {
+        ...process.env,
+        LORE_HOME: home,
+        LORE_MODEL_DIR: modelDir,
+        LORE_MODEL: '',
+        LORE_MODEL_DTYPE: '',
+        LORE_EMBED: '',
+      },
+      encoding: 'utf8',
+    });
     status = JSON.parse(out);
   } catch (error) {
     status = JSON.parse(error.stdout || '{}');
@@ -62,7 +72,9 @@ if (target !== 'universal') {
   const napi = readdirSync('node_modules/onnxruntime-node/bin').filter((d) => d.startsWith('napi-v'));
   const found = napi.filter((d) => existsSync(join('node_modules/onnxruntime-node/bin', d, os, arch)));
   if (!found.length) {
-    console.error(`onnxruntime-node has no native binding for ${target} in node_modules; package --target universal instead`);
+    console.error(
+      `onnxruntime-node has no native binding for ${target} in node_modules; package --target universal instead`,
+    );
     process.exit(1);
   }
   for (const d of found) lines.push(`!node_modules/onnxruntime-node/bin/${d}/${os}/${arch}/**`);
@@ -74,7 +86,14 @@ writeFileSync(ignoreFile, lines.join('\n') + '\n');
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const packagePath = `lore-${version}${target === 'universal' ? '' : `-${target}`}.vsix`;
 try {
-  await createVSIX({ cwd: process.cwd(), packagePath, ignoreFile, target: target === 'universal' ? undefined : target, dependencies: true, rewriteRelativeLinks: false });
+  await createVSIX({
+    cwd: process.cwd(),
+    packagePath,
+    ignoreFile,
+    target: target === 'universal' ? undefined : target,
+    dependencies: true,
+    rewriteRelativeLinks: false,
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
   // dist/ is also what tests and `npm link` run: it must not keep the packaged model.

@@ -6,7 +6,28 @@ export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as 
 
 const CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
-const SUFFIXES = ['s', 'es', 'ed', 'ing', 'er', 'ers', 'ly', 'tion', 'tions', 'ment', 'ments', 'able', 'ity', 'al', 'ize', 'ized', 'ness', 'less', 'ful', 'ive'];
+const SUFFIXES = [
+  's',
+  'es',
+  'ed',
+  'ing',
+  'er',
+  'ers',
+  'ly',
+  'tion',
+  'tions',
+  'ment',
+  'ments',
+  'able',
+  'ity',
+  'al',
+  'ize',
+  'ized',
+  'ness',
+  'less',
+  'ful',
+  'ive',
+];
 
 const WORDS = `
 the of and to in is that for it as was with be by on not he this are or his from at which but have an
@@ -94,11 +115,21 @@ export function tokenizerJson(vocab: string[]): unknown {
       normalized: false,
       special: true,
     })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
         { SpecialToken: { id: '[CLS]', type_id: 0 } },
         { Sequence: { id: 'A', type_id: 0 } },

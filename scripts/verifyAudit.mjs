@@ -19,7 +19,9 @@ const GENESIS = '0'.repeat(64);
 function canonical(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
 }
 
@@ -77,7 +79,8 @@ function compareRows(db, events) {
       continue;
     }
     if (r.is_current !== 1) {
-      if (w.versions.get(r.version) !== r.content_digest) report(w.seq, 'is archived but not a version the chain records');
+      if (w.versions.get(r.version) !== r.content_digest)
+        report(w.seq, 'is archived but not a version the chain records');
       continue;
     }
     if (live.has(k)) {
@@ -91,8 +94,10 @@ function compareRows(db, events) {
     } catch {
       // unreadable provenance: differs from any recorded state
     }
-    if (r.version !== w.version || r.content_digest !== w.content) report(w.seq, `is not the version event ${w.seq} wrote`);
-    else if (w.state !== null && state !== w.state) report(w.stateSeq, `has a status or provenance other than event ${w.stateSeq}'s`);
+    if (r.version !== w.version || r.content_digest !== w.content)
+      report(w.seq, `is not the version event ${w.seq} wrote`);
+    else if (w.state !== null && state !== w.state)
+      report(w.stateSeq, `has a status or provenance other than event ${w.stateSeq}'s`);
   }
   const eventKeys = new Map(db.all('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]));
   for (const [k, w] of written) {
@@ -107,7 +112,9 @@ function compareRows(db, events) {
 function verify(dbPath, checkpoints) {
   const db = new Database(dbPath, { fileMustExist: true, readOnly: true });
   try {
-    const events = db.all('SELECT seq, at, event, key_digest, version, actor, digests, prev_hash, hash FROM audit_events ORDER BY seq');
+    const events = db.all(
+      'SELECT seq, at, event, key_digest, version, actor, digests, prev_hash, hash FROM audit_events ORDER BY seq',
+    );
     const head = db.get("SELECT value FROM meta WHERE name = 'audit_head'")?.value;
     const problems = [];
     let prev = GENESIS;
@@ -115,20 +122,35 @@ function verify(dbPath, checkpoints) {
     for (const e of events) {
       if (e.seq !== expected) problems.push({ seq: e.seq, problem: `expected event ${expected} here` });
       if (e.prev_hash !== prev) problems.push({ seq: e.seq, problem: 'does not follow the event before it' });
-      const fields = { seq: e.seq, at: e.at, event: e.event, key_digest: e.key_digest, version: e.version, actor: e.actor, digests: e.digests };
-      if (sha256(`${e.prev_hash}\n${canonical(fields)}`) !== e.hash) problems.push({ seq: e.seq, problem: 'contents do not match its hash' });
+      const fields = {
+        seq: e.seq,
+        at: e.at,
+        event: e.event,
+        key_digest: e.key_digest,
+        version: e.version,
+        actor: e.actor,
+        digests: e.digests,
+      };
+      if (sha256(`${e.prev_hash}\n${canonical(fields)}`) !== e.hash)
+        problems.push({ seq: e.seq, problem: 'contents do not match its hash' });
       prev = e.hash;
       expected = e.seq + 1;
     }
     const last = events[events.length - 1];
     const actual = last ? `${last.seq}:${last.hash}` : undefined;
-    if (head !== actual) problems.push({ seq: last?.seq ?? 0, problem: `chain ends at ${actual ?? 'nothing'} but its recorded head is ${head ?? 'missing'}` });
+    if (head !== actual)
+      problems.push({
+        seq: last?.seq ?? 0,
+        problem: `chain ends at ${actual ?? 'nothing'} but its recorded head is ${head ?? 'missing'}`,
+      });
     const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
     problems.push(...compareRows(db, events));
     for (const c of checkpoints) {
       if (c.seq === 0) continue;
-      if (!bySeq.has(c.seq)) problems.push({ seq: c.seq, problem: `checkpointed event ${c.seq} is missing (truncated)` });
-      else if (bySeq.get(c.seq) !== c.hash) problems.push({ seq: c.seq, problem: `event ${c.seq} differs from its checkpoint (rewritten)` });
+      if (!bySeq.has(c.seq))
+        problems.push({ seq: c.seq, problem: `checkpointed event ${c.seq} is missing (truncated)` });
+      else if (bySeq.get(c.seq) !== c.hash)
+        problems.push({ seq: c.seq, problem: `event ${c.seq} differs from its checkpoint (rewritten)` });
     }
     return { ok: problems.length === 0, events: events.length, head: last?.hash ?? GENESIS, problems };
   } finally {
@@ -143,7 +165,12 @@ if (!dbPath) {
   console.error('usage: node scripts/verifyAudit.mjs PATH/TO/lore.db [--checkpoints FILE]');
   process.exit(2);
 }
-const checkpoints = checkpointFile ? readFileSync(checkpointFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)) : [];
+const checkpoints = checkpointFile
+  ? readFileSync(checkpointFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l))
+  : [];
 const verdict = verify(dbPath, checkpoints);
 console.log(JSON.stringify(verdict, null, 2));
 process.exit(verdict.ok ? 0 : 1);

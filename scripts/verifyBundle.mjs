@@ -10,12 +10,29 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-const CONTENT_FIELDS = ['key', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope', 'basis', 'confidence', 'fact_key', 'valid_from', 'review_after'];
+const CONTENT_FIELDS = [
+  'key',
+  'type',
+  'title',
+  'description',
+  'body',
+  'links',
+  'anchors',
+  'tags',
+  'scope',
+  'basis',
+  'confidence',
+  'fact_key',
+  'valid_from',
+  'review_after',
+];
 
 function canonical(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
 }
 
@@ -24,7 +41,10 @@ const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex')
 function signatureHolds(publicKey, message, signature) {
   try {
     const key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-    return key.asymmetricKeyType === 'ed25519' && verify(null, Buffer.from(message, 'utf8'), key, Buffer.from(signature, 'base64'));
+    return (
+      key.asymmetricKeyType === 'ed25519' &&
+      verify(null, Buffer.from(message, 'utf8'), key, Buffer.from(signature, 'base64'))
+    );
   } catch {
     return false;
   }
@@ -42,11 +62,13 @@ function check(text) {
   const problems = [];
   const authors = new Map();
   for (const author of bundle.authors ?? []) {
-    if (`ed25519:${sha256(author.public_key).slice(0, 16)}` !== author.key_id) problems.push(`author ${author.key_id} does not match its public key`);
+    if (`ed25519:${sha256(author.public_key).slice(0, 16)}` !== author.key_id)
+      problems.push(`author ${author.key_id} does not match its public key`);
     else authors.set(author.key_id, author.public_key);
   }
   const { signature, ...unsigned } = bundle;
-  if (!authors.has(bundle.signer) || !signatureHolds(authors.get(bundle.signer), canonical(unsigned), signature)) problems.push(`the bundle's signature by ${bundle.signer} does not hold`);
+  if (!authors.has(bundle.signer) || !signatureHolds(authors.get(bundle.signer), canonical(unsigned), signature))
+    problems.push(`the bundle's signature by ${bundle.signer} does not hold`);
   const seen = new Set();
   for (const record of bundle.records ?? []) {
     if (seen.has(record.key)) problems.push(`record ${record.key} appears twice`);
@@ -57,8 +79,15 @@ function check(text) {
       continue;
     }
     const s = record.signed ?? {};
-    const payload = canonical({ store_id: s.store_id, key: record.key, version: s.version, content_digest: record.content_digest, author: s.author });
-    if (!s.signature || !authors.has(s.author) || !signatureHolds(authors.get(s.author), payload, s.signature)) problems.push(`record ${record.key}: its author's signature does not hold`);
+    const payload = canonical({
+      store_id: s.store_id,
+      key: record.key,
+      version: s.version,
+      content_digest: record.content_digest,
+      author: s.author,
+    });
+    if (!s.signature || !authors.has(s.author) || !signatureHolds(authors.get(s.author), payload, s.signature))
+      problems.push(`record ${record.key}: its author's signature does not hold`);
   }
   return { ok: problems.length === 0, records: (bundle.records ?? []).length, signer: bundle.signer, problems };
 }

@@ -89,8 +89,16 @@ export interface SaveOut {
   created?: boolean;
   unchanged?: boolean;
   superseded?: string[];
-  warnings?: { dead_ends: Array<{ key: string; resemblance: number }>; contradictions?: Array<{ key: string; value_kind: string }> };
-  conflict?: { reason: string; expected_version: number; current_version: number | null; current: { version: number; body: string; description: string; title: string } | null };
+  warnings?: {
+    dead_ends: Array<{ key: string; resemblance: number }>;
+    contradictions?: Array<{ key: string; value_kind: string }>;
+  };
+  conflict?: {
+    reason: string;
+    expected_version: number;
+    current_version: number | null;
+    current: { version: number; body: string; description: string; title: string } | null;
+  };
   text: string;
 }
 
@@ -125,7 +133,10 @@ export class Session {
   }
 
   /** Calls a tool that must succeed; returns its structured content and text. */
-  async ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}): Promise<T & { text: string }> {
+  async ok<T = Record<string, unknown>>(
+    name: string,
+    args: Record<string, unknown> = {},
+  ): Promise<T & { text: string }> {
     const result = await this.call(name, args);
     const text = textOf(result);
     if (result.isError) throw new Failure(`${this.name}: ${name} failed: ${text.split('\n')[0]}`);
@@ -139,14 +150,21 @@ export class Session {
   /** A remember that must be saved; returns the key. */
   async save(args: Record<string, unknown>): Promise<string> {
     const out = await this.remember(args);
-    if (!out.saved) throw new Failure(`${this.name}: remember "${String(args.title)}" was not saved: ${out.text.split('\n')[0]}`);
+    if (!out.saved)
+      throw new Failure(`${this.name}: remember "${String(args.title)}" was not saved: ${out.text.split('\n')[0]}`);
     return out.key;
   }
 
   async recall(query: string, options: { limit?: number; as_of?: string; types?: string[] } = {}): Promise<RecallOut> {
     const out = await this.ok<{ results: Summary[]; truncated: boolean }>('recall', { query, ...options });
     const results = out.results ?? [];
-    return { text: out.text, results, keys: results.map((r) => r.key), truncated: out.truncated, raw: out as unknown as Record<string, unknown> };
+    return {
+      text: out.text,
+      results,
+      keys: results.map((r) => r.key),
+      truncated: out.truncated,
+      raw: out as unknown as Record<string, unknown>,
+    };
   }
 
   /** The store's database file, from the `context` tool. */
@@ -164,7 +182,12 @@ export class Session {
 }
 
 export async function openSession(box: Box, name: string): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--workspace', box.workspace, 'mcp'], env: box.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--workspace', box.workspace, 'mcp'],
+    env: box.env,
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => {
     err += d.toString('utf8');
@@ -262,12 +285,18 @@ export function scoreProbe(scenario: string, query: string, spec: ProbeSpec, ret
   const missing = relevant.filter((key) => !top.includes(key));
   if (missing.length) problems.push(`"${label}": missing ${missing.join(', ')}`);
   const leaked = (spec.irrelevant ?? []).filter((key) => top.includes(key));
-  if (leaked.length) problems.push(`"${label}": returned ${leaked.map((key) => `${key} (#${top.indexOf(key) + 1})`).join(', ')}`);
-  if (spec.first && top[0] !== spec.first) problems.push(`"${label}": #1 is ${top[0] ?? 'nothing'}, not ${spec.first}${top.includes(spec.first) ? ` (#${top.indexOf(spec.first) + 1})` : ''}`);
+  if (leaked.length)
+    problems.push(`"${label}": returned ${leaked.map((key) => `${key} (#${top.indexOf(key) + 1})`).join(', ')}`);
+  if (spec.first && top[0] !== spec.first)
+    problems.push(
+      `"${label}": #1 is ${top[0] ?? 'nothing'}, not ` +
+        `${spec.first}${top.includes(spec.first) ? ` (#${top.indexOf(spec.first) + 1})` : ''}`,
+    );
   const lastRelevant = Math.max(-1, ...relevant.map((key) => top.indexOf(key)));
   for (const key of spec.below ?? []) {
     const at = top.indexOf(key);
-    if (at >= 0 && at < lastRelevant) problems.push(`"${label}": ${key} (#${at + 1}) outranks ${top[lastRelevant]} (#${lastRelevant + 1})`);
+    if (at >= 0 && at < lastRelevant)
+      problems.push(`"${label}": ${key} (#${at + 1}) outranks ${top[lastRelevant]} (#${lastRelevant + 1})`);
   }
   return {
     scenario,
@@ -302,7 +331,9 @@ export function metricsOf(probes: ProbeRecord[]): Metrics {
     probes: probes.length,
     precision: labelled ? hits / labelled : null,
     recall: wanted ? hits / wanted : null,
-    mrr: ranked.length ? ranked.reduce((sum, p) => sum + (p.firstRelevantRank ? 1 / p.firstRelevantRank : 0), 0) / ranked.length : null,
+    mrr: ranked.length
+      ? ranked.reduce((sum, p) => sum + (p.firstRelevantRank ? 1 / p.firstRelevantRank : 0), 0) / ranked.length
+      : null,
   };
 }
 

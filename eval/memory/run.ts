@@ -90,7 +90,11 @@ async function runScenario(scenario: Scenario, keep: boolean): Promise<Outcome> 
   try {
     await withDeadline(scenario.run(ctx), SCENARIO_DEADLINE_MS, scenario.id);
   } catch (error) {
-    ctx.failures.push(error instanceof Failure ? error.message : `error: ${(error as Error)?.stack?.split('\n').slice(0, 3).join(' ') ?? String(error)}`);
+    ctx.failures.push(
+      error instanceof Failure
+        ? error.message
+        : `error: ${(error as Error)?.stack?.split('\n').slice(0, 3).join(' ') ?? String(error)}`,
+    );
   } finally {
     await ctx.dispose(keep);
   }
@@ -132,20 +136,38 @@ function staleBuild(): string | null {
   if (!existsSync(CLI)) return null;
   const built = statSync(CLI).mtimeMs;
   const src = resolve(__dirname, '..', '..', 'src');
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) =>
+      statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)],
+    );
   const newer = walk(src).filter((file) => statSync(file).mtimeMs > built);
-  return newer.length ? `${newer.length} file(s) under src/ are newer than dist/cli.js (e.g. ${relative(process.cwd(), newer[0])}); run npm run build for a current result` : null;
+  return newer.length
+    ? `${newer.length} file(s) under src/ are newer than dist/cli.js ` +
+        `(e.g. ${relative(process.cwd(), newer[0])}); run npm run build ` +
+        `for a current result`
+    : null;
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, keep: { type: 'boolean' }, strict: { type: 'boolean' }, jobs: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      keep: { type: 'boolean' },
+      strict: { type: 'boolean' },
+      jobs: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
   if (!existsSync(CLI)) {
     console.error(`eval:memory: ${CLI} does not exist; run npm run build first`);
     return 2;
   }
   const stale = staleBuild();
   if (stale) console.warn(`warning: ${stale}`);
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = (only ?? []).filter((id) => !SCENARIOS.some((s) => s.id === id));
   if (unknown.length) {
     console.error(`eval:memory: unknown scenario(s): ${unknown.join(', ')}`);
@@ -158,11 +180,18 @@ async function main(): Promise<number> {
     ids.add(s.id);
   }
 
-  console.log(`memory eval: ${selected.length} scenarios against ${relative(process.cwd(), CLI)} (real MCP client over stdio, a fresh store each)\n`);
+  console.log(
+    `memory eval: ${selected.length} scenarios against ` +
+      `${relative(process.cwd(), CLI)} (real MCP client over stdio, a ` +
+      `fresh store each)\n`,
+  );
   const started = process.hrtime.bigint();
   const outcomes: Outcome[] = [];
   const idWidth = Math.max(...selected.map((s) => s.id.length));
-  const header = `${'#'.padStart(2)}  ${'scenario'.padEnd(idWidth)}  ${'theme'.padEnd(13)}  ${'result'.padEnd(7)}  ses  prb  ${'secs'.padStart(5)}  reason`;
+  const header =
+    `${'#'.padStart(2)}  ${'scenario'.padEnd(idWidth)}  ` +
+    `${'theme'.padEnd(13)}  ${'result'.padEnd(7)}  ses  prb  ` +
+    `${'secs'.padStart(5)}  reason`;
   console.log(header);
   console.log('-'.repeat(Math.min(160, header.length + 90)));
   // Scenarios are independent (each has its own data directory and workspace), so a small pool
@@ -176,7 +205,13 @@ async function main(): Promise<number> {
       const outcome = done[printed]!;
       outcomes.push(outcome);
       console.log(
-        `${String(printed + 1).padStart(2)}  ${outcome.id.padEnd(idWidth)}  ${outcome.theme.padEnd(13)}  ${outcome.verdict.padEnd(7)}  ${String(outcome.sessions).padStart(3)}  ${String(outcome.probes.length).padStart(3)}  ${outcome.seconds.toFixed(1).padStart(5)}  ${clip(outcome.reason, 110)}`,
+        `${String(printed + 1).padStart(2)}  ` +
+          `${outcome.id.padEnd(idWidth)}  ${outcome.theme.padEnd(13)}  ` +
+          `${outcome.verdict.padEnd(7)}  ` +
+          `${String(outcome.sessions).padStart(3)}  ` +
+          `${String(outcome.probes.length).padStart(3)}  ` +
+          `${outcome.seconds.toFixed(1).padStart(5)}  ` +
+          `${clip(outcome.reason, 110)}`,
       );
     }
   };
@@ -194,15 +229,32 @@ async function main(): Promise<number> {
   const allProbes = outcomes.flatMap((o) => o.probes);
   const overall = metricsOf(allProbes);
   const counted = metricsOf(outcomes.filter((o) => !o.pending).flatMap((o) => o.probes));
-  const themes = [...new Set(outcomes.map((o) => o.theme))].map((theme) => ({ theme, ...metricsOf(outcomes.filter((o) => o.theme === theme).flatMap((o) => o.probes)) }));
+  const themes = [...new Set(outcomes.map((o) => o.theme))].map((theme) => ({
+    theme,
+    ...metricsOf(outcomes.filter((o) => o.theme === theme).flatMap((o) => o.probes)),
+  }));
   const count = (v: Verdict) => outcomes.filter((o) => o.verdict === v).length;
 
   console.log('\nrecall quality (micro-averaged over probes; precision@k over returned keys that are labelled)');
   console.log(`  ${'theme'.padEnd(14)} probes  precision  recall   MRR`);
-  for (const t of themes) console.log(`  ${t.theme.padEnd(14)} ${String(t.probes).padStart(6)}  ${fmt(t.precision).padStart(9)}  ${fmt(t.recall).padStart(6)}  ${fmt(t.mrr)}`);
-  console.log(`  ${'overall'.padEnd(14)} ${String(overall.probes).padStart(6)}  ${fmt(overall.precision).padStart(9)}  ${fmt(overall.recall).padStart(6)}  ${fmt(overall.mrr)}`);
+  for (const t of themes)
+    console.log(
+      `  ${t.theme.padEnd(14)} ${String(t.probes).padStart(6)}  ` +
+        `${fmt(t.precision).padStart(9)}  ${fmt(t.recall).padStart(6)}  ` +
+        `${fmt(t.mrr)}`,
+    );
+  console.log(
+    `  ${'overall'.padEnd(14)} ${String(overall.probes).padStart(6)}  ` +
+      `${fmt(overall.precision).padStart(9)}  ` +
+      `${fmt(overall.recall).padStart(6)}  ${fmt(overall.mrr)}`,
+  );
   if (counted.probes !== overall.probes) {
-    console.log(`  ${'(no pending)'.padEnd(14)} ${String(counted.probes).padStart(6)}  ${fmt(counted.precision).padStart(9)}  ${fmt(counted.recall).padStart(6)}  ${fmt(counted.mrr)}`);
+    console.log(
+      `  ${'(no pending)'.padEnd(14)} ` +
+        `${String(counted.probes).padStart(6)}  ` +
+        `${fmt(counted.precision).padStart(9)}  ` +
+        `${fmt(counted.recall).padStart(6)}  ${fmt(counted.mrr)}`,
+    );
   }
 
   const failing = outcomes.filter((o) => !o.passed);
@@ -214,9 +266,14 @@ async function main(): Promise<number> {
     }
   }
   const nowPassing = outcomes.filter((o) => o.pending && o.passed);
-  for (const o of nowPassing) console.log(`\nnote: ${o.id} is listed in PENDING but passes; remove it from PENDING in eval/memory/run.ts`);
+  for (const o of nowPassing)
+    console.log(`\nnote: ${o.id} is listed in PENDING but passes; remove it from PENDING in eval/memory/run.ts`);
 
-  console.log(`\n${count('PASS')} passed, ${count('FAIL')} failed, ${count('PENDING')} pending — ${seconds.toFixed(1)} s on ${cpus().length} cores, ${jobs} at a time`);
+  console.log(
+    `\n${count('PASS')} passed, ${count('FAIL')} failed, ` +
+      `${count('PENDING')} pending — ${seconds.toFixed(1)} s on ` +
+      `${cpus().length} cores, ${jobs} at a time`,
+  );
 
   const out = resolve(values.out ?? join(__dirname, '..', '..', '.cache', 'eval', 'memory-results.json'));
   mkdirSync(dirname(out), { recursive: true });

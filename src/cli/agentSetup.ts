@@ -196,7 +196,8 @@ export function planAgentSetup(
     const config = HOSTS[host];
     const json = config.json;
     const file = config.mcpFile;
-    const plan = () => (json ? planJson(workspace, file, json.key, json.entry, replace) : planToml(workspace, file, replace));
+    const plan = () =>
+      json ? planJson(workspace, file, json.key, json.entry, replace) : planToml(workspace, file, replace);
     add(host, file, plan);
     add(host, config.instructions, () => planInstructions(workspace, config.instructions));
   }

@@ -21,7 +21,11 @@ export interface Command {
   usage: string;
   options: Record<string, OptionSpec>;
   positionals: { min: number; max: number; names: string };
-  run(ctx: CommandContext, values: Record<string, string | boolean | string[] | undefined>, positionals: string[]): Promise<number> | number;
+  run(
+    ctx: CommandContext,
+    values: Record<string, string | boolean | string[] | undefined>,
+    positionals: string[],
+  ): Promise<number> | number;
 }
 
 export interface CommandContext {
@@ -66,7 +70,11 @@ export interface StoreUse {
  * `lore mcp`, the editor), else by opening the store itself for the duration of the command. A
  * workspace that has no store yet is read as an empty one (in memory), so looking never writes.
  */
-export async function withStore<T>(workspace: string, work: (engine: EngineApi) => T | Promise<T>, use: StoreUse = { create: false }): Promise<T> {
+export async function withStore<T>(
+  workspace: string,
+  work: (engine: EngineApi) => T | Promise<T>,
+  use: StoreUse = { create: false },
+): Promise<T> {
   const paths = storePaths(workspace);
   if (!use.create && !existsSync(paths.database) && !(await findLiveOwner(paths.owner))) {
     const empty = new WasmSqlDatabase(':memory:');
@@ -77,12 +85,16 @@ export async function withStore<T>(workspace: string, work: (engine: EngineApi) 
     }
   }
   // Another command may hold the store for a moment (an owner with no port yet): connect waits.
-  const found = await connect(workspace, { become: () => openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols }) });
+  const found = await connect(workspace, {
+    become: () => openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols }),
+  });
   if (found.kind === 'client') return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
   const store = found.store;
   // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
   await store.symbols;
-  const releaseEmbedder = use.embed ? await attachEmbedder(store.engine, store.paths.home, stderrLogger()) : async () => {};
+  const releaseEmbedder = use.embed
+    ? await attachEmbedder(store.engine, store.paths.home, stderrLogger())
+    : async () => {};
   try {
     return await work(localApi(store.engine, store.paths.workspaceRoot));
   } finally {

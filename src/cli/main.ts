@@ -17,16 +17,21 @@ const GLOBAL_OPTIONS = {
 };
 
 function helpText(command?: Command): string {
-  if (command) return `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: --workspace DIR (default: current folder), --json`;
+  if (command)
+    return (
+      `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: ` +
+      `--workspace DIR (default: current folder), --json`
+    );
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     `lore ${VERSION} — a durable engineering memory for your repository`,
     '',
-    'usage: lore [--workspace DIR] [--json] COMMAND [options]   (the workspace defaults to the repository around the current folder)',
+    'usage: lore [--workspace DIR] [--json] COMMAND [options]   (the ' +
+      'workspace defaults to the repository around the current folder)',
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'lore help COMMAND shows a command\'s options.',
+    "lore help COMMAND shows a command's options.",
   ].join('\n');
 }
 
@@ -37,7 +42,9 @@ function findCommand(name: string): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const commandIndex = argv.findIndex((arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w'].includes(argv[i - 1])));
+  const commandIndex = argv.findIndex(
+    (arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w'].includes(argv[i - 1])),
+  );
   const name = commandIndex >= 0 ? argv[commandIndex] : undefined;
   let json = argv.includes('--json');
   try {
@@ -58,11 +65,19 @@ export async function main(argv: string[]): Promise<number> {
     const args = [...argv.slice(0, commandIndex), ...argv.slice(commandIndex + 1)];
     let parsed;
     try {
-      parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+      parsed = parseArgs({
+        args,
+        options: { ...GLOBAL_OPTIONS, ...command.options },
+        allowPositionals: true,
+        strict: true,
+      });
     } catch (error) {
       // parseArgs explains over several lines; the first says what was wrong.
       const [first] = (error as Error).message.split('\n');
-      throw new UsageError(`${first.replace(/^Unknown option/, 'unknown option')} (lore ${command.name})`, `usage: ${command.usage}`);
+      throw new UsageError(
+        `${first.replace(/^Unknown option/, 'unknown option')} (lore ${command.name})`,
+        `usage: ${command.usage}`,
+      );
     }
     const { values, positionals } = parsed;
     json = values.json === true;
@@ -71,8 +86,13 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const { min, max, names } = command.positionals;
-    if (positionals.length < min) throw new UsageError(`lore ${command.name} needs ${names}`, `usage: ${command.usage}`);
-    if (positionals.length > max) throw new UsageError(`lore ${command.name} got unexpected argument(s): ${positionals.slice(max).join(' ')}`, `usage: ${command.usage}`);
+    if (positionals.length < min)
+      throw new UsageError(`lore ${command.name} needs ${names}`, `usage: ${command.usage}`);
+    if (positionals.length > max)
+      throw new UsageError(
+        `lore ${command.name} got unexpected argument(s): ${positionals.slice(max).join(' ')}`,
+        `usage: ${command.usage}`,
+      );
 
     const workspace = typeof values.workspace === 'string' ? values.workspace : findWorkspaceRoot(process.cwd());
     const ctx: CommandContext = {
@@ -105,7 +125,9 @@ function reportError(error: unknown, json: boolean): number {
     return error instanceof UsageError ? 2 : 1;
   }
   // An unexpected failure: still one line, plus where to look.
-  process.stderr.write(`lore: unexpected error: ${(error as Error)?.message ?? String(error)} (run with LORE_DEBUG=1 for the stack)\n`);
+  process.stderr.write(
+    `lore: unexpected error: ${(error as Error)?.message ?? String(error)} (run with LORE_DEBUG=1 for the stack)\n`,
+  );
   if (process.env.LORE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
   return 1;
 }

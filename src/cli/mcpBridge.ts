@@ -86,7 +86,9 @@ export class McpBridge {
         lastError = error as Error;
         if (upstream.kind !== 'relay' || this.closed) break;
         failedOn = upstream;
-        this.logger.warn(`the Lore process that owned the store stopped answering (${lastError.message}); electing again`);
+        this.logger.warn(
+          `the Lore process that owned the store stopped answering (${lastError.message}); electing again`,
+        );
       }
     }
     await this.fail(message, lastError ?? new Error('no Lore process could serve the store'));
@@ -112,7 +114,14 @@ export class McpBridge {
 
   private async fail(message: Message, error: Error): Promise<void> {
     if (message.id === undefined || message.method === undefined) return;
-    await this.toClient({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `Lore could not pass this request on (${error.message}); restart the MCP server` } });
+    await this.toClient({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: {
+        code: -32603,
+        message: `Lore could not pass this request on (${error.message}); restart the MCP server`,
+      },
+    });
   }
 
   /** One election per dead upstream, however many messages notice it. */
@@ -135,7 +144,8 @@ export class McpBridge {
     try {
       const found = await connect(this.workspace, { become });
       // The MCP token is enough to relay; an owner from before it existed has only the full one.
-      if (found.kind === 'client') return await this.relayTo(found.owner.url, found.owner.info.mcp_token ?? found.owner.info.token);
+      if (found.kind === 'client')
+        return await this.relayTo(found.owner.url, found.owner.info.mcp_token ?? found.owner.info.token);
       return await this.serveHere(found.store);
     } catch (error) {
       // No usable workspace or store yet: still speak MCP; every tool says what to do, and each
@@ -146,7 +156,9 @@ export class McpBridge {
   }
 
   private async relayTo(url: string, token: string): Promise<Upstream> {
-    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
     transport.onmessage = (message) => this.fromUpstream(message);
     await transport.start();
     return { kind: 'relay', settled: () => true, transport, close: () => transport.close() };

@@ -11,14 +11,16 @@ export class UsageError extends LoreError {
 
 export function integerOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value))
+    throw new UsageError(`--${name} must be a whole number; got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 export function numberOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n))
+    throw new UsageError(`--${name} must be a number; got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -28,7 +30,8 @@ export function listOption(value: unknown): string[] | undefined {
 }
 
 export function requiredOption(command: string, name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`lore ${command} needs --${name}`, `see \`lore help ${command}\``);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new UsageError(`lore ${command} needs --${name}`, `see \`lore help ${command}\``);
   return value;
 }
 

@@ -28,37 +28,45 @@ export async function runMcpStdio(ctx: CommandContext): Promise<number> {
 }
 
 export async function runServe(ctx: CommandContext, v: Record<string, unknown>): Promise<number> {
-    const port = integerOption('port', v.port);
-    if (port !== undefined && (port < 0 || port > 65535)) throw new LoreError('INVALID_INPUT', '--port must be from 0 to 65535');
-    const allowRemote = v['allow-remote'] === true;
-    // Checked before the store opens, so a refused --host takes no lock.
-    const host = bindAddress(stringOption(v.host), allowRemote);
-    const logger = stderrLogger('info');
-    const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host, port, allowRemote });
-    const store = owner.access.open();
-    let http;
-    try {
-      http = await owner.http();
-    } catch (error) {
-      await owner.close();
-      throw error;
-    }
-    // Listen for the stop signal before saying we are ready, so a client that stops us at once is heard.
-    const stopped = v['exit-with-stdin'] === true ? Promise.race([stopSignal(), stdinClosed()]) : stopSignal();
-    ctx.print({ url: `${http.url}/mcp`, port: http.port, owner_file: store.paths.owner, workspace: store.paths.workspaceRoot }, (r) =>
-      `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token for MCP clients: in ${r.owner_file} (field "mcp_token"; readable only by you)\nstop with Ctrl-C`,
-    );
-    await stopped;
+  const port = integerOption('port', v.port);
+  if (port !== undefined && (port < 0 || port > 65535))
+    throw new LoreError('INVALID_INPUT', '--port must be from 0 to 65535');
+  const allowRemote = v['allow-remote'] === true;
+  // Checked before the store opens, so a refused --host takes no lock.
+  const host = bindAddress(stringOption(v.host), allowRemote);
+  const logger = stderrLogger('info');
+  const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host, port, allowRemote });
+  const store = owner.access.open();
+  let http;
+  try {
+    http = await owner.http();
+  } catch (error) {
     await owner.close();
-    // A stdin still read would keep this process alive after a signal.
-    if (v['exit-with-stdin'] === true) process.stdin.destroy();
-    return 0;
+    throw error;
+  }
+  // Listen for the stop signal before saying we are ready, so a client that stops us at once is heard.
+  const stopped = v['exit-with-stdin'] === true ? Promise.race([stopSignal(), stdinClosed()]) : stopSignal();
+  ctx.print(
+    { url: `${http.url}/mcp`, port: http.port, owner_file: store.paths.owner, workspace: store.paths.workspaceRoot },
+    (r) =>
+      `Lore serves ${r.workspace}\nMCP endpoint: ${r.url}\nbearer token ` +
+      `for MCP clients: in ${r.owner_file} (field "mcp_token"; readable ` +
+      `only by you)\nstop with Ctrl-C`,
+  );
+  await stopped;
+  await owner.close();
+  // A stdin still read would keep this process alive after a signal.
+  if (v['exit-with-stdin'] === true) process.stdin.destroy();
+  return 0;
 }
 
 /** Resolves when stdin ends: the parent that started this process with a pipe has gone. */
 function stdinClosed(): Promise<void> {
   return new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve).once('close', resolve).once('error', () => resolve());
+    process.stdin
+      .once('end', resolve)
+      .once('close', resolve)
+      .once('error', () => resolve());
     process.stdin.resume();
   });
 }

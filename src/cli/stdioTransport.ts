@@ -85,7 +85,14 @@ export class StdioJsonRpcTransport implements Transport {
     this.oversize = undefined;
     if (oversize) {
       const limit = `${this.maxBytes / 1024 / 1024} MiB`;
-      void this.send(errorReply(oversize.id, INVALID_REQUEST, `Invalid Request: the message is over ${limit}, the most lore mcp reads; send less (a smaller body or fewer items)`));
+      void this.send(
+        errorReply(
+          oversize.id,
+          INVALID_REQUEST,
+          `Invalid Request: the message is over ${limit}, the most lore mcp ` +
+            `reads; send less (a smaller body or fewer items)`,
+        ),
+      );
       return;
     }
     if (!line.trim()) return;

@@ -29,14 +29,34 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
   const reindex = async (): Promise<void> => {
     const paths = [...touched];
     touched = new Set();
-    const { summary, status } = await owner.access.use((engine) => runIndex(engine, root, { signal: controller.signal }));
+    const { summary, status } = await owner.access.use((engine) =>
+      runIndex(engine, root, { signal: controller.signal }),
+    );
     if (paths.length) {
-      const drifted = (await owner.access.use((engine) => engine.driftCheck(paths))).filter((f) => f.state !== 'current');
-      if (drifted.length) ctx.print({ event: 'drift', findings: drifted }, (r) => r.findings.map((f) => `drift: ${f.source.key ?? `${f.source.path}:${f.source.line ?? 0}`} → ${f.reference.raw} is ${f.state} (${f.evidence.detail})`).join('\n'));
+      const drifted = (await owner.access.use((engine) => engine.driftCheck(paths))).filter(
+        (f) => f.state !== 'current',
+      );
+      if (drifted.length)
+        ctx.print({ event: 'drift', findings: drifted }, (r) =>
+          r.findings
+            .map(
+              (f) =>
+                `drift: ` +
+                `${f.source.key ?? `${f.source.path}:${f.source.line ?? 0}`} → ` +
+                `${f.reference.raw} is ${f.state} (${f.evidence.detail})`,
+            )
+            .join('\n'),
+        );
     }
     const changed = summary.indexed + summary.renamed + summary.deleted;
     if (changed || summary.embedded) {
-      ctx.print({ event: 'indexed', summary, status }, () => `indexed ${summary.indexed}, renamed ${summary.renamed}, removed ${summary.deleted}; ${status.files} files, ${status.chunks} chunks`);
+      ctx.print(
+        { event: 'indexed', summary, status },
+        () =>
+          `indexed ${summary.indexed}, renamed ${summary.renamed}, removed ` +
+          `${summary.deleted}; ${status.files} files, ${status.chunks} ` +
+          `chunks`,
+      );
     }
   };
   // One index run at a time; changes that arrive during a run cause exactly one more.
@@ -64,13 +84,22 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
   // symbols located by the parser, as every later check will locate them.
   await owner.access.open().symbols;
   const scan = await owner.access.use((engine) => engine.driftScan());
-  ctx.print({ event: 'drift-scan', references: scan.references, by_state: scan.by_state }, (r) => `drift: ${r.references} references, ${Object.entries(r.by_state).filter(([s]) => s !== 'current').map(([s, n]) => `${n} ${s}`).join(', ')}`);
+  ctx.print(
+    { event: 'drift-scan', references: scan.references, by_state: scan.by_state },
+    (r) =>
+      `drift: ${r.references} references, ${Object.entries(r.by_state)
+        .filter(([s]) => s !== 'current')
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ')}`,
+  );
   // Folders the index skips are not watched (node_modules can hold most of a workspace's files).
   // The config is read once here; the index itself rereads it on every run.
   const matcher = discoveryMatcher(workspaceDiscoveryRules(root));
   const ignored = (path: string) => {
     const inside = relative(root, path).split(sep).join('/');
-    return inside !== '' && !inside.startsWith('..') && (/(^|\/)\.git(\/|$)/.test(inside) || matcher.skipsFolder(inside));
+    return (
+      inside !== '' && !inside.startsWith('..') && (/(^|\/)\.git(\/|$)/.test(inside) || matcher.skipsFolder(inside))
+    );
   };
   const watcher = watch(root, { ignoreInitial: true, ignored, followSymlinks: false });
   watcher.on('all', (_event: string, path: string) => {

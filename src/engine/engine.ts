@@ -9,11 +9,25 @@ import type { EngineContext } from './context';
 import { sealEveryRow } from './memory/state';
 import { checkClaimedSource } from './memory/sourcePolicy';
 import { forget, type ForgetReceipt } from './memory/forget';
-import { promote, setStatus, supersede, type LifecycleResult, type StatusChange, type SupersedeResult } from './memory/lifecycle';
+import {
+  promote,
+  setStatus,
+  supersede,
+  type LifecycleResult,
+  type StatusChange,
+  type SupersedeResult,
+} from './memory/lifecycle';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
 import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
-import { indexWorkspace, getIndexState, type FileSource, type IndexOptions, type IndexProgress, type IndexSummary } from './indexing/indexer';
+import {
+  indexWorkspace,
+  getIndexState,
+  type FileSource,
+  type IndexOptions,
+  type IndexProgress,
+  type IndexSummary,
+} from './indexing/indexer';
 import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
@@ -27,7 +41,14 @@ import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
-import { exportBundle, importBundle, type ExportFilter, type ExportOptions, type ImportOptions, type ImportResult } from './trust/bundle';
+import {
+  exportBundle,
+  importBundle,
+  type ExportFilter,
+  type ExportOptions,
+  type ImportOptions,
+  type ImportResult,
+} from './trust/bundle';
 import type { Bundle } from './trust/bundleFormat';
 import { distrustAuthor, trustAuthor, trustList, type AuthorInfo, type TrustList } from './trust/trustedKeys';
 import { canonicalize, type CanonicalizeOptions, type CanonicalizeResult } from './team/canonicalize';
@@ -95,11 +116,22 @@ export class Engine {
     });
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     const storeId = ensureStoreId(options.db);
-    this.ctx = { db: options.db, clock, logger, storeId, signer, integrity: new IntegrityChecker({ db: options.db, storeId }) };
+    this.ctx = {
+      db: options.db,
+      clock,
+      logger,
+      storeId,
+      signer,
+      integrity: new IntegrityChecker({ db: options.db, storeId }),
+    };
     this.embedder = options.embedder;
-    this.embedderProblem = options.embedder ? null : options.embedderProblem ?? 'no embedding model configured';
+    this.embedderProblem = options.embedder ? null : (options.embedderProblem ?? 'no embedding model configured');
     const repositories = options.repositories;
-    this.drift = new DriftService(this.ctx, options.files, typeof repositories === 'function' ? repositories : () => repositories ?? []);
+    this.drift = new DriftService(
+      this.ctx,
+      options.files,
+      typeof repositories === 'function' ? repositories : () => repositories ?? [],
+    );
   }
 
   get storeId(): string {
@@ -163,7 +195,7 @@ export class Engine {
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */
   useEmbedder(embedder: Embedder | undefined, problem?: string): void {
     this.embedder = embedder;
-    this.embedderProblem = embedder ? null : problem ?? 'no embedding model configured';
+    this.embedderProblem = embedder ? null : (problem ?? 'no embedding model configured');
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
@@ -218,15 +250,24 @@ export class Engine {
   }
 
   setStatus(actor: Actor, key: string, status: StatusChange, reason: unknown): LifecycleResult {
-    return this.writes(() => setStatus(this.ctx, actor, key, status, reason), () => [key]);
+    return this.writes(
+      () => setStatus(this.ctx, actor, key, status, reason),
+      () => [key],
+    );
   }
 
   supersede(actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
-    return this.writes(() => supersede(this.ctx, actor, oldKey, newKey, validFrom), () => [oldKey, newKey]);
+    return this.writes(
+      () => supersede(this.ctx, actor, oldKey, newKey, validFrom),
+      () => [oldKey, newKey],
+    );
   }
 
   promote(actor: Actor, key: string): LifecycleResult {
-    return this.writes(() => promote(this.ctx, actor, key), () => [key]);
+    return this.writes(
+      () => promote(this.ctx, actor, key),
+      () => [key],
+    );
   }
 
   forget(actor: Actor, key: string): ForgetReceipt {
@@ -250,7 +291,9 @@ export class Engine {
 
   stats(): StoreStats {
     const db = this.ctx.db;
-    const byStatus = db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM memories WHERE is_current = 1 GROUP BY status');
+    const byStatus = db.all<{ status: string; n: number }>(
+      'SELECT status, COUNT(*) AS n FROM memories WHERE is_current = 1 GROUP BY status',
+    );
     return {
       store_id: this.ctx.storeId,
       schema_version: currentSchemaVersion(db),
@@ -261,7 +304,9 @@ export class Engine {
     };
   }
 
-  /** Scans for duplicates, conflicts, stale records and dead-end collisions; merges exact duplicates, queues the rest. */
+  /**
+   * Scans for duplicates, conflicts, stale records and dead-end collisions; merges exact duplicates, queues the rest.
+   */
   stewardRun(options?: StewardRunOptions): StewardRunResult {
     return this.writes(() => runSteward(this.ctx, options, this.stewardDrift()));
   }
@@ -277,7 +322,11 @@ export class Engine {
   }
 
   /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
-  sessionClose(actor: Actor, input: SessionCloseInput | Record<string, unknown>, options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean }): SessionCloseResult {
+  sessionClose(
+    actor: Actor,
+    input: SessionCloseInput | Record<string, unknown>,
+    options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean },
+  ): SessionCloseResult {
     return this.writes(() => sessionClose(this.ctx, actor, input, options));
   }
 
@@ -286,7 +335,9 @@ export class Engine {
     return driftByMemory(this.driftFindings({ states: [...DRIFTED_STATES] }));
   }
 
-  /** A signed bundle of the current records the filter selects (default: every status but retracted and quarantined). */
+  /**
+   * A signed bundle of the current records the filter selects (default: every status but retracted and quarantined).
+   */
   exportBundle(filter?: ExportFilter, options?: ExportOptions): Bundle {
     return exportBundle(this.ctx, filter, options);
   }

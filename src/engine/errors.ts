@@ -30,7 +30,12 @@ export class LoreError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { code: this.code, message: this.message, hint: this.hint, ...(this.details ? { details: this.details } : {}) };
+    return {
+      code: this.code,
+      message: this.message,
+      hint: this.hint,
+      ...(this.details ? { details: this.details } : {}),
+    };
   }
 }
 

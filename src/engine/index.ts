@@ -23,7 +23,20 @@ export { meaningHint } from './search/hint';
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './indexing/redact';
-export { INBOX_ACTIONS, INBOX_KINDS, PLAN_ACTIONS, RISKS, SESSION_KINDS, type Finding, type InboxAction, type InboxItem, type InboxKind, type Risk, type SessionKind, type SessionProposal } from './steward/types';
+export {
+  INBOX_ACTIONS,
+  INBOX_KINDS,
+  PLAN_ACTIONS,
+  RISKS,
+  SESSION_KINDS,
+  type Finding,
+  type InboxAction,
+  type InboxItem,
+  type InboxKind,
+  type Risk,
+  type SessionKind,
+  type SessionProposal,
+} from './steward/types';
 export type { InboxFilter, InboxList } from './steward/inbox';
 export type { ResolveResult } from './steward/resolve';
 export type { StewardRunOptions, StewardRunResult, StewardFinding, FindingOutcome } from './steward/run';
@@ -36,7 +49,15 @@ export type { AuthorInfo, TrustList } from './trust/trustedKeys';
 export type { CanonicalizeOptions, CanonicalizeResult } from './team/canonicalize';
 export type { RepoFiles } from './team/repoFiles';
 export type { RepoRecordsSummary } from './team/repoRecords';
-export { DRIFT_STATES, type DriftState, type DriftFinding, type DriftFlag, type DriftScanResult, type WorkspaceReader, type FileStat } from './drift/types';
+export {
+  DRIFT_STATES,
+  type DriftState,
+  type DriftFinding,
+  type DriftFlag,
+  type DriftScanResult,
+  type WorkspaceReader,
+  type FileStat,
+} from './drift/types';
 export type { DriftFilter } from './drift/service';
 export type { ReverifyResult } from './memory/reverify';
 export { describeDrift, type WithDrift } from './drift/annotate';

@@ -1,5 +1,6 @@
 // Reaching a workspace's store from any Lore process (the CLI, lore mcp, the editor): be a
-// client of its live owner, or become the owner (the editor becomes it by starting `lore serve`). While another process holds the lock but does
+// client of its live owner, or become the owner (the editor becomes it by starting `lore serve`). While another process
+// holds the lock but does
 // not serve yet (it is starting, or several are electing a new owner after one stopped), wait and
 // look again, so a caller sees STORE_BUSY only when no owner could be reached for `waitMs`.
 

@@ -40,16 +40,24 @@ export function resolveWorkspaceRoot(dir: string): string {
   try {
     root = realpathSync(dir);
   } catch {
-    throw new LoreError('INVALID_INPUT', `workspace folder ${dir} does not exist`, 'pass an existing folder with --workspace');
+    throw new LoreError(
+      'INVALID_INPUT',
+      `workspace folder ${dir} does not exist`,
+      'pass an existing folder with --workspace',
+    );
   }
-  if (!statSync(root).isDirectory()) throw new LoreError('INVALID_INPUT', `workspace ${dir} is not a folder`, 'pass a folder with --workspace');
+  if (!statSync(root).isDirectory())
+    throw new LoreError('INVALID_INPUT', `workspace ${dir} is not a folder`, 'pass a folder with --workspace');
   return root;
 }
 
 export function storePaths(workspaceDir: string, home: string = loreHome()): StorePaths {
   const workspaceRoot = resolveWorkspaceRoot(workspaceDir);
   const id = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 16);
-  const name = basename(workspaceRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
+  const name =
+    basename(workspaceRoot)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root';
   const dir = join(home, 'workspaces', `${name}-${id}`);
   return { workspaceRoot, home, dir, database: join(dir, 'lore.db'), owner: join(dir, 'owner.json') };
 }
@@ -57,5 +65,7 @@ export function storePaths(workspaceDir: string, home: string = loreHome()): Sto
 export function ensureStoreDir(paths: StorePaths): void {
   mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   // A note for people who find the folder: which workspace it belongs to.
-  writeFileSync(join(paths.dir, 'workspace.json'), JSON.stringify({ root: paths.workspaceRoot }, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(join(paths.dir, 'workspace.json'), JSON.stringify({ root: paths.workspaceRoot }, null, 2) + '\n', {
+    mode: 0o600,
+  });
 }

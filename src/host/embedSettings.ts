@@ -17,7 +17,11 @@ import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './
 import type { ModelDtype, ModelSettingNames } from './embed/modelFiles';
 
 /** What the reasons call the settings, so a person sees the variable to change. */
-export const ENV_SETTING_NAMES: ModelSettingNames = { modelDir: 'LORE_MODEL_DIR', modelName: 'LORE_MODEL', dtype: 'LORE_MODEL_DTYPE' };
+export const ENV_SETTING_NAMES: ModelSettingNames = {
+  modelDir: 'LORE_MODEL_DIR',
+  modelName: 'LORE_MODEL',
+  dtype: 'LORE_MODEL_DTYPE',
+};
 
 export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
   if (env.LORE_EMBED === 'off') return null;

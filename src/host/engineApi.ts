@@ -1,13 +1,57 @@
 // The engine as an asynchronous API, so a door works the same whether it owns the store (local
 // calls) or reaches the owner over loopback HTTP (`/rpc`). One table of operations serves both.
 
-import { LoreError, Engine, isLoreError, type Actor, type CanonicalizeOptions, type CanonicalizeResult, type ErrorCode, type IndexOptions, type IndexProgress, type IndexStatus, type IndexSummary } from '../engine';
+import {
+  LoreError,
+  Engine,
+  isLoreError,
+  type Actor,
+  type CanonicalizeOptions,
+  type CanonicalizeResult,
+  type ErrorCode,
+  type IndexOptions,
+  type IndexProgress,
+  type IndexStatus,
+  type IndexSummary,
+} from '../engine';
 import type { DiscoveryConfig } from '../engine/indexing/discovery';
 import { WorkspaceFileSource } from './fileSource';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
 
-export const RPC_OPS = ['remember', 'recall', 'get', 'list', 'history', 'setStatus', 'supersede', 'promote', 'forget', 'verifyAudit', 'auditCheckpoint', 'stats', 'indexStatus', 'indexWorkspace', 'listDocs', 'stewardRun', 'inbox', 'resolveInbox', 'sessionClose', 'driftScan', 'driftCheck', 'driftFindings', 'reverify', 'reverifyReference', 'exportBundle', 'importBundle', 'trustedKeys', 'trustAuthor', 'distrustAuthor', 'canonicalize', 'verifyRecords'] as const;
+export const RPC_OPS = [
+  'remember',
+  'recall',
+  'get',
+  'list',
+  'history',
+  'setStatus',
+  'supersede',
+  'promote',
+  'forget',
+  'verifyAudit',
+  'auditCheckpoint',
+  'stats',
+  'indexStatus',
+  'indexWorkspace',
+  'listDocs',
+  'stewardRun',
+  'inbox',
+  'resolveInbox',
+  'sessionClose',
+  'driftScan',
+  'driftCheck',
+  'driftFindings',
+  'reverify',
+  'reverifyReference',
+  'exportBundle',
+  'importBundle',
+  'trustedKeys',
+  'trustAuthor',
+  'distrustAuthor',
+  'canonicalize',
+  'verifyRecords',
+] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 type EngineOp = Exclude<RpcOp, 'indexWorkspace' | 'canonicalize'>;
 export type IndexRequest = Pick<IndexOptions, 'full' | 'signal'> & { discovery?: DiscoveryConfig };
@@ -17,28 +61,53 @@ export interface RpcRun {
   signal?: AbortSignal;
 }
 
-type Method<K extends EngineOp> = Engine[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+type Method<K extends EngineOp> = Engine[K] extends (...args: infer A) => infer R
+  ? (...args: A) => Promise<Awaited<R>>
+  : never;
 export type EngineApi = { [K in EngineOp]: Method<K> } & {
   /**
    * Indexes the workspace at `root` (an owner across /rpc indexes its own), with `discovery`'s
    * globs on top of its .lore/config.json; progress reaches `onProgress`, local or remote, and
    * aborting `signal` stops the run between batches (remotely: by hanging up).
    */
-  indexWorkspace(root: string, options: IndexRequest, onProgress?: (p: IndexProgress) => void): Promise<{ summary: IndexSummary; status: IndexStatus }>;
+  indexWorkspace(
+    root: string,
+    options: IndexRequest,
+    onProgress?: (p: IndexProgress) => void,
+  ): Promise<{ summary: IndexSummary; status: IndexStatus }>;
   /** Writes a record into the workspace the store belongs to (an ADR, or a signed `.lore/` record). */
   canonicalize(actor: Actor, key: string, options?: CanonicalizeOptions): Promise<CanonicalizeResult>;
 };
 
 /** Canonicalize against the workspace's files: the engine renders, this host writes. */
-export function runCanonicalize(engine: Engine, root: string | undefined, actor: Actor, key: string, options: CanonicalizeOptions = {}): CanonicalizeResult {
-  if (!root) throw new LoreError('STORE_UNAVAILABLE', 'this connection to the store has no workspace folder to write into', 'run it from the workspace (lore canonicalize) or the editor');
+export function runCanonicalize(
+  engine: Engine,
+  root: string | undefined,
+  actor: Actor,
+  key: string,
+  options: CanonicalizeOptions = {},
+): CanonicalizeResult {
+  if (!root)
+    throw new LoreError(
+      'STORE_UNAVAILABLE',
+      'this connection to the store has no workspace folder to write into',
+      'run it from the workspace (lore canonicalize) or the editor',
+    );
   return engine.canonicalize(actor, key, options, new WorkspaceRepoFiles(root));
 }
 
 /** Drains the indexer over the workspace's files, reporting progress. */
 /** `discovery`: globs from the editor's settings, on top of the workspace's .lore/config.json. */
-export async function runIndex(engine: Engine, root: string, options: IndexRequest, onProgress?: (p: IndexProgress) => void): Promise<{ summary: IndexSummary; status: IndexStatus }> {
-  const run = engine.index(new WorkspaceFileSource(root, workspaceDiscoveryRules(root, options.discovery)), { full: options.full, signal: options.signal });
+export async function runIndex(
+  engine: Engine,
+  root: string,
+  options: IndexRequest,
+  onProgress?: (p: IndexProgress) => void,
+): Promise<{ summary: IndexSummary; status: IndexStatus }> {
+  const run = engine.index(new WorkspaceFileSource(root, workspaceDiscoveryRules(root, options.discovery)), {
+    full: options.full,
+    signal: options.signal,
+  });
   for (;;) {
     const step = await run.next();
     if (step.done) return { summary: step.value, status: engine.indexStatus() };
@@ -54,9 +123,11 @@ export function localApi(engine: Engine, workspaceRoot?: string): EngineApi {
   for (const op of RPC_OPS) {
     api[op] =
       op === 'indexWorkspace'
-        ? async (...args: unknown[]) => runIndex(engine, ...(args as [string, IndexRequest, ((p: IndexProgress) => void)?]))
+        ? async (...args: unknown[]) =>
+            runIndex(engine, ...(args as [string, IndexRequest, ((p: IndexProgress) => void)?]))
         : op === 'canonicalize'
-          ? async (...args: unknown[]) => runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]))
+          ? async (...args: unknown[]) =>
+              runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]))
           : async (...args: unknown[]) => (engine[op] as (...a: unknown[]) => unknown).apply(engine, args);
   }
   return api as unknown as EngineApi;
@@ -68,23 +139,36 @@ function discoveryArg(value: unknown): DiscoveryConfig | undefined {
   const { include, exclude } = value as { include?: unknown; exclude?: unknown };
   const globs = (list: unknown, name: string): string[] | undefined => {
     if (list === undefined) return undefined;
-    if (!Array.isArray(list) || !list.every((g) => typeof g === 'string')) throw new LoreError('INVALID_INPUT', `indexWorkspace: discovery.${name} must be a list of glob strings`);
+    if (!Array.isArray(list) || !list.every((g) => typeof g === 'string'))
+      throw new LoreError('INVALID_INPUT', `indexWorkspace: discovery.${name} must be a list of glob strings`);
     return list;
   };
   return { include: globs(include, 'include'), exclude: globs(exclude, 'exclude') };
 }
 
 /** Runs one RPC request against the engine; throws LoreError for bad requests. */
-export async function dispatchRpc(engine: Engine, workspaceRoot: string, body: unknown, run: RpcRun = {}): Promise<unknown> {
+export async function dispatchRpc(
+  engine: Engine,
+  workspaceRoot: string,
+  body: unknown,
+  run: RpcRun = {},
+): Promise<unknown> {
   const { op, args } = (body ?? {}) as { op?: unknown; args?: unknown };
-  if (typeof op !== 'string' || !(RPC_OPS as readonly string[]).includes(op)) throw new LoreError('INVALID_INPUT', `unknown operation ${JSON.stringify(op)}`);
+  if (typeof op !== 'string' || !(RPC_OPS as readonly string[]).includes(op))
+    throw new LoreError('INVALID_INPUT', `unknown operation ${JSON.stringify(op)}`);
   if (!Array.isArray(args)) throw new LoreError('INVALID_INPUT', 'args must be a list');
   // The owner indexes its own workspace: a client names no folder to read.
   if (op === 'indexWorkspace') {
     const given = (args[1] ?? {}) as { full?: unknown; discovery?: unknown };
-    return runIndex(engine, workspaceRoot, { full: given.full === true, discovery: discoveryArg(given.discovery), signal: run.signal }, run.onProgress);
+    return runIndex(
+      engine,
+      workspaceRoot,
+      { full: given.full === true, discovery: discoveryArg(given.discovery), signal: run.signal },
+      run.onProgress,
+    );
   }
-  if (op === 'canonicalize') return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));
+  if (op === 'canonicalize')
+    return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));
   return (engine[op as EngineOp] as (...a: unknown[]) => unknown).apply(engine, args);
 }
 
@@ -92,20 +176,29 @@ type RpcError = { code: ErrorCode; message: string; hint?: string; details?: Rec
 
 /** The owner answers indexWorkspace as lines: {progress} while it runs, then {result} or {error}. */
 export async function readIndexLines(response: Response, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
-  if (!response.body) throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${response.status} with no body`);
+  if (!response.body)
+    throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${response.status} with no body`);
   const decoder = new TextDecoder();
   let pending = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     pending += decoder.decode(chunk, { stream: true });
     for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-      const line = JSON.parse(pending.slice(0, end)) as { progress?: IndexProgress; result?: unknown; error?: RpcError };
+      const line = JSON.parse(pending.slice(0, end)) as {
+        progress?: IndexProgress;
+        result?: unknown;
+        error?: RpcError;
+      };
       pending = pending.slice(end + 1);
       if (line.error) throw new LoreError(line.error.code, line.error.message, line.error.hint, line.error.details);
       if ('result' in line) return line.result;
       if (line.progress) onProgress?.(line.progress);
     }
   }
-  throw new LoreError('STORE_UNAVAILABLE', 'the store owner stopped answering before indexing ended', 'if it crashed, index again: its lock is taken over');
+  throw new LoreError(
+    'STORE_UNAVAILABLE',
+    'the store owner stopped answering before indexing ended',
+    'if it crashed, index again: its lock is taken over',
+  );
 }
 
 export function remoteApi(url: string, token: string): EngineApi {
@@ -113,18 +206,34 @@ export function remoteApi(url: string, token: string): EngineApi {
   for (const op of RPC_OPS) {
     api[op] = async (...args: unknown[]) => {
       // Functions and signals do not travel: progress comes back as lines, and a cancel hangs up.
-      const index = op === 'indexWorkspace' ? { request: (args[1] ?? {}) as IndexRequest, onProgress: args[2] as ((p: IndexProgress) => void) | undefined } : undefined;
+      const index =
+        op === 'indexWorkspace'
+          ? {
+              request: (args[1] ?? {}) as IndexRequest,
+              onProgress: args[2] as ((p: IndexProgress) => void) | undefined,
+            }
+          : undefined;
       if (index) args = [args[0], { full: index.request.full === true, discovery: index.request.discovery }];
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ op, args }), signal: index?.request.signal });
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ op, args }),
+          signal: index?.request.signal,
+        });
         if (index && response.ok) return await readIndexLines(response, index.onProgress);
       } catch (error) {
         if (isLoreError(error) || index?.request.signal?.aborted) throw error;
-        throw new LoreError('STORE_UNAVAILABLE', `cannot reach the Lore process that owns this store (${(error as Error).message})`, 'if it crashed, run the command again: its lock is taken over');
+        throw new LoreError(
+          'STORE_UNAVAILABLE',
+          `cannot reach the Lore process that owns this store (${(error as Error).message})`,
+          'if it crashed, run the command again: its lock is taken over',
+        );
       }
       const payload = (await response.json().catch(() => ({}))) as { result?: unknown; error?: RpcError };
-      if (payload.error) throw new LoreError(payload.error.code, payload.error.message, payload.error.hint, payload.error.details);
+      if (payload.error)
+        throw new LoreError(payload.error.code, payload.error.message, payload.error.hint, payload.error.details);
       if (!response.ok) throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${response.status}`);
       return payload.result;
     };

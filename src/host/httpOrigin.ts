@@ -34,16 +34,27 @@ export function bindAddress(host: string | undefined, allowRemote = false): stri
   if (host === undefined || host === OWNER_CONNECT_HOST || host === 'localhost') return OWNER_CONNECT_HOST;
   const loopback = isLoopback(host);
   if (!loopback && !allowRemote) {
-    throw new LoreError('INVALID_INPUT', `refusing to listen on ${host}: Lore serves loopback only`, 'to expose it anyway pass --allow-remote (the bearer token is still required)');
+    throw new LoreError(
+      'INVALID_INPUT',
+      `refusing to listen on ${host}: Lore serves loopback only`,
+      'to expose it anyway pass --allow-remote (the bearer token is still required)',
+    );
   }
   if (WILDCARDS.has(host)) return host;
   if (!isIP(host.replace(/^\[|\]$/g, ''))) {
-    throw new LoreError('INVALID_INPUT', `--host ${host} is not an IP address`, `pass ${OWNER_CONNECT_HOST} (the default)${allowRemote ? ', 0.0.0.0 or ::' : ''}`);
+    throw new LoreError(
+      'INVALID_INPUT',
+      `--host ${host} is not an IP address`,
+      `pass ${OWNER_CONNECT_HOST} (the default)${allowRemote ? ', 0.0.0.0 or ::' : ''}`,
+    );
   }
   throw new LoreError(
     'INVALID_INPUT',
-    `--host ${host} would make the store unreachable: every other Lore process (the CLI, lore mcp, the editor) connects to the owner at ${OWNER_CONNECT_HOST}`,
-    `leave --host out (${OWNER_CONNECT_HOST})${allowRemote ? ', or listen on every address with --host 0.0.0.0 or --host ::' : ''}`,
+    `--host ${host} would make the store unreachable: every other ` +
+      `Lore process (the CLI, lore mcp, the editor) connects to the ` +
+      `owner at ${OWNER_CONNECT_HOST}`,
+    `leave --host out ` +
+      `(${OWNER_CONNECT_HOST})${allowRemote ? ', or listen on every address with --host 0.0.0.0 or --host ::' : ''}`,
   );
 }
 
@@ -58,7 +69,8 @@ export function refusedOrigin(req: IncomingMessage, policy: OriginPolicy): strin
   const host = req.headers.host;
   if (!host) return 'a request without a Host header';
   const authority = host.toLowerCase();
-  if (!policy.remote && !loopbackAuthority(authority, policy.port)) return `Host ${host} is not this loopback server (DNS rebinding?)`;
+  if (!policy.remote && !loopbackAuthority(authority, policy.port))
+    return `Host ${host} is not this loopback server (DNS rebinding?)`;
   const origin = req.headers.origin;
   if (origin === undefined) return null;
   let parsed: URL;

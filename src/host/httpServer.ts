@@ -85,9 +85,18 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const body = req.method === 'POST' ? await readJson(req, MAX_MCP_MESSAGE_BYTES) : undefined;
     const existing = typeof sessionId === 'string' ? sessions.use(sessionId) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
-    if (sessionId) return sendJson(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'unknown session; initialize again' }, id: null });
+    if (sessionId)
+      return sendJson(res, 404, {
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'unknown session; initialize again' },
+        id: null,
+      });
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'start with an initialize request' }, id: null });
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'start with an initialize request' },
+        id: null,
+      });
     }
     await sessions.makeRoom();
     const server = buildServer({
@@ -128,11 +137,19 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const line = (value: unknown) => JSON.stringify(value) + '\n';
     try {
       const run = { signal: controller.signal, onProgress: (progress: unknown) => res.write(line({ progress })) };
-      const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body, run));
+      const result = await options.access.use((engine) =>
+        dispatchRpc(engine, options.workspaceRoot() ?? '', body, run),
+      );
       res.end(line({ result }));
     } catch (error) {
       if (!isLoreError(error)) options.logger.error(`HTTP /rpc indexWorkspace: ${(error as Error)?.stack ?? error}`);
-      res.end(line({ error: isLoreError(error) ? error.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
+      res.end(
+        line({
+          error: isLoreError(error)
+            ? error.toJSON()
+            : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) },
+        }),
+      );
     }
   };
 
@@ -141,20 +158,36 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const refused = refusedOrigin(req, { port, remote: host !== OWNER_CONNECT_HOST });
     if (refused) {
       // Another site (or a name rebound to this address) is answered without reading anything.
-      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'FORBIDDEN', message: `refused: ${refused}` } }));
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'FORBIDDEN', message: `refused: ${refused}` } }));
       return;
     }
-    const allowed = authorized(req, options.token) || (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
+    const allowed =
+      authorized(req, options.token) ||
+      (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
     if (!allowed) {
       // Nothing is read, parsed or opened for a request without the token.
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+        .end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } }));
       return;
     }
     if (path === '/health') return sendJson(res, 200, { ok: true, pid: process.pid });
-    const work = path === '/mcp' ? handleMcp(req, res) : path === '/rpc' ? handleRpc(req, res) : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
+    const work =
+      path === '/mcp'
+        ? handleMcp(req, res)
+        : path === '/rpc'
+          ? handleRpc(req, res)
+          : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
     work.catch((error) => {
       if (!isLoreError(error)) options.logger.error(`HTTP ${req.method} ${path}: ${(error as Error)?.stack ?? error}`);
-      if (!res.headersSent) sendJson(res, isLoreError(error) ? 400 : 500, { error: isLoreError(error) ? error.toJSON() : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } });
+      if (!res.headersSent)
+        sendJson(res, isLoreError(error) ? 400 : 500, {
+          error: isLoreError(error)
+            ? error.toJSON()
+            : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) },
+        });
       else res.end();
     });
   });

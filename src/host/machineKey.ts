@@ -26,11 +26,20 @@ export function loadMachineSigner(home: string): Signer {
     file = JSON.parse(readFileSync(path, 'utf8')) as KeyFile;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new LoreError('STORE_UNAVAILABLE', `cannot read this machine's signing key at ${path}`, 'restore the file or move it aside to create a new key (records it signed stay verifiable)');
+      throw new LoreError(
+        'STORE_UNAVAILABLE',
+        `cannot read this machine's signing key at ${path}`,
+        'restore the file or move it aside to create a new key (records it signed stay verifiable)',
+      );
     }
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const der = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
-    file = { key_id: keyIdOf(der), public_key: der, private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), created_at: new Date().toISOString() };
+    file = {
+      key_id: keyIdOf(der),
+      public_key: der,
+      private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+      created_at: new Date().toISOString(),
+    };
     mkdirSync(join(home, 'keys'), { recursive: true, mode: 0o700 });
     try {
       writeFileSync(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
@@ -42,5 +51,9 @@ export function loadMachineSigner(home: string): Signer {
   }
   chmodSync(path, 0o600);
   const privateKey = createPrivateKey({ key: Buffer.from(file.private_key, 'base64'), format: 'der', type: 'pkcs8' });
-  return { keyId: file.key_id, publicKey: file.public_key, sign: (message) => sign(null, Buffer.from(message, 'utf8'), privateKey).toString('base64') };
+  return {
+    keyId: file.key_id,
+    publicKey: file.public_key,
+    sign: (message) => sign(null, Buffer.from(message, 'utf8'), privateKey).toString('base64'),
+  };
 }

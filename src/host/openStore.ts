@@ -41,7 +41,13 @@ export function openStore(options: OpenStoreOptions): OpenStore {
     db = new WasmSqlDatabase(paths.database);
     // Loading starts here, the one place every door opens a store (once per process).
     const parser = options.symbols === false ? undefined : treeSitterSymbols(options.logger);
-    const engine = new Engine({ db, logger: options.logger, signer: loadMachineSigner(paths.home), files: new DiskWorkspaceReader(paths.workspaceRoot, parser), repositories: liveRepositories(paths.workspaceRoot) });
+    const engine = new Engine({
+      db,
+      logger: options.logger,
+      signer: loadMachineSigner(paths.home),
+      files: new DiskWorkspaceReader(paths.workspaceRoot, parser),
+      repositories: liveRepositories(paths.workspaceRoot),
+    });
     const opened = db;
     return {
       engine,

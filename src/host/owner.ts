@@ -14,7 +14,10 @@ export async function findLiveOwner(ownerFile: string, timeoutMs = 1500): Promis
   if (!info || !info.port || !isLive(info)) return undefined;
   const url = `http://${OWNER_CONNECT_HOST}:${info.port}`;
   try {
-    const response = await fetch(`${url}/health`, { headers: { authorization: `Bearer ${info.token}` }, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`${url}/health`, {
+      headers: { authorization: `Bearer ${info.token}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     return response.ok ? { info, url } : undefined;
   } catch {
     return undefined;

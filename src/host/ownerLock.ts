@@ -84,7 +84,12 @@ function busy(owner: OwnerInfo): LoreError {
   );
 }
 
-const TAKING_OVER = () => new LoreError('STORE_BUSY', 'another Lore process is taking the store over from one that stopped', 'try again in a moment');
+const TAKING_OVER = () =>
+  new LoreError(
+    'STORE_BUSY',
+    'another Lore process is taking the store over from one that stopped',
+    'try again in a moment',
+  );
 
 /**
  * Claims the right to clear a dead owner's lock; false when another process holds that claim.
@@ -92,7 +97,10 @@ const TAKING_OVER = () => new LoreError('STORE_BUSY', 'another Lore process is t
  */
 function claimTakeover(claimFile: string): boolean {
   try {
-    writeFileSync(claimFile, JSON.stringify({ pid: process.pid, host: hostname() }) + '\n', { flag: 'wx', mode: 0o600 });
+    writeFileSync(claimFile, JSON.stringify({ pid: process.pid, host: hostname() }) + '\n', {
+      flag: 'wx',
+      mode: 0o600,
+    });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -117,7 +125,15 @@ function mtime(file: string): number {
 }
 
 export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: string): OwnerLock {
-  const info: OwnerInfo = { pid: process.pid, host: hostname(), port: null, token: randomBytes(32).toString('hex'), mcp_token: randomBytes(32).toString('hex'), door, started_at: new Date().toISOString() };
+  const info: OwnerInfo = {
+    pid: process.pid,
+    host: hostname(),
+    port: null,
+    token: randomBytes(32).toString('hex'),
+    mcp_token: randomBytes(32).toString('hex'),
+    door,
+    started_at: new Date().toISOString(),
+  };
   const mark = processStartMark(process.pid);
   if (mark) info.process_start = mark;
   const claimFile = `${ownerFile}.takeover`;
@@ -152,7 +168,11 @@ export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: 
       rmSync(ownerFile, { force: true });
       rmSync(`${databaseFile}.lock`, { recursive: true, force: true });
     }
-    throw new LoreError('STORE_BUSY', 'could not take the store lock after three attempts', 'another Lore process is starting at the same time; try again');
+    throw new LoreError(
+      'STORE_BUSY',
+      'could not take the store lock after three attempts',
+      'another Lore process is starting at the same time; try again',
+    );
   } finally {
     if (claimed) rmSync(claimFile, { force: true });
   }

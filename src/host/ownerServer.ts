@@ -37,23 +37,31 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     logger: options.logger,
     onOpen: (store) => {
       // The model loads in the background: lexical recall serves until it is ready.
-      releaseEmbedder = (options.attachEmbedder ? options.attachEmbedder(store) : attachEmbedder(store.engine, store.paths.home, options.logger)).catch((error) => {
+      releaseEmbedder = (
+        options.attachEmbedder
+          ? options.attachEmbedder(store)
+          : attachEmbedder(store.engine, store.paths.home, options.logger)
+      ).catch((error) => {
         options.logger.warn(`no embeddings: ${(error as Error).message}`);
         return async () => {};
       });
       // Served once drift's symbol parser has loaded: until then a symbol fingerprinted by it reads
       // as current, so a client's drift check right after the start would miss a change.
-      started = store.symbols.catch(() => undefined).then(() => startHttpServer({
-        access,
-        workspaceRoot: () => store.paths.workspaceRoot,
-        // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
-        token: store.lock.info.token,
-        mcpToken: store.lock.info.mcp_token,
-        host: options.host,
-        port: options.port,
-        allowRemote: options.allowRemote,
-        logger: options.logger,
-      }));
+      started = store.symbols
+        .catch(() => undefined)
+        .then(() =>
+          startHttpServer({
+            access,
+            workspaceRoot: () => store.paths.workspaceRoot,
+            // The lock's token guards the HTTP door too; it lives only in the 0600 owner.json.
+            token: store.lock.info.token,
+            mcpToken: store.lock.info.mcp_token,
+            host: options.host,
+            port: options.port,
+            allowRemote: options.allowRemote,
+            logger: options.logger,
+          }),
+        );
       started.then(
         (server) => store.lock.publish(server.port),
         (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),

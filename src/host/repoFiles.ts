@@ -10,7 +10,8 @@ export class WorkspaceRepoFiles implements RepoFiles {
   constructor(private readonly root: string) {}
 
   private resolve(path: string): string {
-    if (isAbsolute(path) || path.split(/[\\/]/).includes('..')) throw new LoreError('INVALID_INPUT', `${path} is not a path inside the workspace`);
+    if (isAbsolute(path) || path.split(/[\\/]/).includes('..'))
+      throw new LoreError('INVALID_INPUT', `${path} is not a path inside the workspace`);
     return join(this.root, path);
   }
 
@@ -20,7 +21,11 @@ export class WorkspaceRepoFiles implements RepoFiles {
     while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
     const inside = relative(realpathSync(this.root), realpathSync(existing));
     if (inside.startsWith('..') || isAbsolute(inside) || inside.split(sep).includes('..')) {
-      throw new LoreError('INVALID_INPUT', `${path} leads outside the workspace (through a symlink)`, 'Lore reads and writes only inside the workspace; replace the symlink with a real folder or file');
+      throw new LoreError(
+        'INVALID_INPUT',
+        `${path} leads outside the workspace (through a symlink)`,
+        'Lore reads and writes only inside the workspace; replace the symlink with a real folder or file',
+      );
     }
   }
 
@@ -54,13 +59,21 @@ export class WorkspaceRepoFiles implements RepoFiles {
     this.contain(path, dirname(absolute));
     // Never write through a symlink, even one pointing inside: overwrite replaces only a real file.
     if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new LoreError('INVALID_INPUT', `${path} is a symlink; Lore does not write through it`, 'replace it with a real file or remove it');
+      throw new LoreError(
+        'INVALID_INPUT',
+        `${path} is a symlink; Lore does not write through it`,
+        'replace it with a real file or remove it',
+      );
     }
     try {
       writeFileSync(absolute, content, { flag: options.overwrite ? 'w' : 'wx' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new LoreError('INVALID_STATE', `${path} already exists in the workspace`, 'Lore does not overwrite a file it did not write; move it aside or pick another record');
+        throw new LoreError(
+          'INVALID_STATE',
+          `${path} already exists in the workspace`,
+          'Lore does not overwrite a file it did not write; move it aside or pick another record',
+        );
       }
       throw error;
     }

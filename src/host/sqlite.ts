@@ -15,7 +15,9 @@ export class WasmSqlDatabase implements SqlDatabase {
     const sqlite = require('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
     this.db = new sqlite.Database(path);
     // secure_delete zeroes freed pages so forgotten text does not linger in the file.
-    this.db.exec('PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL');
+    this.db.exec(
+      'PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL',
+    );
   }
 
   private statement(sql: string): Statement {

@@ -27,19 +27,37 @@ export class OwnedStoreAccess implements StoreAccess {
     if (this.store) return this.store;
     if (!this.options.workspace) {
       this.problem = 'no workspace folder was given';
-      throw new LoreError('STORE_UNAVAILABLE', 'Lore has no workspace to serve', 'start it in your repository (`lore mcp` from the repo folder, or `lore mcp --workspace DIR`)');
+      throw new LoreError(
+        'STORE_UNAVAILABLE',
+        'Lore has no workspace to serve',
+        'start it in your repository (`lore mcp` from the repo folder, or `lore mcp --workspace DIR`)',
+      );
     }
     try {
-      this.store = openStore({ workspace: this.options.workspace, home: this.options.home, door: this.options.door, logger: this.options.logger });
+      this.store = openStore({
+        workspace: this.options.workspace,
+        home: this.options.home,
+        door: this.options.door,
+        logger: this.options.logger,
+      });
       this.problem = null;
       this.options.onOpen?.(this.store);
       return this.store;
     } catch (error) {
       this.problem = isLoreError(error) ? error.message : String(error);
       if (isLoreError(error)) {
-        throw new LoreError(error.code === 'STORE_BUSY' ? 'STORE_BUSY' : 'STORE_UNAVAILABLE', `Lore's store for ${this.options.workspace} is unavailable: ${error.message}`, error.hint ?? 'run `lore doctor` in the repository to see why', error.details);
+        throw new LoreError(
+          error.code === 'STORE_BUSY' ? 'STORE_BUSY' : 'STORE_UNAVAILABLE',
+          `Lore's store for ${this.options.workspace} is unavailable: ${error.message}`,
+          error.hint ?? 'run `lore doctor` in the repository to see why',
+          error.details,
+        );
       }
-      throw new LoreError('STORE_UNAVAILABLE', `Lore's store for ${this.options.workspace} could not be opened: ${this.problem}`, 'run `lore doctor` in the repository to see why');
+      throw new LoreError(
+        'STORE_UNAVAILABLE',
+        `Lore's store for ${this.options.workspace} could not be opened: ${this.problem}`,
+        'run `lore doctor` in the repository to see why',
+      );
     }
   }
 

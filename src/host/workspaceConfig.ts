@@ -10,7 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { LoreError } from '../engine';
-import { discoveryRulesFrom, MAX_INDEXED_BYTES, type DiscoveryConfig, type DiscoveryRules } from '../engine/indexing/discovery';
+import {
+  discoveryRulesFrom,
+  MAX_INDEXED_BYTES,
+  type DiscoveryConfig,
+  type DiscoveryRules,
+} from '../engine/indexing/discovery';
 
 export const WORKSPACE_CONFIG = '.lore/config.json';
 
@@ -25,15 +30,21 @@ export interface WorkspaceConfig {
 }
 
 function bad(file: string, what: string): never {
-  throw new LoreError('INVALID_INPUT', `${file}: ${what}`, `fix ${WORKSPACE_CONFIG} (see "Configuration" in Lore's README) or remove it to use the defaults`);
+  throw new LoreError(
+    'INVALID_INPUT',
+    `${file}: ${what}`,
+    `fix ${WORKSPACE_CONFIG} (see "Configuration" in Lore's README) or remove it to use the defaults`,
+  );
 }
 
 function globList(file: string, field: string, value: unknown): string[] {
   if (!Array.isArray(value)) bad(file, `index.${field} must be a list of glob strings`);
   if (value.length > MAX_GLOBS) bad(file, `index.${field} has ${value.length} globs; at most ${MAX_GLOBS}`);
   return value.map((glob, i) => {
-    if (typeof glob !== 'string' || glob.trim() === '') bad(file, `index.${field}[${i}] must be a non-empty glob string`);
-    if (glob.startsWith('/') || glob.split('/').includes('..')) bad(file, `index.${field}[${i}] "${glob}" must be relative to the workspace (no leading "/" or "..")`);
+    if (typeof glob !== 'string' || glob.trim() === '')
+      bad(file, `index.${field}[${i}] must be a non-empty glob string`);
+    if (glob.startsWith('/') || glob.split('/').includes('..'))
+      bad(file, `index.${field}[${i}] "${glob}" must be relative to the workspace (no leading "/" or "..")`);
     try {
       picomatch.makeRe(glob);
     } catch (error) {
@@ -51,7 +62,8 @@ export function parseWorkspaceConfig(text: string, file: string): DiscoveryConfi
   } catch (error) {
     bad(file, `not valid JSON (${(error as Error).message})`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) bad(file, 'must be a JSON object such as {"index": {"include": ["notes/**/*.txt"]}}');
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    bad(file, 'must be a JSON object such as {"index": {"include": ["notes/**/*.txt"]}}');
   const unknownTop = Object.keys(document).filter((k) => k !== 'index');
   if (unknownTop.length) bad(file, `unknown setting(s) ${unknownTop.join(', ')}; the only section is "index"`);
   const index = (document as { index?: unknown }).index;
@@ -59,7 +71,8 @@ export function parseWorkspaceConfig(text: string, file: string): DiscoveryConfi
   if (typeof index !== 'object' || index === null || Array.isArray(index)) bad(file, 'index must be an object');
   const fields = index as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((k) => !INDEX_FIELDS.has(k));
-  if (unknown.length) bad(file, `unknown index setting(s) ${unknown.join(', ')}; known: ${[...INDEX_FIELDS].join(', ')}`);
+  if (unknown.length)
+    bad(file, `unknown index setting(s) ${unknown.join(', ')}; known: ${[...INDEX_FIELDS].join(', ')}`);
   const config: { -readonly [K in keyof DiscoveryConfig]: DiscoveryConfig[K] } = {};
   for (const field of GLOB_LISTS) if (fields[field] !== undefined) config[field] = globList(file, field, fields[field]);
   if (fields.defaults !== undefined) {
@@ -73,7 +86,8 @@ export function parseWorkspaceConfig(text: string, file: string): DiscoveryConfi
     }
     config.maxFileBytes = max;
   }
-  if (config.defaults === false && !config.include?.length) bad(file, 'index.defaults is false but index.include is empty, so nothing would be indexed');
+  if (config.defaults === false && !config.include?.length)
+    bad(file, 'index.defaults is false but index.include is empty, so nothing would be indexed');
   return config;
 }
 

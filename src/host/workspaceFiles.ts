@@ -59,7 +59,12 @@ export function resolveWorkspacePath(
         'Lore serves a secret-bearing file only when the workspace allows it explicitly (index.allow)',
       );
     }
-    refuse(`${relativePath} is not one of the documents or infrastructure files Lore serves`, 'read_file serves what the index covers (docs, ADRs, runbooks, Terraform, Kubernetes, Helm, Dockerfiles, CI); read source code with your own tools');
+    refuse(
+      `${relativePath} is not one of the documents or infrastructure files Lore serves`,
+      'read_file serves what the index covers (docs, ADRs, runbooks, ' +
+        'Terraform, Kubernetes, Helm, Dockerfiles, CI); read source code ' +
+        'with your own tools',
+    );
   }
   return { absolute: located.absolute, relativePath, size: located.stat.size };
 }
@@ -74,7 +79,8 @@ export function readWorkspaceFile(root: string, requested: string, startLine = 1
   const lines = redacted.text.split(/\r?\n/);
   const first = Math.max(1, startLine);
   const last = Math.min(lines.length, endLine ?? lines.length);
-  if (first > lines.length) refuse(`${relativePath} has ${lines.length} lines; start_line ${startLine} is past the end`);
+  if (first > lines.length)
+    refuse(`${relativePath} has ${lines.length} lines; start_line ${startLine} is past the end`);
   if (last < first) refuse(`end_line ${endLine} is before start_line ${startLine}`);
   const slice = lines.slice(first - 1, last).join('\n');
   const redactions = redacted.lines.filter(([a, b]) => b >= first && a <= last).length;

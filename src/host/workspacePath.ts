@@ -11,8 +11,7 @@ import { isAbsolute, join, posix, relative, sep } from 'node:path';
 export type PathRefusal = 'invalid' | 'outside' | 'linked' | 'missing' | 'not-a-file';
 
 export type Located =
-  | { ok: true; absolute: string; relativePath: string; stat: Stats }
-  | { ok: false; refusal: PathRefusal };
+  { ok: true; absolute: string; relativePath: string; stat: Stats } | { ok: false; refusal: PathRefusal };
 
 /** A file the walk may list and read: a regular file with one name (not a link of either kind). */
 export function isPlainFile(stat: Stats): boolean {

@@ -99,6 +99,7 @@ export function githubRepositories(root: string): string[] {
     return [];
   }
   const out = new Set<string>();
-  for (const m of config.matchAll(/url\s*=\s*\S*github\.com[:/]([^/\s]+)\/([^\s]+?)(?:\.git)?\s*$/gm)) out.add(`${m[1]}/${m[2]}`);
+  for (const m of config.matchAll(/url\s*=\s*\S*github\.com[:/]([^/\s]+)\/([^\s]+?)(?:\.git)?\s*$/gm))
+    out.add(`${m[1]}/${m[2]}`);
   return [...out];
 }

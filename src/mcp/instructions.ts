@@ -3,7 +3,7 @@
 
 // One entry per line of the text, so each stays readable here.
 export const SERVER_INSTRUCTIONS = [
-  'Lore is this repository\'s engineering memory: decisions, dead ends, runbooks, incidents, ' +
+  "Lore is this repository's engineering memory: decisions, dead ends, runbooks, incidents, " +
     'conventions and facts, with their history.',
   '',
   'When to recall:',
@@ -12,8 +12,7 @@ export const SERVER_INSTRUCTIONS = [
     'failed.',
   '- Before repeating an approach that might have been tried, recall it. A result flagged ' +
     '"dead_end" means it failed before: read it (get) before trying again.',
-  '- Results flagged "deprecated", "disputed" or "stale" may be out of date; say so when you rely ' +
-    'on them.',
+  '- Results flagged "deprecated", "disputed" or "stale" may be out of date; say so when you rely ' + 'on them.',
   '- A result flagged "drift:changed", "drift:relocated" or "drift:gone" refers to code that ' +
     'changed, moved or went away since it was written: check the code before relying on it, and tell ' +
     'the user. The drift tool lists what drifted for a record or a file.',
@@ -26,7 +25,7 @@ export const SERVER_INSTRUCTIONS = [
   '- Keep titles short and descriptions to one line; put details in the body; add anchors (file ' +
     'paths or path#symbol) for the code it is about.',
   '- If a record is now wrong, supersede it with a new one or set its status with a reason; do not ' +
-    'silently overwrite someone else\'s record (pass expected_version).',
+    "silently overwrite someone else's record (pass expected_version).",
   '- At the end of a session you may hand in everything worth keeping at once with session_close: ' +
     'call it with mode "review" to see the plan, then "accept". Low-risk items are applied; the rest ' +
     '(merges, supersessions, anything in an incident or migration session, promotions) wait for a ' +

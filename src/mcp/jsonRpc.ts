@@ -11,7 +11,9 @@ interface MethodSchema {
 
 /** The params schema of every request an MCP client may send, by method (the SDK answers -32603 where they fail). */
 const REQUESTS = new Map<string, MethodSchema>(
-  (ClientRequestSchema as unknown as { options: Array<MethodSchema & { shape: { method: { value: string } } }> }).options.map((o) => [o.shape.method.value, o]),
+  (
+    ClientRequestSchema as unknown as { options: Array<MethodSchema & { shape: { method: { value: string } } }> }
+  ).options.map((o) => [o.shape.method.value, o]),
 );
 
 /** The largest single message Lore's MCP transports accept (stdio line, HTTP body). */
@@ -48,14 +50,36 @@ export function inspectMessage(text: string): Verdict {
   try {
     value = JSON.parse(text);
   } catch {
-    return { kind: 'reply', reply: errorReply(null, PARSE_ERROR, 'Parse error: the message is not JSON (send one JSON-RPC object per line)') };
+    return {
+      kind: 'reply',
+      reply: errorReply(null, PARSE_ERROR, 'Parse error: the message is not JSON (send one JSON-RPC object per line)'),
+    };
   }
-  if (Array.isArray(value)) return { kind: 'reply', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: MCP takes no batches; send one JSON-RPC object per line') };
-  if (!isObject(value)) return { kind: 'reply', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object') };
+  if (Array.isArray(value))
+    return {
+      kind: 'reply',
+      reply: errorReply(
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: MCP takes no batches; send one JSON-RPC object per line',
+      ),
+    };
+  if (!isObject(value))
+    return {
+      kind: 'reply',
+      reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is an object'),
+    };
   const hasId = 'id' in value;
-  if (hasId && !isMessageId(value.id)) return { kind: 'reply', reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number') };
+  if (hasId && !isMessageId(value.id))
+    return {
+      kind: 'reply',
+      reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number'),
+    };
   const id = hasId ? (value.id as MessageId) : null;
-  const invalid = (why: string): Verdict => ({ kind: 'reply', reply: errorReply(id, INVALID_REQUEST, `Invalid Request: ${why}`) });
+  const invalid = (why: string): Verdict => ({
+    kind: 'reply',
+    reply: errorReply(id, INVALID_REQUEST, `Invalid Request: ${why}`),
+  });
   if (value.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
   if ('method' in value) {
     if (typeof value.method !== 'string' || !value.method) return invalid('"method" must be a non-empty string');
@@ -63,14 +87,23 @@ export function inspectMessage(text: string): Verdict {
       if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with params that are not an object` };
       return { kind: 'reply', reply: errorReply(id, INVALID_PARAMS, 'Invalid params: "params" must be an object') };
     }
-    const checked = hasId ? REQUESTS.get(value.method)?.safeParse({ method: value.method, params: value.params }) : undefined;
+    const checked = hasId
+      ? REQUESTS.get(value.method)?.safeParse({ method: value.method, params: value.params })
+      : undefined;
     if (checked && !checked.success) {
-      const issues = (checked.error?.issues ?? []).slice(0, 3).map((i) => `${i.path.map(String).join('.') || 'params'}: ${i.message}`);
-      return { kind: 'reply', reply: errorReply(id, INVALID_PARAMS, `Invalid params for ${value.method}: ${issues.join('; ')}`) };
+      const issues = (checked.error?.issues ?? [])
+        .slice(0, 3)
+        .map((i) => `${i.path.map(String).join('.') || 'params'}: ${i.message}`);
+      return {
+        kind: 'reply',
+        reply: errorReply(id, INVALID_PARAMS, `Invalid params for ${value.method}: ${issues.join('; ')}`),
+      };
     }
   } else if ('result' in value || 'error' in value) {
     const parsed = JSONRPCMessageSchema.safeParse(value);
-    return parsed.success ? { kind: 'message', message: parsed.data } : { kind: 'drop', reason: 'a malformed response' };
+    return parsed.success
+      ? { kind: 'message', message: parsed.data }
+      : { kind: 'drop', reason: 'a malformed response' };
   } else {
     return invalid('neither a request (with "method") nor a response (with "result" or "error")');
   }

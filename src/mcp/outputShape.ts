@@ -12,7 +12,11 @@ type Handler = (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
 
 /** Makes every tool registered on `server` from now on answer with structured content cut to its outputSchema. */
 export function shapeToolResults(server: McpServer): void {
-  const register = server.registerTool.bind(server) as (name: string, config: { outputSchema?: unknown }, handler: Handler) => unknown;
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: { outputSchema?: unknown },
+    handler: Handler,
+  ) => unknown;
   const shaping = (name: string, config: { outputSchema?: unknown }, handler: Handler) => {
     if (!config.outputSchema) return register(name, config, handler);
     const given = config.outputSchema;
@@ -22,7 +26,10 @@ export function shapeToolResults(server: McpServer): void {
       if (result.isError || result.structuredContent === undefined) return result;
       const shaped = schema.safeParse(result.structuredContent);
       // A result that does not fit is Lore's bug: an isError result says so instead of a reply the client refuses.
-      if (!shaped.success) return toolError(new Error(`the ${name} result does not fit its output schema: ${z.prettifyError(shaped.error)}`));
+      if (!shaped.success)
+        return toolError(
+          new Error(`the ${name} result does not fit its output schema: ${z.prettifyError(shaped.error)}`),
+        );
       return { ...result, structuredContent: shaped.data as Record<string, unknown> };
     });
   };

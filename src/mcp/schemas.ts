@@ -6,7 +6,11 @@ import { BASES, DOC_KINDS, DRIFT_STATES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES 
 export const memoryType = z.enum(MEMORY_TYPES);
 export const status = z.enum(STATUSES);
 export const basis = z.enum(BASES);
-export const key = z.string().min(3).max(LIMITS.keyChars).describe('a memory key, <type>/<slug>, e.g. "decision/use-postgres"');
+export const key = z
+  .string()
+  .min(3)
+  .max(LIMITS.keyChars)
+  .describe('a memory key, <type>/<slug>, e.g. "decision/use-postgres"');
 export const isoDate = z.string().describe('ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z');
 
 export const scoreParts = z.object({
@@ -28,8 +32,18 @@ export const driftFlag = z.object({ state: driftState, reference: z.string(), de
 
 export const driftFinding = z.object({
   id: z.string(),
-  source: z.object({ kind: z.enum(['memory', 'doc']), key: z.string().optional(), path: z.string().optional(), line: z.number().optional() }),
-  reference: z.object({ raw: z.string(), form: z.string(), target_path: z.string().nullable(), symbol: z.string().nullable().optional() }),
+  source: z.object({
+    kind: z.enum(['memory', 'doc']),
+    key: z.string().optional(),
+    path: z.string().optional(),
+    line: z.number().optional(),
+  }),
+  reference: z.object({
+    raw: z.string(),
+    form: z.string(),
+    target_path: z.string().nullable(),
+    symbol: z.string().nullable().optional(),
+  }),
   state: driftState,
   evidence: z.object({ old_path: z.string().optional(), new_path: z.string().optional(), detail: z.string() }),
   detected_at: z.string(),
@@ -69,7 +83,13 @@ export const memoryRecord = memorySummary.omit({ source: true, flags: true, drif
   content_digest: z.string(),
 });
 
-export const deadEndWarning = z.object({ key: z.string(), title: z.string(), description: z.string(), status: z.string(), resemblance: z.number() });
+export const deadEndWarning = z.object({
+  key: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.string(),
+  resemblance: z.number(),
+});
 export const contradictionWarning = z.object({
   key: z.string(),
   title: z.string(),

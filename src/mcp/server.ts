@@ -47,7 +47,20 @@ export function buildServer(options: BuildServerOptions): McpServer {
     workspaceRoot: options.workspaceRoot,
     readFile: options.readFile,
   };
-  for (const register of [registerRecall, registerGet, registerRemember, registerSetStatus, registerSupersede, registerForget, registerHistory, registerList, registerReadFile, registerContext, registerSessionClose, registerDrift]) {
+  for (const register of [
+    registerRecall,
+    registerGet,
+    registerRemember,
+    registerSetStatus,
+    registerSupersede,
+    registerForget,
+    registerHistory,
+    registerList,
+    registerReadFile,
+    registerContext,
+    registerSessionClose,
+    registerDrift,
+  ]) {
     register(server, deps);
   }
   registerResources(server, deps);

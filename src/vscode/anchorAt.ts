@@ -64,12 +64,16 @@ export function anchorAt(
   symbols?: SymbolLike[],
 ): string {
   if (MARKDOWN.test(path)) {
-    const heading = markdownHeadings(text).filter((h) => h.line <= line).pop();
+    const heading = markdownHeadings(text)
+      .filter((h) => h.line <= line)
+      .pop();
     return heading?.slug ? `${path}#${heading.slug}` : path;
   }
   if (!definesSymbols(path)) return path;
   const known = new Set(definitions.map((d) => d.name));
-  const chain = chainAt(symbols ?? [], line).map((s) => s.name.replace(/\(.*$/, '').trim()).filter(Boolean);
+  const chain = chainAt(symbols ?? [], line)
+    .map((s) => s.name.replace(/\(.*$/, '').trim())
+    .filter(Boolean);
   // The provider's name, qualified by its container, then bare — whichever drift can find again.
   const named = [chain.slice(-2).join('.'), chain[chain.length - 1]].find((name) => name && known.has(name));
   const symbol = named ?? innermost(definitions, line)?.name;
@@ -105,7 +109,11 @@ export async function anchorProblem(
   if (MARKDOWN.test(parsed.path)) {
     const slugs = markdownHeadings(text).map((h) => h.slug);
     if (slugs.includes(parsed.symbol.toLowerCase())) return undefined;
-    const some = slugs.slice(0, 3).map((s) => `#${s}`).join(', ') + (slugs.length > 3 ? ', …' : '');
+    const some =
+      slugs
+        .slice(0, 3)
+        .map((s) => `#${s}`)
+        .join(', ') + (slugs.length > 3 ? ', …' : '');
     return `${parsed.path} has no heading #${parsed.symbol}${slugs.length ? ` (it has ${some})` : ''}`;
   }
   const names = (await definitionsOf(parsed.path, text)).map((d) => d.name);

@@ -23,7 +23,10 @@ export function ownerEnv(settings: LoreSettings, home: string, base = process.en
   return env;
 }
 
-/** Whether the owner embeds through an endpoint (a setting, or LORE_EMBED_URL the editor started with), not a local model. */
+/**
+ * Whether the owner embeds through an endpoint (a setting, or LORE_EMBED_URL the editor started with), not a local
+ * model.
+ */
 export function endpointConfigured(settings: LoreSettings, base = process.env): boolean {
   return Boolean(ownerEnv(settings, '', base).LORE_EMBED_URL);
 }

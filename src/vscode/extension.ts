@@ -16,7 +16,9 @@ export function activate(context: vscode.ExtensionContext): void {
     log.info('Lore activated');
   } catch (error) {
     log.error(`Lore failed to start: ${(error as Error).stack ?? error}`);
-    void vscode.window.showErrorMessage(`Lore failed to start: ${(error as Error).message}`, 'Show Log').then((choice) => choice && log.show());
+    void vscode.window
+      .showErrorMessage(`Lore failed to start: ${(error as Error).message}`, 'Show Log')
+      .then((choice) => choice && log.show());
   }
 }
 

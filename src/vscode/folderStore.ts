@@ -74,18 +74,20 @@ export class FolderStore {
   constructor(readonly options: FolderStoreOptions) {
     // Connects on first use; a client whose owner went away reconnects.
     this.api = new Proxy({} as LoreApi, {
-      get: (_target, op: string) => async (...args: unknown[]) => {
-        const connection = await this.connect();
-        try {
-          const ops = connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-          return await ops[op](...args);
-        } catch (error) {
-          // This window's own owner is watched through its process; another's only by its answers.
-          const unavailable = isLoreError(error) && error.code === 'STORE_UNAVAILABLE';
-          if (!connection.child && unavailable) this.lost(connection, (error as Error).message);
-          throw error;
-        }
-      },
+      get:
+        (_target, op: string) =>
+        async (...args: unknown[]) => {
+          const connection = await this.connect();
+          try {
+            const ops = connection.api as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+            return await ops[op](...args);
+          } catch (error) {
+            // This window's own owner is watched through its process; another's only by its answers.
+            const unavailable = isLoreError(error) && error.code === 'STORE_UNAVAILABLE';
+            if (!connection.child && unavailable) this.lost(connection, (error as Error).message);
+            throw error;
+          }
+        },
     });
   }
 
@@ -145,7 +147,12 @@ export class FolderStore {
     const found = await connect(this.folder, {
       home: this.options.home,
       become: () =>
-        startOwner({ folder: this.folder, cliPath: this.options.cliPath, env: this.options.env, logger: this.options.logger }),
+        startOwner({
+          folder: this.folder,
+          cliPath: this.options.cliPath,
+          env: this.options.env,
+          logger: this.options.logger,
+        }),
     });
     const child = found.kind === 'owner' ? found.store : undefined;
     const live = found.kind === 'client' ? found.owner : await findLiveOwner(paths.owner);
@@ -170,7 +177,9 @@ export class FolderStore {
         this.lost(connection, `its process (pid ${child.pid}) ended (${signal ?? `exit code ${code}`})`);
       });
     } else {
-      this.options.logger.info(`${this.folder}: using the store served by pid ${info.pid} (${info.door}) at ${live.url}`);
+      this.options.logger.info(
+        `${this.folder}: using the store served by pid ${info.pid} (${info.door}) at ${live.url}`,
+      );
     }
     this.startWatching(paths, connection);
     return connection;
@@ -192,7 +201,9 @@ export class FolderStore {
       this.watcher.on('error', (error) => this.options.logger.warn(`stopped watching ${paths.dir}: ${error.message}`));
     } catch (error) {
       const why = (error as Error).message;
-      this.options.logger.warn(`cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${why}`);
+      this.options.logger.warn(
+        `cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${why}`,
+      );
     }
   }
 
@@ -210,7 +221,9 @@ export class FolderStore {
     const reason = `Lore's store for ${this.folder} lost its owner: ${why}`;
     if (this.losses.length > RESTART_LIMIT) {
       const times = this.losses.length;
-      this.options.logger.error(`${reason}; ${times} times in a minute, so Lore stops restarting it (the next action tries again)`);
+      this.options.logger.error(
+        `${reason}; ${times} times in a minute, so Lore stops restarting it (the next action tries again)`,
+      );
       this.stateNow = { kind: 'stopped', reason: `${reason} (${this.losses.length} times in a minute)` };
     } else {
       this.options.logger.warn(`${reason}; reconnecting`);

@@ -26,7 +26,10 @@ function discoveryOf(settings: LoreSettings): DiscoveryConfig {
 }
 
 export class Indexing {
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; progress?: IndexProgress }>();
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; done: Promise<void>; progress?: IndexProgress }
+  >();
   private readonly listeners = new Set<() => void>();
   private readonly saveTimers = new Map<string, NodeJS.Timeout>();
   private pausedFlag = false;
@@ -58,13 +61,17 @@ export class Indexing {
   /** Indexes one folder; resolves when done, cancelled or failed (failures are logged and shown). */
   run(store: FolderStore, options: { full?: boolean; notify: boolean }): Promise<void> {
     if (this.pausedFlag) {
-      if (options.notify) vscode.window.showInformationMessage('Lore indexing is paused.', 'Resume').then((c) => c && this.resume());
+      if (options.notify)
+        vscode.window.showInformationMessage('Lore indexing is paused.', 'Resume').then((c) => c && this.resume());
       return Promise.resolve();
     }
     const existing = this.running.get(store.folder);
     if (existing) return existing.done;
     const controller = new AbortController();
-    const entry: { controller: AbortController; done: Promise<void>; progress?: IndexProgress } = { controller, done: Promise.resolve() };
+    const entry: { controller: AbortController; done: Promise<void>; progress?: IndexProgress } = {
+      controller,
+      done: Promise.resolve(),
+    };
     this.running.set(store.folder, entry);
     const title = `Lore: indexing ${store.folder.split(sep).pop()}`;
     // Asked for: a notification with Cancel. In the background: the status-bar item alone shows
@@ -82,7 +89,11 @@ export class Indexing {
         this.emit();
       };
       const summary = await this.index(store, options.full === true, controller.signal, report);
-      if (summary) this.log.info(`${store.folder}: indexed ${summary.indexed} of ${summary.files} file(s)${summary.renamed ? `, ${summary.renamed} renamed` : ''}`);
+      if (summary)
+        this.log.info(
+          `${store.folder}: indexed ${summary.indexed} of ${summary.files} ` +
+            `file(s)${summary.renamed ? `, ${summary.renamed} renamed` : ''}`,
+        );
     };
     entry.done = Promise.resolve(
       options.notify
@@ -90,10 +101,16 @@ export class Indexing {
         : work(),
     )
       .catch((error) => {
-        if (controller.signal.aborted) this.log.info(`${store.folder}: indexing stopped (${this.pausedFlag ? 'paused' : 'cancelled'}); what was stored stays`);
+        if (controller.signal.aborted)
+          this.log.info(
+            `${store.folder}: indexing stopped (${this.pausedFlag ? 'paused' : 'cancelled'}); what was stored stays`,
+          );
         else {
           this.log.error(`${store.folder}: indexing failed: ${(error as Error).message}`);
-          if (options.notify) vscode.window.showErrorMessage(`Lore: indexing failed: ${(error as Error).message}`, 'Show Log').then((c) => c && this.log.show());
+          if (options.notify)
+            vscode.window
+              .showErrorMessage(`Lore: indexing failed: ${(error as Error).message}`, 'Show Log')
+              .then((c) => c && this.log.show());
         }
       })
       .finally(() => {
@@ -104,7 +121,12 @@ export class Indexing {
     return entry.done;
   }
 
-  private async index(store: FolderStore, full: boolean, signal: AbortSignal, report: (p: IndexProgress) => void): Promise<IndexSummary | undefined> {
+  private async index(
+    store: FolderStore,
+    full: boolean,
+    signal: AbortSignal,
+    report: (p: IndexProgress) => void,
+  ): Promise<IndexSummary | undefined> {
     // The owner (this window's lore serve, or another process) indexes its own workspace; progress
     // comes back over /rpc and cancelling hangs up, which stops the run between batches.
     const discovery = discoveryOf(this.settingsFor(store.folder));
@@ -145,7 +167,10 @@ export class Indexing {
       return;
     }
     clearTimeout(this.saveTimers.get(folder));
-    this.saveTimers.set(folder, setTimeout(() => void this.run(store, { notify: false }), SAVE_SETTLE_MS));
+    this.saveTimers.set(
+      folder,
+      setTimeout(() => void this.run(store, { notify: false }), SAVE_SETTLE_MS),
+    );
   }
 
   dispose(): void {

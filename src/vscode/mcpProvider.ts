@@ -41,7 +41,9 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
     return namesakes.length > 1 ? `Lore (${name} ${namesakes.indexOf(folder) + 1})` : `Lore (${name})`;
   }
 
-  /** The folder a definition is for, from the workspace as it is now (the editor may resolve a definition it cached). */
+  /**
+   * The folder a definition is for, from the workspace as it is now (the editor may resolve a definition it cached).
+   */
   private folderOf(label: string): string | undefined {
     return this.stores.folders().find((folder) => this.label(folder) === label);
   }
@@ -55,7 +57,12 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
         // The extension host's own Node (Electron run as Node) runs the bundled CLI.
         const env: Record<string, string> = { ELECTRON_RUN_AS_NODE: '1' };
         if (settings.dataDir) env.LORE_HOME = settings.dataDir;
-        const def = new vscode.McpStdioServerDefinition(this.label(folder), process.execPath, [this.cliPath, '--workspace', folder, 'mcp'], env);
+        const def = new vscode.McpStdioServerDefinition(
+          this.label(folder),
+          process.execPath,
+          [this.cliPath, '--workspace', folder, 'mcp'],
+          env,
+        );
         def.cwd = vscode.Uri.file(folder);
         out.push(def);
         continue;
@@ -63,12 +70,21 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
       // No token here: the editor may keep listed definitions (to show servers before activation);
       // the bearer token is added only in resolve, when a server starts.
       const owner = this.owners.get(folder);
-      out.push(new vscode.McpHttpServerDefinition(this.label(folder), vscode.Uri.parse(owner ? `${owner.url}/mcp` : UNRESOLVED), {}, endpointVersion(owner)));
+      out.push(
+        new vscode.McpHttpServerDefinition(
+          this.label(folder),
+          vscode.Uri.parse(owner ? `${owner.url}/mcp` : UNRESOLVED),
+          {},
+          endpointVersion(owner),
+        ),
+      );
     }
     return out;
   }
 
-  async resolveMcpServerDefinition(server: vscode.McpServerDefinition): Promise<vscode.McpServerDefinition | undefined> {
+  async resolveMcpServerDefinition(
+    server: vscode.McpServerDefinition,
+  ): Promise<vscode.McpServerDefinition | undefined> {
     const folder = this.folderOf(server.label);
     // Restricted Mode, a folder no longer open, or Lore's MCP turned off: nothing starts, whatever
     // definition the editor kept from before.
@@ -80,7 +96,11 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
     http.uri = vscode.Uri.parse(`${owner.url}/mcp`);
     // The MCP token opens /mcp only; the owner's full token (for /rpc) never leaves Lore.
     http.headers = { ...http.headers, Authorization: `Bearer ${owner.mcpToken}` };
-    this.logger.info(`MCP: agents use ${owner.url}/mcp (${owner.self ? `served by this window's lore serve, pid ${owner.pid}` : `owner pid ${owner.pid}`}) for ${folder}`);
+    this.logger.info(
+      `MCP: agents use ${owner.url}/mcp ` +
+        `(${owner.self ? `served by this window's lore serve, pid ${owner.pid}` : `owner pid ${owner.pid}`}) ` +
+        `for ${folder}`,
+    );
     return http;
   }
 
@@ -97,7 +117,10 @@ export class LoreMcpProvider implements vscode.McpServerDefinitionProvider {
     for (const store of this.stores.opened()) {
       try {
         const owner = await store.owner();
-        if (endpointVersion(this.owners.get(store.folder)) !== endpointVersion(owner) || this.owners.get(store.folder)?.token !== owner.token) {
+        if (
+          endpointVersion(this.owners.get(store.folder)) !== endpointVersion(owner) ||
+          this.owners.get(store.folder)?.token !== owner.token
+        ) {
           this.owners.set(store.folder, owner);
           differs = true;
         }

@@ -22,7 +22,9 @@ export function renderMemory(memory: Memory, flags: string[]): string {
     `- **status** ${memory.status}${memory.status_reason ? ` — ${memory.status_reason}` : ''}` +
       `${memory.superseded_by ? ` → \`${memory.superseded_by}\`` : ''}`,
     `- **basis** ${memory.basis}${memory.confidence !== null ? `, confidence ${memory.confidence}` : ''}`,
-    `- **source** ${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}, recorded ${memory.recorded_at}`,
+    `- **source** ` +
+      `${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}, ` +
+      `recorded ${memory.recorded_at}`,
     `- **valid** from ${memory.valid_from}${memory.valid_until ? ` until ${memory.valid_until}` : ''}`,
   ];
   if (flags.length) facts.push(`- **flags** ${flags.join(', ')}`);

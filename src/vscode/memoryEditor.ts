@@ -33,7 +33,10 @@ interface Base {
 /** Whether a diff editor whose right side is `edited` is open. */
 function diffShown(edited: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((group) =>
-    group.tabs.some((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === edited.toString()));
+    group.tabs.some(
+      (tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === edited.toString(),
+    ),
+  );
 }
 
 export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
@@ -95,7 +98,10 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     const memory = await this.current(uri);
     const base = this.bases.get(uri.toString())?.version ?? memory.version;
     const result = await store.api.remember(editorActor(), {
-      key, type: memory.type, ...edited, expected_version: base,
+      key,
+      type: memory.type,
+      ...edited,
+      expected_version: base,
       provenance: { source: 'user', client: 'vscode' },
     });
     if (!result.saved) {

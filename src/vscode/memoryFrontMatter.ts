@@ -68,7 +68,12 @@ export function parseEditable(text: string): EditedMemory {
       if (inline && inline !== '[]') {
         const flow = /^\[(.*)\]$/.exec(inline);
         if (!flow) throw new FrontMatterError(`line ${i + 1}: ${name} is a list: one "  - item" per line, or [a, b]`);
-        out[current].push(...flow[1].split(',').map((s) => s.trim()).filter(Boolean));
+        out[current].push(
+          ...flow[1]
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
       }
     } else {
       throw new FrontMatterError(`line ${i + 1}: unknown field "${name}" (fields: ${FIELDS})`);
@@ -77,6 +82,9 @@ export function parseEditable(text: string): EditedMemory {
   for (const name of SCALARS) {
     if (!out[name]) throw new FrontMatterError(`${name} is empty: every memory has a ${name}`);
   }
-  out.body = lines.slice(end + 1).join('\n').replace(/^\n/, '');
+  out.body = lines
+    .slice(end + 1)
+    .join('\n')
+    .replace(/^\n/, '');
   return out;
 }

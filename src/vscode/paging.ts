@@ -7,10 +7,13 @@ export interface Page<T> {
   next_offset: number | null;
 }
 
-export async function readPages<T>(fetch: (offset: number) => Promise<Page<T>>, cap = Infinity): Promise<{ items: T[]; total: number }> {
+export async function readPages<T>(
+  fetch: (offset: number) => Promise<Page<T>>,
+  cap = Infinity,
+): Promise<{ items: T[]; total: number }> {
   const items: T[] = [];
   let total = 0;
-  for (let offset: number | null = 0; offset !== null && items.length < cap; ) {
+  for (let offset: number | null = 0; offset !== null && items.length < cap;) {
     const page = await fetch(offset);
     items.push(...page.items);
     total = page.total;

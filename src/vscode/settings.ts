@@ -18,7 +18,13 @@ export interface LoreSettings {
   dataDir: string | null;
   /** Extra globs, on top of Lore's defaults and the workspace's .lore/config.json. */
   index: { include: string[]; exclude: string[]; onSave: boolean };
-  embedding: { enabled: boolean; model: string | null; modelDir: string | null; threads: number; endpoint: EndpointSetting | null };
+  embedding: {
+    enabled: boolean;
+    model: string | null;
+    modelDir: string | null;
+    threads: number;
+    endpoint: EndpointSetting | null;
+  };
   drift: { onSave: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
 }
@@ -83,8 +89,18 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
   return {
     settings: {
       dataDir,
-      index: { include: globs(get('index.include')), exclude: globs(get('index.exclude')), onSave: flag(get('index.onSave'), true) },
-      embedding: { enabled: flag(get('embedding.enabled'), true), model: text(get('embedding.model')), modelDir: text(get('embedding.modelDir')), threads: threads(get('embedding.threads')), endpoint },
+      index: {
+        include: globs(get('index.include')),
+        exclude: globs(get('index.exclude')),
+        onSave: flag(get('index.onSave'), true),
+      },
+      embedding: {
+        enabled: flag(get('embedding.enabled'), true),
+        model: text(get('embedding.model')),
+        modelDir: text(get('embedding.modelDir')),
+        threads: threads(get('embedding.threads')),
+        endpoint,
+      },
       drift: { onSave: flag(get('drift.onSave'), true) },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
     },

@@ -42,7 +42,10 @@ export class StatusItem {
       return;
     }
     // A store whose owner process went away says so until it is back (folderStore.ts restarts it).
-    const troubled = this.stores.known().map((s) => s.state).find((s) => s.kind === 'restarting' || s.kind === 'stopped');
+    const troubled = this.stores
+      .known()
+      .map((s) => s.state)
+      .find((s) => s.kind === 'restarting' || s.kind === 'stopped');
     if (troubled?.kind === 'restarting') {
       this.item.text = '$(sync~spin) Lore reconnecting';
       this.item.tooltip = `${troubled.reason}; starting it again`;

@@ -21,14 +21,16 @@ export function combine(statuses: IndexStatus[]): StatusFigures {
     figures.pending += s.pending;
     if (s.model && !figures.models.includes(s.model)) figures.models.push(s.model);
     if (s.model_problem && !figures.problems.includes(s.model_problem)) figures.problems.push(s.model_problem);
-    if (s.last_update && (!figures.lastUpdate || s.last_update > figures.lastUpdate)) figures.lastUpdate = s.last_update;
+    if (s.last_update && (!figures.lastUpdate || s.last_update > figures.lastUpdate))
+      figures.lastUpdate = s.last_update;
   }
   return figures;
 }
 
 export function describe(f: StatusFigures): { text: string; tooltip: string } {
   const files = `${f.files} file${f.files === 1 ? '' : 's'}`;
-  const text = `$(book) Lore ${files}${f.pending ? ` · ${f.pending} pending` : ''}${f.models.length ? '' : ' · lexical'}`;
+  const text =
+    `$(book) Lore ` + `${files}${f.pending ? ` · ${f.pending} pending` : ''}${f.models.length ? '' : ' · lexical'}`;
   const lines = [
     `**Lore index**: ${f.files} files, ${f.chunks} chunks, ${f.pending} waiting for embeddings`,
     `Model: ${f.models.length ? f.models.join(', ') : 'none — recall is lexical'}`,

@@ -45,12 +45,19 @@ export class LoreStores {
   /** The store for `folder`; refuses in an untrusted workspace or for a folder not in the workspace. */
   get(folder: string): FolderStore {
     if (!this.host.trusted()) throw new LoreError('STORE_UNAVAILABLE', UNTRUSTED_MESSAGE, UNTRUSTED_HINT);
-    if (!this.host.folders().includes(folder)) throw new LoreError('INVALID_INPUT', `${folder} is not a folder of this workspace`);
+    if (!this.host.folders().includes(folder))
+      throw new LoreError('INVALID_INPUT', `${folder} is not a folder of this workspace`);
     let store = this.stores.get(folder);
     if (!store) {
       const settings = this.host.settings(folder);
       const home = homeFor(settings);
-      store = new FolderStore({ folder, home, logger: this.host.logger, cliPath: this.host.cliPath, env: ownerEnv(settings, home) });
+      store = new FolderStore({
+        folder,
+        home,
+        logger: this.host.logger,
+        cliPath: this.host.cliPath,
+        env: ownerEnv(settings, home),
+      });
       store.onDidChange((change) => this.emit(store, change));
       this.stores.set(folder, store);
     }

@@ -45,14 +45,17 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   };
 
   const stores = new LoreStores({
-    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    folders: () =>
+      (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     trusted: () => vscode.workspace.isTrusted,
     settings: settingsFor,
     logger: log,
     cliPath: cliPathOf(context.extensionPath),
   });
   const tracker = new DriftTracker();
-  const diagnostics = subscribe(new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave));
+  const diagnostics = subscribe(
+    new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave),
+  );
   const indexing = subscribe(new Indexing(stores, settingsFor, log));
   const status = subscribe(new StatusItem(stores, indexing));
   const memoryDocs = subscribe(new MemoryDocuments(stores));
@@ -68,11 +71,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   });
   const refreshViews = (folder?: string) => providers.forEach((p) => p.refresh(folder));
 
-  subscribe(vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: MEMORY_SCHEME }], diagnostics, { providedCodeActionKinds: DriftDiagnostics.kinds }));
+  subscribe(
+    vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: MEMORY_SCHEME }], diagnostics, {
+      providedCodeActionKinds: DriftDiagnostics.kinds,
+    }),
+  );
 
   const mcp = subscribe(new LoreMcpProvider(stores, settingsFor, cliPathOf(context.extensionPath), log));
   // Hosts without the MCP API (older editors, some forks) still get everything else.
-  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') subscribe(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function')
+    subscribe(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcp));
   else log.info('this editor has no MCP server definition API; agents can run `lore mcp` themselves');
 
   const deps: CommandDeps = {

@@ -19,7 +19,11 @@ function frontMatter(path: string): Record<string, string> {
   const text = readFileSync(path, 'utf8');
   const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
   assert.ok(match, `${path} starts with YAML front matter`);
-  return Object.fromEntries(match[1].split('\n').map((line) => [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]));
+  return Object.fromEntries(
+    match[1]
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
 }
 
 function cli(box: Sandbox, args: string[], input = '') {
@@ -40,14 +44,32 @@ function transcript(box: Sandbox, events: unknown[]): string {
   return path;
 }
 
-const say = (text: string) => ({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+const say = (text: string) => ({
+  type: 'assistant',
+  message: { role: 'assistant', content: [{ type: 'text', text }] },
+});
 const fenced = (candidate: unknown) => '```lore-candidate\n' + JSON.stringify(candidate) + '\n```';
-const deadEnd = { type: 'dead_end', title: 'Redis lists as the job queue', description: 'Lost jobs on failover', body: 'Switched to Postgres.' };
-const decision = { type: 'decision', title: 'Use Postgres SKIP LOCKED for jobs', description: 'One system fewer to run' };
+const deadEnd = {
+  type: 'dead_end',
+  title: 'Redis lists as the job queue',
+  description: 'Lost jobs on failover',
+  body: 'Switched to Postgres.',
+};
+const decision = {
+  type: 'decision',
+  title: 'Use Postgres SKIP LOCKED for jobs',
+  description: 'One system fewer to run',
+};
 
 function hookInput(box: Sandbox, event: 'PreCompact' | 'SessionEnd', path: string) {
   const extra = event === 'PreCompact' ? { trigger: 'auto', custom_instructions: '' } : { reason: 'prompt_input_exit' };
-  return JSON.stringify({ session_id: 'sess-1', transcript_path: path, cwd: box.workspace, hook_event_name: event, ...extra });
+  return JSON.stringify({
+    session_id: 'sess-1',
+    transcript_path: path,
+    cwd: box.workspace,
+    hook_event_name: event,
+    ...extra,
+  });
 }
 
 describe('the Claude Code plugin layout', () => {
@@ -66,7 +88,12 @@ describe('the Claude Code plugin layout', () => {
 
   it('hooks SessionStart, PreCompact and SessionEnd to lore hook events the CLI accepts', () => {
     const { hooks } = readJson(join(dir, 'hooks', 'hooks.json'));
-    const commands = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event, (groups as any[]).flatMap((g) => g.hooks.map((h: any) => `${h.type}:${h.command}`))]));
+    const commands = Object.fromEntries(
+      Object.entries(hooks).map(([event, groups]) => [
+        event,
+        (groups as any[]).flatMap((g) => g.hooks.map((h: any) => `${h.type}:${h.command}`)),
+      ]),
+    );
     assert.deepEqual(commands, {
       SessionStart: ['command:lore hook session-start'],
       PreCompact: ['command:lore hook pre-compact'],
@@ -115,7 +142,11 @@ describe('the Claude Code plugin layout', () => {
     const bin = process.env.LORE_CLAUDE_BIN;
     if (!bin) this.skip();
     for (const target of [ROOT, dir]) {
-      const r: { status: number | null; stdout: string; stderr: string } = spawnSync(bin!, ['plugin', 'validate', target], { encoding: 'utf8' });
+      const r: { status: number | null; stdout: string; stderr: string } = spawnSync(
+        bin!,
+        ['plugin', 'validate', target],
+        { encoding: 'utf8' },
+      );
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /Validation passed/);
     }
@@ -125,11 +156,26 @@ describe('the Claude Code plugin layout', () => {
 describe('lore hook pre-compact / session-end', () => {
   function seeded(): Sandbox {
     const box = sandbox();
-    cli(box, ['--workspace', box.workspace, 'remember', '--type', 'fact', '--title', 'CI runs on two cores', '--description', 'so keep tests lean']);
+    cli(box, [
+      '--workspace',
+      box.workspace,
+      'remember',
+      '--type',
+      'fact',
+      '--title',
+      'CI runs on two cores',
+      '--description',
+      'so keep tests lean',
+    ]);
     return box;
   }
   const memories = (box: Sandbox) => cli(box, ['--workspace', box.workspace, '--json', 'list']).json.total;
-  const inbox = (box: Sandbox) => cli(box, ['--workspace', box.workspace, '--json', 'inbox']).json.items as Array<{ keys: string[]; kind: string; state: string }>;
+  const inbox = (box: Sandbox) =>
+    cli(box, ['--workspace', box.workspace, '--json', 'inbox']).json.items as Array<{
+      keys: string[];
+      kind: string;
+      state: string;
+    }>;
 
   it('queues the fenced candidates in the Inbox and writes no memory', () => {
     const box = seeded();
@@ -138,14 +184,29 @@ describe('lore hook pre-compact / session-end', () => {
       { type: 'user', message: { role: 'user', content: 'why did jobs vanish?' } },
       say(`It failed before.\n${fenced(deadEnd)}\nAnd the choice:\n${fenced([decision])}`),
       // Tool output is never a candidate, even when it carries the fence.
-      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: fenced({ type: 'fact', title: 'From a tool', description: 'x' }) }] } },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't',
+              content: fenced({ type: 'fact', title: 'From a tool', description: 'x' }),
+            },
+          ],
+        },
+      },
       say('not json:\n```lore-candidate\n{oops\n```'),
     ]);
     const r = cli(box, ['hook', 'pre-compact'], hookInput(box, 'PreCompact', path));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.json.systemMessage, /2 candidate memories from this session wait in the Inbox/);
     const items = inbox(box);
-    assert.deepEqual(items.map((i) => i.keys[0]).sort(), ['dead_end/redis-lists-as-the-job-queue', 'decision/use-postgres-skip-locked-for-jobs']);
+    assert.deepEqual(items.map((i) => i.keys[0]).sort(), [
+      'dead_end/redis-lists-as-the-job-queue',
+      'decision/use-postgres-skip-locked-for-jobs',
+    ]);
     assert.ok(items.every((i) => i.kind === 'session' && i.state === 'open'));
     assert.equal(memories(box), 1, 'nothing became memory without a person');
 
@@ -158,12 +219,23 @@ describe('lore hook pre-compact / session-end', () => {
 
   it('leaves out a candidate Lore refuses and queues the rest', () => {
     const box = seeded();
-    const leaky = { type: 'fact', title: 'Deploy key', description: 'the key', body: 'AKIAIOSFODNN7EXAMPLE is the deploy key' };
+    const leaky = {
+      type: 'fact',
+      title: 'Deploy key',
+      description: 'the key',
+      body: 'AKIAIOSFODNN7EXAMPLE is the deploy key',
+    };
     const path = transcript(box, [say(fenced(leaky)), say(fenced(deadEnd)), say(fenced({ type: 'decision' }))]);
     const r = cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', path));
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(inbox(box).map((i) => i.keys[0]), ['dead_end/redis-lists-as-the-job-queue']);
-    assert.ok(!readFileSync(storePaths(box.workspace, box.home).database).includes('AKIAIOSFODNN7EXAMPLE'), 'the secret was not stored');
+    assert.deepEqual(
+      inbox(box).map((i) => i.keys[0]),
+      ['dead_end/redis-lists-as-the-job-queue'],
+    );
+    assert.ok(
+      !readFileSync(storePaths(box.workspace, box.home).database).includes('AKIAIOSFODNN7EXAMPLE'),
+      'the secret was not stored',
+    );
   });
 
   it('creates no store for a repository Lore has not seen when there is only a summary', () => {
@@ -181,7 +253,12 @@ describe('lore hook pre-compact / session-end', () => {
     const paths = storePaths(box.workspace, box.home);
     mkdirSync(join(paths.database, '..'), { recursive: true });
     writeFileSync(paths.database, 'this is not a SQLite database at all, just text'.repeat(100));
-    for (const input of [hookInput(box, 'PreCompact', path), hookInput(box, 'SessionEnd', join(box.workspace, 'gone.jsonl')), '{"transcript_path": ', 'null']) {
+    for (const input of [
+      hookInput(box, 'PreCompact', path),
+      hookInput(box, 'SessionEnd', join(box.workspace, 'gone.jsonl')),
+      '{"transcript_path": ',
+      'null',
+    ]) {
       for (const event of ['pre-compact', 'session-end']) {
         const r = cli(box, ['hook', event], input);
         assert.equal(r.code, 0, `${event} ${input}: ${r.stderr}`);

@@ -12,13 +12,18 @@ import { CLI, sandbox, type Sandbox } from '../support/processes';
 const VERIFIER = resolve(__dirname, '..', '..', 'scripts', 'verifyAudit.mjs');
 
 function lore(box: Sandbox, args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], { env: box.env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], {
+    env: box.env,
+    encoding: 'utf8',
+  });
   return { code: r.status, json: JSON.parse(r.stdout || '{}'), stderr: r.stderr };
 }
 
 function independent(box: Sandbox, checkpoints?: string) {
   const db = storePaths(box.workspace, box.home).database;
-  const r = spawnSync(process.execPath, [VERIFIER, db, ...(checkpoints ? ['--checkpoints', checkpoints] : [])], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [VERIFIER, db, ...(checkpoints ? ['--checkpoints', checkpoints] : [])], {
+    encoding: 'utf8',
+  });
   return { code: r.status, json: JSON.parse(r.stdout) };
 }
 
@@ -39,8 +44,14 @@ function agree(box: Sandbox, expectOk: boolean, checkpoints?: string): void {
   assert.equal(builtIn.code, expectOk ? 0 : 1);
   assert.equal(script.code, expectOk ? 0 : 1);
   assert.equal(script.json.events, builtIn.json.events);
-  assert.deepEqual(script.json.problems.map((p: { seq: number }) => p.seq), builtIn.json.problems.map((p: { seq: number }) => p.seq));
-  assert.deepEqual(script.json.problems.map((p: { key?: string }) => p.key ?? null), builtIn.json.problems.map((p: { key?: string }) => p.key ?? null));
+  assert.deepEqual(
+    script.json.problems.map((p: { seq: number }) => p.seq),
+    builtIn.json.problems.map((p: { seq: number }) => p.seq),
+  );
+  assert.deepEqual(
+    script.json.problems.map((p: { key?: string }) => p.key ?? null),
+    builtIn.json.problems.map((p: { key?: string }) => p.key ?? null),
+  );
 }
 
 describe('audit chain tampering', () => {
@@ -50,7 +61,10 @@ describe('audit chain tampering', () => {
     box = sandbox();
     checkpoints = join(box.home, '..', 'checkpoints.jsonl');
     for (const title of ['First decision', 'Second decision', 'Third decision', 'Fourth decision']) {
-      assert.equal(lore(box, ['remember', '--type', 'decision', '--title', title, '--description', `${title} described`]).code, 0);
+      assert.equal(
+        lore(box, ['remember', '--type', 'decision', '--title', title, '--description', `${title} described`]).code,
+        0,
+      );
     }
     lore(box, ['deprecate', 'decision/second-decision', '--reason', 'replaced']);
     assert.equal(lore(box, ['audit', 'checkpoint', checkpoints]).json.seq, 5);
@@ -69,11 +83,13 @@ describe('audit chain tampering', () => {
   });
 
   it('reordered events', () => {
-    tamper(box, (db) => db.transaction(() => {
-      db.run('UPDATE audit_events SET seq = -1 WHERE seq = 2');
-      db.run('UPDATE audit_events SET seq = 2 WHERE seq = 3');
-      db.run('UPDATE audit_events SET seq = 3 WHERE seq = -1');
-    }));
+    tamper(box, (db) =>
+      db.transaction(() => {
+        db.run('UPDATE audit_events SET seq = -1 WHERE seq = 2');
+        db.run('UPDATE audit_events SET seq = 2 WHERE seq = 3');
+        db.run('UPDATE audit_events SET seq = 3 WHERE seq = -1');
+      }),
+    );
     agree(box, false);
   });
 
@@ -96,7 +112,12 @@ describe('audit chain tampering', () => {
         const rewritten = { ...e, actor: e.seq === 1 ? 'cli:mallory' : e.actor, prev_hash: prev };
         const { hash: _old, ...unhashed } = rewritten;
         const hash = eventHash(unhashed);
-        db.run('UPDATE audit_events SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?', [rewritten.actor, prev, hash, e.seq]);
+        db.run('UPDATE audit_events SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?', [
+          rewritten.actor,
+          prev,
+          hash,
+          e.seq,
+        ]);
         prev = hash;
       }
       db.run("UPDATE meta SET value = ? WHERE name = 'audit_head'", [`${events.length}:${prev}`]);
@@ -111,8 +132,22 @@ describe('memory rows edited in the file, against the chain', () => {
   const WEB = 'fact/the-queue-handles-10k-jobs';
   beforeEach(() => {
     box = sandbox();
-    assert.equal(lore(box, ['remember', '--type', 'decision', '--title', 'First decision', '--description', 'First described']).code, 0);
-    const web = lore(box, ['remember', '--type', 'fact', '--title', 'The queue handles 10k jobs', '--description', 'Read on a blog', '--source', 'webpage']);
+    assert.equal(
+      lore(box, ['remember', '--type', 'decision', '--title', 'First decision', '--description', 'First described'])
+        .code,
+      0,
+    );
+    const web = lore(box, [
+      'remember',
+      '--type',
+      'fact',
+      '--title',
+      'The queue handles 10k jobs',
+      '--description',
+      'Read on a blog',
+      '--source',
+      'webpage',
+    ]);
     assert.equal(web.json.status, 'quarantined');
   });
 
@@ -128,39 +163,61 @@ describe('memory rows edited in the file, against the chain', () => {
   });
 
   it('a quarantined web page turned into an active user record', () => {
-    tamper(box, (db) => db.run(`UPDATE memories SET status = 'active', provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]));
+    tamper(box, (db) =>
+      db.run(
+        `UPDATE memories SET status = 'active', provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`,
+        [WEB],
+      ),
+    );
     agree(box, false);
-    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /reads active, but its status or provenance is not what event 2 recorded/);
+    assert.match(
+      lore(box, ['audit', 'verify']).json.problems[0].problem,
+      /reads active, but its status or provenance is not what event 2 recorded/,
+    );
     const d = doctor();
     assert.equal(d.code, 1);
     const records = d.checks.find((c) => c.name === 'records')!;
     assert.equal(records.ok, false);
-    assert.match(records.detail, /1 of 2 versions refused as tampered: fact\/the-queue-handles-10k-jobs v1 \(its status or provenance was changed/);
+    assert.match(
+      records.detail,
+      /1 of 2 versions refused as tampered: fact\/the-queue-handles-10k-jobs v1 \(its status or provenance was changed/,
+    );
     // Refused, not returned: recall and list name it instead.
     assert.equal(lore(box, ['get', WEB]).code, 1);
   });
 
-  it('a record\'s rows deleted', () => {
+  it("a record's rows deleted", () => {
     tamper(box, (db) => db.run("DELETE FROM memories WHERE key = 'decision/first-decision'"));
     agree(box, false);
-    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /decision\/first-decision v1, written at event 1, has no current row/);
+    assert.match(
+      lore(box, ['audit', 'verify']).json.problems[0].problem,
+      /decision\/first-decision v1, written at event 1, has no current row/,
+    );
     assert.equal(doctor().code, 1);
   });
 
   it('a forgotten record re-inserted', () => {
     let saved: Record<string, string | number | null> = {};
     tamper(box, (db) => {
-      saved = db.get<Record<string, string | number | null>>("SELECT * FROM memories WHERE key = 'decision/first-decision'")!;
+      saved = db.get<Record<string, string | number | null>>(
+        "SELECT * FROM memories WHERE key = 'decision/first-decision'",
+      )!;
     });
     assert.equal(lore(box, ['forget', 'decision/first-decision']).code, 0, 'forget');
     agree(box, true);
     tamper(box, (db) => {
       const { id: _id, ...columns } = saved;
       const names = Object.keys(columns);
-      db.run(`INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((n) => columns[n]));
+      db.run(
+        `INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+        names.map((n) => columns[n]),
+      );
     });
     agree(box, false);
-    assert.match(lore(box, ['audit', 'verify']).json.problems[0].problem, /was forgotten at event 3, but its row is back/);
+    assert.match(
+      lore(box, ['audit', 'verify']).json.problems[0].problem,
+      /was forgotten at event 3, but its row is back/,
+    );
     assert.equal(doctor().code, 1);
   });
 });

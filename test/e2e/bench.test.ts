@@ -18,7 +18,10 @@ describe('bench', () => {
     const a = new Corpus(7);
     const b = new Corpus(7);
     const first = Array.from({ length: 50 }, (_, i) => a.memory(i));
-    assert.deepEqual(first, Array.from({ length: 50 }, (_, i) => b.memory(i)));
+    assert.deepEqual(
+      first,
+      Array.from({ length: 50 }, (_, i) => b.memory(i)),
+    );
     assert.deepEqual([a.query(), a.query()], [b.query(), b.query()]);
     assert.ok(new Set(first.map((m) => m.type)).size >= 5, 'a mix of record types');
     for (let i = 0; i < 200; i++) {
@@ -30,12 +33,25 @@ describe('bench', () => {
   it('generates the same docs + infra corpus from the same seed, with files to skip and a 20 KB markdown file', () => {
     const a = docsCorpus(300, 5);
     assert.deepEqual(a, docsCorpus(300, 5));
-    assert.notDeepEqual(a.map((f) => f.text), docsCorpus(300, 6).map((f) => f.text));
+    assert.notDeepEqual(
+      a.map((f) => f.text),
+      docsCorpus(300, 6).map((f) => f.text),
+    );
     assert.equal(a.filter((f) => f.indexed).length, 300);
-    assert.ok(a.some((f) => !f.indexed && f.path.startsWith('node_modules/')), 'dependencies to skip');
-    for (const ending of ['.md', '.tf', '.yaml', 'Dockerfile', '.yml']) assert.ok(a.some((f) => f.indexed && f.path.endsWith(ending)), `has ${ending} files`);
+    assert.ok(
+      a.some((f) => !f.indexed && f.path.startsWith('node_modules/')),
+      'dependencies to skip',
+    );
+    for (const ending of ['.md', '.tf', '.yaml', 'Dockerfile', '.yml'])
+      assert.ok(
+        a.some((f) => f.indexed && f.path.endsWith(ending)),
+        `has ${ending} files`,
+      );
     const edited = a.find((f) => f.path === EDITED_FILE)!;
-    assert.ok(Buffer.byteLength(edited.text) >= 20 * 1024 && Buffer.byteLength(edited.text) < 24 * 1024, 'the edited file is about 20 KB');
+    assert.ok(
+      Buffer.byteLength(edited.text) >= 20 * 1024 && Buffer.byteLength(edited.text) < 24 * 1024,
+      'the edited file is about 20 KB',
+    );
   });
 
   it('--quick runs every benchmark end to end and reports well-formed figures', async function () {
@@ -51,9 +67,48 @@ describe('bench', () => {
       assert.equal(report.quick, true);
       assert.equal(report.node, process.version);
       const benches = report.sections.map((s) => s.bench);
-      assert.deepEqual(benches, ['store', 'recall-memory', 'index', 'recall-docs', 'embed', 'owner', 'transport', 'drift', 'adversarial', 'hooks', 'cold', 'vectors']);
+      assert.deepEqual(benches, [
+        'store',
+        'recall-memory',
+        'index',
+        'recall-docs',
+        'embed',
+        'owner',
+        'transport',
+        'drift',
+        'adversarial',
+        'hooks',
+        'cold',
+        'vectors',
+      ]);
       const names = report.sections.flatMap((s) => s.figures.map((f) => f.name));
-      for (const name of ['store.saves', 'recall.memory', 'index.files_per_second', 'index.reindex_one_file', 'recall.docs', 'embed.chunks_per_second', 'embed.overhead', 'owner.loop_delay.p99', 'owner.peak_rss', 'transport.stdio', 'transport.http', 'adversarial.redact.a_a_a', 'adversarial.refuse_body', 'hooks.session_start', 'hooks.pre_compact', 'hooks.slash_memories', 'index.cost_over_walk', 'index.reindex_unchanged', 'cold.recall', 'cold.recall.over_node', 'cold.session_start.over_node', 'cold.help', 'vectors.recall_p50', 'vectors.search_p50', 'vectors.cold_recall_rss']) {
+      for (const name of [
+        'store.saves',
+        'recall.memory',
+        'index.files_per_second',
+        'index.reindex_one_file',
+        'recall.docs',
+        'embed.chunks_per_second',
+        'embed.overhead',
+        'owner.loop_delay.p99',
+        'owner.peak_rss',
+        'transport.stdio',
+        'transport.http',
+        'adversarial.redact.a_a_a',
+        'adversarial.refuse_body',
+        'hooks.session_start',
+        'hooks.pre_compact',
+        'hooks.slash_memories',
+        'index.cost_over_walk',
+        'index.reindex_unchanged',
+        'cold.recall',
+        'cold.recall.over_node',
+        'cold.session_start.over_node',
+        'cold.help',
+        'vectors.recall_p50',
+        'vectors.search_p50',
+        'vectors.cold_recall_rss',
+      ]) {
         assert.ok(names.includes(name), `the report has ${name}`);
       }
       for (const s of report.sections) {
@@ -62,12 +117,23 @@ describe('bench', () => {
           assert.ok(f.unit && f.label, `${f.name} has a unit and a label`);
           assert.ok(f.runs.length >= 1 && f.runs.every(Number.isFinite), `${f.name} has runs`);
           assert.ok(Number.isFinite(f.median));
-          if (f.baseline) assert.ok(Number.isFinite(f.ratio!) && Math.abs(f.ratio! - f.median / f.baseline.median) < 1e-9, `${f.name}: ratio is median / baseline`);
-          assert.equal(f.met === null, f.target === undefined, `${f.name}: met is judged exactly when there is a target`);
+          if (f.baseline)
+            assert.ok(
+              Number.isFinite(f.ratio!) && Math.abs(f.ratio! - f.median / f.baseline.median) < 1e-9,
+              `${f.name}: ratio is median / baseline`,
+            );
+          assert.equal(
+            f.met === null,
+            f.target === undefined,
+            `${f.name}: met is judged exactly when there is a target`,
+          );
         }
       }
       const drift = report.sections.find((s) => s.bench === 'drift')!;
-      assert.ok(drift.figures.length > 0 || drift.notes.some((n) => n.startsWith('SLOT')), 'drift reports figures or says its slot is empty');
+      assert.ok(
+        drift.figures.length > 0 || drift.notes.some((n) => n.startsWith('SLOT')),
+        'drift reports figures or says its slot is empty',
+      );
       const printed = table(report);
       assert.match(printed, /index: full index[^\n]*files\/s/);
       assert.match(printed, /transport: MCP recall round trip, stdio/);
@@ -106,13 +172,27 @@ describe('bench', () => {
   });
 
   it('judges targets on the median, the p95 or the ratio', () => {
-    const f = figure({ name: 'x', label: 'x', unit: 'ms', runs: [3, 1, 2], p95Runs: [9, 9, 9], baseline: { label: 'b', runs: [1, 1, 1] }, target: { on: 'ratio', op: '<=', limit: 1.5 } });
+    const f = figure({
+      name: 'x',
+      label: 'x',
+      unit: 'ms',
+      runs: [3, 1, 2],
+      p95Runs: [9, 9, 9],
+      baseline: { label: 'b', runs: [1, 1, 1] },
+      target: { on: 'ratio', op: '<=', limit: 1.5 },
+    });
     assert.equal(f.median, 2);
     assert.equal(f.ratio, 2);
     assert.equal(f.met, false);
-    assert.equal(figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], target: { on: 'median', op: '<=', limit: 2 } }).met, true);
-    assert.equal(figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], p95Runs: [5], target: { on: 'p95', op: '<=', limit: 4 } }).met, false);
+    assert.equal(
+      figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], target: { on: 'median', op: '<=', limit: 2 } }).met,
+      true,
+    );
+    assert.equal(
+      figure({ name: 'x', label: 'x', unit: 'ms', runs: [2], p95Runs: [5], target: { on: 'p95', op: '<=', limit: 4 } })
+        .met,
+      false,
+    );
     assert.equal(figure({ name: 'x', label: 'x', unit: 'files/s', runs: [400] }).met, null);
   });
-
 });

@@ -4,7 +4,16 @@
 // refused command wrote nothing.
 
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -35,8 +44,22 @@ const QUEUE = {
   body: 'We already run Postgres; one fewer system to operate. Marker: ptarmigan.',
 };
 
-function remember(space: CliSpace, fields: { type?: string; title: string; description: string }, ...extra: string[]): CliResult {
-  return space.lore('remember', '--json', '--type', fields.type ?? 'decision', '--title', fields.title, '--description', fields.description, ...extra);
+function remember(
+  space: CliSpace,
+  fields: { type?: string; title: string; description: string },
+  ...extra: string[]
+): CliResult {
+  return space.lore(
+    'remember',
+    '--json',
+    '--type',
+    fields.type ?? 'decision',
+    '--title',
+    fields.title,
+    '--description',
+    fields.description,
+    ...extra,
+  );
 }
 
 function saved(result: CliResult, what = 'remember'): { key: string; version: number; status: string } {
@@ -75,14 +98,28 @@ describe('lore CLI, end to end', function () {
       assert.equal(r.json.status, 'active');
       assert.equal(r.json.created, true);
 
-      const human = space.lore('remember', '--type', 'runbook', '--title', 'Restart the queue workers', '--description', 'How to restart workers safely');
+      const human = space.lore(
+        'remember',
+        '--type',
+        'runbook',
+        '--title',
+        'Restart the queue workers',
+        '--description',
+        'How to restart workers safely',
+      );
       ok(human);
       assert.match(human.stdout, /^saved runbook\/restart-the-queue-workers \(version 1, active\)$/m);
     });
 
     it('recall finds a record by its (stemmed) words and shows the score in parts, never the body', () => {
       saved(remember(space, QUEUE, '--body', QUEUE.body));
-      saved(remember(space, { type: 'runbook', title: 'Rotate the TLS certificates', description: 'Yearly certificate rotation for the load balancer' }));
+      saved(
+        remember(space, {
+          type: 'runbook',
+          title: 'Rotate the TLS certificates',
+          description: 'Yearly certificate rotation for the load balancer',
+        }),
+      );
 
       const r = ok(space.lore('recall', '--json', 'queues'));
       assert.equal(r.stderr, '');
@@ -98,7 +135,8 @@ describe('lore CLI, end to end', function () {
       assert.equal(hit.status, 'active');
       assert.equal(hit.basis, 'declared');
       assert.ok(Array.isArray(hit.flags));
-      for (const part of ['total', 'lexical', 'basis', 'status', 'freshness']) assert.equal(typeof hit.score[part], 'number', `score.${part}`);
+      for (const part of ['total', 'lexical', 'basis', 'status', 'freshness'])
+        assert.equal(typeof hit.score[part], 'number', `score.${part}`);
       assert.ok(hit.score.total > 0 && hit.score.total <= 1, `score.total ${hit.score.total}`);
       assert.ok(!('body' in hit), 'a recall hit has no body');
       assert.ok(!r.stdout.includes('ptarmigan'), 'no body text anywhere in recall output');
@@ -111,7 +149,13 @@ describe('lore CLI, end to end', function () {
 
     it('get shows the whole record with its body; list pages summaries without bodies', () => {
       saved(remember(space, QUEUE, '--body', QUEUE.body, '--tag', 'queue'));
-      saved(remember(space, { type: 'runbook', title: 'Rotate the TLS certificates', description: 'Yearly certificate rotation' }));
+      saved(
+        remember(space, {
+          type: 'runbook',
+          title: 'Rotate the TLS certificates',
+          description: 'Yearly certificate rotation',
+        }),
+      );
 
       const got = ok(space.lore('get', QUEUE.key, '--json'));
       assert.equal(got.json.memory.key, QUEUE.key);
@@ -126,7 +170,10 @@ describe('lore CLI, end to end', function () {
       const all = ok(space.lore('list', '--json'));
       assert.equal(all.json.total, 2);
       assert.equal(all.json.next_offset, null);
-      assert.deepEqual(all.json.items.map((m: { key: string }) => m.key).sort(), [QUEUE.key, 'runbook/rotate-the-tls-certificates']);
+      assert.deepEqual(all.json.items.map((m: { key: string }) => m.key).sort(), [
+        QUEUE.key,
+        'runbook/rotate-the-tls-certificates',
+      ]);
       assert.ok(!all.stdout.includes('ptarmigan'), 'list never carries bodies');
 
       const page1 = ok(space.lore('list', '--json', '--limit', '1'));
@@ -137,47 +184,74 @@ describe('lore CLI, end to end', function () {
       assert.equal(page2.json.items.length, 1);
       assert.equal(page2.json.next_offset, null);
       assert.notEqual(page2.json.items[0].key, page1.json.items[0].key);
-
     });
 
-    it('a second save of a key makes version 2; history, get and get --version 1 show both; an identical save changes nothing', () => {
-      saved(remember(space, QUEUE));
-      const v2 = saved(remember(space, { ...QUEUE, description: 'Jobs use Postgres SKIP LOCKED; revisited after load tests' }));
-      assert.equal(v2.version, 2);
-      assert.equal((v2 as unknown as { created: boolean }).created, false);
+    it(
+      'a second save of a key makes version 2; history, get and get ' +
+        '--version 1 show both; an identical save changes nothing',
+      () => {
+        saved(remember(space, QUEUE));
+        const v2 = saved(
+          remember(space, { ...QUEUE, description: 'Jobs use Postgres SKIP LOCKED; revisited after load tests' }),
+        );
+        assert.equal(v2.version, 2);
+        assert.equal((v2 as unknown as { created: boolean }).created, false);
 
-      const history = ok(space.lore('history', QUEUE.key, '--json')).json;
-      assert.equal(history.key, QUEUE.key);
-      assert.deepEqual(history.versions.map((v: { version: number; current: boolean }) => [v.version, v.current]), [[1, false], [2, true]]);
-      for (const v of history.versions) assert.match(v.content_digest, HEX64);
-      assert.deepEqual(history.events.map((e: { event: string }) => e.event), ['created', 'updated']);
+        const history = ok(space.lore('history', QUEUE.key, '--json')).json;
+        assert.equal(history.key, QUEUE.key);
+        assert.deepEqual(
+          history.versions.map((v: { version: number; current: boolean }) => [v.version, v.current]),
+          [
+            [1, false],
+            [2, true],
+          ],
+        );
+        for (const v of history.versions) assert.match(v.content_digest, HEX64);
+        assert.deepEqual(
+          history.events.map((e: { event: string }) => e.event),
+          ['created', 'updated'],
+        );
 
-      const digest = storeDigest(space);
-      const again = saved(remember(space, { ...QUEUE, description: 'Jobs use Postgres SKIP LOCKED; revisited after load tests' }));
-      assert.equal(again.version, 2, 'the same content is not a new version');
-      assert.equal((again as unknown as { unchanged: boolean }).unchanged, true);
-      assert.equal(storeDigest(space), digest, 'an unchanged save writes nothing, not even an audit event');
+        const digest = storeDigest(space);
+        const again = saved(
+          remember(space, { ...QUEUE, description: 'Jobs use Postgres SKIP LOCKED; revisited after load tests' }),
+        );
+        assert.equal(again.version, 2, 'the same content is not a new version');
+        assert.equal((again as unknown as { unchanged: boolean }).unchanged, true);
+        assert.equal(storeDigest(space), digest, 'an unchanged save writes nothing, not even an audit event');
 
-      const current = ok(space.lore('get', QUEUE.key, '--json')).json;
-      assert.equal(current.memory.version, 2);
-      assert.equal(current.memory.description, 'Jobs use Postgres SKIP LOCKED; revisited after load tests');
-      const old = ok(space.lore('get', QUEUE.key, '--version', '1', '--json'), 'get --version 1');
-      assert.ok(old.json?.memory, `lore get KEY --version 1 --json should print the archived record; it printed ${JSON.stringify(old.stdout)}`);
-      assert.equal(old.json.memory.version, 1);
-      assert.equal(old.json.memory.description, QUEUE.description);
-      assert.equal(old.json.archived, true);
-    });
+        const current = ok(space.lore('get', QUEUE.key, '--json')).json;
+        assert.equal(current.memory.version, 2);
+        assert.equal(current.memory.description, 'Jobs use Postgres SKIP LOCKED; revisited after load tests');
+        const old = ok(space.lore('get', QUEUE.key, '--version', '1', '--json'), 'get --version 1');
+        assert.ok(
+          old.json?.memory,
+          `lore get KEY --version 1 --json should print the archived record; it printed ${JSON.stringify(old.stdout)}`,
+        );
+        assert.equal(old.json.memory.version, 1);
+        assert.equal(old.json.memory.description, QUEUE.description);
+        assert.equal(old.json.archived, true);
+      },
+    );
   });
 
   describe('lifecycle', () => {
     it('deprecate and dispute keep a record recalled, ranked lower, with the reason', () => {
-      const fields = { title: 'Cache user sessions in Redis', description: 'Sessions live in Redis with a one hour expiry' };
+      const fields = {
+        title: 'Cache user sessions in Redis',
+        description: 'Sessions live in Redis with a one hour expiry',
+      };
       saved(remember(space, fields, '--key', 'decision/sessions-a'));
       saved(remember(space, fields, '--key', 'decision/sessions-b'));
       saved(remember(space, fields, '--key', 'decision/sessions-c'));
 
       const dep = ok(space.lore('deprecate', 'decision/sessions-b', '--reason', 'moving to signed cookies', '--json'));
-      assert.deepEqual(dep.json, { key: 'decision/sessions-b', version: 1, status: 'deprecated', previous_status: 'active' });
+      assert.deepEqual(dep.json, {
+        key: 'decision/sessions-b',
+        version: 1,
+        status: 'deprecated',
+        previous_status: 'active',
+      });
       const dis = ok(space.lore('dispute', 'decision/sessions-c', '--reason', 'the expiry is wrong', '--json'));
       assert.equal(dis.json.status, 'disputed');
       assert.equal(dis.json.previous_status, 'active');
@@ -204,44 +278,90 @@ describe('lore CLI, end to end', function () {
 
       assert.deepEqual(recallKeys(space, 'postgres', 'queue'), []);
       assert.equal(ok(space.lore('list', '--json')).json.total, 0);
-      assert.deepEqual(ok(space.lore('list', '--json', '--status', 'retracted')).json.items.map((m: { key: string }) => m.key), [QUEUE.key]);
+      assert.deepEqual(
+        ok(space.lore('list', '--json', '--status', 'retracted')).json.items.map((m: { key: string }) => m.key),
+        [QUEUE.key],
+      );
       const got = ok(space.lore('get', QUEUE.key, '--json')).json;
       assert.equal(got.memory.status, 'retracted');
       assert.equal(got.memory.status_reason, 'never shipped');
       const history = ok(space.lore('history', QUEUE.key, '--json')).json;
-      assert.deepEqual(history.events.map((e: { event: string; reason: string | null }) => [e.event, e.reason]), [['created', null], ['retracted', 'never shipped']]);
+      assert.deepEqual(
+        history.events.map((e: { event: string; reason: string | null }) => [e.event, e.reason]),
+        [
+          ['created', null],
+          ['retracted', 'never shipped'],
+        ],
+      );
     });
 
-    it('supersede points the old record at its successor, drops it from recall, and as-of recall still returns it', () => {
-      const old = saved(remember(space, { title: 'Deploy with Capistrano', description: 'Deploys run Capistrano from the bastion' }, '--valid-from', '2020-01-01'));
-      const next = saved(remember(space, { title: 'Deploy with Argo CD', description: 'Deploys sync from git through Argo CD' }, '--valid-from', '2024-01-01'));
+    it(
+      'supersede points the old record at its successor, drops it from ' + 'recall, and as-of recall still returns it',
+      () => {
+        const old = saved(
+          remember(
+            space,
+            { title: 'Deploy with Capistrano', description: 'Deploys run Capistrano from the bastion' },
+            '--valid-from',
+            '2020-01-01',
+          ),
+        );
+        const next = saved(
+          remember(
+            space,
+            { title: 'Deploy with Argo CD', description: 'Deploys sync from git through Argo CD' },
+            '--valid-from',
+            '2024-01-01',
+          ),
+        );
 
-      const r = ok(space.lore('supersede', old.key, '--by', next.key, '--valid-from', '2024-01-01', '--json'));
-      assert.deepEqual(r.json, { key: old.key, superseded_by: next.key, valid_from: '2024-01-01T00:00:00.000Z' });
+        const r = ok(space.lore('supersede', old.key, '--by', next.key, '--valid-from', '2024-01-01', '--json'));
+        assert.deepEqual(r.json, { key: old.key, superseded_by: next.key, valid_from: '2024-01-01T00:00:00.000Z' });
 
-      const oldNow = ok(space.lore('get', old.key, '--json')).json.memory;
-      assert.equal(oldNow.status, 'superseded');
-      assert.equal(oldNow.superseded_by, next.key);
-      assert.equal(oldNow.valid_until, '2024-01-01T00:00:00.000Z');
-      assert.equal(ok(space.lore('get', next.key, '--json')).json.memory.supersedes, old.key);
+        const oldNow = ok(space.lore('get', old.key, '--json')).json.memory;
+        assert.equal(oldNow.status, 'superseded');
+        assert.equal(oldNow.superseded_by, next.key);
+        assert.equal(oldNow.valid_until, '2024-01-01T00:00:00.000Z');
+        assert.equal(ok(space.lore('get', next.key, '--json')).json.memory.supersedes, old.key);
 
-      assert.deepEqual(recallKeys(space, 'deploys'), [next.key], 'now: only the successor');
-      const then = ok(space.lore('recall', '--json', 'deploys', '--as-of', '2022-06-01')).json;
-      assert.deepEqual(then.results.map((h: { key: string }) => h.key), [old.key], 'in 2022 Capistrano was the answer');
-      assert.equal(then.as_of, '2022-06-01T00:00:00.000Z');
+        assert.deepEqual(recallKeys(space, 'deploys'), [next.key], 'now: only the successor');
+        const then = ok(space.lore('recall', '--json', 'deploys', '--as-of', '2022-06-01')).json;
+        assert.deepEqual(
+          then.results.map((h: { key: string }) => h.key),
+          [old.key],
+          'in 2022 Capistrano was the answer',
+        );
+        assert.equal(then.as_of, '2022-06-01T00:00:00.000Z');
 
-      const history = ok(space.lore('history', old.key, '--json')).json;
-      const superseded = history.events.find((e: { event: string }) => e.event === 'superseded');
-      assert.ok(superseded, `history of ${old.key} records the supersession: ${JSON.stringify(history.events)}`);
-      assert.equal(superseded.related_key, next.key);
-    });
+        const history = ok(space.lore('history', old.key, '--json')).json;
+        const superseded = history.events.find((e: { event: string }) => e.event === 'superseded');
+        assert.ok(superseded, `history of ${old.key} records the supersession: ${JSON.stringify(history.events)}`);
+        assert.equal(superseded.related_key, next.key);
+      },
+    );
 
     it('forget removes every version, prints a receipt, and leaves no trace of the text in the store', () => {
-      saved(remember(space, { title: 'Shard the quokkabase', description: 'Split the quokkabase by tenant' }, '--body', 'quokkabase sharding notes v1'));
+      saved(
+        remember(
+          space,
+          { title: 'Shard the quokkabase', description: 'Split the quokkabase by tenant' },
+          '--body',
+          'quokkabase sharding notes v1',
+        ),
+      );
       const key = 'decision/shard-the-quokkabase';
-      saved(remember(space, { title: 'Shard the quokkabase', description: 'Split the quokkabase by tenant and region' }, '--body', 'quokkabase sharding notes v2'));
+      saved(
+        remember(
+          space,
+          { title: 'Shard the quokkabase', description: 'Split the quokkabase by tenant and region' },
+          '--body',
+          'quokkabase sharding notes v2',
+        ),
+      );
       saved(remember(space, QUEUE));
-      const digests = ok(space.lore('history', key, '--json')).json.versions.map((v: { content_digest: string }) => v.content_digest);
+      const digests = ok(space.lore('history', key, '--json')).json.versions.map(
+        (v: { content_digest: string }) => v.content_digest,
+      );
       const events = auditEvents(space);
       const database = space.paths().database;
       assert.ok(readFileSync(database).includes('quokkabase'), 'sanity: the text is in the store before forget');
@@ -260,7 +380,11 @@ describe('lore CLI, end to end', function () {
       assert.match(get.stderr, /no memory with key decision\/shard-the-quokkabase/);
       assert.notEqual(space.lore('history', key).code, 0, 'forgotten records leave no history');
       assert.deepEqual(recallKeys(space, 'quokkabase'), []);
-      assert.deepEqual(ok(space.lore('list', '--json')).json.items.map((m: { key: string }) => m.key), [QUEUE.key], 'other records stay');
+      assert.deepEqual(
+        ok(space.lore('list', '--json')).json.items.map((m: { key: string }) => m.key),
+        [QUEUE.key],
+        'other records stay',
+      );
       assert.equal(auditEvents(space), events + 1, 'forget appends one audit event and the chain verifies');
       assert.ok(!readFileSync(database).includes('quokkabase'), 'no trace of the forgotten text in the store file');
 
@@ -270,7 +394,10 @@ describe('lore CLI, end to end', function () {
 
     it('audit verify counts exactly one event per write, and reads add none', () => {
       const fresh = ok(space.lore('audit', 'verify', '--json'));
-      assert.deepEqual({ ok: fresh.json.ok, events: fresh.json.events, problems: fresh.json.problems }, { ok: true, events: 0, problems: [] });
+      assert.deepEqual(
+        { ok: fresh.json.ok, events: fresh.json.events, problems: fresh.json.problems },
+        { ok: true, events: 0, problems: [] },
+      );
 
       saved(remember(space, QUEUE)); // 1
       saved(remember(space, { ...QUEUE, description: 'Revised' })); // 2
@@ -312,7 +439,17 @@ describe('lore CLI, end to end', function () {
       assert.equal(got.description, 'Version two, saved by someone else first');
       assert.equal(auditEvents(space), events);
 
-      const human = space.lore('remember', '--type', 'decision', '--title', QUEUE.title, '--description', 'Another stale edit', '--expected-version', '1');
+      const human = space.lore(
+        'remember',
+        '--type',
+        'decision',
+        '--title',
+        QUEUE.title,
+        '--description',
+        'Another stale edit',
+        '--expected-version',
+        '1',
+      );
       assert.equal(human.code, 3);
       assert.match(human.stdout, /not saved: .*version 2/);
     });
@@ -344,8 +481,24 @@ describe('lore CLI, end to end', function () {
       template = makeSpace('lore-e2e-template-');
       saved(remember(template, QUEUE, '--body', QUEUE.body, '--valid-from', '2025-01-01'));
       saved(remember(template, { ...QUEUE, description: 'Jobs go through Postgres SKIP LOCKED (v2)' }));
-      saved(remember(template, { type: 'runbook', title: 'Restart the queue workers', description: 'Drain, then restart workers one at a time' }));
-      assert.equal(saved(remember(template, { type: 'fact', title: 'Redis is faster for queues', description: 'Claimed by a blog post' }, '--source', 'webpage')).status, 'quarantined');
+      saved(
+        remember(template, {
+          type: 'runbook',
+          title: 'Restart the queue workers',
+          description: 'Drain, then restart workers one at a time',
+        }),
+      );
+      assert.equal(
+        saved(
+          remember(
+            template,
+            { type: 'fact', title: 'Redis is faster for queues', description: 'Claimed by a blog post' },
+            '--source',
+            'webpage',
+          ),
+        ).status,
+        'quarantined',
+      );
       saved(remember(template, { title: 'Old cron scheduler', description: 'Jobs were scheduled by cron' }));
       ok(template.lore('retract', RETRACTED, '--reason', 'replaced long ago'));
       templateView = storeView(template);
@@ -361,7 +514,12 @@ describe('lore CLI, end to end', function () {
       const paths = storePaths(workspace, space.home);
       mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
       copyFileSync(template.paths().database, paths.database);
-      return { ...space, workspace, lore: (...args) => runCli(args, { home: space.home, workspace }), paths: () => paths };
+      return {
+        ...space,
+        workspace,
+        lore: (...args) => runCli(args, { home: space.home, workspace }),
+        paths: () => paths,
+      };
     }
 
     interface Case {
@@ -391,36 +549,64 @@ describe('lore CLI, end to end', function () {
           failures.push((error as Error).message.split('\n')[0]);
         }
       });
-      assert.equal(failures.length, 0, `${failures.length} of ${cases.length} bad inputs were not refused properly:\n  ${failures.join('\n  ')}`);
+      assert.equal(
+        failures.length,
+        0,
+        `${failures.length} of ${cases.length} bad inputs were not refused properly:\n  ${failures.join('\n  ')}`,
+      );
       return outcomes.map((o) => o.r);
     }
 
     function checkRefused({ args, says, never = [] }: Case, r: CliResult, copy: CliSpace): void {
       const label = `lore ${args.map((a) => (a.length > 40 ? `${a.slice(0, 20)}…(${a.length})` : a)).join(' ')}`;
       const shown = (text: string) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
-      assert.ok(r.code === 1 || r.code === 2, `${label}: expected a failing exit code (1 or 2), got ${r.code}; stdout ${shown(r.stdout)}; stderr ${shown(r.stderr)}`);
-      assert.match(r.stderr, /^lore: [^\n]+\n$/, `${label}: stderr must be exactly one line starting "lore: "; got ${JSON.stringify(r.stderr)}`);
+      assert.ok(
+        r.code === 1 || r.code === 2,
+        `${label}: expected a failing exit code (1 or 2), got ${r.code}; ` +
+          `stdout ${shown(r.stdout)}; stderr ${shown(r.stderr)}`,
+      );
+      assert.match(
+        r.stderr,
+        /^lore: [^\n]+\n$/,
+        `${label}: stderr must be exactly one line starting "lore: "; got ${JSON.stringify(r.stderr)}`,
+      );
       assert.doesNotMatch(r.stderr, /unexpected error/, `${label}: a crash, not a clear error: ${r.stderr}`);
-      for (const pattern of says) assert.match(r.stderr, pattern, `${label}: the error should say what was wrong (${pattern}); got ${shown(r.stderr)}`);
+      for (const pattern of says)
+        assert.match(
+          r.stderr,
+          pattern,
+          `${label}: the error should say what was wrong (${pattern}); got ${shown(r.stderr)}`,
+        );
       if (!args.includes('--json')) assert.equal(r.stdout, '', `${label}: nothing on stdout; got ${shown(r.stdout)}`);
       for (const text of never) {
-        assert.ok(!r.stderr.includes(text) && !r.stdout.includes(text), `${label}: the output must not echo ${JSON.stringify(text.slice(0, 8))}…`);
+        assert.ok(
+          !r.stderr.includes(text) && !r.stdout.includes(text),
+          `${label}: the output must not echo ${JSON.stringify(text.slice(0, 8))}…`,
+        );
       }
       if (storeDigest(copy) !== templateDigest) {
         // Say how, in the terms a user would check: list --json and audit verify --json.
         const after = storeView(copy);
         assert.fail(
-          `${label}: the store changed: list total ${templateView.total} → ${after.total}, audit events ${templateView.audit.events} → ${after.audit.events}` +
-            (isDeepStrictEqual(after, templateView) ? ' (the file changed even though list and audit read the same)' : ''),
+          `${label}: the store changed: list total ${templateView.total} → ` +
+            `${after.total}, audit events ${templateView.audit.events} → ` +
+            `${after.audit.events}` +
+            (isDeepStrictEqual(after, templateView)
+              ? ' (the file changed even though list and audit read the same)'
+              : ''),
         );
       }
     }
 
-    it('a copy of the seeded store lists and verifies exactly like the original (what "unchanged" is compared with)', () => {
-      const copy = copyOfSeededStore('copy');
-      assert.deepEqual(storeView(copy), templateView);
-      assert.equal(storeDigest(copy), templateDigest, 'reading a store does not change its file');
-    });
+    it(
+      'a copy of the seeded store lists and verifies exactly like the ' +
+        'original (what "unchanged" is compared with)',
+      () => {
+        const copy = copyOfSeededStore('copy');
+        assert.deepEqual(storeView(copy), templateView);
+        assert.equal(storeDigest(copy), templateDigest, 'reading a store does not change its file');
+      },
+    );
 
     const long = (n: number) => 'x'.repeat(n);
     const base = ['--type', 'decision', '--title', 'A fresh decision', '--description', 'Something we decided'];
@@ -441,22 +627,46 @@ describe('lore CLI, end to end', function () {
         { args: ['remember', ...without('--title')], says: [/needs --title/] },
         { args: ['remember', ...without('--description')], says: [/needs --description/] },
         { args: ['remember', '--type', 'decision', '--title', '', '--description', 'x'], says: [/--title/] },
-        { args: ['remember', '--type', 'decision', '--title', long(121), '--description', 'x'], says: [/title is 121 characters; the limit is 120/] },
-        { args: ['remember', '--type', 'decision', '--title', 'T', '--description', long(301)], says: [/description is 301 characters; the limit is 300/] },
+        {
+          args: ['remember', '--type', 'decision', '--title', long(121), '--description', 'x'],
+          says: [/title is 121 characters; the limit is 120/],
+        },
+        {
+          args: ['remember', '--type', 'decision', '--title', 'T', '--description', long(301)],
+          says: [/description is 301 characters; the limit is 300/],
+        },
         { args: ['remember', ...base, '--body-file', big], says: [/body is 16385 bytes; the limit is 16384/] },
         { args: ['remember', ...base, '--body-file', wide], says: [/body is 16386 bytes/] },
-        { args: ['remember', ...base, '--body-file', join(space.root, 'missing.md')], says: [/cannot read --body-file/, /ENOENT/] },
-        { args: ['remember', ...base, '--body', 'x', '--body-file', bodyFile], says: [/--body or --body-file, not both/] },
+        {
+          args: ['remember', ...base, '--body-file', join(space.root, 'missing.md')],
+          says: [/cannot read --body-file/, /ENOENT/],
+        },
+        {
+          args: ['remember', ...base, '--body', 'x', '--body-file', bodyFile],
+          says: [/--body or --body-file, not both/],
+        },
         { args: ['remember', ...base, '--valid-from', '2026-13-45'], says: [/valid_from/, /2026-13-45/] },
         { args: ['remember', ...base, '--valid-from', 'yesterday'], says: [/valid_from/, /yesterday/] },
         // A calendar day that does not exist must be refused, not rolled over to March 2.
         { args: ['remember', ...base, '--valid-from', '2026-02-30'], says: [/valid_from/, /2026-02-30/] },
-        { args: ['remember', ...base, '--valid-from', '2021-01-01', '--valid-until', '2020-01-01'], says: [/valid_until must be later than valid_from/] },
-        { args: ['remember', '--type', 'decree', '--title', 'T', '--description', 'D'], says: [/type must be one of/, /decree/] },
+        {
+          args: ['remember', ...base, '--valid-from', '2021-01-01', '--valid-until', '2020-01-01'],
+          says: [/valid_until must be later than valid_from/],
+        },
+        {
+          args: ['remember', '--type', 'decree', '--title', 'T', '--description', 'D'],
+          says: [/type must be one of/, /decree/],
+        },
         { args: ['remember', ...base, '--key', 'nokeytype'], says: [/"nokeytype" is not a valid key/] },
-        { args: ['remember', ...base, '--key', 'runbook/a-fresh-decision'], says: [/does not start with its type "decision\/"/] },
+        {
+          args: ['remember', ...base, '--key', 'runbook/a-fresh-decision'],
+          says: [/does not start with its type "decision\/"/],
+        },
         { args: ['remember', ...base, '--confidence', 'high'], says: [/--confidence must be a number/] },
-        { args: ['remember', ...base, '--expected-version', 'two'], says: [/--expected-version must be a whole number/] },
+        {
+          args: ['remember', ...base, '--expected-version', 'two'],
+          says: [/--expected-version must be a whole number/],
+        },
         { args: ['remember', ...base, '--link', long(121)], says: [/links\[0\] is 121 characters; the limit is 120/] },
         { args: ['remember', ...base, '--bogus', 'x'], says: [/unknown option '--bogus'/] },
         { args: ['remember', ...base, 'stray'], says: [/unexpected argument.*stray/] },
@@ -468,7 +678,11 @@ describe('lore CLI, end to end', function () {
       writeFileSync(secretBody, `Deploy with this token: ${GITHUB_TOKEN}\n`);
       const never = [GITHUB_TOKEN, GITHUB_TOKEN.slice(4, 24)];
       const [inline] = await refusedAll([
-        { args: ['remember', ...base, '--json', '--body', `the CI token is ${GITHUB_TOKEN}`], says: [/github-token/], never },
+        {
+          args: ['remember', ...base, '--json', '--body', `the CI token is ${GITHUB_TOKEN}`],
+          says: [/github-token/],
+          never,
+        },
         { args: ['remember', ...base, '--body-file', secretBody], says: [/github-token/], never },
       ]);
       assert.equal(inline.json?.error?.code, 'SECRET_DETECTED');
@@ -527,25 +741,33 @@ describe('lore CLI, end to end', function () {
       ]);
     });
 
-    it('deprecate, dispute, retract: no key, no reason, malformed or unknown keys, over-long or secret reasons, a retracted record', async () => {
-      const cases: Case[] = [];
-      for (const command of ['deprecate', 'dispute', 'retract']) {
+    it(
+      'deprecate, dispute, retract: no key, no reason, malformed or ' +
+        'unknown keys, over-long or secret reasons, a retracted record',
+      async () => {
+        const cases: Case[] = [];
+        for (const command of ['deprecate', 'dispute', 'retract']) {
+          cases.push(
+            { args: [command, '--reason', 'why'], says: [/needs KEY/] },
+            { args: [command, QUEUE.key], says: [/needs --reason/] },
+            { args: [command, QUEUE.key, '--reason', ''], says: [/needs --reason/] },
+            { args: [command, 'decision/nope', '--reason', 'why'], says: [/no memory with key decision\/nope/] },
+            { args: [command, RETRACTED, '--reason', 'why'], says: [/is retracted/] },
+            { args: [command, QUEUE.key, '--reason', 'why', '--bogus'], says: [/unknown option '--bogus'/] },
+          );
+        }
         cases.push(
-          { args: [command, '--reason', 'why'], says: [/needs KEY/] },
-          { args: [command, QUEUE.key], says: [/needs --reason/] },
-          { args: [command, QUEUE.key, '--reason', ''], says: [/needs --reason/] },
-          { args: [command, 'decision/nope', '--reason', 'why'], says: [/no memory with key decision\/nope/] },
-          { args: [command, RETRACTED, '--reason', 'why'], says: [/is retracted/] },
-          { args: [command, QUEUE.key, '--reason', 'why', '--bogus'], says: [/unknown option '--bogus'/] },
+          { args: ['deprecate', 'nokeytype', '--reason', 'why'], says: [/"nokeytype" is not a valid key/] },
+          { args: ['dispute', QUEUE.key, '--reason', long(301)], says: [/reason is 301 characters; the limit is 300/] },
+          {
+            args: ['retract', QUEUE.key, '--reason', `leaked ${GITHUB_TOKEN}`],
+            says: [/github-token/],
+            never: [GITHUB_TOKEN],
+          },
         );
-      }
-      cases.push(
-        { args: ['deprecate', 'nokeytype', '--reason', 'why'], says: [/"nokeytype" is not a valid key/] },
-        { args: ['dispute', QUEUE.key, '--reason', long(301)], says: [/reason is 301 characters; the limit is 300/] },
-        { args: ['retract', QUEUE.key, '--reason', `leaked ${GITHUB_TOKEN}`], says: [/github-token/], never: [GITHUB_TOKEN] },
-      );
-      await refusedAll(cases);
-    });
+        await refusedAll(cases);
+      },
+    );
 
     it('supersede: missing keys, unknown keys, itself, non-live records, bad dates', async () => {
       await refusedAll([
@@ -557,48 +779,65 @@ describe('lore CLI, end to end', function () {
         { args: ['supersede', QUEUE.key, '--by', QUEUE.key], says: [/cannot supersede itself/] },
         { args: ['supersede', QUEUE.key, '--by', QUARANTINED], says: [/quarantined/] },
         { args: ['supersede', RETRACTED, '--by', QUEUE.key], says: [/retracted/] },
-        { args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', 'yesterday'], says: [/valid_from/, /yesterday/] },
-        { args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', '2026-13-45'], says: [/valid_from/, /2026-13-45/] },
-        { args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', '1999-01-01'], says: [/before .*became valid/] },
+        {
+          args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', 'yesterday'],
+          says: [/valid_from/, /yesterday/],
+        },
+        {
+          args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', '2026-13-45'],
+          says: [/valid_from/, /2026-13-45/],
+        },
+        {
+          args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--valid-from', '1999-01-01'],
+          says: [/before .*became valid/],
+        },
         { args: ['supersede', QUEUE.key, '--by', RUNBOOK, '--bogus'], says: [/unknown option '--bogus'/] },
       ]);
     });
 
-    it('promote, forget: no key, malformed or unknown keys, stray arguments, and (promote) no terminal to confirm in', async () => {
-      await refusedAll([
-        { args: ['promote'], says: [/needs KEY/] },
-        { args: ['promote', QUARANTINED, RUNBOOK], says: [/unexpected argument/] },
-        { args: ['promote', QUARANTINED, '--yes'], says: [/unknown option '--yes'/] },
-        { args: ['promote', QUARANTINED], says: [/interactive terminal/] },
-        { args: ['forget'], says: [/needs KEY/] },
-        { args: ['forget', 'nokeytype'], says: [/"nokeytype" is not a valid key/] },
-        { args: ['forget', 'decision/nope'], says: [/no memory with key decision\/nope/] },
-        { args: ['forget', QUEUE.key, RUNBOOK], says: [/unexpected argument/] },
-        { args: ['forget', QUEUE.key, '--force'], says: [/unknown option '--force'/] },
-      ]);
-    });
+    it(
+      'promote, forget: no key, malformed or unknown keys, stray ' +
+        'arguments, and (promote) no terminal to confirm in',
+      async () => {
+        await refusedAll([
+          { args: ['promote'], says: [/needs KEY/] },
+          { args: ['promote', QUARANTINED, RUNBOOK], says: [/unexpected argument/] },
+          { args: ['promote', QUARANTINED, '--yes'], says: [/unknown option '--yes'/] },
+          { args: ['promote', QUARANTINED], says: [/interactive terminal/] },
+          { args: ['forget'], says: [/needs KEY/] },
+          { args: ['forget', 'nokeytype'], says: [/"nokeytype" is not a valid key/] },
+          { args: ['forget', 'decision/nope'], says: [/no memory with key decision\/nope/] },
+          { args: ['forget', QUEUE.key, RUNBOOK], says: [/unexpected argument/] },
+          { args: ['forget', QUEUE.key, '--force'], says: [/unknown option '--force'/] },
+        ]);
+      },
+    );
 
-    it('audit, doctor and the command itself: unknown (sub)commands, stray arguments, unknown options, a bad --workspace', async () => {
-      const file = join(space.root, 'not-a-folder.txt');
-      writeFileSync(file, 'x');
-      await refusedAll([
-        { args: ['frobnicate'], says: [/unknown command "frobnicate"/] },
-        { args: ['audit'], says: [/needs verify/] },
-        { args: ['audit', 'frobnicate'], says: [/unknown audit command "frobnicate"/] },
-        { args: ['audit', 'verify', 'now'], says: [/unexpected argument.*now/] },
-        { args: ['audit', 'verify', '--bogus'], says: [/unknown option '--bogus'/] },
-        { args: ['doctor', 'now'], says: [/unexpected argument.*now/] },
-        { args: ['doctor', '--bogus'], says: [/unknown option '--bogus'/] },
-      ]);
-      for (const command of [['list'], ['remember', ...base]]) {
-        const missing = runCli(command, { home: space.home, workspace: join(space.root, 'no-such-folder') });
-        assert.notEqual(missing.code, 0);
-        assert.match(missing.stderr, /^lore: workspace folder .*no-such-folder does not exist[^\n]*\n$/);
-        const notDir = runCli(command, { home: space.home, workspace: file });
-        assert.notEqual(notDir.code, 0);
-        assert.match(notDir.stderr, /^lore: workspace .*not-a-folder\.txt is not a folder[^\n]*\n$/);
-      }
-    });
+    it(
+      'audit, doctor and the command itself: unknown (sub)commands, ' +
+        'stray arguments, unknown options, a bad --workspace',
+      async () => {
+        const file = join(space.root, 'not-a-folder.txt');
+        writeFileSync(file, 'x');
+        await refusedAll([
+          { args: ['frobnicate'], says: [/unknown command "frobnicate"/] },
+          { args: ['audit'], says: [/needs verify/] },
+          { args: ['audit', 'frobnicate'], says: [/unknown audit command "frobnicate"/] },
+          { args: ['audit', 'verify', 'now'], says: [/unexpected argument.*now/] },
+          { args: ['audit', 'verify', '--bogus'], says: [/unknown option '--bogus'/] },
+          { args: ['doctor', 'now'], says: [/unexpected argument.*now/] },
+          { args: ['doctor', '--bogus'], says: [/unknown option '--bogus'/] },
+        ]);
+        for (const command of [['list'], ['remember', ...base]]) {
+          const missing = runCli(command, { home: space.home, workspace: join(space.root, 'no-such-folder') });
+          assert.notEqual(missing.code, 0);
+          assert.match(missing.stderr, /^lore: workspace folder .*no-such-folder does not exist[^\n]*\n$/);
+          const notDir = runCli(command, { home: space.home, workspace: file });
+          assert.notEqual(notDir.code, 0);
+          assert.match(notDir.stderr, /^lore: workspace .*not-a-folder\.txt is not a folder[^\n]*\n$/);
+        }
+      },
+    );
 
     it('in a workspace that has no store yet, a refused command does not create one', async () => {
       const cases = [
@@ -617,7 +856,9 @@ describe('lore CLI, end to end', function () {
         assert.notEqual(r.code, 0, `lore ${args[0]} must fail`);
         assert.match(r.stderr, /^lore: [^\n]+\n$/);
       }
-      const leftBehind = results.filter(({ dir }) => existsSync(dir)).map(({ args }) => `lore ${args.join(' ').slice(0, 40)}`);
+      const leftBehind = results
+        .filter(({ dir }) => existsSync(dir))
+        .map(({ args }) => `lore ${args.join(' ').slice(0, 40)}`);
       assert.deepEqual(leftBehind, [], 'these were refused but created a store for the workspace');
     });
 
@@ -636,12 +877,24 @@ describe('lore CLI, end to end', function () {
 
   describe('--workspace', () => {
     it('defaults to the current folder, and the store lives outside it', () => {
-      const r = runCli(['remember', '--json', '--type', 'decision', '--title', QUEUE.title, '--description', QUEUE.description], { home: space.home, cwd: space.workspace });
+      const r = runCli(
+        ['remember', '--json', '--type', 'decision', '--title', QUEUE.title, '--description', QUEUE.description],
+        { home: space.home, cwd: space.workspace },
+      );
       saved(r);
-      const elsewhere = ok(runCli(['get', QUEUE.key, '--json'], { home: space.home, workspace: space.workspace, cwd: space.root }));
-      assert.equal(elsewhere.json.memory.title, QUEUE.title, '--workspace DIR reaches the store that the cwd default wrote');
+      const elsewhere = ok(
+        runCli(['get', QUEUE.key, '--json'], { home: space.home, workspace: space.workspace, cwd: space.root }),
+      );
+      assert.equal(
+        elsewhere.json.memory.title,
+        QUEUE.title,
+        '--workspace DIR reaches the store that the cwd default wrote',
+      );
       const doctor = ok(runCli(['doctor', '--json'], { home: space.home, cwd: space.workspace }));
-      assert.equal(doctor.json.checks.find((c: { name: string }) => c.name === 'workspace').detail, realpathSync(space.workspace));
+      assert.equal(
+        doctor.json.checks.find((c: { name: string }) => c.name === 'workspace').detail,
+        realpathSync(space.workspace),
+      );
       assert.deepEqual(readdirSync(space.workspace), [], 'nothing is written into the workspace folder');
       assert.ok(existsSync(space.paths().database), 'the store is in LORE_HOME');
     });
@@ -654,10 +907,17 @@ describe('lore CLI, end to end', function () {
 
       assert.equal(ok(inOther('list', '--json')).json.total, 0);
       assert.notEqual(inOther('get', QUEUE.key).code, 0);
-      saved(inOther('remember', '--json', '--type', 'runbook', '--title', 'Rotate certificates', '--description', 'Yearly'));
-      assert.deepEqual(ok(space.lore('list', '--json')).json.items.map((m: { key: string }) => m.key), [QUEUE.key], 'the first store is untouched');
+      saved(
+        inOther('remember', '--json', '--type', 'runbook', '--title', 'Rotate certificates', '--description', 'Yearly'),
+      );
+      assert.deepEqual(
+        ok(space.lore('list', '--json')).json.items.map((m: { key: string }) => m.key),
+        [QUEUE.key],
+        'the first store is untouched',
+      );
 
-      const b = ok(inOther('doctor', '--json')).json.checks.find((c: { name: string }) => c.name === 'store').detail as string;
+      const b = ok(inOther('doctor', '--json')).json.checks.find((c: { name: string }) => c.name === 'store')
+        .detail as string;
       assert.notEqual(dirname(b), space.paths().dir, 'the other workspace has a store folder of its own');
       assert.ok(b.startsWith(space.home), 'under the same LORE_HOME');
     });
@@ -667,14 +927,22 @@ describe('lore CLI, end to end', function () {
       const link = join(space.root, 'repo-link');
       symlinkSync(space.workspace, link);
       const r = ok(runCli(['list', '--json'], { home: space.home, workspace: link }));
-      assert.deepEqual(r.json.items.map((m: { key: string }) => m.key), [QUEUE.key]);
+      assert.deepEqual(
+        r.json.items.map((m: { key: string }) => m.key),
+        [QUEUE.key],
+      );
     });
   });
 
   describe('promote', () => {
-    const FACT = { type: 'fact', title: 'Redis is faster for queues', description: 'Claimed by a blog post about queues' };
+    const FACT = {
+      type: 'fact',
+      title: 'Redis is faster for queues',
+      description: 'Claimed by a blog post about queues',
+    };
     const KEY = 'fact/redis-is-faster-for-queues';
-    const inTerminal = (args: string[], input: string) => runCliInTerminal(args, { home: space.home, workspace: space.workspace, input });
+    const inTerminal = (args: string[], input: string) =>
+      runCliInTerminal(args, { home: space.home, workspace: space.workspace, input });
 
     beforeEach(() => {
       const r = saved(remember(space, FACT, '--source', 'webpage'));
@@ -686,7 +954,11 @@ describe('lore CLI, end to end', function () {
       const digest = storeDigest(space);
       const r = runCli(['promote', KEY], { home: space.home, workspace: space.workspace, input: 'y\n' });
       assert.notEqual(r.code, 0);
-      assert.match(r.stderr, /^lore: [^\n]*interactive terminal[^\n]*\n$/, 'one line saying it needs an interactive terminal');
+      assert.match(
+        r.stderr,
+        /^lore: [^\n]*interactive terminal[^\n]*\n$/,
+        'one line saying it needs an interactive terminal',
+      );
       assert.equal(r.stdout, '');
       assert.equal(storeDigest(space), digest);
       assert.equal(ok(space.lore('get', KEY, '--json')).json.memory.status, 'quarantined');
@@ -706,7 +978,10 @@ describe('lore CLI, end to end', function () {
       assert.equal(ok(space.lore('get', KEY, '--json')).json.memory.status, 'active');
       assert.deepEqual(recallKeys(space, 'redis', 'queues'), [KEY]);
       const history = ok(space.lore('history', KEY, '--json')).json;
-      assert.ok(history.events.some((e: { event: string }) => e.event === 'promoted'), JSON.stringify(history.events));
+      assert.ok(
+        history.events.some((e: { event: string }) => e.event === 'promoted'),
+        JSON.stringify(history.events),
+      );
       assert.equal(auditEvents(space), events + 1);
     });
 

@@ -15,7 +15,7 @@ import { tempDir } from '../support/store';
 const DIST = resolve(__dirname, '..', '..', 'dist');
 const FILES = ['cli.js', 'cliMain.js', 'mcpSdk.js', 'node-sqlite3-wasm.wasm'];
 
-describe('the CLI\'s compile cache', function () {
+describe("the CLI's compile cache", function () {
   this.timeout(60_000);
   let root: string;
   let dist: string;
@@ -79,6 +79,10 @@ describe('the CLI\'s compile cache', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /lore help COMMAND/);
     assert.ok(statSync(blocked).isDirectory());
-    assert.deepEqual(readdirSync(dist).filter((f) => f.includes('.v8cache.')), [], 'no half-written cache is left');
+    assert.deepEqual(
+      readdirSync(dist).filter((f) => f.includes('.v8cache.')),
+      [],
+      'no half-written cache is left',
+    );
   });
 });

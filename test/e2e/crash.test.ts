@@ -59,7 +59,9 @@ async function runAndKill(options: CrashWriterOptions, track: (child: ChildProce
   );
   const firstLine = new Promise<string>((done, fail) => {
     createInterface({ input: child.stdout! }).once('line', done);
-    void exited.then(({ code, signal }) => fail(new Error(`the crash writer ended (code ${code}, signal ${signal}) before signalling:\n${stderr}`)));
+    void exited.then(({ code, signal }) =>
+      fail(new Error(`the crash writer ended (code ${code}, signal ${signal}) before signalling:\n${stderr}`)),
+    );
   });
   const line = await firstLine;
   child.kill('SIGKILL');
@@ -84,11 +86,14 @@ function inspect(sqlite: SqliteWasm, path: string): Inspection {
   const seen: Inspection = { integrity: '', committed: -1, killed: -1, journalLeft: false };
   const db = new sqlite.Database(path);
   try {
-    seen.integrity = db.all('PRAGMA integrity_check').map((row) => String(row.integrity_check)).join('\n');
-    const counts = db.get(
-      'SELECT SUM(key LIKE ?) AS committed, SUM(key LIKE ?) AS killed FROM memories',
-      [`${COMMITTED_KEY_PREFIX}%`, `${KILLED_KEY_PREFIX}%`],
-    ) as { committed: number; killed: number };
+    seen.integrity = db
+      .all('PRAGMA integrity_check')
+      .map((row) => String(row.integrity_check))
+      .join('\n');
+    const counts = db.get('SELECT SUM(key LIKE ?) AS committed, SUM(key LIKE ?) AS killed FROM memories', [
+      `${COMMITTED_KEY_PREFIX}%`,
+      `${KILLED_KEY_PREFIX}%`,
+    ]) as { committed: number; killed: number };
     seen.committed = counts.committed;
     seen.killed = counts.killed;
   } catch (error) {
@@ -104,7 +109,11 @@ function inspect(sqlite: SqliteWasm, path: string): Inspection {
 function loadUnpatchedSqlite(dir: string): SqliteWasm {
   const installed = require.resolve('node-sqlite3-wasm');
   const source = readFileSync(installed, 'utf8');
-  assert.equal(source.split(FIX).length, 2, `the installed node-sqlite3-wasm should carry the crash-recovery fix once (${installed}); run npm install`);
+  assert.equal(
+    source.split(FIX).length,
+    2,
+    `the installed node-sqlite3-wasm should carry the crash-recovery fix once (${installed}); run npm install`,
+  );
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'node-sqlite3-wasm.js'), source.replace(FIX, ''));
   copyFileSync(join(dirname(installed), 'node-sqlite3-wasm.wasm'), join(dir, 'node-sqlite3-wasm.wasm'));
@@ -121,7 +130,13 @@ describe('kill -9 in the middle of a large write transaction', function () {
   let outcome: KillOutcome;
   let child: ChildProcess | undefined;
   /** What the crash left on disk, recorded before anything reopens the store. */
-  let left: { databaseSize: number; journalSize: number; lockDir: boolean; ownerPid: number | undefined; ownerAlive: boolean };
+  let left: {
+    databaseSize: number;
+    journalSize: number;
+    lockDir: boolean;
+    ownerPid: number | undefined;
+    ownerAlive: boolean;
+  };
   let snapshot: string;
 
   before(async () => {
@@ -129,7 +144,10 @@ describe('kill -9 in the middle of a large write transaction', function () {
     home = tempDir('lore-crash-home-');
     scratch = tempDir('lore-crash-scratch-');
     paths = storePaths(workspace, home);
-    outcome = await runAndKill({ workspace, home, committed: COMMITTED, signalAfter: SIGNAL_AFTER }, (c) => (child = c));
+    outcome = await runAndKill(
+      { workspace, home, committed: COMMITTED, signalAfter: SIGNAL_AFTER },
+      (c) => (child = c),
+    );
     const owner = readOwner(paths.owner);
     left = {
       databaseSize: fileSize(paths.database),
@@ -165,7 +183,8 @@ describe('kill -9 in the middle of a large write transaction', function () {
     // The killed transaction's pages reached the database file: only the journal can undo them.
     assert.ok(
       left.databaseSize > outcome.signal.committedFileSize,
-      `the database file (${left.databaseSize} bytes) should have grown past its committed size (${outcome.signal.committedFileSize})`,
+      `the database file (${left.databaseSize} bytes) should have grown ` +
+        `past its committed size (${outcome.signal.committedFileSize})`,
     );
     assert.ok(left.journalSize > 0, 'a non-empty lore.db-journal should be left behind');
     // The crash also left the VFS lock directory and the dead owner's owner.json.
@@ -178,8 +197,16 @@ describe('kill -9 in the middle of a large write transaction', function () {
     const recovered = openStore({ workspace, home, door: 'test' });
     try {
       assert.equal(readOwner(paths.owner)?.pid, process.pid, 'the reopening process should take over ownership');
-      assert.equal(existsSync(`${paths.database}-journal`), false, 'the hot journal should have been rolled back and deleted');
-      assert.equal(fileSize(paths.database), outcome.signal.committedFileSize, 'the file should be back to its committed size');
+      assert.equal(
+        existsSync(`${paths.database}-journal`),
+        false,
+        'the hot journal should have been rolled back and deleted',
+      );
+      assert.equal(
+        fileSize(paths.database),
+        outcome.signal.committedFileSize,
+        'the file should be back to its committed size',
+      );
       const stats = recovered.engine.stats();
       assert.equal(stats.memories, COMMITTED);
       assert.equal(stats.audit_events, COMMITTED);
@@ -202,10 +229,13 @@ describe('kill -9 in the middle of a large write transaction', function () {
       db.exec("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')");
       const count = (sql: string, params: string[] = []) => db.get<{ n: number }>(sql, params)!.n;
       assert.equal(count('SELECT COUNT(*) AS n FROM memories WHERE key LIKE ?', [`${KILLED_KEY_PREFIX}%`]), 0);
-      assert.equal(count('SELECT COUNT(*) AS n FROM memories WHERE key LIKE ?', [`${COMMITTED_KEY_PREFIX}%`]), COMMITTED);
+      assert.equal(
+        count('SELECT COUNT(*) AS n FROM memories WHERE key LIKE ?', [`${COMMITTED_KEY_PREFIX}%`]),
+        COMMITTED,
+      );
       assert.equal(count('SELECT COUNT(*) AS n FROM memories'), COMMITTED);
       assert.equal(count('SELECT COUNT(*) AS n FROM memory_events'), COMMITTED);
-      assert.equal(count("SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?", [KILLED_ONLY_TERM]), 0);
+      assert.equal(count('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [KILLED_ONLY_TERM]), 0);
     } finally {
       db.close();
     }
@@ -225,7 +255,10 @@ describe('kill -9 in the middle of a large write transaction', function () {
       const audit = store.engine.verifyAudit();
       assert.equal(audit.ok, true);
       assert.equal(audit.events, COMMITTED + 1);
-      assert.equal((await store.engine.recall({ query: 'hot journal crash' })).results[0]?.key, 'dead_end/recovering-a-killed-write-by-hand');
+      assert.equal(
+        (await store.engine.recall({ query: 'hot journal crash' })).results[0]?.key,
+        'dead_end/recovering-a-killed-write-by-hand',
+      );
     } finally {
       store.close();
     }

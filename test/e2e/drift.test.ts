@@ -23,7 +23,20 @@ describe('lore drift, end to end', function () {
   afterEach(() => space.cleanup());
 
   it('scans, checks a saved file, lists findings by state, and re-verifies a decision', () => {
-    const saved = ok(space.lore('remember', '--json', '--type', 'decision', '--title', 'Claim jobs with SKIP LOCKED', '--description', 'Workers claim the next job with FOR UPDATE SKIP LOCKED', '--anchor', 'src/jobs/queue.ts#claimNext'));
+    const saved = ok(
+      space.lore(
+        'remember',
+        '--json',
+        '--type',
+        'decision',
+        '--title',
+        'Claim jobs with SKIP LOCKED',
+        '--description',
+        'Workers claim the next job with FOR UPDATE SKIP LOCKED',
+        '--anchor',
+        'src/jobs/queue.ts#claimNext',
+      ),
+    );
     const key = saved.json.key as string;
 
     const scan = ok(space.lore('drift', 'scan', '--json'), 'drift scan');
@@ -36,7 +49,10 @@ describe('lore drift, end to end', function () {
     assert.match(check.stdout, /changed +docs\/jobs\.md:2 → claimNext\(\)/);
     assert.match(check.stdout, new RegExp(`changed +${key} → src/jobs/queue\\.ts#claimNext`));
     // An editor or script passes absolute paths: inside the workspace they are the same file.
-    assert.match(ok(space.lore('drift', 'check', join(space.workspace, 'src/jobs/queue.ts'))).stdout, /changed +docs\/jobs\.md:2 → claimNext\(\)/);
+    assert.match(
+      ok(space.lore('drift', 'check', join(space.workspace, 'src/jobs/queue.ts'))).stdout,
+      /changed +docs\/jobs\.md:2 → claimNext\(\)/,
+    );
 
     const listed = ok(space.lore('drift', 'list', '--json', '--state', 'changed', '--key', key), 'drift list');
     assert.equal(listed.json.length, 1);
@@ -52,15 +68,25 @@ describe('lore drift, end to end', function () {
     assert.equal(ok(space.lore('audit', 'verify', '--json')).json.ok, true);
   });
 
-  it('lore index keeps documents\' references current: lore drift list is right without a scan', () => {
+  it("lore index keeps documents' references current: lore drift list is right without a scan", () => {
     ok(space.lore('index', '--json'), 'index');
     const first = ok(space.lore('drift', 'list', '--json'), 'drift list after index');
-    assert.deepEqual(first.json.map((f: { source: { path: string }; reference: { raw: string }; state: string }) => [f.source.path, f.reference.raw, f.state]), [['docs/jobs.md', 'notes.md', 'broken']]);
+    assert.deepEqual(
+      first.json.map((f: { source: { path: string }; reference: { raw: string }; state: string }) => [
+        f.source.path,
+        f.reference.raw,
+        f.state,
+      ]),
+      [['docs/jobs.md', 'notes.md', 'broken']],
+    );
     write('docs/notes.md', '# Notes\nThe old queue.\n');
     write('docs/jobs.md', '# Jobs\nWorkers use `claimNext()`; see [the notes](notes.md) and [ops](ops.md).\n');
     ok(space.lore('index', '--json'), 'second index');
     const second = ok(space.lore('drift', 'list', '--json'), 'drift list after the second index');
-    assert.deepEqual(second.json.map((f: { reference: { raw: string }; state: string }) => [f.reference.raw, f.state]), [['ops.md', 'broken']]);
+    assert.deepEqual(
+      second.json.map((f: { reference: { raw: string }; state: string }) => [f.reference.raw, f.state]),
+      [['ops.md', 'broken']],
+    );
   });
 
   it('says how to use it when the subcommand or a state is wrong', () => {

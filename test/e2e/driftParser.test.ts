@@ -9,7 +9,16 @@ import { dirname, join } from 'node:path';
 import { CLI, makeSpace, ok, type CliSpace } from '../support/cli';
 
 const GO = ['package retry', '', 'const (', '\tMaxRetries = 5', '\tBackoffSeconds = 2', ')', ''].join('\n');
-const TS = ['export function claimNext(db) {', '  return db.query("SKIP LOCKED");', '}', '', 'export const HELP = `', 'function claimNext() { was the old signature', '`;', ''].join('\n');
+const TS = [
+  'export function claimNext(db) {',
+  '  return db.query("SKIP LOCKED");',
+  '}',
+  '',
+  'export const HELP = `',
+  'function claimNext() { was the old signature',
+  '`;',
+  '',
+].join('\n');
 
 describe('lore drift with the tree-sitter parser, end to end', function () {
   this.timeout(60_000);
@@ -19,19 +28,52 @@ describe('lore drift with the tree-sitter parser, end to end', function () {
     writeFileSync(join(space.workspace, path), text);
   };
   const stateOf = (raw: string): string => {
-    const all = ok(space.lore('drift', 'list', '--json', '--state', 'current', '--state', 'changed', '--state', 'gone', '--state', 'relocated', '--state', 'broken')).json as Array<{ reference: { raw: string }; state: string }>;
+    const all = ok(
+      space.lore(
+        'drift',
+        'list',
+        '--json',
+        '--state',
+        'current',
+        '--state',
+        'changed',
+        '--state',
+        'gone',
+        '--state',
+        'relocated',
+        '--state',
+        'broken',
+      ),
+    ).json as Array<{ reference: { raw: string }; state: string }>;
     const found = all.filter((f) => f.reference.raw === raw);
     assert.equal(found.length, 1, `one reference ${raw}: ${JSON.stringify(all.map((f) => f.reference.raw))}`);
     return found[0].state;
   };
 
-  before(() => assert.ok(existsSync(join(dirname(CLI), 'tree-sitter', 'tree-sitter-go.wasm')), 'the build copies the grammars into dist/tree-sitter'));
+  before(() =>
+    assert.ok(
+      existsSync(join(dirname(CLI), 'tree-sitter', 'tree-sitter-go.wasm')),
+      'the build copies the grammars into dist/tree-sitter',
+    ),
+  );
   beforeEach(() => {
     space = makeSpace('lore-drift-parser-');
     write('internal/retry/retry.go', GO);
     write('src/jobs/queue.ts', TS);
     write('docs/ops.md', '# Ops\nA job is tried `MaxRetries` times; workers call `claimNext()`.\n');
-    ok(space.lore('remember', '--type', 'decision', '--title', 'Retry five times', '--description', 'Jobs are retried five times', '--anchor', 'internal/retry/retry.go#MaxRetries'));
+    ok(
+      space.lore(
+        'remember',
+        '--type',
+        'decision',
+        '--title',
+        'Retry five times',
+        '--description',
+        'Jobs are retried five times',
+        '--anchor',
+        'internal/retry/retry.go#MaxRetries',
+      ),
+    );
     ok(space.lore('drift', 'scan'));
   });
   afterEach(() => space.cleanup());

@@ -11,7 +11,10 @@ describe('lore watch and drift', () => {
     const box = sandbox();
     mkdirSync(join(box.workspace, 'docs'), { recursive: true });
     mkdirSync(join(box.workspace, 'scripts'), { recursive: true });
-    writeFileSync(join(box.workspace, 'docs', 'rotate.md'), '# Rotate keys\n\nRun `scripts/rotate.sh` and restart the API.\n');
+    writeFileSync(
+      join(box.workspace, 'docs', 'rotate.md'),
+      '# Rotate keys\n\nRun `scripts/rotate.sh` and restart the API.\n',
+    );
     writeFileSync(join(box.workspace, 'scripts', 'rotate.sh'), '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
     const { next, stop } = startWatch(box);
     try {
@@ -22,7 +25,11 @@ describe('lore watch and drift', () => {
       writeFileSync(join(box.workspace, 'scripts', 'rotate.sh'), '#!/bin/sh\nvault write -f transit/keys/api/rotate\n');
       const drift = await next('drift');
       assert.deepEqual(
-        drift.findings.map((f: { state: string; source: { path: string }; reference: { raw: string } }) => [f.state, f.source.path, f.reference.raw]),
+        drift.findings.map((f: { state: string; source: { path: string }; reference: { raw: string } }) => [
+          f.state,
+          f.source.path,
+          f.reference.raw,
+        ]),
         [['changed', 'docs/rotate.md', 'scripts/rotate.sh']],
       );
     } finally {

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { makeTinyModel } from '../../scripts/makeTinyModel';
 import { Engine } from '../../src/engine/engine';
 import { WorkspaceFileSource } from '../../src/host/fileSource';
-import { createTransformersEmbedder, isEmbedderUnavailable, type TransformersEmbedder } from '../../src/host/embed/transformersEmbedder';
+import {
+  createTransformersEmbedder,
+  isEmbedderUnavailable,
+  type TransformersEmbedder,
+} from '../../src/host/embed/transformersEmbedder';
 import { openTestStore, tempDir } from '../support/store';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'workspace');
@@ -48,7 +52,9 @@ describe('embedding pauses and resumes across a restart', function () {
     const total = first.indexStatus().chunks;
     const done = s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chunk_vectors')!.n;
     assert.ok(done > 0 && done < total, `part of the chunks have vectors (${done} of ${total})`);
-    const kept = s.db.all<{ id: number; vector: Uint8Array }>('SELECT chunk_id AS id, vector FROM chunk_vectors ORDER BY chunk_id');
+    const kept = s.db.all<{ id: number; vector: Uint8Array }>(
+      'SELECT chunk_id AS id, vector FROM chunk_vectors ORDER BY chunk_id',
+    );
     // Lexical recall answers while embedding is unfinished.
     const lexical = await first.recall({ query: 'restart stuck workers' });
     assert.ok(lexical.results.length > 0);

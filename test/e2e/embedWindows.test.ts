@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
 import { modelDigest } from '../../src/host/embed/modelDigest';
 import { tokenWindows } from '../../src/host/embed/tokenWindows';
-import { autoThreads, createTransformersEmbedder, isEmbedderUnavailable, type TransformersEmbedder, type TransformersEmbedderOptions } from '../../src/host/embed/transformersEmbedder';
+import {
+  autoThreads,
+  createTransformersEmbedder,
+  isEmbedderUnavailable,
+  type TransformersEmbedder,
+  type TransformersEmbedderOptions,
+} from '../../src/host/embed/transformersEmbedder';
 import { tempDir } from '../support/store';
 
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
@@ -43,11 +49,15 @@ describe('embedding windows, turns and the model digest', function () {
   it('splits ids into windows of at most the cap, each wrapped in the special tokens, losing none', () => {
     const encoder = { body: (t: string) => t.split(' ').map(Number), prefix: [101], suffix: [102] };
     const windows = tokenWindows(encoder, '1 2 3 4 5 6 7 8 9 10 11', 6);
-    assert.deepEqual(windows, [[101, 1, 2, 3, 4, 102], [101, 5, 6, 7, 8, 102], [101, 9, 10, 11, 102]]);
+    assert.deepEqual(windows, [
+      [101, 1, 2, 3, 4, 102],
+      [101, 5, 6, 7, 8, 102],
+      [101, 9, 10, 11, 102],
+    ]);
     assert.deepEqual(tokenWindows({ ...encoder, body: () => [] }, '', 6), [[101, 102]]);
   });
 
-  it('caps sequences at 256 tokens by default and never past the model\'s positions', async () => {
+  it("caps sequences at 256 tokens by default and never past the model's positions", async () => {
     assert.equal(e.maxTokens, 256);
     const wide = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32', threads: 1, maxTokens: 4000 });
     try {
@@ -59,12 +69,16 @@ describe('embedding windows, turns and the model digest', function () {
 
   it('embeds what comes after the cap: texts that differ only past token 512 get different vectors', async () => {
     const opening = 'deploy the service then restart the worker '.repeat(120); // ~840 tokens
-    const [a, b, again] = await e.embed([`${opening} rollback postgres migration`.repeat(1), `${opening} kubernetes secret token rotation`, `${opening} rollback postgres migration`]);
+    const [a, b, again] = await e.embed([
+      `${opening} rollback postgres migration`.repeat(1),
+      `${opening} kubernetes secret token rotation`,
+      `${opening} rollback postgres migration`,
+    ]);
     assert.ok(cosine(a, b) < 0.99999, `a cut-off text would give the same vector: cosine ${cosine(a, b)}`);
     assert.ok(cosine(a, again) > 0.99999);
   });
 
-  it('gives a text within the cap the vector of transformers.js\'s own feature-extraction pipeline', async () => {
+  it("gives a text within the cap the vector of transformers.js's own feature-extraction pipeline", async () => {
     const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
     const transformers = fromTransformers('@huggingface/transformers') as typeof import('@huggingface/transformers');
     transformers.env.allowRemoteModels = false;
@@ -124,7 +138,10 @@ describe('embedding windows, turns and the model digest', function () {
     const a = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32', threads: 1, dataDir: home });
     await a.close();
     assert.ok(a.modelId.endsWith(first.sha256.slice(0, 12)), a.modelId);
-    const recorded = JSON.parse(readFileSync(join(home, 'model-digests.json'), 'utf8')) as Record<string, { sha256: string }>;
+    const recorded = JSON.parse(readFileSync(join(home, 'model-digests.json'), 'utf8')) as Record<
+      string,
+      { sha256: string }
+    >;
     assert.equal(Object.values(recorded)[0].sha256, first.sha256);
   });
 });

@@ -40,39 +40,47 @@ describe('an embedding endpoint', () => {
     space.cleanup();
   });
   // Async: the server answering these calls runs in this process.
-  const lore = async (args: string[], extra: NodeJS.ProcessEnv = env) => ok(await runCliAsync(args, { home: space.home, workspace: space.workspace, env: extra }));
+  const lore = async (args: string[], extra: NodeJS.ProcessEnv = env) =>
+    ok(await runCliAsync(args, { home: space.home, workspace: space.workspace, env: extra }));
 
-  it('indexes and recalls with the endpoint\'s vectors, the token read from its file and stored nowhere', async () => {
-    const indexed = (await lore(['index']));
+  it("indexes and recalls with the endpoint's vectors, the token read from its file and stored nowhere", async () => {
+    const indexed = await lore(['index']);
     assert.match(indexed.stdout, /model: endpoint:tiny-bert\/\d+; 1 embedded, 0 pending/);
-    const recalled = (await lore(['--json', 'recall', 'how do I deploy']));
+    const recalled = await lore(['--json', 'recall', 'how do I deploy']);
     assert.equal(recalled.json.vectors, true);
     assert.ok(server.authorizations.length >= 2 && server.authorizations.every((a) => a === `Bearer ${TOKEN}`));
-    for (const file of filesUnder(space.home)) assert.ok(!readFileSync(file).includes(TOKEN), `the token is not in ${file}`);
+    for (const file of filesUnder(space.home))
+      assert.ok(!readFileSync(file).includes(TOKEN), `the token is not in ${file}`);
     assert.ok(!indexed.stdout.includes(TOKEN) && !indexed.stderr.includes(TOKEN));
   });
 
-  it('never compares its vectors with a local model\'s: switching re-embeds under the other id', async () => {
+  it("never compares its vectors with a local model's: switching re-embeds under the other id", async () => {
     makeTinyModel(join(space.home, 'models'), { name: 'tiny-bert', dtypes: ['q8'] });
-    const local = (await lore(['index'], { LORE_MODEL: 'tiny-bert' }));
+    const local = await lore(['index'], { LORE_MODEL: 'tiny-bert' });
     assert.match(local.stdout, /model: tiny-bert@q8#[0-9a-f]{12}; 1 embedded/);
   });
 
   it('says why when the token is refused, without echoing it', async () => {
     const wrong = join(space.root, 'wrong-token');
     writeFileSync(wrong, 'not-the-token-at-all');
-    const r = (await lore(['--json', 'index'], { ...env, LORE_EMBED_TOKEN_FILE: wrong }));
+    const r = await lore(['--json', 'index'], { ...env, LORE_EMBED_TOKEN_FILE: wrong });
     assert.match(r.json.status.model_problem, /refused the token \(HTTP 401\)/);
     assert.ok(!r.stdout.includes('not-the-token-at-all'));
-    const missing = (await lore(['--json', 'index'], { ...env, LORE_EMBED_TOKEN_FILE: join(space.root, 'nope') }));
-    assert.match(missing.json.status.model_problem, /token file .*nope cannot be read \(ENOENT\): fix LORE_EMBED_TOKEN_FILE/);
+    const missing = await lore(['--json', 'index'], { ...env, LORE_EMBED_TOKEN_FILE: join(space.root, 'nope') });
+    assert.match(
+      missing.json.status.model_problem,
+      /token file .*nope cannot be read \(ENOENT\): fix LORE_EMBED_TOKEN_FILE/,
+    );
   });
 
   it('falls back to lexical with a clear status when the endpoint stops answering', async () => {
     // The workspace's vectors are the local model's after the test before: the endpoint's again.
     assert.match((await lore(['index'])).stdout, /model: endpoint:tiny-bert\/\d+; 1 embedded/);
     // In one process: the endpoint answers at start, then goes away mid-session.
-    const embedder = await createEmbedder({ provider: 'endpoint', endpoint: { url: server.url, model: 'tiny-bert', token: TOKEN } });
+    const embedder = await createEmbedder({
+      provider: 'endpoint',
+      endpoint: { url: server.url, model: 'tiny-bert', token: TOKEN },
+    });
     assert.ok(!isEmbedderUnavailable(embedder));
     const store = openStore({ workspace: space.workspace, home: space.home, door: 'test' });
     try {
@@ -82,14 +90,20 @@ describe('an embedding endpoint', () => {
       const lexical = await store.engine.recall({ query: 'deploy from a clean checkout' });
       assert.equal(lexical.vectors, false);
       assert.ok(lexical.results.length > 0, 'lexical recall still answers');
-      assert.match(store.engine.indexStatus().model_problem ?? '', /did not answer \(ECONNREFUSED\); recall is lexical until it answers/);
+      assert.match(
+        store.engine.indexStatus().model_problem ?? '',
+        /did not answer \(ECONNREFUSED\); recall is lexical until it answers/,
+      );
     } finally {
       store.close();
     }
     // A process that starts while it is down: lexical from the start, and status says so.
-    const r = (await lore(['--json', 'index']));
+    const r = await lore(['--json', 'index']);
     assert.equal(r.json.status.model, null);
-    assert.match(r.json.status.model_problem, /did not answer \(ECONNREFUSED\): recall is lexical-only until it answers \(LORE_EMBED_URL\)/);
+    assert.match(
+      r.json.status.model_problem,
+      /did not answer \(ECONNREFUSED\): recall is lexical-only until it answers \(LORE_EMBED_URL\)/,
+    );
     assert.equal((await lore(['--json', 'recall', 'deploy'])).json.results.length > 0, true);
   });
 });

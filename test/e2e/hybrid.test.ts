@@ -22,7 +22,10 @@ describe('hybrid recall with a local model', () => {
     makeTinyModel(models, { name: 'tiny-a', seed: 1 });
     makeTinyModel(models, { name: 'tiny-b', seed: 2 });
     const run = (model: string, args: string[]) => {
-      const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], { env: { ...box.env, LORE_MODEL_DIR: models, LORE_MODEL: model }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], {
+        env: { ...box.env, LORE_MODEL_DIR: models, LORE_MODEL: model },
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(r.stdout);
     };
@@ -52,33 +55,51 @@ describe('hybrid recall with a local model', () => {
       db.close();
     }
 
-    const lexical = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'recall', 'restart stuck workers'], { env: { ...box.env, LORE_EMBED: 'off' }, encoding: 'utf8' });
+    const lexical = spawnSync(
+      process.execPath,
+      [CLI, '--workspace', box.workspace, '--json', 'recall', 'restart stuck workers'],
+      { env: { ...box.env, LORE_EMBED: 'off' }, encoding: 'utf8' },
+    );
     assert.equal(JSON.parse(lexical.stdout).vectors, false, 'without a model, recall is lexical and still answers');
     assert.equal(JSON.parse(lexical.stdout).results[0].path, 'docs/ops/restart-workers.md');
   });
 
-  it('a question sharing no word with any record: vector-only candidates with a model, one line on how to get them without', () => {
-    const box = sandbox();
-    cpSync(FIXTURE, box.workspace, { recursive: true });
-    const models = join(box.home, '..', 'models');
-    mkdirSync(models, { recursive: true });
-    makeTinyModel(models, { name: 'tiny-a', seed: 1 });
-    const cli = (env: Record<string, string>, args: string[]) => {
-      const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, ...args], { env: { ...box.env, ...env }, encoding: 'utf8' });
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout;
-    };
-    const withModel = { LORE_MODEL_DIR: models, LORE_MODEL: 'tiny-a' };
-    cli(withModel, ['index']);
-    const query = 'quixotic flibbertigibbet';
-    const vectorOnly = JSON.parse(cli(withModel, ['--json', 'recall', query]));
-    assert.equal(vectorOnly.vectors, true);
-    assert.ok(vectorOnly.results.length > 0, 'vector-only candidates reach the list');
-    assert.ok(vectorOnly.results.every((r: { score: { lexical: number; vector?: number } }) => r.score.lexical === 0 && (r.score.vector ?? 0) > 0));
+  it(
+    'a question sharing no word with any record: vector-only ' +
+      'candidates with a model, one line on how to get them without',
+    () => {
+      const box = sandbox();
+      cpSync(FIXTURE, box.workspace, { recursive: true });
+      const models = join(box.home, '..', 'models');
+      mkdirSync(models, { recursive: true });
+      makeTinyModel(models, { name: 'tiny-a', seed: 1 });
+      const cli = (env: Record<string, string>, args: string[]) => {
+        const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, ...args], {
+          env: { ...box.env, ...env },
+          encoding: 'utf8',
+        });
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout;
+      };
+      const withModel = { LORE_MODEL_DIR: models, LORE_MODEL: 'tiny-a' };
+      cli(withModel, ['index']);
+      const query = 'quixotic flibbertigibbet';
+      const vectorOnly = JSON.parse(cli(withModel, ['--json', 'recall', query]));
+      assert.equal(vectorOnly.vectors, true);
+      assert.ok(vectorOnly.results.length > 0, 'vector-only candidates reach the list');
+      assert.ok(
+        vectorOnly.results.every(
+          (r: { score: { lexical: number; vector?: number } }) => r.score.lexical === 0 && (r.score.vector ?? 0) > 0,
+        ),
+      );
 
-    const lexicalOnly = cli({ LORE_EMBED: 'off' }, ['recall', query]);
-    assert.match(lexicalOnly, /nothing recalled/);
-    assert.match(lexicalOnly, /meaning-based recall is off .*"Lore: Download Embedding Model".*`lore model download`/);
-    assert.equal(lexicalOnly.trim().split('\n').length, 2, 'the hint is one line');
-  });
+      const lexicalOnly = cli({ LORE_EMBED: 'off' }, ['recall', query]);
+      assert.match(lexicalOnly, /nothing recalled/);
+      assert.match(
+        lexicalOnly,
+        /meaning-based recall is off .*"Lore: Download Embedding Model".*`lore model download`/,
+      );
+      assert.equal(lexicalOnly.trim().split('\n').length, 2, 'the hint is one line');
+    },
+  );
 });

@@ -14,12 +14,18 @@ describe('lore index with .lore/config.json', function () {
     mkdirSync(join(space.workspace, 'notes'));
     mkdirSync(join(space.workspace, '.lore'));
     writeFileSync(join(space.workspace, 'README.md'), '# Billing service\n');
-    writeFileSync(join(space.workspace, 'notes', 'oncall.txt'), 'Page the ledger owner before restarting the reconciler.\n');
+    writeFileSync(
+      join(space.workspace, 'notes', 'oncall.txt'),
+      'Page the ledger owner before restarting the reconciler.\n',
+    );
   });
   after(() => space.cleanup());
 
   it('indexes what the config adds, and refuses a broken config without touching the index', () => {
-    writeFileSync(join(space.workspace, '.lore', 'config.json'), JSON.stringify({ index: { include: ['notes/*.txt'] } }));
+    writeFileSync(
+      join(space.workspace, '.lore', 'config.json'),
+      JSON.stringify({ index: { include: ['notes/*.txt'] } }),
+    );
     const first = ok(space.lore('index', '--json')).json;
     assert.equal(first.status.files, 2);
     const recall = ok(space.lore('recall', 'reconciler', '--json')).json;

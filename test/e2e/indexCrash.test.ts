@@ -24,19 +24,30 @@ function writeWorkspace(workspace: string): void {
   for (let i = 0; i < FILES; i++) {
     writeFileSync(
       join(workspace, 'docs', `note-${String(i).padStart(3, '0')}.md`),
-      `# Note ${i}\n\n## Context\n\nService ${i} keeps its queue in Postgres (marker word quill${i}).\n\n## Steps\n\n1. Drain worker ${i}.\n2. Restart it.\n`,
+      `# Note ${i}\n\n## Context\n\nService ${i} keeps its queue in ` +
+        `Postgres (marker word quill${i}).\n\n## Steps\n\n1. Drain worker ` +
+        `${i}.\n2. Restart it.\n`,
     );
   }
 }
 
-async function runAndKill(options: IndexVictimOptions): Promise<{ signal: BlockedSignal; exitSignal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM, JSON.stringify(options)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runAndKill(
+  options: IndexVictimOptions,
+): Promise<{ signal: BlockedSignal; exitSignal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
   const line = await new Promise<string>((done, fail) => {
     createInterface({ input: child.stdout! }).once('line', done);
-    void exited.then(({ code, signal }) => fail(new Error(`the index victim ended (code ${code}, signal ${signal}) before blocking:\n${stderr}`)));
+    void exited.then(({ code, signal }) =>
+      fail(new Error(`the index victim ended (code ${code}, signal ${signal}) before blocking:\n${stderr}`)),
+    );
   });
   child.kill('SIGKILL');
   const { signal } = await exited;
@@ -53,26 +64,37 @@ describe('kill -9 in the middle of indexing', function () {
   });
   after(() => space.cleanup());
 
-  it('keeps the committed batches, loses only the one in flight, and the next index finishes without redoing them', async () => {
-    const { signal, exitSignal } = await runAndKill({ workspace: space.workspace, home: space.home, batchSize: BATCH, blockAtRead: BLOCK_AT_READ });
-    assert.equal(exitSignal, 'SIGKILL');
-    const committed = signal.committedDocs;
-    assert.ok(committed > 0 && committed < BLOCK_AT_READ - 1, `batches were committed and one was in flight at the kill (${committed} of ${BLOCK_AT_READ - 1} read)`);
+  it(
+    'keeps the committed batches, loses only the one in flight, and ' + 'the next index finishes without redoing them',
+    async () => {
+      const { signal, exitSignal } = await runAndKill({
+        workspace: space.workspace,
+        home: space.home,
+        batchSize: BATCH,
+        blockAtRead: BLOCK_AT_READ,
+      });
+      assert.equal(exitSignal, 'SIGKILL');
+      const committed = signal.committedDocs;
+      assert.ok(
+        committed > 0 && committed < BLOCK_AT_READ - 1,
+        `batches were committed and one was in flight at the kill (${committed} of ${BLOCK_AT_READ - 1} read)`,
+      );
 
-    const afterKill = ok(space.lore('index', '--json'), 'lore index after the kill').json;
-    assert.equal(afterKill.summary.files, FILES);
-    assert.equal(afterKill.summary.unchanged, committed, 'the committed batches are kept and not re-read');
-    assert.equal(afterKill.summary.indexed, FILES - committed, 'the batch in flight and the rest are indexed now');
-    assert.equal(afterKill.status.files, FILES);
+      const afterKill = ok(space.lore('index', '--json'), 'lore index after the kill').json;
+      assert.equal(afterKill.summary.files, FILES);
+      assert.equal(afterKill.summary.unchanged, committed, 'the committed batches are kept and not re-read');
+      assert.equal(afterKill.summary.indexed, FILES - committed, 'the batch in flight and the rest are indexed now');
+      assert.equal(afterKill.status.files, FILES);
 
-    // Every note is findable, including one from the batch that was in flight.
-    const inFlight = BLOCK_AT_READ - 2;
-    const recall = ok(space.lore('recall', `quill${inFlight}`, '--json'), 'lore recall').json;
-    assert.ok(
-      recall.results.some((r: { path?: string }) => r.path === `docs/note-${String(inFlight).padStart(3, '0')}.md`),
-      `a note from the killed batch is indexed after the rerun: ${JSON.stringify(recall.results)}`,
-    );
-    const audit = ok(space.lore('audit', 'verify', '--json'), 'lore audit verify').json;
-    assert.equal(audit.ok, true);
-  });
+      // Every note is findable, including one from the batch that was in flight.
+      const inFlight = BLOCK_AT_READ - 2;
+      const recall = ok(space.lore('recall', `quill${inFlight}`, '--json'), 'lore recall').json;
+      assert.ok(
+        recall.results.some((r: { path?: string }) => r.path === `docs/note-${String(inFlight).padStart(3, '0')}.md`),
+        `a note from the killed batch is indexed after the rerun: ${JSON.stringify(recall.results)}`,
+      );
+      const audit = ok(space.lore('audit', 'verify', '--json'), 'lore audit verify').json;
+      assert.equal(audit.ok, true);
+    },
+  );
 });

@@ -37,20 +37,38 @@ describe('lore init', () => {
     assert.match(claude, /<!-- lore:begin -->[\s\S]*call `recall`[\s\S]*Never save secrets[\s\S]*<!-- lore:end -->\n$/);
 
     const again = ok(space.lore('--json', 'init', '--yes'));
-    assert.deepEqual(again.json.changes.map((c: { action: string }) => c.action), ['unchanged', 'unchanged']);
+    assert.deepEqual(
+      again.json.changes.map((c: { action: string }) => c.action),
+      ['unchanged', 'unchanged'],
+    );
     assert.equal(read(space, 'CLAUDE.md'), claude);
   });
 
   it('merges into each host file, keeping other servers, and keeps a different lore entry unless --force', () => {
     put(space, '.cursor/mcp.json', JSON.stringify({ mcpServers: { github: { command: 'gh-mcp' } } }));
-    put(space, '.vscode/mcp.json', JSON.stringify({ servers: { lore: { type: 'stdio', command: '/opt/lore', args: ['mcp'] } }, inputs: [] }));
+    put(
+      space,
+      '.vscode/mcp.json',
+      JSON.stringify({ servers: { lore: { type: 'stdio', command: '/opt/lore', args: ['mcp'] } }, inputs: [] }),
+    );
     put(space, '.codex/config.toml', 'model = "o4"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n');
     const r = ok(space.lore('--json', 'init', '--agent', 'cursor', '--agent', 'copilot,codex', '--yes'));
     const actions = Object.fromEntries(r.json.changes.map((c: { path: string; action: string }) => [c.path, c.action]));
-    assert.deepEqual(actions, { '.cursor/mcp.json': 'merge', 'AGENTS.md': 'create', '.vscode/mcp.json': 'conflict', '.github/copilot-instructions.md': 'create', '.codex/config.toml': 'merge' });
+    assert.deepEqual(actions, {
+      '.cursor/mcp.json': 'merge',
+      'AGENTS.md': 'create',
+      '.vscode/mcp.json': 'conflict',
+      '.github/copilot-instructions.md': 'create',
+      '.codex/config.toml': 'merge',
+    });
     assert.deepEqual(json(space, '.cursor/mcp.json'), { mcpServers: { github: { command: 'gh-mcp' }, lore: LORE } });
     assert.equal(json(space, '.vscode/mcp.json').servers.lore.command, '/opt/lore', 'a different lore entry is kept');
-    assert.equal(read(space, '.codex/config.toml'), 'model = "o4"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n[mcp_servers.lore]\ncommand = "lore"\nargs = ["mcp"]\n');
+    assert.equal(
+      read(space, '.codex/config.toml'),
+      'model = "o4"\n\n[mcp_servers.docs]\ncommand = ' +
+        '"docs-mcp"\n\n[mcp_servers.lore]\ncommand = "lore"\nargs = ' +
+        '["mcp"]\n',
+    );
 
     ok(space.lore('init', '--agent', 'copilot', '--force', '--yes'));
     assert.deepEqual(json(space, '.vscode/mcp.json'), { servers: { lore: { type: 'stdio', ...LORE } }, inputs: [] });
@@ -60,7 +78,10 @@ describe('lore init', () => {
     put(space, '.vscode/mcp.json', '{ // my servers\n "servers": {} }');
     const r = space.lore('init', '--agent', 'claude', '--agent', 'copilot', '--yes');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /\.vscode\/mcp\.json is not plain JSON .*lore init does not rewrite it \(add "lore": \{"type":"stdio"/);
+    assert.match(
+      r.stderr,
+      /\.vscode\/mcp\.json is not plain JSON .*lore init does not rewrite it \(add "lore": \{"type":"stdio"/,
+    );
     assert.ok(!existsSync(join(space.workspace, '.mcp.json')), 'no other host was half set up');
   });
 
@@ -78,7 +99,10 @@ describe('lore init', () => {
   it('says which flag to give when it finds no host or is told an unknown one', () => {
     const none = space.lore('init');
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /found no agent host's files .* \(name the host: lore init --agent claude\|cursor\|copilot\|codex\)/);
+    assert.match(
+      none.stderr,
+      /found no agent host's files .* \(name the host: lore init --agent claude\|cursor\|copilot\|codex\)/,
+    );
     const bad = space.lore('init', '--agent', 'emacs');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--agent emacs is not a host lore init knows/);

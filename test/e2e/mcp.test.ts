@@ -9,13 +9,43 @@ import { openStore } from '../../src/host/openStore';
 import { storePaths } from '../../src/host/dataDir';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { schemaChecker } from '../support/outputSchemas';
-import { CLI, httpAgent, ownerFile, readOwnerFile, sandbox, startServe, stdioAgent, text, type Sandbox, type ServeProcess } from '../support/processes';
+import {
+  CLI,
+  httpAgent,
+  ownerFile,
+  readOwnerFile,
+  sandbox,
+  startServe,
+  stdioAgent,
+  text,
+  type Sandbox,
+  type ServeProcess,
+} from '../support/processes';
 
-const decision = { type: 'decision', title: 'Use Postgres for the job queue', description: 'Background jobs run on Postgres SKIP LOCKED', body: 'Fewer systems to run.' };
+const decision = {
+  type: 'decision',
+  title: 'Use Postgres for the job queue',
+  description: 'Background jobs run on Postgres SKIP LOCKED',
+  body: 'Fewer systems to run.',
+};
 
 function cli(box: Sandbox, args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, ...args], { env: box.env, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: (() => { try { return JSON.parse(r.stdout); } catch { return undefined; } })() };
+  const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, ...args], {
+    env: box.env,
+    encoding: 'utf8',
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    json: (() => {
+      try {
+        return JSON.parse(r.stdout);
+      } catch {
+        return undefined;
+      }
+    })(),
+  };
 }
 
 describe('MCP over stdio (lore mcp)', () => {
@@ -28,7 +58,10 @@ describe('MCP over stdio (lore mcp)', () => {
       const saved = await agent.call('remember', decision);
       assert.ok(!saved.isError, text(saved));
       const recalled = await agent.call('recall', { query: 'background jobs' });
-      assert.equal((recalled.structuredContent as { results: Array<{ key: string }> }).results[0].key, 'decision/use-postgres-for-the-job-queue');
+      assert.equal(
+        (recalled.structuredContent as { results: Array<{ key: string }> }).results[0].key,
+        'decision/use-postgres-for-the-job-queue',
+      );
       const owner = readOwnerFile(box);
       assert.ok(owner.port, 'the stdio owner also serves loopback HTTP for later processes');
       assert.equal(statSync(ownerFile(box)).mode & 0o777, 0o600);
@@ -72,7 +105,11 @@ describe('MCP results through the built server fit the listed output schemas', (
         schemas.check('remember', await agent.call('remember', { ...decision, key }));
         const got = schemas.check('get', await agent.call('get', { key }));
         assert.equal((got.structuredContent as { memory: { key: string } }).memory.key, key);
-        const lost = schemas.check('remember', await agent.call('remember', { ...decision, key, body: 'late', expected_version: 0 }), 'conflict');
+        const lost = schemas.check(
+          'remember',
+          await agent.call('remember', { ...decision, key, body: 'late', expected_version: 0 }),
+          'conflict',
+        );
         assert.equal((lost.structuredContent as { saved: boolean }).saved, false);
         schemas.check('get', await agent.call('get', { key: 'decision/missing' }), 'not found');
         schemas.check('recall', await agent.call('recall', { query: 'postgres job queue' }));
@@ -105,26 +142,56 @@ describe('MCP over HTTP (lore serve)', () => {
     const agent = await httpAgent(serve.url, serve.mcpToken);
     try {
       assert.ok(!(await agent.call('remember', decision)).isError);
-      assert.equal(((await agent.call('context')).structuredContent as { stats: { memories: number } }).stats.memories, 1);
+      assert.equal(
+        ((await agent.call('context')).structuredContent as { stats: { memories: number } }).stats.memories,
+        1,
+      );
     } finally {
       await agent.close();
     }
   });
 
   it('answers 401 to requests without the right token and touches nothing', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-    const rpc = { op: 'remember', args: [{ door: 'cli', name: 'mallory' }, { ...decision, provenance: { source: 'user' } }] };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const rpc = {
+      op: 'remember',
+      args: [
+        { door: 'cli', name: 'mallory' },
+        { ...decision, provenance: { source: 'user' } },
+      ],
+    };
     const base = serve.url.replace(/\/mcp$/, '');
-    for (const [path, body] of [['/mcp', init], ['/rpc', rpc]] as const) {
-      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${serve.token}x` }, { authorization: serve.token }]) {
-        const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    for (const [path, body] of [
+      ['/mcp', init],
+      ['/rpc', rpc],
+    ] as const) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Bearer wrong' },
+        { authorization: `Bearer ${serve.token}x` },
+        { authorization: serve.token },
+      ]) {
+        const response = await fetch(base + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(body),
+        });
         assert.equal(response.status, 401, `${path} with ${JSON.stringify(headers)}`);
       }
     }
     // The token MCP clients get opens /mcp only: Lore's own RPC (where a person's confirmed acts
     // travel) stays shut to it, whatever actor it claims.
     const promote = { op: 'promote', args: [{ door: 'cli', name: 'agent', human: true }, 'decision/x'] };
-    const withMcpToken = await fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.mcpToken}` }, body: JSON.stringify(promote) });
+    const withMcpToken = await fetch(`${base}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.mcpToken}` },
+      body: JSON.stringify(promote),
+    });
     assert.equal(withMcpToken.status, 401);
     const listed = cli(box, ['--json', 'list']);
     assert.equal(listed.json.total, 0);
@@ -132,12 +199,24 @@ describe('MCP over HTTP (lore serve)', () => {
   });
 
   it('lets the CLI and a stdio agent work through the owner, and a second serve is refused', async () => {
-    const saved = cli(box, ['--json', 'remember', '--type', 'fact', '--title', 'Saved by the CLI', '--description', 'through the owner']);
+    const saved = cli(box, [
+      '--json',
+      'remember',
+      '--type',
+      'fact',
+      '--title',
+      'Saved by the CLI',
+      '--description',
+      'through the owner',
+    ]);
     assert.equal(saved.code, 0, saved.stderr);
     const agent = await stdioAgent(box, 'relayed-agent');
     try {
       const recalled = await agent.call('recall', { query: 'saved by the CLI' });
-      assert.equal((recalled.structuredContent as { results: Array<{ key: string }> }).results[0].key, 'fact/saved-by-the-cli');
+      assert.equal(
+        (recalled.structuredContent as { results: Array<{ key: string }> }).results[0].key,
+        'fact/saved-by-the-cli',
+      );
       assert.equal(readOwnerFile(box).pid, serve.child.pid, 'the relay did not take ownership');
     } finally {
       await agent.close();
@@ -156,9 +235,20 @@ describe('MCP over HTTP (lore serve)', () => {
         writes.push(a.call('remember', { type: 'fact', title: `Fact from A ${i}`, description: `a ${i}` }));
         writes.push(b.call('remember', { type: 'fact', title: `Fact from B ${i}`, description: `b ${i}` }));
       }
-      const racers = [a, b].map((agent, i) => agent.call('remember', { ...decision, key: 'decision/shared', title: 'Shared', body: `written by ${i}`, expected_version: 1 }));
+      const racers = [a, b].map((agent, i) =>
+        agent.call('remember', {
+          ...decision,
+          key: 'decision/shared',
+          title: 'Shared',
+          body: `written by ${i}`,
+          expected_version: 1,
+        }),
+      );
       const results = await Promise.all([...writes, ...racers]);
-      assert.ok(results.every((r) => !r.isError), results.map(text).join('\n'));
+      assert.ok(
+        results.every((r) => !r.isError),
+        results.map(text).join('\n'),
+      );
       const outcomes = (await Promise.all(racers)).map((r) => (r.structuredContent as { saved: boolean }).saved);
       assert.deepEqual(outcomes.sort(), [false, true], 'exactly one of the racing saves wins');
       const listed = cli(box, ['--json', 'list', '--type', 'fact', '--limit', '200']);
@@ -182,21 +272,40 @@ describe('lore serve refuses a non-loopback bind unless asked', () => {
     const box = sandbox();
     const r = cli(box, ['serve', '--host', '0.0.0.0']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0: Lore serves loopback only \(to expose it anyway pass --allow-remote/);
+    assert.match(
+      r.stderr,
+      /refusing to listen on 0\.0\.0\.0: Lore serves loopback only \(to expose it anyway pass --allow-remote/,
+    );
     assert.ok(!existsSync(ownerFile(box)), 'the lock is released after the refusal');
   });
 });
 
 describe('lore hook session-start', () => {
   function hook(box: Sandbox, input: string, args: string[] = []) {
-    return spawnSync(process.execPath, [CLI, ...args, 'hook', 'session-start'], { env: box.env, input, encoding: 'utf8', cwd: box.workspace });
+    return spawnSync(process.execPath, [CLI, ...args, 'hook', 'session-start'], {
+      env: box.env,
+      input,
+      encoding: 'utf8',
+      cwd: box.workspace,
+    });
   }
 
   it('prints the SessionStart JSON with a fenced block, dead ends first', () => {
     const box = sandbox();
     cli(box, ['remember', '--type', 'decision', '--title', 'Use Postgres', '--description', 'for the queue']);
-    cli(box, ['remember', '--type', 'dead_end', '--title', 'Redis lists queue', '--description', 'lost jobs on failover']);
-    const r = hook(box, JSON.stringify({ session_id: 's1', cwd: box.workspace, hook_event_name: 'SessionStart', source: 'startup' }));
+    cli(box, [
+      'remember',
+      '--type',
+      'dead_end',
+      '--title',
+      'Redis lists queue',
+      '--description',
+      'lost jobs on failover',
+    ]);
+    const r = hook(
+      box,
+      JSON.stringify({ session_id: 's1', cwd: box.workspace, hook_event_name: 'SessionStart', source: 'startup' }),
+    );
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
@@ -212,7 +321,10 @@ describe('lore hook session-start', () => {
     db.run("UPDATE memories SET description = 'for nothing at all' WHERE key = 'decision/use-postgres'");
     db.close();
     const context: string = JSON.parse(hook(box, '{}').stdout).hookSpecificOutput.additionalContext;
-    assert.match(context, /Refused \(failed verification; not memory\):\n- decision\/use-postgres v1: its content was changed after it was signed/);
+    assert.match(
+      context,
+      /Refused \(failed verification; not memory\):\n- decision\/use-postgres v1: its content was changed after it was signed/,
+    );
     assert.ok(!context.includes('for nothing at all'));
   });
 
@@ -223,7 +335,15 @@ describe('lore hook session-start', () => {
     try {
       store.engine.batch(() => {
         for (let i = 0; i < 250; i++) {
-          store.engine.remember({ door: 'test', name: 'filler' }, { type: 'decision', title: `Decision number ${i} about service ${i}`, description: `Service ${i} uses pattern ${i} `.padEnd(250, 'x'), provenance: { source: 'user' } });
+          store.engine.remember(
+            { door: 'test', name: 'filler' },
+            {
+              type: 'decision',
+              title: `Decision number ${i} about service ${i}`,
+              description: `Service ${i} uses pattern ${i} `.padEnd(250, 'x'),
+              provenance: { source: 'user' },
+            },
+          );
         }
       });
     } finally {

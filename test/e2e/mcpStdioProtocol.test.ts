@@ -17,7 +17,10 @@ interface Peer {
 
 function startPeer(): Peer {
   const box = sandbox();
-  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, 'mcp'], { env: box.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, 'mcp'], {
+    env: box.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stderr!.resume();
   const lines: string[] = [];
   const waiting: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
@@ -26,12 +29,15 @@ function startPeer(): Peer {
     if (waiter) waiter.resolve(line);
     else lines.push(line);
   });
-  child.once('exit', (code) => waiting.splice(0).forEach((w) => w.reject(new Error(`lore mcp exited ${code} before answering`))));
-  const next = () => new Promise<string>((resolve, reject) => {
-    if (lines.length) return resolve(lines.shift()!);
-    if (child.exitCode !== null) return reject(new Error(`lore mcp exited ${child.exitCode}`));
-    waiting.push({ resolve, reject });
-  });
+  child.once('exit', (code) =>
+    waiting.splice(0).forEach((w) => w.reject(new Error(`lore mcp exited ${code} before answering`))),
+  );
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      if (lines.length) return resolve(lines.shift()!);
+      if (child.exitCode !== null) return reject(new Error(`lore mcp exited ${child.exitCode}`));
+      waiting.push({ resolve, reject });
+    });
   return {
     child,
     exchange: async (line) => {
@@ -49,7 +55,14 @@ describe('lore mcp answers malformed and oversized JSON-RPC on stdio', function 
   let peer: Peer;
   before(async () => {
     peer = startPeer();
-    const init = await peer.exchange(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    const init = await peer.exchange(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     assert.equal(init.result.serverInfo.name, 'lore');
     peer.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
   });
@@ -75,11 +88,41 @@ describe('lore mcp answers malformed and oversized JSON-RPC on stdio', function 
     ['a numeric method', JSON.stringify({ jsonrpc: '2.0', id: 12, method: 5 }), -32600, 12],
     ['no method and no result', JSON.stringify({ jsonrpc: '2.0', id: 13 }), -32600, 13],
     ['array params', JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: [1, 2] }), -32602, 10],
-    ['string params', JSON.stringify({ jsonrpc: '2.0', id: 'p-11', method: 'tools/list', params: 'x' }), -32602, 'p-11'],
+    [
+      'string params',
+      JSON.stringify({ jsonrpc: '2.0', id: 'p-11', method: 'tools/list', params: 'x' }),
+      -32602,
+      'p-11',
+    ],
     ['an unknown method', JSON.stringify({ jsonrpc: '2.0', id: 15, method: 'no/such' }), -32601, 15],
-    ['tools/call without a name', JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'tools/call', params: {} }), -32602, 14],
-    ['a message over 4 MiB, id last', JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'remember', arguments: { body: 'x'.repeat(BIG), nested: { id: 'not-this' } } }, id: 17 }), -32600, 17],
-    ['a message over 4 MiB, id first', JSON.stringify({ id: 'big-18', jsonrpc: '2.0', method: 'tools/call', params: { name: 'remember', arguments: { body: '\u00e9"\\'.repeat(BIG / 4) } } }), -32600, 'big-18'],
+    [
+      'tools/call without a name',
+      JSON.stringify({ jsonrpc: '2.0', id: 14, method: 'tools/call', params: {} }),
+      -32602,
+      14,
+    ],
+    [
+      'a message over 4 MiB, id last',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'tools/call',
+        params: { name: 'remember', arguments: { body: 'x'.repeat(BIG), nested: { id: 'not-this' } } },
+        id: 17,
+      }),
+      -32600,
+      17,
+    ],
+    [
+      'a message over 4 MiB, id first',
+      JSON.stringify({
+        id: 'big-18',
+        jsonrpc: '2.0',
+        method: 'tools/call',
+        params: { name: 'remember', arguments: { body: '\u00e9"\\'.repeat(BIG / 4) } },
+      }),
+      -32600,
+      'big-18',
+    ],
     ['a line over 4 MiB of garbage', '{'.repeat(BIG), -32600, null],
   ];
   for (const [name, line, code, id] of cases) {

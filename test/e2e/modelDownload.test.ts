@@ -46,7 +46,13 @@ async function startHub(model: TinyModel): Promise<Hub> {
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, missing, cut, close: () => new Promise((done) => server.close(() => done())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    missing,
+    cut,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }
 
 describe('lore model download', function () {
@@ -73,14 +79,20 @@ describe('lore model download', function () {
   const modelsFolder = () => join(space.home, 'models', 'acme');
   const leftovers = () => (existsSync(modelsFolder()) ? readdirSync(modelsFolder()) : []);
   // Asynchronous: the hub answers from this process, so a blocking spawn would starve it.
-  const lore = (...args: string[]) => runCliAsync(['--json', ...args], { home: space.home, workspace: space.workspace, env });
+  const lore = (...args: string[]) =>
+    runCliAsync(['--json', ...args], { home: space.home, workspace: space.workspace, env });
 
   it('asks first: a script without --yes and a person who says no fetch nothing', async () => {
     const script = await lore('model', 'download', '--model', MODEL);
     assert.equal(script.code, 2);
     assert.match(script.stderr, /consent/);
     assert.match(script.stderr, /--yes/);
-    const declined = runCliInTerminal(['model', 'download', '--model', MODEL], { home: space.home, workspace: space.workspace, env, input: 'n\n' });
+    const declined = runCliInTerminal(['model', 'download', '--model', MODEL], {
+      home: space.home,
+      workspace: space.workspace,
+      env,
+      input: 'n\n',
+    });
     assert.match(declined.stdout, /Download the embedding model acme\/tiny-bert/);
     assert.match(declined.stdout, /not downloaded/);
     assert.deepEqual(hub.requests, []);
@@ -108,7 +120,11 @@ describe('lore model download', function () {
     assert.equal(status.code, 1);
     assert.equal(status.json.ok, false);
     assert.match(status.json.reason, /LORE_MODEL_DIR/);
-    const elsewhere = runCli(['--json', 'model', 'status'], { home: space.home, workspace: space.workspace, env: { LORE_MODEL_DIR: join(space.root, 'nowhere') } });
+    const elsewhere = runCli(['--json', 'model', 'status'], {
+      home: space.home,
+      workspace: space.workspace,
+      env: { LORE_MODEL_DIR: join(space.root, 'nowhere') },
+    });
     assert.match(elsewhere.json.reason, /point LORE_MODEL_DIR at a folder/);
   });
 
@@ -125,14 +141,28 @@ describe('lore model download', function () {
     assert.equal(status.ok, true);
     assert.match(status.loaded.model_id, /^acme\/tiny-bert@q8#/);
     assert.equal(status.loaded.threads, 1, 'one ONNX thread by default');
-    const twoThreads = ok(await runCliAsync(['--json', 'model', 'status'], { home: space.home, workspace: space.workspace, env: { ...env, LORE_EMBED_THREADS: '2' } })).json;
+    const twoThreads = ok(
+      await runCliAsync(['--json', 'model', 'status'], {
+        home: space.home,
+        workspace: space.workspace,
+        env: { ...env, LORE_EMBED_THREADS: '2' },
+      }),
+    ).json;
     assert.equal(twoThreads.loaded.threads, 2, 'LORE_EMBED_THREADS reaches the runtime');
 
     const again = await lore('model', 'download', '--yes', '--model', MODEL);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /already exists/);
 
-    space.lore('remember', '--type', 'decision', '--title', 'Queue in Postgres', '--description', 'Jobs use SKIP LOCKED');
+    space.lore(
+      'remember',
+      '--type',
+      'decision',
+      '--title',
+      'Queue in Postgres',
+      '--description',
+      'Jobs use SKIP LOCKED',
+    );
     const index = ok(await lore('index'), 'lore index').json;
     assert.match(index.status.model, /^acme\/tiny-bert@q8#/);
   });

@@ -27,7 +27,9 @@ describe('lore model import', () => {
     assert.ok(r.json.dims > 0);
     assert.ok(existsSync(join(models(), 'tiny-bert', 'onnx', 'model_quantized.onnx')));
     writeFileSync(join(space.workspace, 'README.md'), '# Deploy\n\nRun make deploy.\n');
-    const withModel = ok(runCli(['index'], { home: space.home, workspace: space.workspace, env: { LORE_MODEL: 'tiny-bert' } }));
+    const withModel = ok(
+      runCli(['index'], { home: space.home, workspace: space.workspace, env: { LORE_MODEL: 'tiny-bert' } }),
+    );
     assert.match(withModel.stdout, /model: tiny-bert@q8#[0-9a-f]{12}; 1 embedded/);
   });
 
@@ -71,10 +73,17 @@ describe('a bundled model', () => {
       const chosen = preferBundled({ dataDir: space.home }, dir);
       assert.deepEqual(chosen, { dataDir: space.home, modelDir: dir, modelName: 'tiny-bert' });
       assert.ok(!('reason' in locateModel(chosen)));
-      assert.deepEqual(preferBundled({ dataDir: space.home, modelName: 'other' }, dir), { dataDir: space.home, modelName: 'other' });
+      assert.deepEqual(preferBundled({ dataDir: space.home, modelName: 'other' }, dir), {
+        dataDir: space.home,
+        modelName: 'other',
+      });
       mkdirSync(join(space.home, 'models'), { recursive: true });
       makeTinyModel(join(space.home, 'models'), { name: 'Xenova/all-MiniLM-L6-v2', dtypes: ['q8'] });
-      assert.deepEqual(preferBundled({ dataDir: space.home }, dir), { dataDir: space.home }, 'a downloaded default model wins');
+      assert.deepEqual(
+        preferBundled({ dataDir: space.home }, dir),
+        { dataDir: space.home },
+        'a downloaded default model wins',
+      );
     } finally {
       space.cleanup();
     }

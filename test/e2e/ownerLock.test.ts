@@ -21,7 +21,15 @@ function alive(pid: number): boolean {
 }
 
 function writeOwner(ownerFile: string, pid: number, processStart?: string): void {
-  const owner = { pid, host: hostname(), port: null, token: 'f'.repeat(64), door: 'mcp', started_at: new Date().toISOString(), process_start: processStart };
+  const owner = {
+    pid,
+    host: hostname(),
+    port: null,
+    token: 'f'.repeat(64),
+    door: 'mcp',
+    started_at: new Date().toISOString(),
+    process_start: processStart,
+  };
   writeFileSync(ownerFile, JSON.stringify(owner, null, 2) + '\n', { mode: 0o600 });
 }
 
@@ -39,7 +47,9 @@ describe('owner lock, through the lore command', function () {
 
   before(async () => {
     // A live process that is not Lore, to stand in for an owner that is still running.
-    holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("ready\\n")'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("ready\\n")'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await new Promise<void>((resolve, reject) => {
       holder!.once('error', reject);
       holder!.stdout!.once('data', () => resolve());
@@ -51,7 +61,18 @@ describe('owner lock, through the lore command', function () {
 
   beforeEach(() => {
     space = makeSpace('lore-e2e-lock-');
-    ok(space.lore('remember', '--type', 'decision', '--title', 'Use Postgres for the job queue', '--description', 'SKIP LOCKED'), 'seed');
+    ok(
+      space.lore(
+        'remember',
+        '--type',
+        'decision',
+        '--title',
+        'Use Postgres for the job queue',
+        '--description',
+        'SKIP LOCKED',
+      ),
+      'seed',
+    );
   });
   afterEach(() => space.cleanup());
 
@@ -89,7 +110,16 @@ describe('owner lock, through the lore command', function () {
     writeOwner(owner, pid);
     mkdirSync(`${database}.lock`);
 
-    const r = space.lore('remember', '--json', '--type', 'runbook', '--title', 'Restart the workers', '--description', 'after a crash');
+    const r = space.lore(
+      'remember',
+      '--json',
+      '--type',
+      'runbook',
+      '--title',
+      'Restart the workers',
+      '--description',
+      'after a crash',
+    );
     ok(r, 'remember after a crash');
     assert.equal(r.json.saved, true);
     assert.equal(r.stderr, '');
@@ -97,7 +127,10 @@ describe('owner lock, through the lore command', function () {
     assert.ok(!existsSync(`${database}.lock`), 'the stale SQLite lock directory is gone');
 
     const list = ok(space.lore('list', '--json')).json;
-    assert.deepEqual(list.items.map((m: { key: string }) => m.key).sort(), ['decision/use-postgres-for-the-job-queue', 'runbook/restart-the-workers']);
+    assert.deepEqual(list.items.map((m: { key: string }) => m.key).sort(), [
+      'decision/use-postgres-for-the-job-queue',
+      'runbook/restart-the-workers',
+    ]);
     assert.equal(ok(space.lore('audit', 'verify', '--json')).json.ok, true);
   });
 
@@ -108,11 +141,27 @@ describe('owner lock, through the lore command', function () {
     const { owner } = space.paths();
 
     writeOwner(owner, pid, mark!);
-    assertBusy(space.lore('remember', '--type', 'decision', '--title', 'Blocked', '--description', 'owner alive'), pid, 'the same process');
+    assertBusy(
+      space.lore('remember', '--type', 'decision', '--title', 'Blocked', '--description', 'owner alive'),
+      pid,
+      'the same process',
+    );
 
     // The same pid, but the process that holds it started at another time: the owner is gone.
     writeOwner(owner, pid, `${mark!.split(':')[0]}:1`);
-    const r = ok(space.lore('remember', '--json', '--type', 'decision', '--title', 'After pid reuse', '--description', 'taken over'), 'remember after pid reuse');
+    const r = ok(
+      space.lore(
+        'remember',
+        '--json',
+        '--type',
+        'decision',
+        '--title',
+        'After pid reuse',
+        '--description',
+        'taken over',
+      ),
+      'remember after pid reuse',
+    );
     assert.equal(r.json.saved, true);
     assert.ok(alive(pid), 'the unrelated process was left alone');
   });
@@ -131,7 +180,10 @@ describe('owner lock, through the lore command', function () {
       closed = true;
       assert.ok(!existsSync(owner), 'closing releases the lock');
       const r = ok(space.lore('recall', '--json', 'postgres'));
-      assert.deepEqual(r.json.results.map((h: { key: string }) => h.key), ['decision/use-postgres-for-the-job-queue']);
+      assert.deepEqual(
+        r.json.results.map((h: { key: string }) => h.key),
+        ['decision/use-postgres-for-the-job-queue'],
+      );
     } finally {
       if (!closed) store.close();
     }

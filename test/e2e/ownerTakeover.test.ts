@@ -18,7 +18,9 @@ function deadPid(): number {
 describe('owner lock takeover', () => {
   let live: ChildProcess;
   before(async () => {
-    live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("ready\\n")'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("ready\\n")'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await new Promise((resolve) => live.stdout!.once('data', resolve));
   });
   after(() => {
@@ -29,7 +31,17 @@ describe('owner lock takeover', () => {
     const dir = tempDir('lore-takeover-');
     const ownerFile = join(dir, 'owner.json');
     const database = join(dir, 'lore.db');
-    writeFileSync(ownerFile, JSON.stringify({ pid: deadPid(), host: hostname(), port: 4711, token: 'd'.repeat(64), door: 'lore mcp', started_at: '2026-01-01T00:00:00Z' }));
+    writeFileSync(
+      ownerFile,
+      JSON.stringify({
+        pid: deadPid(),
+        host: hostname(),
+        port: 4711,
+        token: 'd'.repeat(64),
+        door: 'lore mcp',
+        started_at: '2026-01-01T00:00:00Z',
+      }),
+    );
     mkdirSync(`${database}.lock`);
     return { ownerFile, database, claim: `${ownerFile}.takeover` };
   }
@@ -37,8 +49,16 @@ describe('owner lock takeover', () => {
   it('waits while a live process is taking over, and clears nothing', () => {
     const { ownerFile, database, claim } = deadOwner();
     writeFileSync(claim, JSON.stringify({ pid: live.pid, host: hostname() }));
-    assert.throws(() => acquireOwnerLock(ownerFile, database, 'test'), (e: { code?: string; message?: string }) => e.code === 'STORE_BUSY' && /taking the store over/.test(e.message ?? ''));
-    assert.equal(JSON.parse(readFileSync(ownerFile, 'utf8')).token, 'd'.repeat(64), 'the dead owner file is left for the claimant');
+    assert.throws(
+      () => acquireOwnerLock(ownerFile, database, 'test'),
+      (e: { code?: string; message?: string }) =>
+        e.code === 'STORE_BUSY' && /taking the store over/.test(e.message ?? ''),
+    );
+    assert.equal(
+      JSON.parse(readFileSync(ownerFile, 'utf8')).token,
+      'd'.repeat(64),
+      'the dead owner file is left for the claimant',
+    );
     assert.ok(existsSync(`${database}.lock`), 'the SQLite lock directory is left for the claimant');
   });
 
@@ -46,7 +66,7 @@ describe('owner lock takeover', () => {
     const { ownerFile, database, claim } = deadOwner();
     writeFileSync(claim, JSON.stringify({ pid: deadPid(), host: hostname() }));
     assert.throws(() => acquireOwnerLock(ownerFile, database, 'test'), /taking the store over/);
-    assert.ok(!existsSync(claim), 'the dead claimant\'s claim is gone');
+    assert.ok(!existsSync(claim), "the dead claimant's claim is gone");
     const lock = acquireOwnerLock(ownerFile, database, 'test');
     try {
       assert.equal(JSON.parse(readFileSync(ownerFile, 'utf8')).pid, process.pid);

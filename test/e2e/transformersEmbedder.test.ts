@@ -11,7 +11,13 @@ import { build } from 'esbuild';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
 import type { EmbedderUnavailable } from '../../src/engine/embed/embedder';
 import type { WorkerMessage } from '../../src/host/embed/protocol';
-import { createTransformersEmbedder, isEmbedderUnavailable, startEmbedWorker, TransformersEmbedder, type TransformersEmbedderOptions } from '../../src/host/embed/transformersEmbedder';
+import {
+  createTransformersEmbedder,
+  isEmbedderUnavailable,
+  startEmbedWorker,
+  TransformersEmbedder,
+  type TransformersEmbedderOptions,
+} from '../../src/host/embed/transformersEmbedder';
 import { tempDir } from '../support/store';
 
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -20,7 +26,10 @@ const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
 };
-const TEXTS = Array.from({ length: 40 }, (_, i) => `Runbook ${i}: restart worker ${i * 7} after the deploy of release ${i % 5} failed with error ${i * 13}`);
+const TEXTS = Array.from(
+  { length: 40 },
+  (_, i) => `Runbook ${i}: restart worker ${i * 7} after the deploy of release ${i % 5} failed with error ${i * 13}`,
+);
 
 async function embedder(options: TransformersEmbedderOptions): Promise<TransformersEmbedder> {
   const e = await createTransformersEmbedder(options);
@@ -59,17 +68,24 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
     assert.equal(e.batchSize, 8);
   });
 
-  it('returns unit vectors of the model size; the same text gives the same vector, different texts differ', async () => {
-    const [a, b, c] = await e.embed(['Roll back the Kubernetes deployment', 'Postgres migration failed at step 3', '']);
-    const [again] = await e.embed(['Roll back the Kubernetes deployment']);
-    for (const v of [a, b, c]) {
-      assert.equal(v.length, 32);
-      assert.ok(Math.abs(norm(v) - 1) < 1e-5, `norm ${norm(v)}`);
-    }
-    assert.deepEqual(again, a);
-    assert.ok(cosine(a, b) < 0.99, `cosine ${cosine(a, b)}`);
-    assert.ok(cosine(a, c) < 0.99);
-  });
+  it(
+    'returns unit vectors of the model size; the same text gives the ' + 'same vector, different texts differ',
+    async () => {
+      const [a, b, c] = await e.embed([
+        'Roll back the Kubernetes deployment',
+        'Postgres migration failed at step 3',
+        '',
+      ]);
+      const [again] = await e.embed(['Roll back the Kubernetes deployment']);
+      for (const v of [a, b, c]) {
+        assert.equal(v.length, 32);
+        assert.ok(Math.abs(norm(v) - 1) < 1e-5, `norm ${norm(v)}`);
+      }
+      assert.deepEqual(again, a);
+      assert.ok(cosine(a, b) < 0.99, `cosine ${cosine(a, b)}`);
+      assert.ok(cosine(a, c) < 0.99);
+    },
+  );
 
   it('embeds 40 texts in batches and returns them in order', async () => {
     const seen: number[] = [];
@@ -132,7 +148,12 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
   });
 
   it('falls back to WebAssembly when the native runtime cannot load, and says so', async function () {
-    const wasm = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32', nativeModule: 'onnxruntime-node-missing-for-test' });
+    const wasm = await embedder({
+      modelDir: dir,
+      modelName: model.name,
+      dtype: 'fp32',
+      nativeModule: 'onnxruntime-node-missing-for-test',
+    });
     try {
       assert.equal(wasm.backend, 'wasm');
       assert.match(wasm.fallbackReason ?? '', /native onnxruntime-node failed to load/);
@@ -162,11 +183,30 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
     const out = join(process.cwd(), '.lore-test', `embed-bundle-${process.pid}`);
     mkdirSync(out, { recursive: true });
     try {
-      const common = { bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'error' as const };
-      const external = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp'];
+      const common = {
+        bundle: true,
+        platform: 'node' as const,
+        target: 'node20',
+        format: 'cjs' as const,
+        logLevel: 'error' as const,
+      };
+      const external = [
+        '@huggingface/transformers',
+        'onnxruntime-node',
+        'onnxruntime-web',
+        'onnxruntime-common',
+        'sharp',
+      ];
       await build({ ...common, entryPoints: ['test/support/embedProbe.ts'], outfile: join(out, 'probe.js') });
-      await build({ ...common, entryPoints: ['src/host/embed/embedWorker.ts'], outfile: join(out, 'embedWorker.js'), external });
-      const { stdout } = await promisify(execFile)(process.execPath, [join(out, 'probe.js'), model.path, TEXTS[2]], { timeout: 30_000 });
+      await build({
+        ...common,
+        entryPoints: ['src/host/embed/embedWorker.ts'],
+        outfile: join(out, 'embedWorker.js'),
+        external,
+      });
+      const { stdout } = await promisify(execFile)(process.execPath, [join(out, 'probe.js'), model.path, TEXTS[2]], {
+        timeout: 30_000,
+      });
       const result = JSON.parse(stdout);
       assert.equal(result.backend, 'native', stdout);
       assert.equal(result.modelId, e.modelId);
@@ -191,7 +231,9 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
 
   describe('without a usable model', () => {
     it('says which folder is missing and which setting to fix', async () => {
-      const reason = unavailable(await createTransformersEmbedder({ modelDir: join(dir, 'no-such-folder'), modelName: 'tiny-bert' }));
+      const reason = unavailable(
+        await createTransformersEmbedder({ modelDir: join(dir, 'no-such-folder'), modelName: 'tiny-bert' }),
+      );
       assert.match(reason, /no-such-folder/);
       assert.match(reason, /modelDir/);
       assert.match(reason, /lexical-only/);

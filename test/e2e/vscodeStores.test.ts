@@ -30,8 +30,16 @@ describe('vscode stores: trust, folders and the owner process', () => {
     folders = [join(root, 'api'), join(root, 'web')];
     for (const f of folders) mkdirSync(f, { recursive: true });
     trusted = false;
-    const settings = readSettings((key) => (key === 'dataDir' ? home : key === 'embedding.enabled' ? false : undefined)).settings;
-    stores = new LoreStores({ folders: () => folders, trusted: () => trusted, settings: () => settings, logger: silentLogger, cliPath: CLI });
+    const settings = readSettings((key) =>
+      key === 'dataDir' ? home : key === 'embedding.enabled' ? false : undefined,
+    ).settings;
+    stores = new LoreStores({
+      folders: () => folders,
+      trusted: () => trusted,
+      settings: () => settings,
+      logger: silentLogger,
+      cliPath: CLI,
+    });
   });
   afterEach(async () => {
     await stores.dispose();
@@ -63,26 +71,35 @@ describe('vscode stores: trust, folders and the owner process', () => {
     assert.equal(stores.opened().length, 0, 'creating the objects opens nothing');
     await api.api.remember({ ...person, door: 'ui' }, memory({ title: 'API decision' }));
     await web.api.remember({ ...person, door: 'ui' }, memory({ title: 'Web decision' }));
-    assert.deepEqual((await api.api.list()).items.map((m) => m.title), ['API decision']);
-    assert.deepEqual((await web.api.list()).items.map((m) => m.title), ['Web decision']);
+    assert.deepEqual(
+      (await api.api.list()).items.map((m) => m.title),
+      ['API decision'],
+    );
+    assert.deepEqual(
+      (await web.api.list()).items.map((m) => m.title),
+      ['Web decision'],
+    );
     assert.notEqual(api.paths.database, web.paths.database);
     assert.equal(readdirSync(join(home, 'workspaces')).length, 2);
     assert.throws(() => stores.get(join(root, 'elsewhere')), /is not a folder of this workspace/);
   });
 
-  it('runs the store in a lore serve child process, never in the extension host, and stops it with the window', async () => {
-    trusted = true;
-    const store = stores.get(folders[0]);
-    await store.api.remember({ ...person, door: 'ui' }, memory({ title: 'Served elsewhere' }));
-    const owner = ownerOf(store);
-    assert.notEqual(owner.pid, process.pid, 'the store is not opened in this process');
-    assert.equal(owner.door, 'lore serve');
-    assert.equal((await store.owner()).self, true, "this window's own owner");
-    assert.deepEqual(store.state, { kind: 'connected' });
-    await stores.dispose();
-    assert.equal(isProcessAlive(owner.pid), false, 'the owner process ended with the window');
-    assert.equal(existsSync(store.paths.owner), false, 'and released the store');
-  });
+  it(
+    'runs the store in a lore serve child process, never in the ' + 'extension host, and stops it with the window',
+    async () => {
+      trusted = true;
+      const store = stores.get(folders[0]);
+      await store.api.remember({ ...person, door: 'ui' }, memory({ title: 'Served elsewhere' }));
+      const owner = ownerOf(store);
+      assert.notEqual(owner.pid, process.pid, 'the store is not opened in this process');
+      assert.equal(owner.door, 'lore serve');
+      assert.equal((await store.owner()).self, true, "this window's own owner");
+      assert.deepEqual(store.state, { kind: 'connected' });
+      await stores.dispose();
+      assert.equal(isProcessAlive(owner.pid), false, 'the owner process ended with the window');
+      assert.equal(existsSync(store.paths.owner), false, 'and released the store');
+    },
+  );
 
   it('starts the owner again when its process dies, says so in its state, and keeps the data', async () => {
     trusted = true;
@@ -92,12 +109,18 @@ describe('vscode stores: trust, folders and the owner process', () => {
     const restarting = stateWhere(store, (s) => s.kind === 'restarting');
     process.kill(first, 'SIGKILL');
     const said = await restarting;
-    assert.match((said as { reason: string }).reason, new RegExp(`lost its owner: its process \\(pid ${first}\\) ended \\(SIGKILL\\)`));
+    assert.match(
+      (said as { reason: string }).reason,
+      new RegExp(`lost its owner: its process \\(pid ${first}\\) ended \\(SIGKILL\\)`),
+    );
     await stateWhere(store, (s) => s.kind === 'connected');
     const second = ownerOf(store).pid;
     assert.notEqual(second, first);
     assert.equal(isProcessAlive(second), true);
-    assert.deepEqual((await store.api.list()).items.map((m) => m.title), ['Survives a crash']);
+    assert.deepEqual(
+      (await store.api.list()).items.map((m) => m.title),
+      ['Survives a crash'],
+    );
   });
 
   it('indexes through the owner with progress, and a cancel stops the run there', async () => {
@@ -112,7 +135,10 @@ describe('vscode stores: trust, folders and the owner process', () => {
       if (p.phase === 'index' && p.done > 0) controller.abort();
     });
     await assert.rejects(run, (error: Error) => error.name === 'AbortError');
-    assert.ok(seen.some((p) => p.phase === 'index' && p.total >= 400), `progress came back over /rpc: ${JSON.stringify(seen.slice(0, 3))}`);
+    assert.ok(
+      seen.some((p) => p.phase === 'index' && p.total >= 400),
+      `progress came back over /rpc: ${JSON.stringify(seen.slice(0, 3))}`,
+    );
     const partial = (await store.api.indexStatus()).files;
     assert.ok(partial < 400, `the owner stopped the run when the client hung up (${partial} files indexed)`);
     const steps: IndexProgress[] = [];

@@ -13,7 +13,11 @@ describe('lore index and lore watch', () => {
   it('indexes the workspace and recalls documents with path, kind and lines', () => {
     const box = sandbox();
     cpSync(FIXTURE, box.workspace, { recursive: true });
-    const run = (args: string[]) => spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], { env: box.env, encoding: 'utf8' });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], {
+        env: box.env,
+        encoding: 'utf8',
+      });
     const indexed = run(['index']);
     assert.equal(indexed.status, 0, indexed.stderr);
     const out = JSON.parse(indexed.stdout);
@@ -22,7 +26,10 @@ describe('lore index and lore watch', () => {
     assert.equal(out.summary.redactions, 1);
     const recalled = JSON.parse(run(['recall', 'restart stuck workers']).stdout);
     const [top] = recalled.results;
-    assert.deepEqual({ path: top.path, kind: top.kind, record: top.record }, { path: 'docs/ops/restart-workers.md', kind: 'runbook', record: 'doc' });
+    assert.deepEqual(
+      { path: top.path, kind: top.kind, record: top.record },
+      { path: 'docs/ops/restart-workers.md', kind: 'runbook', record: 'doc' },
+    );
     assert.ok(Number.isInteger(top.lines[0]) && top.lines[1] >= top.lines[0], JSON.stringify(top.lines));
     assert.equal(JSON.parse(run(['index']).stdout).summary.unchanged, 10);
   });
@@ -34,10 +41,17 @@ describe('lore index and lore watch', () => {
     const { next, stop } = startWatch(box);
     try {
       await next('watching');
-      writeFileSync(join(box.workspace, 'docs', 'second.md'), '# Second document\n\nHow we rotate the flamingo certificates.\n');
+      writeFileSync(
+        join(box.workspace, 'docs', 'second.md'),
+        '# Second document\n\nHow we rotate the flamingo certificates.\n',
+      );
       const indexed = await next('indexed');
       assert.equal(indexed.summary.indexed, 1);
-      const recalled = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'recall', 'flamingo certificates'], { env: box.env, encoding: 'utf8' });
+      const recalled = spawnSync(
+        process.execPath,
+        [CLI, '--workspace', box.workspace, '--json', 'recall', 'flamingo certificates'],
+        { env: box.env, encoding: 'utf8' },
+      );
       assert.equal(recalled.status, 0, recalled.stderr);
       assert.equal(JSON.parse(recalled.stdout).results[0].path, 'docs/second.md');
     } finally {

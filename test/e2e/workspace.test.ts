@@ -12,8 +12,17 @@ describe('default workspace', () => {
     mkdirSync(join(box.workspace, '.git'));
     const sub = join(box.workspace, 'services', 'api');
     mkdirSync(sub, { recursive: true });
-    const run = (cwd: string, args: string[]) => spawnSync(process.execPath, [CLI, '--json', ...args], { cwd, env: box.env, encoding: 'utf8' });
-    const saved = run(sub, ['remember', '--type', 'convention', '--title', 'Errors are wrapped', '--description', 'Wrap errors with context']);
+    const run = (cwd: string, args: string[]) =>
+      spawnSync(process.execPath, [CLI, '--json', ...args], { cwd, env: box.env, encoding: 'utf8' });
+    const saved = run(sub, [
+      'remember',
+      '--type',
+      'convention',
+      '--title',
+      'Errors are wrapped',
+      '--description',
+      'Wrap errors with context',
+    ]);
     assert.equal(saved.status, 0, saved.stderr);
     const recalled = JSON.parse(run(box.workspace, ['recall', 'wrap errors']).stdout);
     assert.equal(recalled.results[0].key, 'convention/errors-are-wrapped');

@@ -55,7 +55,8 @@ async function palette(page: Page, title: string): Promise<void> {
       await input.press('Enter', { timeout: 5_000 });
       return;
     } catch (error) {
-      if (attempt === 3) throw new Error(`palette "${title}": ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      if (attempt === 3)
+        throw new Error(`palette "${title}": ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
   }
 }
@@ -92,7 +93,7 @@ async function notAskedAgain(page: Page, answer: string): Promise<void> {
 const RELOAD_TITLE = 'After a reload, the model offer answered in the first window is not asked again';
 const FRESH_TITLE =
   'On a machine never asked, the model offer comes with the first index, once; Download… opens the download ' +
-  'command\'s modal (cancelled there, nothing fetched); after a reload it is not asked again';
+  "command's modal (cancelled there, nothing fetched); after a reload it is not asked again";
 
 async function onFreshMachine(ctx: OfferContext): Promise<void> {
   const workspace = join(ctx.scratch, 'fresh-workspace');
@@ -108,11 +109,13 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
     await palette(page, 'Lore: Show Log');
     const offering = 'offering the one-time model download';
     await step(`the log says "${offering}"`, () =>
-      act(page, { action: 'waitForPanelText', text: offering, timeoutMs: WAIT_MS }));
+      act(page, { action: 'waitForPanelText', text: offering, timeoutMs: WAIT_MS }),
+    );
     // The smoke-test driver code-server runs with shows no toasts: notifications go to the center.
     await showNotifications(page);
     await step('the offer shows', () =>
-      act(page, { action: 'waitForNotification', text: OFFER_COST, timeoutMs: WAIT_MS }));
+      act(page, { action: 'waitForNotification', text: OFFER_COST, timeoutMs: WAIT_MS }),
+    );
     await page.screenshot({ path: join(ctx.artifacts, 'model-offer-first-index.png') });
     const offers = await offersShown(page, true);
     if (offers.length !== 1) throw new Error(`one offer expected: ${JSON.stringify(offers)}`);
@@ -123,10 +126,11 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
       throw new Error(`lore recall: ${recall.stdout.slice(0, 300)}${recall.stderr}`);
     });
     await step('click Download…', () =>
-      act(page, { action: 'notificationButton', text: OFFER_COST, label: 'Download…', timeoutMs: WAIT_MS }));
+      act(page, { action: 'notificationButton', text: OFFER_COST, label: 'Download…', timeoutMs: WAIT_MS }),
+    );
     const modal = page.locator('.monaco-dialog-box');
     const question = modal.getByText(`Download the embedding model ${DEFAULT_MODEL}?`);
-    await step('the download command\'s modal', () => question.waitFor({ state: 'visible', timeout: WAIT_MS }));
+    await step("the download command's modal", () => question.waitFor({ state: 'visible', timeout: WAIT_MS }));
     const said = await modal.innerText();
     for (const words of [OFFER_COST, join(ctx.home, 'models')]) {
       if (!said.includes(words)) throw new Error(`the modal does not say "${words}": ${said}`);
@@ -166,7 +170,10 @@ export async function runOfferScenarios(ctx: OfferContext): Promise<TestResult[]
       results.push({ title, state: 'passed' });
     } catch (error) {
       const picture = join(ctx.artifacts, 'offer-failure-reload.png');
-      await scenario.page()?.screenshot({ path: picture }).catch(() => undefined);
+      await scenario
+        .page()
+        ?.screenshot({ path: picture })
+        .catch(() => undefined);
       results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
     }
   }

@@ -25,16 +25,29 @@ import { serveUiRequests } from './ui';
 const ROOT = resolve(__dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
 const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
-const CACHE = process.env.LORE_EDITOR_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache'), 'lore-editor');
+const CACHE =
+  process.env.LORE_EDITOR_CACHE ??
+  join(process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache'), 'lore-editor');
 const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
 // The flags ARCHITECTURE.md fixes for the browser: no sandbox (root in CI), and nothing that
 // reaches for the network on its own.
 const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
-interface ToolPaths { node: string; codeServer: string; playwrightCore: string; chromium: string }
+interface ToolPaths {
+  node: string;
+  codeServer: string;
+  playwrightCore: string;
+  chromium: string;
+}
 
 class HarnessError extends Error {}
 
@@ -72,13 +85,17 @@ async function main(): Promise<number> {
 function vscodeExecutable(): string | undefined {
   const flag = process.argv.indexOf('--vscode');
   const path = flag >= 0 ? process.argv[flag + 1] : process.env.LORE_VSCODE_EXECUTABLE;
-  if (path !== undefined && !existsSync(path)) throw new HarnessError(`VS Code executable ${path} does not exist (from --vscode or LORE_VSCODE_EXECUTABLE)`);
+  if (path !== undefined && !existsSync(path))
+    throw new HarnessError(`VS Code executable ${path} does not exist (from --vscode or LORE_VSCODE_EXECUTABLE)`);
   return path;
 }
 
 function readToolPaths(): ToolPaths {
   const file = join(CACHE, 'paths.json');
-  if (!existsSync(file)) throw new HarnessError(`the editor tools are not installed (${file} is missing): run scripts/editor/setup.sh first`);
+  if (!existsSync(file))
+    throw new HarnessError(
+      `the editor tools are not installed (${file} is missing): run scripts/editor/setup.sh first`,
+    );
   const paths = JSON.parse(readFileSync(file, 'utf8')) as ToolPaths;
   for (const [name, path] of Object.entries(paths)) {
     if (!existsSync(path)) throw new HarnessError(`${name} is missing at ${path}: run scripts/editor/setup.sh again`);
@@ -125,8 +142,17 @@ function seedWorkspace(scratch: string): string {
   };
   for (const record of SEED_RECORDS) {
     lore([
-      'remember', '--type', record.type, '--key', record.key, '--title', record.title,
-      '--description', record.description, '--body', record.body,
+      'remember',
+      '--type',
+      record.type,
+      '--key',
+      record.key,
+      '--title',
+      record.title,
+      '--description',
+      record.description,
+      '--body',
+      record.body,
       ...record.anchors.flatMap((anchor) => ['--anchor', anchor]),
     ]);
   }
@@ -138,31 +164,46 @@ function seedWorkspace(scratch: string): string {
 /** User settings for a quiet, deterministic window: no welcome page, tips or recommendations. */
 function writeUserSettings(userDataDir: string): void {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(join(userDataDir, 'User/settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'extensions.ignoreRecommendations': true,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'window.restoreWindows': 'none',
-    'security.workspace.trust.enabled': false,
-    // The web workbench auto-saves after a second by default (desktop does not): a test's edit could
-    // be saved before the step that was to race it, and its own save then answers for nothing.
-    // Saves happen where a test makes them.
-    'files.autoSave': 'off',
-    // The chat panel would take a third of the screenshot; agents reach Lore through MCP regardless.
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  }, null, 2));
+  writeFileSync(
+    join(userDataDir, 'User/settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'extensions.ignoreRecommendations': true,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'window.restoreWindows': 'none',
+        'security.workspace.trust.enabled': false,
+        // The web workbench auto-saves after a second by default (desktop does not): a test's edit could
+        // be saved before the step that was to race it, and its own save then answers for nothing.
+        // Saves happen where a test makes them.
+        'files.autoSave': 'off',
+        // The chat panel would take a third of the screenshot; agents reach Lore through MCP regardless.
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 // ---- desktop VS Code ----------------------------------------------------------------------------
 
-async function runDesktop(executable: string, workspace: string, scratch: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function runDesktop(
+  executable: string,
+  workspace: string,
+  scratch: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   await buildSuite();
   const testElectron = join(CACHE, 'test-electron/node_modules/@vscode/test-electron');
-  if (!existsSync(testElectron)) throw new HarnessError(`@vscode/test-electron is not installed at ${testElectron}: run scripts/editor/setup.sh --desktop first`);
+  if (!existsSync(testElectron))
+    throw new HarnessError(
+      `@vscode/test-electron is not installed at ${testElectron}: run scripts/editor/setup.sh --desktop first`,
+    );
   const { runTests } = require(testElectron) as TestElectron;
   const userDataDir = join(scratch, 'user-data');
   writeUserSettings(userDataDir);
@@ -173,7 +214,15 @@ async function runDesktop(executable: string, workspace: string, scratch: string
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: SUITE_OUT,
       // A fresh extensions folder keeps the developer's own extensions out; built-ins stay on.
-      launchArgs: [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(scratch, 'extensions'), '--disable-workspace-trust', '--skip-welcome'],
+      launchArgs: [
+        workspace,
+        '--user-data-dir',
+        userDataDir,
+        '--extensions-dir',
+        join(scratch, 'extensions'),
+        '--disable-workspace-trust',
+        '--skip-welcome',
+      ],
       extensionTestsEnv: env as Record<string, string>,
     });
   } catch (error) {
@@ -184,39 +233,62 @@ async function runDesktop(executable: string, workspace: string, scratch: string
 
 // ---- code-server in headless Chromium -----------------------------------------------------------
 
-async function runCodeServer(tools: ToolPaths, workspace: string, scratch: string, bridge: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function runCodeServer(
+  tools: ToolPaths,
+  workspace: string,
+  scratch: string,
+  bridge: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   await buildSuite();
   const userDataDir = join(scratch, 'user-data');
   writeUserSettings(userDataDir);
   writeFileSync(join(scratch, 'code-server.yaml'), 'auth: none\n');
-  const server = spawn(tools.node, [
-    tools.codeServer,
-    '--config', join(scratch, 'code-server.yaml'),
-    '--bind-addr', '127.0.0.1:0',
-    '--auth', 'none',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', join(scratch, 'extensions'),
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--ignore-last-opened',
-    // A built workbench honours extensionDevelopmentPath/extensionTestsPath from the URL's
-    // payload only when the server runs with VS Code's test driver enabled.
-    '--vscode-option', 'enable-smoke-test-driver',
-  ], {
-    cwd: scratch,
-    detached: true, // its own process group, so the extension host goes with it
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...env,
-      PATH: `${dirname(tools.node)}:${env.PATH ?? ''}`,
-      // code-server keeps its own state under XDG folders: keep it in the scratch folder.
-      XDG_CONFIG_HOME: join(scratch, 'xdg'),
-      XDG_DATA_HOME: join(scratch, 'xdg'),
+  const server = spawn(
+    tools.node,
+    [
+      tools.codeServer,
+      '--config',
+      join(scratch, 'code-server.yaml'),
+      '--bind-addr',
+      '127.0.0.1:0',
+      '--auth',
+      'none',
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      join(scratch, 'extensions'),
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      // A built workbench honours extensionDevelopmentPath/extensionTestsPath from the URL's
+      // payload only when the server runs with VS Code's test driver enabled.
+      '--vscode-option',
+      'enable-smoke-test-driver',
+    ],
+    {
+      cwd: scratch,
+      detached: true, // its own process group, so the extension host goes with it
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...env,
+        PATH: `${dirname(tools.node)}:${env.PATH ?? ''}`,
+        // code-server keeps its own state under XDG folders: keep it in the scratch folder.
+        XDG_CONFIG_HOME: join(scratch, 'xdg'),
+        XDG_DATA_HOME: join(scratch, 'xdg'),
+      },
     },
-  });
+  );
   const serverLog: string[] = [];
   const stopServer = () => {
     if (server.exitCode === null && server.pid) {
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
     }
   };
   const interrupted = () => {
@@ -230,25 +302,29 @@ async function runCodeServer(tools: ToolPaths, workspace: string, scratch: strin
     const base = await listeningUrl(server, serverLog);
     console.log(`editor: code-server at ${base} (workspace ${workspace})`);
     const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
-    const launch = (profile: string) => chromium.launchPersistentContext(join(scratch, profile), {
-      executablePath: tools.chromium,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1400, height: 900 },
-    });
+    const launch = (profile: string) =>
+      chromium.launchPersistentContext(join(scratch, profile), {
+        executablePath: tools.chromium,
+        headless: true,
+        args: CHROMIUM_FLAGS,
+        viewport: { width: 1400, height: 900 },
+      });
     const context = await launch('chromium-profile');
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       // VS Code's web workbench calls these when it runs extension tests: the host's log lines,
       // and its exit code once the suite's run() has settled.
       let resolveExit!: (code: number) => void;
-      const exited = new Promise<number>((resolve) => { resolveExit = resolve; });
+      const exited = new Promise<number>((resolve) => {
+        resolveExit = resolve;
+      });
       await page.exposeFunction('codeAutomationExit', (code: number) => resolveExit(code));
       await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
         if (process.env.LORE_EDITOR_VERBOSE) console.log(`[host ${type}]`, ...args);
       });
       page.on('pageerror', (error) => console.error(`editor: page error: ${error.message}`));
-      if (process.env.LORE_EDITOR_VERBOSE) page.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`));
+      if (process.env.LORE_EDITOR_VERBOSE)
+        page.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`));
       const remote = (path: string) => `vscode-remote://${new URL(base).host}${path}`;
       const payload = JSON.stringify([
         ['extensionDevelopmentPath', remote(ROOT)],
@@ -258,7 +334,11 @@ async function runCodeServer(tools: ToolPaths, workspace: string, scratch: strin
       await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
       const ui = serveUiRequests(page, bridge, ARTIFACTS);
       try {
-        await raceTimeout(Promise.race([exited, serverExit(server, serverLog)]), TIMEOUT_MS, `the suite did not finish within ${TIMEOUT_MS / 1000}s`);
+        await raceTimeout(
+          Promise.race([exited, serverExit(server, serverLog)]),
+          TIMEOUT_MS,
+          `the suite did not finish within ${TIMEOUT_MS / 1000}s`,
+        );
       } catch (error) {
         await page.screenshot({ path: join(ARTIFACTS, 'window.png') }).catch(() => undefined);
         throw error;
@@ -267,14 +347,23 @@ async function runCodeServer(tools: ToolPaths, workspace: string, scratch: strin
       }
       if (!existsSync(join(bridge, RESULTS_FILE))) {
         await page.screenshot({ path: join(ARTIFACTS, 'window.png') });
-        throw new HarnessError(`the extension host ended without results (screenshot: ${join(ARTIFACTS, 'window.png')})`);
+        throw new HarnessError(
+          `the extension host ended without results (screenshot: ${join(ARTIFACTS, 'window.png')})`,
+        );
       }
       // Second window: the extension without a test runner, so modal dialogs show (scenarios.ts).
       await page.close();
       const second = await context.newPage();
-      const devPayload = JSON.stringify([['extensionDevelopmentPath', remote(ROOT)], ['skipWelcome', 'true']]);
+      const devPayload = JSON.stringify([
+        ['extensionDevelopmentPath', remote(ROOT)],
+        ['skipWelcome', 'true'],
+      ]);
       await second.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`);
-      const scenarios = await runScenarios({ page: second, artifacts: ARTIFACTS, lore: cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), workspace, env) });
+      const scenarios = await runScenarios({
+        page: second,
+        artifacts: ARTIFACTS,
+        lore: cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), workspace, env),
+      });
       const offers = await runOfferScenarios({
         reloaded: second,
         freshWindow: async (folder) => {
@@ -313,20 +402,26 @@ function listeningUrl(server: ChildProcess, log: string[]): Promise<string> {
     };
     server.stdout!.on('data', onData);
     server.stderr!.on('data', onData);
-    server.once('exit', (code) => reject(new HarnessError(`code-server exited (${code}) before listening:\n${log.join('')}`)));
+    server.once('exit', (code) =>
+      reject(new HarnessError(`code-server exited (${code}) before listening:\n${log.join('')}`)),
+    );
     server.once('error', (error) => reject(new HarnessError(`code-server did not start: ${error.message}`)));
   });
 }
 
 function serverExit(server: ChildProcess, log: string[]): Promise<never> {
   return new Promise((_, reject) => {
-    server.once('exit', (code) => reject(new HarnessError(`code-server exited (${code}) during the run:\n${log.join('').slice(-4000)}`)));
+    server.once('exit', (code) =>
+      reject(new HarnessError(`code-server exited (${code}) during the run:\n${log.join('').slice(-4000)}`)),
+    );
   });
 }
 
 function raceTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new HarnessError(message)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HarnessError(message)), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -337,9 +432,12 @@ function printFigures(bridge: string): void {
   for (const f of JSON.parse(readFileSync(file, 'utf8')) as Figure[]) {
     const b = f.busy;
     const i = f.idle;
-    console.log(`figure ${f.name}: ${f.label}: p50 ${b.p50} ${f.unit}, p99 ${b.p99} ${f.unit}, max ${b.max} ${f.unit} over ${f.seconds} s`
-      + ` (idle: p50 ${i.p50}, p99 ${i.p99}, max ${i.max}); extension host CPU ${f.hostCpuSeconds} s;`
-      + ` load average ${f.loadAverage.join('→')}`);
+    console.log(
+      `figure ${f.name}: ${f.label}: p50 ${b.p50} ${f.unit}, p99 ` +
+        `${b.p99} ${f.unit}, max ${b.max} ${f.unit} over ${f.seconds} s` +
+        ` (idle: p50 ${i.p50}, p99 ${i.p99}, max ${i.max}); extension host CPU ${f.hostCpuSeconds} s;` +
+        ` load average ${f.loadAverage.join('→')}`,
+    );
   }
 }
 
@@ -354,7 +452,9 @@ function readResults(bridge: string): SuiteResults {
 function report(results: SuiteResults): boolean {
   for (const test of results.tests) {
     const mark = test.state === 'passed' ? 'ok  ' : test.state === 'failed' ? 'FAIL' : 'skip';
-    console.log(`  ${mark} ${test.title}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`);
+    console.log(
+      `  ${mark} ${test.title}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`,
+    );
   }
   const sidebar = join(ARTIFACTS, 'sidebar.png');
   if (existsSync(sidebar)) console.log(`editor: sidebar screenshot ${sidebar}`);

@@ -44,7 +44,7 @@ async function palette(page: Page, title: string): Promise<void> {
 const SCENARIOS: Scenario[] = [
   {
     // driftDocs.test.ts leaves the doc's reference changed; this window is the reload.
-    title: 'After a reload, a doc\'s drift finding is in the Problems panel without a Lore view opened',
+    title: "After a reload, a doc's drift finding is in the Problems panel without a Lore view opened",
     async run({ page, artifacts }) {
       const statusBar = page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
       await step('wait for the workbench', () => statusBar.waitFor({ state: 'visible', timeout: WAIT_MS }));
@@ -61,15 +61,31 @@ const SCENARIOS: Scenario[] = [
     async run({ page, lore }) {
       const { key, title } = SEEDED_DEAD_END;
       // The window is ready for keys once Lore's status-bar item shows (the extension has activated).
-      await step('wait for the workbench', () => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first().waitFor({ state: 'visible', timeout: WAIT_MS }));
+      await step('wait for the workbench', () =>
+        page
+          .locator('#workbench\\.parts\\.statusbar')
+          .getByText('Lore')
+          .first()
+          .waitFor({ state: 'visible', timeout: WAIT_MS }),
+      );
       await palette(page, 'View: Show Lore');
-      await step('Dead Ends view shows the record', () => perform(page, { action: 'waitForSidebarText', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''));
+      await step('Dead Ends view shows the record', () =>
+        perform(page, { action: 'waitForSidebarText', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''),
+      );
       await palette(page, 'Lore: Forget');
-      await step('pick the record', () => perform(page, { action: 'quickInput', prompt: 'Forget which memory', text: key, timeoutMs: WAIT_MS }, ''));
-      await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Forget', timeoutMs: WAIT_MS }, ''));
-      await step('gone from the view', () => perform(page, { action: 'waitForSidebarTextGone', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''));
+      await step('pick the record', () =>
+        perform(page, { action: 'quickInput', prompt: 'Forget which memory', text: key, timeoutMs: WAIT_MS }, ''),
+      );
+      await step('confirm in the modal', () =>
+        perform(page, { action: 'dialogButton', label: 'Forget', timeoutMs: WAIT_MS }, ''),
+      );
+      await step('gone from the view', () =>
+        perform(page, { action: 'waitForSidebarTextGone', view: 'Dead Ends', text: title, timeoutMs: WAIT_MS }, ''),
+      );
       await palette(page, 'Notifications: Show Notifications');
-      await step('receipt notification', () => perform(page, { action: 'waitForNotification', text: `Forgot ${key}`, timeoutMs: WAIT_MS }, ''));
+      await step('receipt notification', () =>
+        perform(page, { action: 'waitForNotification', text: `Forgot ${key}`, timeoutMs: WAIT_MS }, ''),
+      );
       const get = await lore(['get', key]);
       if (get.code === 0 || !/no memory with key/.test(get.stderr + get.stdout)) {
         throw new Error(`lore get ${key} still answers (exit ${get.code}): ${get.stdout.slice(0, 300)}`);
@@ -81,19 +97,23 @@ const SCENARIOS: Scenario[] = [
     async run({ page, artifacts, lore }) {
       const { key } = SEEDED_DECISION;
       const statusBar = page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
-      const ask = (prompt: string, text: string) => perform(page, { action: 'quickInput', prompt, text, timeoutMs: WAIT_MS }, '');
+      const ask = (prompt: string, text: string) =>
+        perform(page, { action: 'quickInput', prompt, text, timeoutMs: WAIT_MS }, '');
       await step('wait for the workbench', () => statusBar.waitFor({ state: 'visible', timeout: WAIT_MS }));
       await palette(page, 'Lore: Promote to Repository');
       await step('pick the decision', () => ask('Write which memory', key));
       await step('as an ADR file', () => ask(`Write ${key}`, 'ADR file'));
-      await step('confirm in the modal', () => perform(page, { action: 'dialogButton', label: 'Write', timeoutMs: WAIT_MS }, ''));
+      await step('confirm in the modal', () =>
+        perform(page, { action: 'dialogButton', label: 'Write', timeoutMs: WAIT_MS }, ''),
+      );
       const message = `Lore wrote ${key} to ${NEXT_ADR}`;
       await step('the message names the file', () =>
         perform(page, { action: 'waitForNotification', text: message, timeoutMs: WAIT_MS }, ''),
       );
       await page.screenshot({ path: `${artifacts}/promote-adr.png` });
       const history = await lore(['history', key]);
-      if (!history.stdout.includes(`written to ${NEXT_ADR}`)) throw new Error(`lore history ${key} does not record ${NEXT_ADR}: ${history.stdout.slice(0, 400)}`);
+      if (!history.stdout.includes(`written to ${NEXT_ADR}`))
+        throw new Error(`lore history ${key} does not record ${NEXT_ADR}: ${history.stdout.slice(0, 400)}`);
     },
   },
 ];
@@ -106,14 +126,21 @@ export async function runScenarios(ctx: ScenarioContext): Promise<TestResult[]> 
       await scenario.run(ctx);
       results.push({ title, state: 'passed' });
     } catch (error) {
-      await ctx.page.screenshot({ path: `${ctx.artifacts}/scenario-failure-${results.length + 1}.png` }).catch(() => undefined);
+      await ctx.page
+        .screenshot({ path: `${ctx.artifacts}/scenario-failure-${results.length + 1}.png` })
+        .catch(() => undefined);
       results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
     }
   }
   return results;
 }
 
-export function cliRunner(node: string, cli: string, workspace: string, env: NodeJS.ProcessEnv): ScenarioContext['lore'] {
+export function cliRunner(
+  node: string,
+  cli: string,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): ScenarioContext['lore'] {
   return (args) =>
     new Promise((resolve) => {
       execFile(node, [cli, '--workspace', workspace, '--json', ...args], { env }, (error, stdout, stderr) => {

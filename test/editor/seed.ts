@@ -49,7 +49,8 @@ SEED_FILES[DRIFT_DOC.doc] = [
   `Failed jobs are retried by [the retry script](../${DRIFT_DOC.script}).`,
   '',
 ].join('\n');
-SEED_FILES[DRIFT_DOC.code] = `export function ${DRIFT_DOC.symbol}(job: string): string {\n  return \`done \${job}\`;\n}\n`;
+SEED_FILES[DRIFT_DOC.code] =
+  `export function ${DRIFT_DOC.symbol}(job: string): string {\n  return \`done \${job}\`;\n}\n`;
 SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
 
 /**
@@ -59,7 +60,9 @@ SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
 export const ADR_FOLDER = 'handbook/choices';
 export const NEXT_ADR = `${ADR_FOLDER}/ADR-012_jobs_queue_lives_in_postgres.md`;
 const adr = (number: string, title: string) =>
-  `# ADR-${number}: ${title}\n\nDate: 2025-01-10\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n\n## Consequences\n\nSo.\n`;
+  `# ADR-${number}: ${title}\n\nDate: 2025-01-10\n\n## ` +
+  `Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## ` +
+  `Decision\n\n${title}.\n\n## Consequences\n\nSo.\n`;
 SEED_FILES[`${ADR_FOLDER}/ADR-007_keep_the_monolith.md`] = adr('007', 'Keep the monolith');
 SEED_FILES[`${ADR_FOLDER}/ADR-011_split_billing.md`] = adr('011', 'Split billing');
 

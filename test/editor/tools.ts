@@ -50,12 +50,15 @@ export interface BrowserContext {
 
 export interface PlaywrightCore {
   chromium: {
-    launchPersistentContext(userDataDir: string, options: {
-      executablePath: string;
-      headless: boolean;
-      args: string[];
-      viewport: { width: number; height: number };
-    }): Promise<BrowserContext>;
+    launchPersistentContext(
+      userDataDir: string,
+      options: {
+        executablePath: string;
+        headless: boolean;
+        args: string[];
+        viewport: { width: number; height: number };
+      },
+    ): Promise<BrowserContext>;
   };
 }
 

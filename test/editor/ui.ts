@@ -26,7 +26,8 @@ export function serveUiRequests(page: Page, bridge: string, artifacts: string): 
       queue = queue.then(async () => {
         const response = await answer(page, request, artifacts);
         // A failed UI step leaves a picture of what the page showed instead.
-        if (!response.ok) await page.screenshot({ path: join(artifacts, `ui-failure-${id}.png`) }).catch(() => undefined);
+        if (!response.ok)
+          await page.screenshot({ path: join(artifacts, `ui-failure-${id}.png`) }).catch(() => undefined);
         writeWhole(bridge, responseFile(id), response);
       });
     }
@@ -88,7 +89,8 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
         elements.map((row) => ({
           index: Number(row.getAttribute('data-index')),
           label: row.querySelector('.label-name')?.innerText ?? row.innerText,
-        })));
+        })),
+      );
       return JSON.stringify(drawn.sort((a, b) => a.index - b.index).map((row) => row.label.trim()));
     }
     case 'quickInputRead': {
@@ -97,7 +99,11 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       const widget = page.locator(QUICK_INPUT);
       if (request.until) await widget.getByText(request.until).first().waitFor({ state: 'visible', timeout });
       const text = async (selector: string) => (await widget.locator(selector).allInnerTexts()).join(' ').trim();
-      return JSON.stringify({ title: await text('.quick-input-title'), value: await input.inputValue(), message: await text('.quick-input-message') });
+      return JSON.stringify({
+        title: await text('.quick-input-title'),
+        value: await input.inputValue(),
+        message: await text('.quick-input-message'),
+      });
     }
     case 'press':
       await page.keyboard.press(request.key);
@@ -159,7 +165,10 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
 function within(page: Page, view: string | undefined) {
   const sidebar = page.locator(SIDEBAR);
   if (!view) return sidebar;
-  return sidebar.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: view }) }).locator('.pane-body');
+  return sidebar
+    .locator('.pane')
+    .filter({ has: page.locator('.pane-header', { hasText: view }) })
+    .locator('.pane-body');
 }
 
 /** The quick input's text box once the widget shows `prompt` (as its message, title or placeholder). */

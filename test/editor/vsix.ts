@@ -6,7 +6,16 @@
 // so the vectors it reports were made by the extension host. Prints "N passed, N failed".
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,7 +28,16 @@ const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
 const CACHE = process.env.LORE_EDITOR_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'lore-editor');
 const WAIT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 180_000);
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const results: Array<{ name: string; error?: string }> = [];
 function check(name: string, ok: boolean, detail: string): void {
@@ -53,52 +71,120 @@ function listening(server: ChildProcess): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  const tools = JSON.parse(readFileSync(join(CACHE, 'paths.json'), 'utf8')) as { node: string; codeServer: string; playwrightCore: string; chromium: string };
+  const tools = JSON.parse(readFileSync(join(CACHE, 'paths.json'), 'utf8')) as {
+    node: string;
+    codeServer: string;
+    playwrightCore: string;
+    chromium: string;
+  };
   const scratch = mkdtempSync(join(tmpdir(), 'lore-vsix-'));
   const home = join(scratch, 'lore-home');
   const workspace = join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(workspace, 'README.md'), '# Deploying\n\nRun `make deploy` from a clean checkout; it tags the release.\n');
-  const env: NodeJS.ProcessEnv = { ...process.env, LORE_HOME: home, LORE_MODEL_HOST: 'http://127.0.0.1:9', XDG_CONFIG_HOME: join(scratch, 'xdg'), XDG_DATA_HOME: join(scratch, 'xdg') };
+  writeFileSync(
+    join(workspace, 'README.md'),
+    '# Deploying\n\nRun `make deploy` from a clean checkout; it tags the release.\n',
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LORE_HOME: home,
+    LORE_MODEL_HOST: 'http://127.0.0.1:9',
+    XDG_CONFIG_HOME: join(scratch, 'xdg'),
+    XDG_DATA_HOME: join(scratch, 'xdg'),
+  };
   delete env.LORE_MODEL_DIR;
   delete env.LORE_MODEL;
   let server: ChildProcess | undefined;
   try {
     const model = makeTinyModel(join(scratch, 'model'), { name: 'tiny-bert', dtypes: ['q8'] });
-    const packaged = execFileSync(process.execPath, ['scripts/packageVsix.mjs', '--model', model.path], { cwd: ROOT, encoding: 'utf8' });
+    const packaged = execFileSync(process.execPath, ['scripts/packageVsix.mjs', '--model', model.path], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     const vsixName = /^(lore-\S+\.vsix): /m.exec(packaged)?.[1];
     if (!vsixName) throw new Error(`no VSIX in the packager's output:\n${packaged}`);
     const vsix = join(scratch, vsixName);
     renameSync(join(ROOT, vsixName), vsix);
-    check('the packager leaves no model in dist/', !existsSync(join(ROOT, 'dist/models')), 'dist/models is still there');
+    check(
+      'the packager leaves no model in dist/',
+      !existsSync(join(ROOT, 'dist/models')),
+      'dist/models is still there',
+    );
 
     const extensions = join(scratch, 'extensions');
     const csArgs = ['--extensions-dir', extensions, '--user-data-dir', join(scratch, 'user-data')];
     execFileSync(tools.node, [tools.codeServer, ...csArgs, '--install-extension', vsix], { env, encoding: 'utf8' });
     const installed = readdirSync(extensions).find((d) => d.startsWith('lore-dev.lore-'));
     const bundled = installed && join(extensions, installed, 'dist/models/bundled.json');
-    check('code-server installs the VSIX with its bundled model', !!bundled && existsSync(bundled), `installed: ${readdirSync(extensions).join(', ')}`);
+    check(
+      'code-server installs the VSIX with its bundled model',
+      !!bundled && existsSync(bundled),
+      `installed: ${readdirSync(extensions).join(', ')}`,
+    );
     // The installed CLI (what the extension's MCP server definition runs) has every script of the build and starts.
     const scripts = readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'));
     const missing = installed ? scripts.filter((f) => !existsSync(join(extensions, installed, 'dist', f))) : scripts;
     const installedCli = installed ? join(extensions, installed, 'dist/cli.js') : '';
-    const version = installed && !missing.length ? execFileSync(process.execPath, [installedCli, '--version'], { env, encoding: 'utf8' }).trim() : '';
-    check('the installed CLI has every script of dist/ (cliMain.js, mcpSdk.js) and starts', !missing.length && version === '0.1.0',
-      `missing: ${missing.join(', ') || 'none'}; --version: ${version}`);
+    const version =
+      installed && !missing.length
+        ? execFileSync(process.execPath, [installedCli, '--version'], { env, encoding: 'utf8' }).trim()
+        : '';
+    check(
+      'the installed CLI has every script of dist/ (cliMain.js, mcpSdk.js) and starts',
+      !missing.length && version === '0.1.0',
+      `missing: ${missing.join(', ') || 'none'}; --version: ${version}`,
+    );
 
     // The store exists (one record, saved by the CLI), so the extension opens it as owner at start-up.
-    execFileSync(process.execPath, [CLI, '--workspace', workspace, 'remember', '--type', 'runbook', '--title', 'Deploy', '--description', 'make deploy from a clean checkout'], { env });
+    execFileSync(
+      process.execPath,
+      [
+        CLI,
+        '--workspace',
+        workspace,
+        'remember',
+        '--type',
+        'runbook',
+        '--title',
+        'Deploy',
+        '--description',
+        'make deploy from a clean checkout',
+      ],
+      { env },
+    );
 
     writeFileSync(join(scratch, 'code-server.yaml'), 'auth: none\n');
-    server = spawn(tools.node, [tools.codeServer, '--config', join(scratch, 'code-server.yaml'), '--bind-addr', '127.0.0.1:0', '--auth', 'none', ...csArgs,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened'], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, PATH: `${dirname(tools.node)}:${env.PATH ?? ''}` },
-    });
+    server = spawn(
+      tools.node,
+      [
+        tools.codeServer,
+        '--config',
+        join(scratch, 'code-server.yaml'),
+        '--bind-addr',
+        '127.0.0.1:0',
+        '--auth',
+        'none',
+        ...csArgs,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        '--ignore-last-opened',
+      ],
+      {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...env, PATH: `${dirname(tools.node)}:${env.PATH ?? ''}` },
+      },
+    );
     const base = await listening(server);
     const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
-    const browser = await chromium.launchPersistentContext(join(scratch, 'chromium'), { executablePath: tools.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1200, height: 800 } });
+    const browser = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
+      executablePath: tools.chromium,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1200, height: 800 },
+    });
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(`${base}?folder=${encodeURIComponent(workspace)}`);
@@ -110,7 +196,10 @@ async function main(): Promise<number> {
         const input = page.locator('.quick-input-widget .quick-input-box input');
         await input.waitFor({ state: 'visible', timeout: 10_000 });
         await input.fill('>Lore: Reindex');
-        const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').getByText('Lore: Reindex').first();
+        const row = page
+          .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+          .getByText('Lore: Reindex')
+          .first();
         try {
           await row.waitFor({ state: 'visible', timeout: 5_000 });
         } catch {
@@ -119,21 +208,46 @@ async function main(): Promise<number> {
         }
         await input.press('Enter');
         // It asks what to reindex; the first choice (changed files) is a first index's whole workspace.
-        await page.locator('.quick-input-widget').getByText('Changed files').first().waitFor({ state: 'visible', timeout: 10_000 });
+        await page
+          .locator('.quick-input-widget')
+          .getByText('Changed files')
+          .first()
+          .waitFor({ state: 'visible', timeout: 10_000 });
         await input.press('Enter');
         return until('the extension to own the store', async () => (await findLiveOwner(paths.owner)) ?? undefined);
       });
       const status = await until('the first index with vectors', () => {
-        const out = execFileSync(process.execPath, [CLI, '--workspace', workspace, '--json', 'index'], { env, encoding: 'utf8' });
-        const parsed = JSON.parse(out) as { status: { model: string | null; pending: number; model_problem: string | null } };
+        const out = execFileSync(process.execPath, [CLI, '--workspace', workspace, '--json', 'index'], {
+          env,
+          encoding: 'utf8',
+        });
+        const parsed = JSON.parse(out) as {
+          status: { model: string | null; pending: number; model_problem: string | null };
+        };
         return parsed.status.model && parsed.status.pending === 0 ? parsed.status : undefined;
       });
-      check('the installed extension embeds with the bundled model, no download', /^tiny-bert@q8#[0-9a-f]{12}$/.test(status.model ?? ''), JSON.stringify(status));
+      check(
+        'the installed extension embeds with the bundled model, no download',
+        /^tiny-bert@q8#[0-9a-f]{12}$/.test(status.model ?? ''),
+        JSON.stringify(status),
+      );
       check('nothing was downloaded into LORE_HOME', !existsSync(join(home, 'models')), 'LORE_HOME/models exists');
-      const recall = JSON.parse(execFileSync(process.execPath, [CLI, '--workspace', workspace, '--json', 'recall', 'how do I ship a release'], { env, encoding: 'utf8' }));
-      check('recall through the extension ranks with vectors', recall.vectors === true && recall.results.length > 0, JSON.stringify(recall).slice(0, 600));
+      const recall = JSON.parse(
+        execFileSync(process.execPath, [CLI, '--workspace', workspace, '--json', 'recall', 'how do I ship a release'], {
+          env,
+          encoding: 'utf8',
+        }),
+      );
+      check(
+        'recall through the extension ranks with vectors',
+        recall.vectors === true && recall.results.length > 0,
+        JSON.stringify(recall).slice(0, 600),
+      );
     } catch (error) {
-      await browser.pages()[0]?.screenshot({ path: join(scratch, 'failure.png') }).catch(() => undefined);
+      await browser
+        .pages()[0]
+        ?.screenshot({ path: join(scratch, 'failure.png') })
+        .catch(() => undefined);
       throw error;
     } finally {
       await browser.close();
@@ -155,7 +269,10 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

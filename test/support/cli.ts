@@ -66,19 +66,29 @@ export function runCli(args: string[], options: RunOptions): CliResult {
 export function runCliAsync(args: string[], options: RunOptions): Promise<CliResult> {
   const argv = [CLI, ...(options.workspace !== undefined ? ['--workspace', options.workspace] : []), ...args];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, argv, { cwd: options.cwd ?? tmpdir(), env: childEnv(options.home, options.env), timeout: 30_000 });
+    const child = spawn(process.execPath, argv, {
+      cwd: options.cwd ?? tmpdir(),
+      env: childEnv(options.home, options.env),
+      timeout: 30_000,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', reject);
-    child.once('close', (code, signal) => resolvePromise({ code: code ?? (signal ? 128 : -1), stdout, stderr, json: parseJson(stdout) }));
+    child.once('close', (code, signal) =>
+      resolvePromise({ code: code ?? (signal ? 128 : -1), stdout, stderr, json: parseJson(stdout) }),
+    );
     child.stdin.end(options.input ?? '');
   });
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; results keep the items' order. */
-export async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -102,7 +112,12 @@ function shellQuote(arg: string): string {
  * document that starts on a line of its own.
  */
 export function runCliInTerminal(args: string[], options: RunOptions & { input: string }): CliResult {
-  const argv = [process.execPath, CLI, ...(options.workspace !== undefined ? ['--workspace', options.workspace] : []), ...args];
+  const argv = [
+    process.execPath,
+    CLI,
+    ...(options.workspace !== undefined ? ['--workspace', options.workspace] : []),
+    ...args,
+  ];
   const child = spawnSync(SCRIPT, ['-qec', argv.map(shellQuote).join(' '), '/dev/null'], {
     cwd: options.cwd ?? tmpdir(),
     env: childEnv(options.home, options.env),
@@ -160,9 +175,16 @@ export interface StoreView {
 }
 
 export function storeView(space: CliSpace): StoreView {
-  const list = ok(space.lore('list', '--json', '--limit', '200', ...ALL_STATUSES.flatMap((s) => ['--status', s])), 'lore list');
+  const list = ok(
+    space.lore('list', '--json', '--limit', '200', ...ALL_STATUSES.flatMap((s) => ['--status', s])),
+    'lore list',
+  );
   const audit = ok(space.lore('audit', 'verify', '--json'), 'lore audit verify');
-  return { items: list.json.items, total: list.json.total, audit: { ok: audit.json.ok, events: audit.json.events, head: audit.json.head } };
+  return {
+    items: list.json.items,
+    total: list.json.total,
+    audit: { ok: audit.json.ok, events: audit.json.events, head: audit.json.head },
+  };
 }
 
 /** sha256 of a workspace's database file (undefined when there is none yet). */

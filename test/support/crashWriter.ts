@@ -97,7 +97,10 @@ function main(options: CrashWriterOptions): never {
     // No kill yet: wait inside the open transaction (a blocking wait, not a timer), then give up
     // without committing.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
-    writeSync(2, signalled ? 'crash writer: no SIGKILL arrived\n' : 'crash writer: the database file never grew mid-transaction\n');
+    writeSync(
+      2,
+      signalled ? 'crash writer: no SIGKILL arrived\n' : 'crash writer: the database file never grew mid-transaction\n',
+    );
     process.exit(3);
   });
   process.exit(4);

@@ -22,7 +22,10 @@ export interface DriftSpace {
   /** The stored references a document makes with this raw text. */
   refs(source: string, raw: string): DriftFinding[];
   /** The stored rows of a source's reference (the finder is not part of a finding). */
-  rows(source: string, raw: string): Array<{ state: DriftState; finder: string | null; fingerprint: string | null; detail: string }>;
+  rows(
+    source: string,
+    raw: string,
+  ): Array<{ state: DriftState; finder: string | null; fingerprint: string | null; detail: string }>;
   /** Rewrites stored rows as an older Lore would have left them. */
   sql(statement: string, params: Array<string | number | null>): void;
   /** Opens the engine again on the same store; `parser` replaces the symbol parser (none: patterns only). */
@@ -30,7 +33,11 @@ export interface DriftSpace {
   cleanup(): void;
 }
 
-export function driftSpace(files: Record<string, string> = {}, repositories: string[] = [], parser?: SymbolParser): DriftSpace {
+export function driftSpace(
+  files: Record<string, string> = {},
+  repositories: string[] = [],
+  parser?: SymbolParser,
+): DriftSpace {
   const dir = tempDir('lore-drift-');
   const root = join(dir, 'repo');
   mkdirSync(root);
@@ -53,8 +60,13 @@ export function driftSpace(files: Record<string, string> = {}, repositories: str
       rmSync(join(root, path), { recursive: true, force: true });
     },
     all: () => space.engine.driftFindings({ states: ALL_STATES }),
-    refs: (source, raw) => space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
-    rows: (source, raw) => db.all('SELECT state, finder, fingerprint, detail FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id', [source, raw]),
+    refs: (source, raw) =>
+      space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
+    rows: (source, raw) =>
+      db.all('SELECT state, finder, fingerprint, detail FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id', [
+        source,
+        raw,
+      ]),
     sql: (statement, params) => void db.run(statement, params),
     reopen(next?: SymbolParser) {
       parser = next;

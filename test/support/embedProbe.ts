@@ -11,7 +11,14 @@ async function main(): Promise<void> {
     return;
   }
   const vectors = await embedder.embed(texts);
-  console.log(JSON.stringify({ modelId: embedder.modelId, backend: embedder.backend, dims: embedder.dims, vectors: vectors.map((v) => Array.from(v)) }));
+  console.log(
+    JSON.stringify({
+      modelId: embedder.modelId,
+      backend: embedder.backend,
+      dims: embedder.dims,
+      vectors: vectors.map((v) => Array.from(v)),
+    }),
+  );
   await embedder.close();
 }
 

@@ -4,7 +4,11 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTransformersEmbedder, isEmbedderUnavailable, type TransformersEmbedder } from '../../src/host/embed/transformersEmbedder';
+import {
+  createTransformersEmbedder,
+  isEmbedderUnavailable,
+  type TransformersEmbedder,
+} from '../../src/host/embed/transformersEmbedder';
 
 export interface EmbedServer {
   url: string;
@@ -29,12 +33,17 @@ export async function startEmbedServer(modelFolder: string, options: { token?: s
         res.end(JSON.stringify(body));
       };
       if (req.method !== 'POST' || req.url !== '/v1/embeddings') return reply(404, { error: { message: 'not found' } });
-      if (options.token && req.headers.authorization !== `Bearer ${options.token}`) return reply(401, { error: { message: 'bad token' } });
+      if (options.token && req.headers.authorization !== `Bearer ${options.token}`)
+        return reply(401, { error: { message: 'bad token' } });
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; input: string | string[] };
         const input = Array.isArray(body.input) ? body.input : [body.input];
         const vectors = await embedder.embed(input);
-        reply(200, { object: 'list', model: body.model, data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })) });
+        reply(200, {
+          object: 'list',
+          model: body.model,
+          data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })),
+        });
       } catch (error) {
         reply(400, { error: { message: (error as Error).message } });
       }

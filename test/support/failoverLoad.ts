@@ -41,7 +41,23 @@ interface Slot {
 function listKeys(box: Sandbox): Set<string> {
   const keys = new Set<string>();
   for (let offset = 0; ; offset += 200) {
-    const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'list', '--type', 'fact', '--limit', '200', '--offset', String(offset)], { env: box.env, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        '--workspace',
+        box.workspace,
+        '--json',
+        'list',
+        '--type',
+        'fact',
+        '--limit',
+        '200',
+        '--offset',
+        String(offset),
+      ],
+      { env: box.env, encoding: 'utf8' },
+    );
     const page = JSON.parse(r.stdout) as { items: Array<{ key: string }>; next_offset: number | null };
     for (const item of page.items) keys.add(item.key);
     if (page.next_offset === null) return keys;
@@ -56,7 +72,15 @@ export async function runFailoverLoad(options: FailoverLoadOptions): Promise<Fai
     const name = `agent-${i}`;
     slots.push({ name, agent: await stdioAgent(box, name), generation: 0, ready: Promise.resolve() });
   }
-  const result: FailoverLoadResult = { calls: 0, acknowledged: 0, failedInKill: 0, failed: [], lost: [], kills: { serve: 0, agents: 0 }, auditOk: false };
+  const result: FailoverLoadResult = {
+    calls: 0,
+    acknowledged: 0,
+    failedInKill: 0,
+    failed: [],
+    lost: [],
+    kills: { serve: 0, agents: 0 },
+    auditOk: false,
+  };
   const acknowledged: string[] = [];
   const total = options.agents * options.writesPerAgent;
   const killEvery = Math.floor(total / (options.kills + 1));
@@ -103,14 +127,21 @@ export async function runFailoverLoad(options: FailoverLoadOptions): Promise<Fai
         const title = `Agent ${a} write ${i}`;
         result.calls++;
         try {
-          const r = await slot.agent.call('remember', { type: 'fact', title, description: `written by agent ${a}, number ${i}` });
+          const r = await slot.agent.call('remember', {
+            type: 'fact',
+            title,
+            description: `written by agent ${a}, number ${i}`,
+          });
           const out = r.structuredContent as { saved?: boolean; key?: string } | undefined;
           if (r.isError || !out?.saved) throw new Error(text(r));
           acknowledged.push(out.key!);
           result.acknowledged++;
         } catch (error) {
           if (slot.generation !== generation) result.failedInKill++;
-          else result.failed.push(`${title}: ${(error as Error).message.slice(0, 300)}\n${slot.agent.stderr?.().slice(-3000) ?? ''}`);
+          else
+            result.failed.push(
+              `${title}: ${(error as Error).message.slice(0, 300)}\n${slot.agent.stderr?.().slice(-3000) ?? ''}`,
+            );
         }
         maybeKill();
       }
@@ -120,7 +151,10 @@ export async function runFailoverLoad(options: FailoverLoadOptions): Promise<Fai
   try {
     const stored = listKeys(box);
     result.lost = acknowledged.filter((key) => !stored.has(key));
-    const audit = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'audit', 'verify'], { env: box.env, encoding: 'utf8' });
+    const audit = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'audit', 'verify'], {
+      env: box.env,
+      encoding: 'utf8',
+    });
     result.auditOk = JSON.parse(audit.stdout).ok === true;
   } finally {
     await Promise.all(slots.map((s) => s.agent.close().catch(() => undefined)));

@@ -35,7 +35,12 @@ export class Uri {
   }
   static parse(text: string): Uri {
     const url = new URL(text);
-    return new Uri(url.protocol.replace(/:$/, ''), url.host, decodeURIComponent(url.pathname), url.search.replace(/^\?/, ''));
+    return new Uri(
+      url.protocol.replace(/:$/, ''),
+      url.host,
+      decodeURIComponent(url.pathname),
+      url.search.replace(/^\?/, ''),
+    );
   }
   static from(parts: { scheme: string; authority?: string; path?: string; query?: string }): Uri {
     return new Uri(parts.scheme, parts.authority ?? '', parts.path ?? '', parts.query ?? '');
@@ -140,12 +145,22 @@ export interface FakeDiagnostics {
 
 export interface Registered {
   commands: Map<string, (...args: unknown[]) => unknown>;
-  treeViews: Map<string, { treeDataProvider: { getChildren(node?: unknown): Promise<unknown[]>; getTreeItem(node: unknown): TreeItem } }>;
+  treeViews: Map<
+    string,
+    { treeDataProvider: { getChildren(node?: unknown): Promise<unknown[]>; getTreeItem(node: unknown): TreeItem } }
+  >;
   statusItems: { id: string; text: string; tooltip: unknown; visible: boolean; command?: string }[];
   diagnostics: FakeDiagnostics[];
   codeActionProviders: unknown[];
   contentProviders: Map<string, unknown>;
-  mcpProviders: Map<string, { provideMcpServerDefinitions(token?: unknown): unknown; resolveMcpServerDefinition?(def: unknown, token?: unknown): unknown; onDidChangeMcpServerDefinitions?: (l: () => void) => { dispose(): void } }>;
+  mcpProviders: Map<
+    string,
+    {
+      provideMcpServerDefinitions(token?: unknown): unknown;
+      resolveMcpServerDefinition?(def: unknown, token?: unknown): unknown;
+      onDidChangeMcpServerDefinitions?: (l: () => void) => { dispose(): void };
+    }
+  >;
   contexts: Map<string, unknown>;
   messages: { level: 'info' | 'warning' | 'error'; text: string; items: unknown[]; modal?: boolean; detail?: string }[];
   logs: string[];
@@ -211,7 +226,13 @@ export function createFakeVscode(): FakeVscode {
   const answers: Answer[] = [];
   const settings: Record<string, unknown> = {};
   const ws = { folders: [] as string[], trusted: true };
-  const events = { save: new EventEmitter<unknown>(), rename: new EventEmitter<unknown>(), configuration: new EventEmitter<unknown>(), folders: new EventEmitter<unknown>(), trust: new EventEmitter<void>() };
+  const events = {
+    save: new EventEmitter<unknown>(),
+    rename: new EventEmitter<unknown>(),
+    configuration: new EventEmitter<unknown>(),
+    folders: new EventEmitter<unknown>(),
+    trust: new EventEmitter<void>(),
+  };
   const breaking = new Set<string>();
   const disposable = { dispose: () => undefined };
   const maybeBreak = (name: string) => {
@@ -221,16 +242,20 @@ export function createFakeVscode(): FakeVscode {
     const answer = answers.shift();
     return typeof answer === 'function' ? answer(items ?? []) : answer;
   };
-  const message = (level: 'info' | 'warning' | 'error') => async (text: string, ...rest: unknown[]) => {
-    const items = rest.filter((r) => typeof r === 'string');
-    const options = rest.find((r) => typeof r === 'object' && r !== null) as { modal?: boolean; detail?: string } | undefined;
-    const modal = options?.modal === true;
-    registered.messages.push({ level, text, items, ...(modal ? { modal, detail: options?.detail } : {}) });
-    // A modal confirmation is answered from the script; plain notifications are dismissed.
-    return modal ? next(items) : undefined;
-  };
+  const message =
+    (level: 'info' | 'warning' | 'error') =>
+    async (text: string, ...rest: unknown[]) => {
+      const items = rest.filter((r) => typeof r === 'string');
+      const options = rest.find((r) => typeof r === 'object' && r !== null) as
+        { modal?: boolean; detail?: string } | undefined;
+      const modal = options?.modal === true;
+      registered.messages.push({ level, text, items, ...(modal ? { modal, detail: options?.detail } : {}) });
+      // A modal confirmation is answered from the script; plain notifications are dismissed.
+      return modal ? next(items) : undefined;
+    };
   const log = (level: string) => (text: string) => registered.logs.push(`[${level}] ${text}`);
-  const folderObjects = () => ws.folders.map((path, index) => ({ uri: Uri.file(path), name: path.split('/').pop(), index }));
+  const folderObjects = () =>
+    ws.folders.map((path, index) => ({ uri: Uri.file(path), name: path.split('/').pop(), index }));
 
   const document = (path: string, text?: string) => ({
     uri: Uri.file(path),
@@ -273,7 +298,19 @@ export function createFakeVscode(): FakeVscode {
     window: {
       createOutputChannel: (name: string) => {
         maybeBreak('createOutputChannel');
-        return { name, trace: log('trace'), debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), append: () => undefined, appendLine: log('line'), show: () => registered.contexts.set('log.shown', true), hide: () => undefined, dispose: () => undefined };
+        return {
+          name,
+          trace: log('trace'),
+          debug: log('debug'),
+          info: log('info'),
+          warn: log('warn'),
+          error: log('error'),
+          append: () => undefined,
+          appendLine: log('line'),
+          show: () => registered.contexts.set('log.shown', true),
+          hide: () => undefined,
+          dispose: () => undefined,
+        };
       },
       createTreeView: (id: string, options: Registered['treeViews'] extends Map<string, infer V> ? V : never) => {
         maybeBreak('createTreeView');
@@ -285,7 +322,23 @@ export function createFakeVscode(): FakeVscode {
         return disposable;
       },
       createStatusBarItem: (id: string) => {
-        const item = { id, text: '', tooltip: undefined as unknown, visible: false, command: undefined as string | undefined, name: '', show() { item.visible = true; }, hide() { item.visible = false; }, dispose() { item.visible = false; } };
+        const item = {
+          id,
+          text: '',
+          tooltip: undefined as unknown,
+          visible: false,
+          command: undefined as string | undefined,
+          name: '',
+          show() {
+            item.visible = true;
+          },
+          hide() {
+            item.visible = false;
+          },
+          dispose() {
+            item.visible = false;
+          },
+        };
         registered.statusItems.push(item);
         return item;
       },
@@ -301,9 +354,19 @@ export function createFakeVscode(): FakeVscode {
         const hidden = new EventEmitter<void>();
         const button = new EventEmitter<unknown>();
         const box = {
-          title: '', step: 0, totalSteps: 0, prompt: '', placeholder: '', value: '', ignoreFocusOut: false,
-          buttons: [] as unknown[], validationMessage: undefined as unknown,
-          onDidChangeValue: value.event, onDidAccept: accept.event, onDidHide: hidden.event, onDidTriggerButton: button.event,
+          title: '',
+          step: 0,
+          totalSteps: 0,
+          prompt: '',
+          placeholder: '',
+          value: '',
+          ignoreFocusOut: false,
+          buttons: [] as unknown[],
+          validationMessage: undefined as unknown,
+          onDidChangeValue: value.event,
+          onDidAccept: accept.event,
+          onDidHide: hidden.event,
+          onDidTriggerButton: button.event,
           show: () => {
             const answer = next();
             setImmediate(() => {
@@ -322,10 +385,20 @@ export function createFakeVscode(): FakeVscode {
       showWorkspaceFolderPick: async () => next(folderObjects()),
       showSaveDialog: async () => next(),
       showOpenDialog: async () => next(),
-      showTextDocument: async (uri: Uri, options?: unknown) => (registered.shown.push({ uri, options }), { document: { uri, getText: () => '', positionAt: () => new Position(0, 0) }, selection: new Selection(new Position(0, 0), new Position(0, 0)), revealRange: () => undefined }),
+      showTextDocument: async (uri: Uri, options?: unknown) => (
+        registered.shown.push({ uri, options }),
+        {
+          document: { uri, getText: () => '', positionAt: () => new Position(0, 0) },
+          selection: new Selection(new Position(0, 0), new Position(0, 0)),
+          revealRange: () => undefined,
+        }
+      ),
       setStatusBarMessage: () => disposable,
       withProgress: async (_options: unknown, task: (progress: unknown, token: unknown) => Promise<unknown>) =>
-        task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => disposable }),
+        task(
+          { report: () => undefined },
+          { isCancellationRequested: false, onCancellationRequested: () => disposable },
+        ),
       createQuickPick: () => {
         const value = new EventEmitter<string>();
         const active = new EventEmitter<unknown[]>();
@@ -405,7 +478,8 @@ export function createFakeVscode(): FakeVscode {
           return settings[`${section}.${key}`];
         },
       }),
-      getWorkspaceFolder: (uri: Uri) => folderObjects().find((f) => uri.fsPath === f.uri.fsPath || uri.fsPath.startsWith(f.uri.fsPath + '/')),
+      getWorkspaceFolder: (uri: Uri) =>
+        folderObjects().find((f) => uri.fsPath === f.uri.fsPath || uri.fsPath.startsWith(f.uri.fsPath + '/')),
       registerTextDocumentContentProvider: (scheme: string, provider: unknown) => {
         registered.contentProviders.set(scheme, provider);
         return disposable;
@@ -445,7 +519,10 @@ export function createFakeVscode(): FakeVscode {
         return { dispose: () => registered.mcpProviders.delete(id) };
       },
     },
-    env: { clipboard: { writeText: async (text: string) => void registered.contexts.set('clipboard', text) }, openExternal: async () => true },
+    env: {
+      clipboard: { writeText: async (text: string) => void registered.contexts.set('clipboard', text) },
+      openExternal: async () => true,
+    },
   };
   const allDiagnostics = () => new Map(registered.diagnostics.flatMap((c) => [...c.entries]));
   const diagnosticsWhere = (test: (all: Map<string, Diagnostic[]>) => boolean) =>
@@ -457,13 +534,24 @@ export function createFakeVscode(): FakeVscode {
         resolve();
       });
     });
-  const nextQuickPick = () => new Promise<FakeQuickPick>((resolve) => {
-    const sub = quickPickCreated.event((pick) => {
-      sub.dispose();
-      resolve(pick);
+  const nextQuickPick = () =>
+    new Promise<FakeQuickPick>((resolve) => {
+      const sub = quickPickCreated.event((pick) => {
+        sub.dispose();
+        resolve(pick);
+      });
     });
+  Object.assign(fake, {
+    registered,
+    answers,
+    settings,
+    workspace: ws,
+    events,
+    document,
+    breaking,
+    diagnosticsWhere,
+    nextQuickPick,
   });
-  Object.assign(fake, { registered, answers, settings, workspace: ws, events, document, breaking, diagnosticsWhere, nextQuickPick });
   return fake;
 }
 

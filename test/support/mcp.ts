@@ -20,7 +20,9 @@ export interface McpHarness {
   close(): Promise<void>;
 }
 
-export async function connectInProcess(options: { workspace?: string | null; clientName?: string } = {}): Promise<McpHarness> {
+export async function connectInProcess(
+  options: { workspace?: string | null; clientName?: string } = {},
+): Promise<McpHarness> {
   const root = tempDir('lore-mcp-');
   const home = join(root, 'home');
   const workspace = options.workspace === undefined ? join(root, 'repo') : options.workspace;

@@ -34,7 +34,11 @@ export function schemaChecker(tools: Tool[]): SchemaChecker {
       }
       assert.ok(result.structuredContent, `${tool} ${shape}: a tool with an output schema returns structured content`);
       const valid = validate(result.structuredContent);
-      assert.ok(valid, `${tool} ${shape}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 2000)}`);
+      assert.ok(
+        valid,
+        `${tool} ${shape}: ` +
+          `${ajv.errorsText(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 2000)}`,
+      );
       if (!seen.has(tool)) seen.set(tool, new Set());
       seen.get(tool)!.add(shape);
       return result;

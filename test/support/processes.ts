@@ -50,7 +50,10 @@ export interface ServeProcess {
 
 /** Starts `lore serve --json` and resolves once it prints where it listens. */
 export async function startServe(box: Sandbox, extraArgs: string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'serve', ...extraArgs], { env: box.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'serve', ...extraArgs], {
+    env: box.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
@@ -101,7 +104,12 @@ function agentOf(client: Client): Agent {
 
 /** An MCP client that starts `lore mcp` over stdio, the way Claude Code does. */
 export async function stdioAgent(box: Sandbox, name = 'stdio-agent', workspace = box.workspace): Promise<Agent> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, '--workspace', workspace, 'mcp'], env: box.env as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--workspace', workspace, 'mcp'],
+    env: box.env as Record<string, string>,
+    stderr: 'pipe',
+  });
   // Read, so a chatty lore mcp never blocks on a full pipe; kept for the test to show on failure.
   let log = '';
   transport.stderr?.on('data', (d) => (log = (log + d).slice(-20_000)));
@@ -112,7 +120,9 @@ export async function stdioAgent(box: Sandbox, name = 'stdio-agent', workspace =
 
 /** An MCP client over Streamable HTTP with the owner's bearer token. */
 export async function httpAgent(url: string, token: string, name = 'http-agent'): Promise<Agent> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return agentOf(client);
@@ -131,7 +141,10 @@ export interface WatchProcess {
 
 /** Starts `lore watch --json` on the sandbox's workspace. */
 export function startWatch(box: Sandbox): WatchProcess {
-  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'watch'], { env: box.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--workspace', box.workspace, '--json', 'watch'], {
+    env: box.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const seen: Array<{ event: string }> = [];
   const waiters: Array<() => void> = [];
   let buffer = '';

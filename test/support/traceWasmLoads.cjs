@@ -8,7 +8,11 @@ const note = (file) => {
   const name = String(file instanceof URL ? file.pathname : file);
   if (out && (name.endsWith('.wasm') || name.endsWith('.js'))) fs.appendFileSync(out, `${name}\n`);
 };
-for (const [owner, key] of [[fs, 'readFileSync'], [fs, 'readFile'], [fs.promises, 'readFile']]) {
+for (const [owner, key] of [
+  [fs, 'readFileSync'],
+  [fs, 'readFile'],
+  [fs.promises, 'readFile'],
+]) {
   const original = owner[key];
   owner[key] = function (file, ...rest) {
     note(file);

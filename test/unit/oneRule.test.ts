@@ -16,7 +16,11 @@ function sourceFiles(dir: string): string[] {
 
 const RULES: Array<[RegExp, string, string]> = [
   [/['"]active['"],\s*['"]deprecated['"],\s*['"]disputed['"]/, 'engine/model/types.ts', 'the list of live statuses'],
-  [/UPDATE memories SET[^'"`]*\bstatus\s*=/, '', "a status written by SQL (memory/state.ts writeStatus signs every change)"],
+  [
+    /UPDATE memories SET[^'"`]*\bstatus\s*=/,
+    '',
+    'a status written by SQL (memory/state.ts writeStatus signs every change)',
+  ],
   [/UPDATE memories SET is_current = 0/, 'engine/memory/save.ts', 'archiving the current version'],
   [/provenance: \{ source: p\.source/, '', 'a hand-written rebuild of a record as remember input'],
 ];

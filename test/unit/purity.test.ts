@@ -40,10 +40,14 @@ describe('engine purity', () => {
   it('recognises every way of loading a process-I/O module, and leaves look-alikes alone', () => {
     const io = loads(IO_MODULES);
     const loading = [
-      "import { readFileSync } from 'fs';", "import * as fs from \"node:fs\";",
+      "import { readFileSync } from 'fs';",
+      'import * as fs from "node:fs";',
       "export { readFile } from 'fs/promises';",
-      "import 'node:os';", "const fs = require('fs');", "const cp = require( 'node:child_process' );",
-      "const fs = await import('fs');", "const fs = await import('node:fs');",
+      "import 'node:os';",
+      "const fs = require('fs');",
+      "const cp = require( 'node:child_process' );",
+      "const fs = await import('fs');",
+      "const fs = await import('node:fs');",
     ];
     for (const line of loading) assert.ok(io.test(line), `missed: ${line}`);
     for (const line of ["import { x } from './fs';", "const s = 'fs';", "import { y } from 'fsevents';"]) {
@@ -69,12 +73,17 @@ describe('doors use only the engine barrel', () => {
   });
 
   it('recognises a deep import and leaves the barrel alone', () => {
-    const deepLines = ["import { keyFor } from '../../engine/model/keys';",
+    const deepLines = [
+      "import { keyFor } from '../../engine/model/keys';",
       "import type { X } from '../engine/drift/symbols';",
-      "const m = require('../engine/indexing/discovery');"];
+      "const m = require('../engine/indexing/discovery');",
+    ];
     for (const line of deepLines) assert.ok(deep.test(line), `missed: ${line}`);
-    const barrelLines = ["import { Engine } from '../engine';", "import { LIMITS } from '../../engine';",
-      "import { x } from '../host/engineApi';"];
+    const barrelLines = [
+      "import { Engine } from '../engine';",
+      "import { LIMITS } from '../../engine';",
+      "import { x } from '../host/engineApi';",
+    ];
     for (const line of barrelLines) assert.ok(!deep.test(line), `false alarm: ${line}`);
   });
 

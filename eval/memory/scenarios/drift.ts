@@ -23,20 +23,46 @@ export const drift: Scenario[] = [
     theme: 'drift',
     title: 'a decision whose anchor file changed is flagged in recall; one whose anchor is unchanged is not',
     async run(ctx) {
-      write(ctx, 'src/jobs/queue.ts', 'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n');
+      write(
+        ctx,
+        'src/jobs/queue.ts',
+        'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n',
+      );
       write(ctx, 'src/jobs/retry.ts', 'export const MAX_ATTEMPTS = 5;\n');
       const keys = await ctx.withSession(async (s) => ({
-        queue: await s.save({ type: 'decision', title: 'Claim jobs with SKIP LOCKED', description: 'Workers claim the next job row with FOR UPDATE SKIP LOCKED', anchors: ['src/jobs/queue.ts#claimNext'] }),
-        retry: await s.save({ type: 'decision', title: 'Jobs retry five times', description: 'A failing job is attempted at most five times before it is parked', anchors: ['src/jobs/retry.ts'] }),
+        queue: await s.save({
+          type: 'decision',
+          title: 'Claim jobs with SKIP LOCKED',
+          description: 'Workers claim the next job row with FOR UPDATE SKIP LOCKED',
+          anchors: ['src/jobs/queue.ts#claimNext'],
+        }),
+        retry: await s.save({
+          type: 'decision',
+          title: 'Jobs retry five times',
+          description: 'A failing job is attempted at most five times before it is parked',
+          anchors: ['src/jobs/retry.ts'],
+        }),
       }));
       // Between sessions someone rewrites the claim to use advisory locks.
-      write(ctx, 'src/jobs/queue.ts', 'export function claimNext(db) {\n  return db.query("SELECT pg_try_advisory_lock(id) FROM jobs LIMIT 1");\n}\n');
+      write(
+        ctx,
+        'src/jobs/queue.ts',
+        'export function claimNext(db) {\n  return db.query("SELECT pg_try_advisory_lock(id) FROM jobs LIMIT 1");\n}\n',
+      );
       await ctx.withSession(async (s) => {
         const out = await ctx.probe(s, 'how do workers claim jobs', { relevant: [keys.queue, keys.retry] });
         const changed = flagsOf(out.results, keys.queue) ?? [];
         const unchanged = flagsOf(out.results, keys.retry) ?? [];
-        ctx.expect(changed.some((f) => DRIFT_FLAG.test(f)), `drift not implemented: ${keys.queue} is not flagged after its anchor src/jobs/queue.ts changed (flags: ${changed.join(', ') || 'none'})`);
-        ctx.expect(!unchanged.some((f) => DRIFT_FLAG.test(f)), `${keys.retry} is flagged although its anchor did not change`);
+        ctx.expect(
+          changed.some((f) => DRIFT_FLAG.test(f)),
+          `drift not implemented: ${keys.queue} is not flagged after its ` +
+            `anchor src/jobs/queue.ts changed (flags: ` +
+            `${changed.join(', ') || 'none'})`,
+        );
+        ctx.expect(
+          !unchanged.some((f) => DRIFT_FLAG.test(f)),
+          `${keys.retry} is flagged although its anchor did not change`,
+        );
       });
     },
   },
@@ -47,13 +73,23 @@ export const drift: Scenario[] = [
     async run(ctx) {
       write(ctx, 'scripts/rotate-keys.sh', '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
       const key = await ctx.withSession((s) =>
-        s.save({ type: 'runbook', title: 'Rotate the application encryption key', description: 'Run scripts/rotate-keys.sh, then restart the API pods so they pick up the new key version', anchors: ['scripts/rotate-keys.sh'] }),
+        s.save({
+          type: 'runbook',
+          title: 'Rotate the application encryption key',
+          description: 'Run scripts/rotate-keys.sh, then restart the API pods so they pick up the new key version',
+          anchors: ['scripts/rotate-keys.sh'],
+        }),
       );
       rmSync(join(ctx.workspace, 'scripts/rotate-keys.sh'));
       await ctx.withSession(async (s) => {
         const out = await ctx.probe(s, 'rotate the encryption key', { relevant: [key] });
         const flags = flagsOf(out.results, key) ?? [];
-        ctx.expect(flags.some((f) => DRIFT_FLAG.test(f)), `drift not implemented: ${key} is not flagged after its anchor scripts/rotate-keys.sh was deleted (flags: ${flags.join(', ') || 'none'})`);
+        ctx.expect(
+          flags.some((f) => DRIFT_FLAG.test(f)),
+          `drift not implemented: ${key} is not flagged after its anchor ` +
+            `scripts/rotate-keys.sh was deleted (flags: ` +
+            `${flags.join(', ') || 'none'})`,
+        );
       });
     },
   },

@@ -11,7 +11,9 @@ function readCheckpoints(file: string): AuditCheckpoint[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read checkpoints file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read checkpoints file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return text
     .split('\n')
@@ -22,7 +24,10 @@ function readCheckpoints(file: string): AuditCheckpoint[] {
         if (!Number.isInteger(parsed.seq) || typeof parsed.hash !== 'string') throw new Error('missing seq or hash');
         return parsed;
       } catch (error) {
-        throw new UsageError(`${file} line ${i + 1} is not a checkpoint (${(error as Error).message})`, 'each line is {"seq":N,"hash":"…"} as written by lore audit checkpoint');
+        throw new UsageError(
+          `${file} line ${i + 1} is not a checkpoint (${(error as Error).message})`,
+          'each line is {"seq":N,"hash":"…"} as written by lore audit checkpoint',
+        );
       }
     });
 }
@@ -38,17 +43,33 @@ export const auditCommand: Command = {
       if (!file) throw new UsageError('lore audit checkpoint needs a FILE to append the head to');
       const checkpoint = await ctx.withEngine((engine) => engine.auditCheckpoint());
       appendFileSync(file, JSON.stringify(checkpoint) + '\n', { mode: 0o600 });
-      ctx.print(checkpoint, (c) => `checkpoint of event ${c.seq} (${c.hash}) appended to ${file}; keep a copy where the store cannot reach it`);
+      ctx.print(
+        checkpoint,
+        (c) =>
+          `checkpoint of event ${c.seq} (${c.hash}) appended to ${file}; keep a copy where the store cannot reach it`,
+      );
       return 0;
     }
-    if (sub !== 'verify') throw new UsageError(`unknown audit command "${sub}"`, 'use: lore audit verify [--checkpoints FILE] or lore audit checkpoint FILE');
-    if (file) throw new UsageError(`lore audit verify got unexpected argument(s): ${file}`, 'use: lore audit verify [--checkpoints FILE]');
+    if (sub !== 'verify')
+      throw new UsageError(
+        `unknown audit command "${sub}"`,
+        'use: lore audit verify [--checkpoints FILE] or lore audit checkpoint FILE',
+      );
+    if (file)
+      throw new UsageError(
+        `lore audit verify got unexpected argument(s): ${file}`,
+        'use: lore audit verify [--checkpoints FILE]',
+      );
     const checkpoints = typeof v.checkpoints === 'string' ? readCheckpoints(v.checkpoints) : [];
     const verdict = await ctx.withEngine((engine) => engine.verifyAudit(checkpoints));
     ctx.print(verdict, (r: AuditVerdict) =>
       r.ok
-        ? `audit chain intact: ${r.events} events, head ${r.head}${checkpoints.length ? `; ${checkpoints.length} checkpoint(s) match` : ''}`
-        : [`audit chain BROKEN (${r.problems.length} problem(s) in ${r.events} events):`, ...r.problems.map((p) => `  event ${p.seq}: ${p.problem}`)].join('\n'),
+        ? `audit chain intact: ${r.events} events, head ` +
+          `${r.head}${checkpoints.length ? `; ${checkpoints.length} checkpoint(s) match` : ''}`
+        : [
+            `audit chain BROKEN (${r.problems.length} problem(s) in ${r.events} events):`,
+            ...r.problems.map((p) => `  event ${p.seq}: ${p.problem}`),
+          ].join('\n'),
     );
     return verdict.ok ? 0 : 1;
   },

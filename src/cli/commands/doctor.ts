@@ -14,62 +14,102 @@ interface Check {
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check the runtime, the data directory, the store, the audit chain and every record\'s signatures',
+  summary: "check the runtime, the data directory, the store, the audit chain and every record's signatures",
   usage: 'lore doctor',
   options: {},
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx) {
     const checks: Check[] = [];
     const [major] = process.versions.node.split('.').map(Number);
-    checks.push({ name: 'node', ok: major >= 20, detail: `Node ${process.versions.node}${major >= 20 ? '' : ' (Lore needs Node 20 or newer)'}` });
+    checks.push({
+      name: 'node',
+      ok: major >= 20,
+      detail: `Node ${process.versions.node}${major >= 20 ? '' : ' (Lore needs Node 20 or newer)'}`,
+    });
     const paths = storePaths(ctx.workspace);
     checks.push({ name: 'workspace', ok: true, detail: paths.workspaceRoot });
-    checks.push({ name: 'store', ok: true, detail: existsSync(paths.database) ? paths.database : `${paths.database} (created on first save)` });
+    checks.push({
+      name: 'store',
+      ok: true,
+      detail: existsSync(paths.database) ? paths.database : `${paths.database} (created on first save)`,
+    });
     const owner = readOwner(paths.owner);
     checks.push({
       name: 'owner',
       ok: true,
-      detail: owner ? `pid ${owner.pid} (${owner.door}) ${isLive(owner) ? 'is running' : 'is gone; its lock will be taken over'}` : 'none (the store is free)',
+      detail: owner
+        ? `pid ${owner.pid} (${owner.door}) ${isLive(owner) ? 'is running' : 'is gone; its lock will be taken over'}`
+        : 'none (the store is free)',
     });
     let stats: Record<string, unknown> | undefined;
     try {
-      await ctx.withEngine(async (engine) => {
-        const s = await engine.stats();
-        stats = { ...s };
-        checks.push({ name: 'schema', ok: s.schema_version === SCHEMA_VERSION, detail: `version ${s.schema_version}` });
-        checks.push({ name: 'memories', ok: true, detail: `${s.memories} (${Object.entries(s.by_status).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${s.archived_versions} archived versions` });
-        const index = await engine.indexStatus();
-        stats.index = index;
-        checks.push({
-          name: 'index',
-          ok: true,
-          detail:
-            `${index.files} files, ${index.chunks} chunks, last update ${index.last_update ?? 'never (run lore index)'}; ` +
-            `model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}`}` +
-            `${index.model ? '' : '; recall is lexical only'}`,
-        });
-        const audit = await engine.verifyAudit();
-        checks.push({
-          name: 'audit',
-          ok: audit.ok,
-          detail: audit.ok ? `${audit.events} events, chain intact, records match it` : `${audit.problems.length} problem(s): run lore audit verify`,
-        });
-        // A record refused as tampered is memory Lore will not hand out: the store needs a person.
-        const { checked, refused } = await engine.verifyRecords();
-        const named = refused.slice(0, 5).map((r) => `${r.key} v${r.version} (${r.reason})`).join('; ') + (refused.length > 5 ? '; …' : '');
-        checks.push({
-          name: 'records',
-          ok: refused.length === 0,
-          detail: refused.length === 0
-            ? `${checked} versions verify`
-            : `${refused.length} of ${checked} versions refused as tampered: ${named} — forget them, or restore them from an export`,
-        });
-      }, { create: false, embed: true });
+      await ctx.withEngine(
+        async (engine) => {
+          const s = await engine.stats();
+          stats = { ...s };
+          checks.push({
+            name: 'schema',
+            ok: s.schema_version === SCHEMA_VERSION,
+            detail: `version ${s.schema_version}`,
+          });
+          checks.push({
+            name: 'memories',
+            ok: true,
+            detail: `${s.memories} (${
+              Object.entries(s.by_status)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ') || 'none'
+            }), ${s.archived_versions} archived versions`,
+          });
+          const index = await engine.indexStatus();
+          stats.index = index;
+          checks.push({
+            name: 'index',
+            ok: true,
+            detail:
+              `${index.files} files, ${index.chunks} chunks, last update ` +
+              `${index.last_update ?? 'never (run lore index)'}; ` +
+              `model ${index.model ? `${index.model} (${index.pending} pending)` : `none — ${index.model_problem}`}` +
+              `${index.model ? '' : '; recall is lexical only'}`,
+          });
+          const audit = await engine.verifyAudit();
+          checks.push({
+            name: 'audit',
+            ok: audit.ok,
+            detail: audit.ok
+              ? `${audit.events} events, chain intact, records match it`
+              : `${audit.problems.length} problem(s): run lore audit verify`,
+          });
+          // A record refused as tampered is memory Lore will not hand out: the store needs a person.
+          const { checked, refused } = await engine.verifyRecords();
+          const named =
+            refused
+              .slice(0, 5)
+              .map((r) => `${r.key} v${r.version} (${r.reason})`)
+              .join('; ') + (refused.length > 5 ? '; …' : '');
+          checks.push({
+            name: 'records',
+            ok: refused.length === 0,
+            detail:
+              refused.length === 0
+                ? `${checked} versions verify`
+                : `${refused.length} of ${checked} versions refused as tampered: ` +
+                  `${named} — forget them, or restore them from an export`,
+          });
+        },
+        { create: false, embed: true },
+      );
     } catch (error) {
-      checks.push({ name: 'open', ok: false, detail: isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : String(error) });
+      checks.push({
+        name: 'open',
+        ok: false,
+        detail: isLoreError(error) ? `${error.message}${error.hint ? ` — ${error.hint}` : ''}` : String(error),
+      });
     }
     const ok = checks.every((c) => c.ok);
-    ctx.print({ ok, checks, stats }, (r) => r.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n'));
+    ctx.print({ ok, checks, stats }, (r) =>
+      r.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`).join('\n'),
+    );
     return ok ? 0 : 1;
   },
 };

@@ -17,27 +17,48 @@ export const driftCommand: Command = {
     const filtering = v.key !== undefined || v.path !== undefined || v.state !== undefined;
     if (sub !== 'list' && filtering) throw new UsageError('--key, --path and --state go with: lore drift list');
     if (sub === 'scan') {
-      if (paths.length) throw new UsageError('lore drift scan takes no paths', 'to check some files, use: lore drift check PATH...');
+      if (paths.length)
+        throw new UsageError('lore drift scan takes no paths', 'to check some files, use: lore drift check PATH...');
       const result = await ctx.withEngine((engine) => engine.driftScan(), { create: true });
       ctx.print(result, renderScan);
       return 0;
     }
     if (sub === 'check') {
-      if (!paths.length) throw new UsageError('lore drift check needs the paths that changed', 'e.g. lore drift check src/jobs/queue.ts (relative to the workspace root)');
+      if (!paths.length)
+        throw new UsageError(
+          'lore drift check needs the paths that changed',
+          'e.g. lore drift check src/jobs/queue.ts (relative to the workspace root)',
+        );
       const inside = workspacePaths([resolve(ctx.workspace), resolveWorkspaceRoot(ctx.workspace)], paths);
       const findings = await ctx.withEngine((engine) => engine.driftCheck(inside), { create: true });
-      ctx.print(findings, (f) => renderFindings(f.filter((x) => x.state !== 'current'), `no drift in references to ${paths.join(', ')}`));
+      ctx.print(findings, (f) =>
+        renderFindings(
+          f.filter((x) => x.state !== 'current'),
+          `no drift in references to ${paths.join(', ')}`,
+        ),
+      );
       return 0;
     }
     if (sub === 'list') {
       if (paths.length) throw new UsageError('lore drift list takes no paths', 'filter with --path P');
       const states = listOption(v.state);
-      for (const s of states ?? []) if (!(DRIFT_STATES as readonly string[]).includes(s)) throw new UsageError(`--state must be one of ${DRIFT_STATES.join(', ')}; got "${s}"`);
-      const findings = await ctx.withEngine((engine) => engine.driftFindings({ key: stringOption(v.key), path: stringOption(v.path), states: states as DriftState[] | undefined }));
+      for (const s of states ?? [])
+        if (!(DRIFT_STATES as readonly string[]).includes(s))
+          throw new UsageError(`--state must be one of ${DRIFT_STATES.join(', ')}; got "${s}"`);
+      const findings = await ctx.withEngine((engine) =>
+        engine.driftFindings({
+          key: stringOption(v.key),
+          path: stringOption(v.path),
+          states: states as DriftState[] | undefined,
+        }),
+      );
       ctx.print(findings, (f) => renderFindings(f, 'no drift findings (run `lore drift scan` to look)'));
       return 0;
     }
-    throw new UsageError(`unknown drift command "${sub}"`, 'use: lore drift scan, lore drift check PATH..., or lore drift list');
+    throw new UsageError(
+      `unknown drift command "${sub}"`,
+      'use: lore drift scan, lore drift check PATH..., or lore drift list',
+    );
   },
 };
 
@@ -48,8 +69,14 @@ export const driftCommand: Command = {
 export function workspacePaths(roots: readonly string[], paths: readonly string[]): string[] {
   return paths.map((path) => {
     const candidates = isAbsolute(path) ? roots.map((root) => relative(root, path)) : [path.replace(/^(\.[\\/])+/, '')];
-    const inside = candidates.map((p) => p.split(sep).join('/')).find((p) => p && !isAbsolute(p) && !p.split('/').includes('..'));
-    if (!inside) throw new UsageError(`${path} is not a path inside the workspace ${roots[0]}`, 'give paths relative to the workspace root, e.g. src/jobs/queue.ts');
+    const inside = candidates
+      .map((p) => p.split(sep).join('/'))
+      .find((p) => p && !isAbsolute(p) && !p.split('/').includes('..'));
+    if (!inside)
+      throw new UsageError(
+        `${path} is not a path inside the workspace ${roots[0]}`,
+        'give paths relative to the workspace root, e.g. src/jobs/queue.ts',
+      );
     return inside;
   });
 }
@@ -60,7 +87,9 @@ function where(f: DriftFinding): string {
 
 function renderFindings(findings: DriftFinding[], none: string): string {
   if (!findings.length) return none;
-  return findings.map((f) => `${f.state.padEnd(9)} ${where(f)} → ${f.reference.raw}\n          ${f.evidence.detail}`).join('\n');
+  return findings
+    .map((f) => `${f.state.padEnd(9)} ${where(f)} → ${f.reference.raw}\n          ${f.evidence.detail}`)
+    .join('\n');
 }
 
 function renderScan(result: DriftScanResult): string {

@@ -9,7 +9,9 @@ import { listOption, stringOption, UsageError } from '../parse';
 export const exportCommand: Command = {
   name: 'export',
   summary: 'write a signed bundle of memories (to a file with --out, else to stdout)',
-  usage: 'lore export [--out FILE] [--type T]... [--status S]... [--basis B]...   (default: every status but retracted and quarantined)',
+  usage:
+    'lore export [--out FILE] [--type T]... [--status S]... [--basis ' +
+    'B]...   (default: every status but retracted and quarantined)',
   options: {
     out: { type: 'string', short: 'o' },
     type: { type: 'string', multiple: true },
@@ -32,12 +34,18 @@ export const exportCommand: Command = {
     } catch (error) {
       throw new UsageError(`cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-    ctx.print({ out, records: bundle.records.length, signer: bundle.signer, store_id: bundle.store_id }, (r) => renderExport(r, bundle));
+    ctx.print({ out, records: bundle.records.length, signer: bundle.signer, store_id: bundle.store_id }, (r) =>
+      renderExport(r, bundle),
+    );
     return 0;
   },
 };
 
 function renderExport(r: { out: string; records: number; signer: string }, bundle: Bundle): string {
   const types = [...new Set(bundle.records.map((x) => x.type))].join(', ');
-  return `exported ${r.records} record(s)${types ? ` (${types})` : ''} to ${r.out}, signed by ${r.signer}\nteammates import it with: lore import ${r.out}`;
+  return (
+    `exported ${r.records} record(s)${types ? ` (${types})` : ''} to ` +
+    `${r.out}, signed by ${r.signer}\nteammates import it with: lore ` +
+    `import ${r.out}`
+  );
 }

@@ -12,7 +12,11 @@ export const forgetCommand: Command = {
   async run(ctx, _v, [key]) {
     const receipt = await ctx.withEngine((engine) => engine.forget(ctx.actor(), key));
     ctx.print({ receipt }, ({ receipt: r }: { receipt: ForgetReceipt }) =>
-      [`forgot ${r.key}: ${r.versions_removed} version(s) removed at ${r.forgotten_at}`, ...r.digests.map((d) => `  sha256 ${d}`), `audit event ${r.audit_seq}`].join('\n'),
+      [
+        `forgot ${r.key}: ${r.versions_removed} version(s) removed at ${r.forgotten_at}`,
+        ...r.digests.map((d) => `  sha256 ${d}`),
+        `audit event ${r.audit_seq}`,
+      ].join('\n'),
     );
     return 0;
   },

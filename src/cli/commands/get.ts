@@ -19,10 +19,14 @@ export const getCommand: Command = {
 
 function renderGet({ memory: m, flags, archived, drift }: WithDrift<GetResult>): string {
   const lines = [
-    `${m.key}  v${m.version}${archived ? ' (archived)' : ''}  ${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? `  [${flags.join(', ')}]` : ''}`,
+    `${m.key}  v${m.version}${archived ? ' (archived)' : ''}  ` +
+      `${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? `  [${flags.join(', ')}]` : ''}`,
     `${m.title}`,
     `${m.description}`,
-    `basis ${m.basis}${m.confidence !== null ? `, confidence ${m.confidence}` : ''}; source ${m.provenance.source}${m.provenance.client ? ` (${m.provenance.client})` : ''}`,
+    `basis ` +
+      `${m.basis}${m.confidence !== null ? `, confidence ${m.confidence}` : ''}; ` +
+      `source ` +
+      `${m.provenance.source}${m.provenance.client ? ` (${m.provenance.client})` : ''}`,
     `valid from ${m.valid_from}${m.valid_until ? ` until ${m.valid_until}` : ''}; recorded ${m.recorded_at}`,
   ];
   if (m.superseded_by) lines.push(`superseded by ${m.superseded_by}`);

@@ -18,10 +18,15 @@ export const historyCommand: Command = {
 
 function renderHistory(result: HistoryResult): string {
   const versions = result.versions.map(
-    (v) => `  v${v.version}${v.current ? ' (current)' : ''}  ${v.status}  valid ${v.valid_from} → ${v.valid_until ?? 'now'}  ${v.title}`,
+    (v) =>
+      `  v${v.version}${v.current ? ' (current)' : ''}  ${v.status}  ` +
+      `valid ${v.valid_from} → ${v.valid_until ?? 'now'}  ${v.title}`,
   );
   const events = result.events.map(
-    (e) => `  ${e.at}  ${e.event}${e.related_key ? ` ${e.related_key}` : ''}${e.reason ? `: ${e.reason}` : ''}  (v${e.version}, ${e.actor})`,
+    (e) =>
+      `  ${e.at}  ` +
+      `${e.event}${e.related_key ? ` ${e.related_key}` : ''}${e.reason ? `: ${e.reason}` : ''} ` +
+      ` (v${e.version}, ${e.actor})`,
   );
   return [`${result.key}`, 'versions kept:', ...versions, 'events:', ...events].join('\n');
 }

@@ -76,27 +76,43 @@ export const hookCommand: Command = {
       if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return 0;
       const items: string[] = [];
       const refused: Refusal[] = [];
-      const total = await withStore(workspace, async (engine) => {
-        const stats = await engine.stats();
-        // Every record read is verified (a signature check each): read no more than the block can show.
-        let room = SESSION_START_BLOCK_BYTES;
-        for (const section of SECTIONS) {
-          if (room <= 0) break;
-          const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
-          const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
-          refused.push(...page.refused);
-          if (!page.items.length) continue;
-          const lines = page.items.map(line);
-          items.push(`${section.heading}:`, ...lines);
-          room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
-        }
-        return stats.memories;
-      }, { create: false, symbols: false });
-      if (refused.length) items.unshift('Refused (failed verification; not memory):', ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`));
+      const total = await withStore(
+        workspace,
+        async (engine) => {
+          const stats = await engine.stats();
+          // Every record read is verified (a signature check each): read no more than the block can show.
+          let room = SESSION_START_BLOCK_BYTES;
+          for (const section of SECTIONS) {
+            if (room <= 0) break;
+            const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
+            const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
+            refused.push(...page.refused);
+            if (!page.items.length) continue;
+            const lines = page.items.map(line);
+            items.push(`${section.heading}:`, ...lines);
+            room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
+          }
+          return stats.memories;
+        },
+        { create: false, symbols: false },
+      );
+      if (refused.length)
+        items.unshift(
+          'Refused (failed verification; not memory):',
+          ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`),
+        );
       if (!items.length) return 0;
-      const block = fence(`session start: ${total} memories of this repository`, items, { maxBytes: SESSION_START_BLOCK_BYTES, more: 'use the recall tool for the rest' });
-      const additionalContext = `Lore holds this repository's engineering memory. Call its recall tool before changing code and remember after deciding.\n${block.text}`;
-      process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }) + '\n');
+      const block = fence(`session start: ${total} memories of this repository`, items, {
+        maxBytes: SESSION_START_BLOCK_BYTES,
+        more: 'use the recall tool for the rest',
+      });
+      const additionalContext =
+        `Lore holds this repository's engineering memory. Call its recall ` +
+        `tool before changing code and remember after ` +
+        `deciding.\n${block.text}`;
+      process.stdout.write(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }) + '\n',
+      );
     } catch {
       // Silent by contract: the session starts without Lore's block.
     }

@@ -9,28 +9,50 @@ import { stringOption, UsageError } from '../parse';
 export const inboxCommand: Command = {
   name: 'inbox',
   summary: 'list what waits for a person (steward findings, session proposals), or resolve an item',
-  usage: `lore inbox [--all] | lore inbox resolve ID --action A [--note S]   (A: ${INBOX_ACTIONS.join(', ')}; each item lists the ones it takes)`,
+  usage:
+    `lore inbox [--all] | lore inbox resolve ID --action A [--note S] ` +
+    `  (A: ${INBOX_ACTIONS.join(', ')}; each item lists the ones it ` +
+    `takes)`,
   options: { all: { type: 'boolean' }, action: { type: 'string' }, note: { type: 'string' } },
   positionals: { min: 0, max: 2, names: '[resolve ID]' },
   async run(ctx, v, [sub, id]) {
     if (sub === undefined) {
-      if (v.action !== undefined || v.note !== undefined) throw new UsageError('--action and --note go with: lore inbox resolve ID --action A');
+      if (v.action !== undefined || v.note !== undefined)
+        throw new UsageError('--action and --note go with: lore inbox resolve ID --action A');
       const list = await ctx.withEngine((engine) => engine.inbox({ state: v.all === true ? 'all' : 'open' }));
       ctx.print(list, renderList);
       return 0;
     }
-    if (sub !== 'resolve') throw new UsageError(`unknown inbox command "${sub}"`, 'use: lore inbox, or lore inbox resolve ID --action A');
-    if (!id || !/^\d+$/.test(id)) throw new UsageError('lore inbox resolve needs the item\'s ID (a number shown by lore inbox)');
+    if (sub !== 'resolve')
+      throw new UsageError(`unknown inbox command "${sub}"`, 'use: lore inbox, or lore inbox resolve ID --action A');
+    if (!id || !/^\d+$/.test(id))
+      throw new UsageError("lore inbox resolve needs the item's ID (a number shown by lore inbox)");
     const action = stringOption(v.action);
-    if (!action) throw new UsageError('lore inbox resolve needs --action', `one of ${INBOX_ACTIONS.join(', ')}; the item lists the ones it takes`);
-    if (!(INBOX_ACTIONS as readonly string[]).includes(action)) throw new UsageError(`--action must be one of ${INBOX_ACTIONS.join(', ')}; got "${action}"`);
+    if (!action)
+      throw new UsageError(
+        'lore inbox resolve needs --action',
+        `one of ${INBOX_ACTIONS.join(', ')}; the item lists the ones it takes`,
+      );
+    if (!(INBOX_ACTIONS as readonly string[]).includes(action))
+      throw new UsageError(`--action must be one of ${INBOX_ACTIONS.join(', ')}; got "${action}"`);
     const note = stringOption(v.note);
 
-    const item = (await ctx.withEngine((engine) => engine.inbox({ state: 'all' }))).items.find((i) => i.id === Number(id));
+    const item = (await ctx.withEngine((engine) => engine.inbox({ state: 'all' }))).items.find(
+      (i) => i.id === Number(id),
+    );
     let actor = ctx.actor();
-    if (item && item.kind === 'session' && action !== 'dismiss' && item.actions.includes(action as InboxItem['actions'][number])) {
+    if (
+      item &&
+      item.kind === 'session' &&
+      action !== 'dismiss' &&
+      item.actions.includes(action as InboxItem['actions'][number])
+    ) {
       if (!ctx.interactive) {
-        throw new LoreError('HUMAN_ONLY', `applying a session proposal asks a person to confirm, and this is not an interactive terminal`, `run \`lore inbox resolve ${id} --action ${action}\` yourself in a terminal`);
+        throw new LoreError(
+          'HUMAN_ONLY',
+          `applying a session proposal asks a person to confirm, and this is not an interactive terminal`,
+          `run \`lore inbox resolve ${id} --action ${action}\` yourself in a terminal`,
+        );
       }
       const answer = await ctx.ask(`${describe(item)}\n${action} as proposed? [y/N] `);
       if (!/^y(es)?$/i.test(answer.trim())) {
@@ -47,17 +69,25 @@ export const inboxCommand: Command = {
 
 function describe(item: InboxItem): string {
   const lines = [`#${item.id} [${item.risk}] ${item.kind}: ${item.summary}`];
-  for (const [name, value] of Object.entries(item.evidence)) lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  for (const [name, value] of Object.entries(item.evidence))
+    lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   const c = item.proposal?.candidate;
   if (c) lines.push(`    candidate: ${c.type} "${c.title}" — ${c.description} (source ${c.provenance.source})`);
   return lines.join('\n');
 }
 
 function renderList(list: InboxList): string {
-  if (!list.items.length) return list.total ? `the Inbox is empty (${list.total} item(s) resolved or dismissed; --all shows them)` : 'the Inbox is empty';
+  if (!list.items.length)
+    return list.total
+      ? `the Inbox is empty (${list.total} item(s) resolved or dismissed; --all shows them)`
+      : 'the Inbox is empty';
   const items = list.items.map((item) => {
-    const state = item.state === 'open' ? '' : `  (${item.state}: ${item.resolution?.action} by ${item.resolution?.by})`;
-    return `${describe(item)}${state}\n    actions: ${item.actions.map((a, i) => (i === 0 ? `${a} (suggested)` : a)).join(', ')}`;
+    const state =
+      item.state === 'open' ? '' : `  (${item.state}: ${item.resolution?.action} by ${item.resolution?.by})`;
+    return (
+      `${describe(item)}${state}\n    actions: ` +
+      `${item.actions.map((a, i) => (i === 0 ? `${a} (suggested)` : a)).join(', ')}`
+    );
   });
   return [...items, `${list.open} open; resolve one with: lore inbox resolve ID --action A`].join('\n');
 }

@@ -7,7 +7,7 @@ import type { Command } from '../command';
 
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'index the workspace\'s docs and infrastructure files (changed files only unless --full)',
+  summary: "index the workspace's docs and infrastructure files (changed files only unless --full)",
   usage: 'lore index [--full]',
   options: { full: { type: 'boolean' } },
   positionals: { min: 0, max: 0, names: '' },
@@ -35,16 +35,33 @@ export const indexCommand: Command = {
 
 function renderIndex({ summary: s, status }: { summary: IndexSummary; status: IndexStatus }): string {
   const lines = [
-    `${s.cancelled ? 'cancelled: ' : ''}${s.files} files: ${s.indexed} indexed, ${s.renamed} renamed, ${s.deleted} removed, ${s.unchanged} unchanged${s.redactions ? `; ${s.redactions} secret(s) redacted` : ''}` +
+    `${s.cancelled ? 'cancelled: ' : ''}${s.files} files: ` +
+      `${s.indexed} indexed, ${s.renamed} renamed, ${s.deleted} ` +
+      `removed, ${s.unchanged} ` +
+      `unchanged${s.redactions ? `; ${s.redactions} secret(s) redacted` : ''}` +
       (s.skipped ? `; ${s.skipped} skipped (binary, past the size cap, or now a link)` : ''),
-    `index: ${status.files} files, ${status.chunks} chunks (${Object.entries(status.by_kind).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'})`,
-    status.model ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending` : `model: none (${status.model_problem}); recall is lexical only`,
+    `index: ${status.files} files, ${status.chunks} chunks (${
+      Object.entries(status.by_kind)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ') || 'none'
+    })`,
+    status.model
+      ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending`
+      : `model: none (${status.model_problem}); recall is lexical only`,
   ];
   const r = s.records;
   if (r) {
-    const quarantined = r.quarantined.length ? ` (${r.quarantined.length} quarantined: lore promote KEY after review)` : '';
-    lines.push(`.lore/ records: ${r.files} file(s): ${r.imported.length} imported${quarantined}, ${r.unchanged} unchanged`);
-    for (const c of r.conflicts) lines.push(`  kept yours: ${c.key} was edited here; ${c.path} differs (write yours back with: lore canonicalize ${c.key} --as record)`);
+    const quarantined = r.quarantined.length
+      ? ` (${r.quarantined.length} quarantined: lore promote KEY after review)`
+      : '';
+    lines.push(
+      `.lore/ records: ${r.files} file(s): ${r.imported.length} imported${quarantined}, ${r.unchanged} unchanged`,
+    );
+    for (const c of r.conflicts)
+      lines.push(
+        `  kept yours: ${c.key} was edited here; ${c.path} differs (write ` +
+          `yours back with: lore canonicalize ${c.key} --as record)`,
+      );
     for (const x of r.refused) lines.push(`  REFUSED ${x.path}: ${x.reason}`);
   }
   return lines.join('\n');

@@ -47,7 +47,8 @@ function writeWhole(path: string, content: string): void {
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'set up agent hosts: MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml), instructions',
+  summary:
+    'set up agent hosts: MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml), instructions',
   usage:
     `lore init [--agent ${AGENT_HOSTS.join('|')}]... [--dry-run | --yes] [--force]` +
     '   (without --agent: the hosts whose files are in the repository)',

@@ -16,7 +16,12 @@ export const listCommand: Command = {
   },
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
-    const input = { types: listOption(v.type), statuses: listOption(v.status), offset: integerOption('offset', v.offset), limit: integerOption('limit', v.limit) };
+    const input = {
+      types: listOption(v.type),
+      statuses: listOption(v.status),
+      offset: integerOption('offset', v.offset),
+      limit: integerOption('limit', v.limit),
+    };
     const result = await ctx.withEngine((engine) => engine.list(input));
     ctx.print(result, renderList);
     return 0;
@@ -24,9 +29,14 @@ export const listCommand: Command = {
 };
 
 function renderList(result: ListResult): string {
-  if (!result.total) return 'no memories yet: save one with `lore remember --type decision --title ... --description ...`';
-  const rows = result.items.map((m) => `${m.key}  ${m.status}${m.flags.length ? ` [${m.flags.join(', ')}]` : ''}  — ${m.title}`);
+  if (!result.total)
+    return 'no memories yet: save one with `lore remember --type decision --title ... --description ...`';
+  const rows = result.items.map(
+    (m) => `${m.key}  ${m.status}${m.flags.length ? ` [${m.flags.join(', ')}]` : ''}  — ${m.title}`,
+  );
   rows.push(...result.refused.map((r) => `refused ${r.key} v${r.version}: ${r.reason}`));
   const shown = `${result.offset + 1}–${result.offset + result.items.length} of ${result.total}`;
-  return [...rows, result.next_offset === null ? shown : `${shown}; next page: --offset ${result.next_offset}`].join('\n');
+  return [...rows, result.next_offset === null ? shown : `${shown}; next page: --offset ${result.next_offset}`].join(
+    '\n',
+  );
 }

@@ -31,12 +31,26 @@ async function probe(home: string): Promise<ModelStatus> {
   const embedder = await createEmbedder(settings);
   if (isEmbedderUnavailable(embedder)) return { ok: false, model, reason: embedder.reason };
   // createEmbedder located the model; its location comes with it.
-  const where = (embedder as { model?: { folder: string; dtype: string } }).model ?? { folder: undefined, dtype: undefined };
+  const where = (embedder as { model?: { folder: string; dtype: string } }).model ?? {
+    folder: undefined,
+    dtype: undefined,
+  };
   try {
     await embedder.embed(['lore model check']);
     // The threads the worker handed ONNX Runtime, as it reports them back.
     const runtime = embedder as { backend?: string; sessionOptions?: { intraOpNumThreads?: number } };
-    return { ok: true, model, folder: where.folder, dtype: where.dtype, loaded: { model_id: embedder.modelId, dims: embedder.dims, backend: runtime.backend ?? 'unknown', threads: runtime.sessionOptions?.intraOpNumThreads ?? null } };
+    return {
+      ok: true,
+      model,
+      folder: where.folder,
+      dtype: where.dtype,
+      loaded: {
+        model_id: embedder.modelId,
+        dims: embedder.dims,
+        backend: runtime.backend ?? 'unknown',
+        threads: runtime.sessionOptions?.intraOpNumThreads ?? null,
+      },
+    };
   } finally {
     await embedder.close();
   }
@@ -44,7 +58,11 @@ async function probe(home: string): Promise<ModelStatus> {
 
 function renderStatus(s: ModelStatus): string {
   if (!s.ok) return `model ${s.model}: not usable — ${s.reason}`;
-  return `model ${s.model} (${s.dtype}) loads from ${s.folder}: ${s.loaded!.dims} dimensions, ${s.loaded!.backend} runtime, ${s.loaded!.threads ?? '?'} thread(s)`;
+  return (
+    `model ${s.model} (${s.dtype}) loads from ${s.folder}: ` +
+    `${s.loaded!.dims} dimensions, ${s.loaded!.backend} runtime, ` +
+    `${s.loaded!.threads ?? '?'} thread(s)`
+  );
 }
 
 function megabytes(bytes: number): string {
@@ -59,14 +77,30 @@ function progressLine(p: ModelDownloadProgress): string {
 export const modelCommand: Command = {
   name: 'model',
   summary: 'show which embedding model Lore uses, or download the default one (asks first)',
-  usage: 'lore model status | lore model download [--yes] [--model ID] [--dtype q8|fp32|…] | lore model import DIR [--name ID] [--replace]',
-  options: { yes: { type: 'boolean', short: 'y' }, model: { type: 'string' }, dtype: { type: 'string' }, name: { type: 'string' }, replace: { type: 'boolean' } },
+  usage:
+    'lore model status | lore model download [--yes] [--model ID] ' +
+    '[--dtype q8|fp32|…] | lore model import DIR [--name ID] ' +
+    '[--replace]',
+  options: {
+    yes: { type: 'boolean', short: 'y' },
+    model: { type: 'string' },
+    dtype: { type: 'string' },
+    name: { type: 'string' },
+    replace: { type: 'boolean' },
+  },
   positionals: { min: 1, max: 2, names: 'status | download | import DIR' },
   async run(ctx, v, [sub, dir]) {
     const home = loreHome();
     if (sub === 'import') {
-      if (!dir) throw new UsageError('lore model import needs the model folder', 'lore model import DIR (the folder holding config.json, tokenizer.json, onnx/…)');
-      const result = await importModel(home, dir, { name: typeof v.name === 'string' ? v.name : undefined, replace: v.replace === true });
+      if (!dir)
+        throw new UsageError(
+          'lore model import needs the model folder',
+          'lore model import DIR (the folder holding config.json, tokenizer.json, onnx/…)',
+        );
+      const result = await importModel(home, dir, {
+        name: typeof v.name === 'string' ? v.name : undefined,
+        replace: v.replace === true,
+      });
       const check = result.used_by_default ? await probe(home) : undefined;
       ctx.print({ ...result, check }, (r) =>
         [
@@ -77,25 +111,42 @@ export const modelCommand: Command = {
       );
       return check && !check.ok ? 1 : 0;
     }
-    if (dir !== undefined) throw new UsageError(`lore model ${sub} got unexpected argument(s): ${dir}`, `usage: ${modelCommand.usage}`);
+    if (dir !== undefined)
+      throw new UsageError(`lore model ${sub} got unexpected argument(s): ${dir}`, `usage: ${modelCommand.usage}`);
     if (sub === 'status') {
-      if (v.yes || v.model || v.dtype) throw new UsageError('lore model status takes no options', 'set LORE_MODEL_DIR / LORE_MODEL / LORE_MODEL_DTYPE to choose the model');
+      if (v.yes || v.model || v.dtype)
+        throw new UsageError(
+          'lore model status takes no options',
+          'set LORE_MODEL_DIR / LORE_MODEL / LORE_MODEL_DTYPE to choose the model',
+        );
       const status = await probe(home);
       ctx.print(status, renderStatus);
       return status.ok ? 0 : 1;
     }
-    if (sub !== 'download') throw new UsageError(`unknown model command "${sub}"`, 'use: lore model status, or lore model download [--yes]');
+    if (sub !== 'download')
+      throw new UsageError(`unknown model command "${sub}"`, 'use: lore model status, or lore model download [--yes]');
     const model = typeof v.model === 'string' ? v.model : DEFAULT_MODEL;
     const dtypeText = typeof v.dtype === 'string' ? v.dtype : DEFAULT_DTYPE;
-    if (!isModelDtype(dtypeText)) throw new UsageError(`--dtype ${dtypeText} is not a known ONNX variant`, 'use q8 (default), fp32, fp16, int8, uint8, q4, q4f16 or bnb4');
+    if (!isModelDtype(dtypeText))
+      throw new UsageError(
+        `--dtype ${dtypeText} is not a known ONNX variant`,
+        'use q8 (default), fp32, fp16, int8, uint8, q4, q4f16 or bnb4',
+      );
     const dtype: ModelDtype = dtypeText;
     const host = process.env.LORE_MODEL_HOST || DEFAULT_MODEL_HOST;
     const target = modelsDir(home);
     if (!v.yes) {
       if (!ctx.interactive) {
-        throw new UsageError(`downloading ${model} from ${host} needs your consent`, 'run it in a terminal to be asked, or pass --yes');
+        throw new UsageError(
+          `downloading ${model} from ${host} needs your consent`,
+          'run it in a terminal to be asked, or pass --yes',
+        );
       }
-      const answer = await ctx.ask(`Download the embedding model ${model} (${dtype}) from ${host} into ${target}? It is fetched once (about 23 MB for the default model) and used only on this machine. [y/N] `);
+      const answer = await ctx.ask(
+        `Download the embedding model ${model} (${dtype}) from ${host} ` +
+          `into ${target}? It is fetched once (about 23 MB for the default ` +
+          `model) and used only on this machine. [y/N] `,
+      );
       if (!/^y(es)?$/i.test(answer.trim())) {
         ctx.print({ downloaded: false, model }, () => 'not downloaded; recall stays lexical-only');
         return 1;
@@ -121,16 +172,27 @@ export const modelCommand: Command = {
       });
       if (live) process.stderr.write('\r'.padEnd(73) + '\r');
       // Load what arrived with the settings a later `lore index` will use for this model.
-      const check = await probe(home).catch((error: Error) => ({ ok: false, model, reason: error.message }) as ModelStatus);
+      const check = await probe(home).catch(
+        (error: Error) => ({ ok: false, model, reason: error.message }) as ModelStatus,
+      );
       const usedByDefault = (process.env.LORE_MODEL || DEFAULT_MODEL) === model && !process.env.LORE_MODEL_DIR;
       ctx.print({ downloaded: true, ...result, check, used_by_default: usedByDefault }, (r) =>
         [
           `downloaded ${r.model} (${megabytes(r.bytes)}) into ${r.folder}`,
-          usedByDefault ? renderStatus(r.check) : `to use it, set LORE_MODEL=${r.model} (and LORE_MODEL_DTYPE=${dtype} unless it is q8 with a q8 file)`,
+          usedByDefault
+            ? renderStatus(r.check)
+            : `to use it, set LORE_MODEL=${r.model} (and LORE_MODEL_DTYPE=${dtype} unless it is q8 with a q8 file)`,
           usedByDefault && r.check.ok ? 'run `lore index` to embed the workspace' : '',
-        ].filter(Boolean).join('\n'),
+        ]
+          .filter(Boolean)
+          .join('\n'),
       );
-      if (usedByDefault && !check.ok) throw new LoreError('INVALID_STATE', `the downloaded model does not load: ${check.reason}`, `remove ${result.folder} and try again`);
+      if (usedByDefault && !check.ok)
+        throw new LoreError(
+          'INVALID_STATE',
+          `the downloaded model does not load: ${check.reason}`,
+          `remove ${result.folder} and try again`,
+        );
       return 0;
     } finally {
       process.removeListener('SIGINT', stop);

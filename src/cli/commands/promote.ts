@@ -12,7 +12,11 @@ export const promoteCommand: Command = {
   positionals: { min: 1, max: 1, names: 'KEY' },
   async run(ctx, _v, [key]) {
     if (!ctx.interactive) {
-      throw new LoreError('HUMAN_ONLY', 'promote asks a person to confirm, and this is not an interactive terminal', `run \`lore promote ${key}\` yourself in a terminal`);
+      throw new LoreError(
+        'HUMAN_ONLY',
+        'promote asks a person to confirm, and this is not an interactive terminal',
+        `run \`lore promote ${key}\` yourself in a terminal`,
+      );
     }
     const shown = await ctx.withEngine((engine) => engine.get(key));
     const answer = await ctx.ask(describe(shown) + `\nPromote ${key} from quarantine into recall? [y/N] `);
@@ -28,7 +32,8 @@ export const promoteCommand: Command = {
 
 function describe({ memory: m }: GetResult): string {
   return [
-    `${m.key} (v${m.version}, ${m.status}; source ${m.provenance.source}${m.provenance.client ? `, ${m.provenance.client}` : ''})`,
+    `${m.key} (v${m.version}, ${m.status}; source ` +
+      `${m.provenance.source}${m.provenance.client ? `, ${m.provenance.client}` : ''})`,
     `  ${m.title}`,
     `  ${m.description}`,
   ].join('\n');

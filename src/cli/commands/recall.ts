@@ -23,7 +23,11 @@ export const recallCommand: Command = {
       limit: integerOption('limit', v.limit),
       as_of: v['as-of'] as string | undefined,
     };
-    const result = await ctx.withEngine((engine) => engine.recall(input), { create: false, embed: true, symbols: false });
+    const result = await ctx.withEngine((engine) => engine.recall(input), {
+      create: false,
+      embed: true,
+      symbols: false,
+    });
     ctx.print(result, renderRecall);
     return 0;
   },
@@ -38,15 +42,28 @@ function renderRecall(result: RecallResult): string {
 function renderHits(result: RecallResult): string {
   if (!result.results.length) {
     const hint = meaningHint(result);
-    return `nothing recalled for "${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}${hint ? `\n${hint}` : ''}`;
+    return (
+      `nothing recalled for ` +
+      `"${result.query}"${result.as_of ? ` as of ${result.as_of}` : ''}${hint ? `\n${hint}` : ''}`
+    );
   }
   return result.results
     .map((hit, i) => {
       const flags = hit.flags.length ? `  [${hit.flags.join(', ')}]` : '';
-      const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift).map((line) => `\n     ${line}`).join('');
-      if (hit.record === 'doc') return `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  (${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ${hit.title} — ${hit.description}${drift}`;
+      const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift)
+        .map((line) => `\n     ${line}`)
+        .join('');
+      if (hit.record === 'doc')
+        return (
+          `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  ` +
+          `(${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ` +
+          `${hit.title} — ${hit.description}${drift}`
+        );
       const reason = hit.status_reason ? `\n     ${hit.status}: ${hit.status_reason}` : '';
-      return `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n     ${hit.title} — ${hit.description}${reason}${drift}`;
+      return (
+        `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n  ` +
+        `   ${hit.title} — ${hit.description}${reason}${drift}`
+      );
     })
     .join('\n');
 }

@@ -9,7 +9,11 @@ export const rememberCommand: Command = {
   name: 'remember',
   summary: 'save a decision, dead end, runbook, incident, convention or fact',
   usage:
-    'lore remember --type T --title S --description S [--body S | --body-file F] [--key K] [--anchor PATH[#SYMBOL]]... [--link L]... [--tag T]... [--basis B] [--confidence N] [--source KIND] [--valid-from ISO] [--valid-until ISO] [--review-after ISO] [--fact-key K] [--expected-version N]',
+    'lore remember --type T --title S --description S [--body S | ' +
+    '--body-file F] [--key K] [--anchor PATH[#SYMBOL]]... [--link ' +
+    'L]... [--tag T]... [--basis B] [--confidence N] [--source KIND] ' +
+    '[--valid-from ISO] [--valid-until ISO] [--review-after ISO] ' +
+    '[--fact-key K] [--expected-version N]',
   options: {
     type: { type: 'string' },
     title: { type: 'string' },
@@ -32,14 +36,17 @@ export const rememberCommand: Command = {
   },
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
-    if (v.body !== undefined && v['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
+    if (v.body !== undefined && v['body-file'] !== undefined)
+      throw new UsageError('give --body or --body-file, not both');
     let body = stringOption(v.body);
     const bodyFile = stringOption(v['body-file']);
     if (bodyFile !== undefined) {
       try {
         body = readFileSync(bodyFile === '-' ? 0 : bodyFile, 'utf8');
       } catch (error) {
-        throw new UsageError(`cannot read --body-file ${bodyFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new UsageError(
+          `cannot read --body-file ${bodyFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
     }
     const input = {
@@ -63,7 +70,9 @@ export const rememberCommand: Command = {
     };
     // Checked before the store is opened, so refused input never creates a store.
     validateRemember(input as unknown as RememberInput);
-    const result = await ctx.withEngine((engine) => engine.remember(ctx.actor(), input as unknown as RememberInput), { create: true });
+    const result = await ctx.withEngine((engine) => engine.remember(ctx.actor(), input as unknown as RememberInput), {
+      create: true,
+    });
     ctx.print(result, renderSave);
     // A lost race is an answer, not a failure, but scripts need to see it: exit 3.
     return result.saved ? 0 : 3;
@@ -79,11 +88,19 @@ function renderSave(result: SaveResult): string {
       ? `unchanged: ${result.key} is already at version ${result.version} with this content`
       : `saved ${result.key} (version ${result.version}, ${result.status})`,
   ];
-  if (result.status === 'quarantined') lines.push('it came from an untrusted source and stays out of recall until a person runs: lore promote ' + result.key);
+  if (result.status === 'quarantined')
+    lines.push(
+      'it came from an untrusted source and stays out of recall until a person runs: lore promote ' + result.key,
+    );
   for (const key of result.superseded) lines.push(`superseded ${key} (same fact key)`);
-  for (const dead of result.warnings.dead_ends) lines.push(`warning: this resembles the dead end ${dead.key}: ${dead.title} — ${dead.description}`);
+  for (const dead of result.warnings.dead_ends)
+    lines.push(`warning: this resembles the dead end ${dead.key}: ${dead.title} — ${dead.description}`);
   for (const c of result.warnings.contradictions) {
-    lines.push(`warning: this may contradict ${c.key} (${c.values[0].join(', ')} there, ${c.values[1].join(', ')} here); supersede it: lore supersede ${c.key} --by ${result.key}`);
+    lines.push(
+      `warning: this may contradict ${c.key} (${c.values[0].join(', ')} ` +
+        `there, ${c.values[1].join(', ')} here); supersede it: lore ` +
+        `supersede ${c.key} --by ${result.key}`,
+    );
   }
   return lines.join('\n');
 }

@@ -12,7 +12,11 @@ export const reverifyCommand: Command = {
   positionals: { min: 1, max: 1, names: 'KEY' },
   async run(ctx, _v, [key]) {
     const result = await ctx.withEngine((engine) => engine.reverify(ctx.actor(), key));
-    ctx.print(result, (r: ReverifyResult) => `${r.key} v${r.version} re-verified: ${r.references} reference(s) fingerprinted, basis verified`);
+    ctx.print(
+      result,
+      (r: ReverifyResult) =>
+        `${r.key} v${r.version} re-verified: ${r.references} reference(s) fingerprinted, basis verified`,
+    );
     return 0;
   },
 };

@@ -20,6 +20,18 @@ function statusCommand(name: 'deprecate' | 'dispute' | 'retract', status: Status
   };
 }
 
-export const deprecateCommand = statusCommand('deprecate', 'deprecated', 'mark a memory deprecated (still recalled, ranked lower, with the reason)');
-export const disputeCommand = statusCommand('dispute', 'disputed', 'mark a memory disputed (still recalled, ranked lower, with the reason)');
-export const retractCommand = statusCommand('retract', 'retracted', 'retract a memory: a tombstone that is never recalled again');
+export const deprecateCommand = statusCommand(
+  'deprecate',
+  'deprecated',
+  'mark a memory deprecated (still recalled, ranked lower, with the reason)',
+);
+export const disputeCommand = statusCommand(
+  'dispute',
+  'disputed',
+  'mark a memory disputed (still recalled, ranked lower, with the reason)',
+);
+export const retractCommand = statusCommand(
+  'retract',
+  'retracted',
+  'retract a memory: a tombstone that is never recalled again',
+);

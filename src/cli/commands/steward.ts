@@ -8,8 +8,13 @@ import { integerOption, UsageError } from '../parse';
 
 export const stewardCommand: Command = {
   name: 'steward',
-  summary: 'find duplicates, conflicts, stale records and dead-end collisions (exact duplicates merged, the rest to the Inbox)',
-  usage: 'lore steward run [--dry-run] [--unverified-days N]   (N: days without a new version before an active record counts as unverified; default 180)',
+  summary:
+    'find duplicates, conflicts, stale records and dead-end ' +
+    'collisions (exact duplicates merged, the rest to the Inbox)',
+  usage:
+    'lore steward run [--dry-run] [--unverified-days N]   (N: days ' +
+    'without a new version before an active record counts as ' +
+    'unverified; default 180)',
   options: { 'dry-run': { type: 'boolean' }, 'unverified-days': { type: 'string' } },
   positionals: { min: 1, max: 1, names: 'run' },
   async run(ctx, v, [sub]) {
@@ -35,9 +40,19 @@ const OUTCOME_LABEL: Record<StewardFinding['outcome'], string> = {
 
 function renderRun(r: StewardRunResult): string {
   const head = r.dry_run
-    ? `steward dry run: ${r.scanned} records scanned; would merge ${r.findings.filter((f) => f.outcome === 'would_apply').length}, would queue ${r.findings.filter((f) => f.outcome === 'would_queue').length} (nothing was written)`
-    : `steward: ${r.scanned} records scanned; ${r.applied} merged, ${r.queued} queued; ${r.inbox_open} open in the Inbox`;
-  const lines = r.findings.map((f) => `  ${OUTCOME_LABEL[f.outcome].padEnd(11)} ${f.kind.padEnd(18)} ${f.risk.padEnd(6)} ${f.inbox_id ? `#${f.inbox_id} ` : ''}${f.summary}`);
+    ? `steward dry run: ${r.scanned} records scanned; would merge ` +
+      `${r.findings.filter((f) => f.outcome === 'would_apply').length}, ` +
+      `would queue ` +
+      `${r.findings.filter((f) => f.outcome === 'would_queue').length} ` +
+      `(nothing was written)`
+    : `steward: ${r.scanned} records scanned; ${r.applied} merged, ` +
+      `${r.queued} queued; ${r.inbox_open} open in the Inbox`;
+  const lines = r.findings.map(
+    (f) =>
+      `  ${OUTCOME_LABEL[f.outcome].padEnd(11)} ${f.kind.padEnd(18)} ` +
+      `${f.risk.padEnd(6)} ` +
+      `${f.inbox_id ? `#${f.inbox_id} ` : ''}${f.summary}`,
+  );
   const tail: string[] = [];
   if (r.refused) tail.push(`${r.refused} record(s) failed verification and were not scanned (see lore list)`);
   if (r.drift === 'unavailable') tail.push('drifted anchors were not checked: no drift findings are available');

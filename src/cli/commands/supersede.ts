@@ -12,7 +12,9 @@ export const supersedeCommand: Command = {
   positionals: { min: 1, max: 1, names: 'OLD' },
   async run(ctx, v, [oldKey]) {
     const by = requiredOption('supersede', 'by', v.by);
-    const result = await ctx.withEngine((engine) => engine.supersede(ctx.actor(), oldKey, by, stringOption(v['valid-from'])));
+    const result = await ctx.withEngine((engine) =>
+      engine.supersede(ctx.actor(), oldKey, by, stringOption(v['valid-from'])),
+    );
     ctx.print(result, (r: SupersedeResult) => `${r.key} is superseded by ${r.superseded_by} from ${r.valid_from}`);
     return 0;
   },

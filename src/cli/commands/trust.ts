@@ -9,8 +9,9 @@ import { stringOption, UsageError } from '../parse';
 
 export const trustCommand: Command = {
   name: 'trust',
-  summary: 'list the authors this store knows, show this machine\'s key, or trust / stop trusting an author',
-  usage: 'lore trust [list] | lore trust key | lore trust add KEY_ID|PUBLIC_KEY [--label NAME] | lore trust remove KEY_ID',
+  summary: "list the authors this store knows, show this machine's key, or trust / stop trusting an author",
+  usage:
+    'lore trust [list] | lore trust key | lore trust add KEY_ID|PUBLIC_KEY [--label NAME] | lore trust remove KEY_ID',
   options: { label: { type: 'string' } },
   positionals: { min: 0, max: 2, names: '[list | key | add KEY | remove KEY_ID]' },
   async run(ctx, v, [sub = 'list', key]) {
@@ -29,20 +30,35 @@ export const trustCommand: Command = {
     if (!key) throw new UsageError(`lore trust ${sub} needs a key`, `usage: ${trustCommand.usage}`);
     if (sub === 'remove') {
       const author = await ctx.withEngine((engine) => engine.distrustAuthor(ctx.actor(), key));
-      ctx.print(author, (a) => `${a.key_id} is not trusted here any more; its later imports land quarantined (records already here stay as they are)`);
+      ctx.print(
+        author,
+        (a) =>
+          `${a.key_id} is not trusted here any more; its later imports land ` +
+          `quarantined (records already here stay as they are)`,
+      );
       return 0;
     }
     if (sub !== 'add') throw new UsageError(`unknown trust command "${sub}"`, `usage: ${trustCommand.usage}`);
     if (!ctx.interactive) {
-      throw new LoreError('HUMAN_ONLY', 'trusting an author asks a person to confirm, and this is not an interactive terminal', `run \`lore trust add ${key}\` yourself in a terminal`);
+      throw new LoreError(
+        'HUMAN_ONLY',
+        'trusting an author asks a person to confirm, and this is not an interactive terminal',
+        `run \`lore trust add ${key}\` yourself in a terminal`,
+      );
     }
     const shown = key.startsWith('ed25519:') ? key : safeKeyId(key);
-    const answer = await ctx.ask(`Trust ${shown}${stringOption(v.label) ? ` (${v.label})` : ''}? Records it signs will be imported into recall without quarantine. [y/N] `);
+    const answer = await ctx.ask(
+      `Trust ${shown}${stringOption(v.label) ? ` (${v.label})` : ''}? ` +
+        `Records it signs will be imported into recall without ` +
+        `quarantine. [y/N] `,
+    );
     if (!/^y(es)?$/i.test(answer.trim())) {
       ctx.print({ trusted: false, key: shown }, () => 'not trusted');
       return 1;
     }
-    const author = await ctx.withEngine((engine) => engine.trustAuthor(cliActor(true), key, stringOption(v.label)), { create: true });
+    const author = await ctx.withEngine((engine) => engine.trustAuthor(cliActor(true), key, stringOption(v.label)), {
+      create: true,
+    });
     ctx.print(author, (a) => `trusted ${a.key_id}${a.label ? ` (${a.label})` : ''}`);
     return 0;
   },
@@ -53,7 +69,14 @@ function safeKeyId(publicKey: string): string {
 }
 
 function renderList(list: TrustList): string {
-  const row = (a: AuthorInfo) => `${a.key_id}  ${a.this_machine ? 'this machine' : a.trusted ? 'trusted' : 'not trusted'}  ${a.records} record(s)${a.label && !a.this_machine ? `  ${a.label}` : ''}`;
+  const row = (a: AuthorInfo) =>
+    `${a.key_id}  ` +
+    `${a.this_machine ? 'this machine' : a.trusted ? 'trusted' : 'not trusted'} ` +
+    ` ${a.records} ` +
+    `record(s)${a.label && !a.this_machine ? `  ${a.label}` : ''}`;
   const others = list.authors.filter((a) => !a.this_machine);
-  return [`this machine: ${list.this_machine.key_id}`, ...(others.length ? others.map(row) : ['no other authors yet: they arrive with imports and .lore/ records'])].join('\n');
+  return [
+    `this machine: ${list.this_machine.key_id}`,
+    ...(others.length ? others.map(row) : ['no other authors yet: they arrive with imports and .lore/ records']),
+  ].join('\n');
 }

@@ -15,7 +15,10 @@ function mark<T extends { flags: string[] }>(item: T, drift: DriftFlag[] | undef
 }
 
 export function annotateRecall(service: DriftService, result: RecallResult): RecallResult {
-  const memories = service.flags('memory', result.results.filter((h) => h.record === 'memory').map((h) => h.key));
+  const memories = service.flags(
+    'memory',
+    result.results.filter((h) => h.record === 'memory').map((h) => h.key),
+  );
   const docHits = result.results.flatMap((h) => (h.record === 'doc' ? [h] : []));
   // A document hit is one chunk: it carries the drift of the references on its own lines only.
   const docs = new Map(service.docFlags(docHits).map((flags, i) => [docHits[i], flags]));

@@ -40,7 +40,8 @@ function describe(target: Target): string {
 
 function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search: Search): string[] {
   // Same content has the same size: a whole file is looked for only among files of its size.
-  const fits = (p: string) => (target.kind === 'file' && row.base_size !== null ? ws.stat(p)?.size === row.base_size : ws.isFile(p));
+  const fits = (p: string) =>
+    target.kind === 'file' && row.base_size !== null ? ws.stat(p)?.size === row.base_size : ws.isFile(p);
   const out = new Set<string>(search.candidates.filter((p) => p !== target.path && fits(p)));
   if (row.new_path && ws.isFile(row.new_path)) out.add(row.new_path);
   if (search.wide) {
@@ -76,7 +77,8 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
   const lines = text.split(/\r?\n/);
   const size = range[1] - range[0] + 1;
   for (let start = 0; start + size <= lines.length; start++) {
-    if (sha256(lines.slice(start, start + size).join('\n')) === fingerprint) return size === 1 ? `L${start + 1}` : `L${start + 1}-L${start + size}`;
+    if (sha256(lines.slice(start, start + size).join('\n')) === fingerprint)
+      return size === 1 ? `L${start + 1}` : `L${start + 1}-L${start + size}`;
   }
   return null;
 }
@@ -85,7 +87,18 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
 function languageOf(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
-  const families: Record<string, string> = { yml: 'yaml', tsx: 'ts', jsx: 'js', mjs: 'js', cjs: 'js', hcl: 'tf', tfvars: 'tf', bash: 'sh', mk: 'makefile', gnumakefile: 'makefile' };
+  const families: Record<string, string> = {
+    yml: 'yaml',
+    tsx: 'ts',
+    jsx: 'js',
+    mjs: 'js',
+    cjs: 'js',
+    hcl: 'tf',
+    tfvars: 'tf',
+    bash: 'sh',
+    mk: 'makefile',
+    gnumakefile: 'makefile',
+  };
   return families[ext] ?? ext;
 }
 
@@ -93,19 +106,38 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
   if (!row.target_path || !row.fingerprint) return null;
   const target: Target = { path: row.target_path, kind: row.target_kind, symbol: row.symbol, finder: row.finder };
   const stat = target.kind === 'dir' ? null : ws.stat(target.path);
-  if (stat && stat.size === row.size && stat.mtimeMs === row.mtime_ms && row.state !== 'relocated' && row.state !== 'gone') return null;
+  if (
+    stat &&
+    stat.size === row.size &&
+    stat.mtimeMs === row.mtime_ms &&
+    row.state !== 'relocated' &&
+    row.state !== 'gone'
+  )
+    return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
   const hash = targetHash(ws, target);
   if (hash === row.fingerprint || (target.kind === 'dir' && legacyDirHash(ws, target) === row.fingerprint)) {
     return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
   }
   if (hash !== null && target.kind === 'lines') {
-    // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have moved.
+    // Lines named by number (`#L70`) shift when code above them changes: the same lines elsewhere in the file have
+    // moved.
     const moved = findLines(ws, target, row.fingerprint);
-    if (moved) return { state: 'relocated', new_path: `${target.path}#${moved}`, detail: `${describe(target)} moved to ${moved}`, ...keep };
+    if (moved)
+      return {
+        state: 'relocated',
+        new_path: `${target.path}#${moved}`,
+        detail: `${describe(target)} moved to ${moved}`,
+        ...keep,
+      };
   }
   if (hash !== null) {
-    return { state: 'changed', new_path: null, detail: `${describe(target)} changed since it was fingerprinted`, ...keep };
+    return {
+      state: 'changed',
+      new_path: null,
+      detail: `${describe(target)} changed since it was fingerprinted`,
+      ...keep,
+    };
   }
   // Not at its place any more: look for it elsewhere, and say where only when one place fits —
   // copies of the same content (empty files, boilerplate) or a name defined in several files are
@@ -124,29 +156,50 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       if (target.kind === 'symbol' && languageOf(candidate) !== languageOf(target.path)) continue;
       const movedHash = targetHash(ws, { ...target, path: candidate });
       if (movedHash === row.fingerprint && row.fingerprint !== EMPTY_PRINT) exact.push(candidate);
-      else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length) namesakes.push(candidate);
+      else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length)
+        namesakes.push(candidate);
     }
   }
   // Where a check already saw it go stays the answer while it holds the same content (a copy elsewhere is no rival).
-  if (row.state === 'relocated' && row.new_path && exact.includes(row.new_path)) exact.splice(0, exact.length, row.new_path);
-  if (exact.length === 1) return { state: 'relocated', new_path: exact[0], detail: `${describe(target)} moved to ${exact[0]}`, ...keep };
-  if (!exact.length && namesakes.length === 1) return { state: 'relocated', new_path: namesakes[0], detail: `${describe(target)} moved to ${namesakes[0]}, and its text changed`, ...keep };
+  if (row.state === 'relocated' && row.new_path && exact.includes(row.new_path))
+    exact.splice(0, exact.length, row.new_path);
+  if (exact.length === 1)
+    return { state: 'relocated', new_path: exact[0], detail: `${describe(target)} moved to ${exact[0]}`, ...keep };
+  if (!exact.length && namesakes.length === 1)
+    return {
+      state: 'relocated',
+      new_path: namesakes[0],
+      detail: `${describe(target)} moved to ${namesakes[0]}, and its text changed`,
+      ...keep,
+    };
   const ambiguous = exact.length ? exact : namesakes;
   const elsewhere = ambiguous.length
-    ? `; ${ambiguous.length} files ${exact.length ? 'now hold the same content' : `define ${target.symbol}`} (${ambiguous.slice(0, 5).join(', ')}${ambiguous.length > 5 ? ', …' : ''}), so where it went is not guessed`
+    ? `; ${ambiguous.length} files ` +
+      `${exact.length ? 'now hold the same content' : `define ${target.symbol}`} ` +
+      `(${ambiguous.slice(0, 5).join(', ')}${ambiguous.length > 5 ? ', …' : ''}), ` +
+      `so where it went is not guessed`
     : '';
   const fileThere = target.kind !== 'dir' && ws.isFile(target.path);
   const detail = fileThere
     ? target.kind === 'symbol'
       ? `${target.symbol} is no longer defined in ${target.path}`
       : `${describe(target)} is no longer there`
-    : `${target.path} was deleted${ambiguous.length ? '' : search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
+    : `${target.path} was ` +
+      `deleted${ambiguous.length ? '' : search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
   return { state: 'gone', new_path: null, detail: detail + elsewhere, ...keep };
 }
 
 /** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
 function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVerdict {
-  return { state: 'current', new_path: null, detail: `fingerprinted again by ${finder}; unchanged`, size: stat.size, mtime_ms: stat.mtimeMs, fingerprint, finder };
+  return {
+    state: 'current',
+    new_path: null,
+    detail: `fingerprinted again by ${finder}; unchanged`,
+    size: stat.size,
+    mtime_ms: stat.mtimeMs,
+    fingerprint,
+    finder,
+  };
 }
 
 /**
@@ -155,7 +208,8 @@ function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVe
  * look) it never does.
  */
 export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, rebaseline: boolean): RefVerdict | null {
-  if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol) return evaluate(ws, row, search);
+  if (row.target_kind !== 'symbol' || !row.target_path || !row.fingerprint || !row.symbol)
+    return evaluate(ws, row, search);
   const recorded = row.finder ?? PATTERN_FINDER;
   const available = ws.parserFinder(row.target_path);
   const stat = ws.stat(row.target_path);
@@ -163,13 +217,20 @@ export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, r
   if (recorded !== PATTERN_FINDER && recorded !== available) {
     // The file as it was when last found current, and a finder that locates the symbol: nothing
     // changed, so the new finder's span becomes the baseline.
-    const unchanged = row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
+    const unchanged =
+      row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
     if (rebaseline && unchanged && available) {
       const fingerprint = targetHash(ws, { ...target, finder: available });
       if (fingerprint) return rebaselined(available, stat, fingerprint);
     }
     const note = available ? `${available} is loaded, not ${recorded}` : `${recorded} is not loaded yet`;
-    return { state: row.state, new_path: row.new_path, detail: row.state === 'current' ? `not re-checked: ${note}` : row.detail, size: row.size, mtime_ms: row.mtime_ms };
+    return {
+      state: row.state,
+      new_path: row.new_path,
+      detail: row.state === 'current' ? `not re-checked: ${note}` : row.detail,
+      size: row.size,
+      mtime_ms: row.mtime_ms,
+    };
   }
   if (rebaseline && recorded === PATTERN_FINDER && available && row.state === 'current' && stat) {
     const unchanged = targetHash(ws, { ...target, finder: PATTERN_FINDER }) === row.fingerprint;

@@ -36,13 +36,20 @@ const EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
 const URL_PATTERN = /^https?:\/\//i;
 
-/** An identifier worth looking up: distinctive enough (snake, kebab, camel case, dotted, or called) that a match is not a coincidence. */
+/**
+ * An identifier worth looking up: distinctive enough (snake, kebab, camel case, dotted, or called) that a match is not
+ * a coincidence.
+ */
 function symbolCandidate(token: string): string | null {
   const called = /^([A-Za-z_$][\w$.]*)\(\)$/.exec(token);
   if (called) return called[1].split('.').pop()!.length >= 3 ? called[1] : null;
   if (!/^[A-Za-z_][\w.-]*[\w]$/.test(token) || token.length < 4 || token.length > 100) return null;
   if (/^\d|\.\./.test(token)) return null;
-  const distinctive = /[a-z0-9][A-Z]/.test(token) || /[A-Za-z0-9][_-][A-Za-z0-9]/.test(token) || /^(var|module|data|local|output)\.\w/.test(token) || /^[a-z]+_[a-z_]+\.\w/.test(token);
+  const distinctive =
+    /[a-z0-9][A-Z]/.test(token) ||
+    /[A-Za-z0-9][_-][A-Za-z0-9]/.test(token) ||
+    /^(var|module|data|local|output)\.\w/.test(token) ||
+    /^[a-z]+_[a-z_]+\.\w/.test(token);
   return distinctive ? token : null;
 }
 
@@ -50,7 +57,12 @@ function symbolCandidate(token: string): string | null {
 function classifyToken(token: string, line: number, inBlock: boolean): RawReference[] {
   // `name()` is a call; any other parenthesis ends the token (`file(path)` → `file`).
   const call = /^\(*([A-Za-z_$][\w$.]*\(\))/.exec(token);
-  const cleaned = call ? call[1] : token.replace(/^\(+/, '').replace(/\(.*$/, '').replace(/[)\]},.;:!?]+$/g, '');
+  const cleaned = call
+    ? call[1]
+    : token
+        .replace(/^\(+/, '')
+        .replace(/\(.*$/, '')
+        .replace(/[)\]},.;:!?]+$/g, '');
   if (!cleaned || cleaned.length > 300) return [];
   if (URL_PATTERN.test(cleaned)) return [{ raw: cleaned, form: 'url', line, inBlock }];
   if (cleaned.includes('://') || cleaned.includes('$') || cleaned.includes('*')) return [];
@@ -58,7 +70,12 @@ function classifyToken(token: string, line: number, inBlock: boolean): RawRefere
   if (pathPart.includes('/') && PATHISH.test(pathPart) && /[A-Za-z]/.test(pathPart)) {
     return [{ raw: cleaned, form: 'path', line, path: pathPart, fragment, inBlock }];
   }
-  if (EXTENSION.test(pathPart) && PATHISH.test(pathPart) && !/^\d/.test(pathPart) && !/^[\w-]+\.(com|org|net|io|dev|uk|gov)$/i.test(pathPart)) {
+  if (
+    EXTENSION.test(pathPart) &&
+    PATHISH.test(pathPart) &&
+    !/^\d/.test(pathPart) &&
+    !/^[\w-]+\.(com|org|net|io|dev|uk|gov)$/i.test(pathPart)
+  ) {
     // `var.region` and `aws_s3_bucket.logs` look like file names too: the file wins when there is one.
     const symbol = fragment === undefined ? symbolCandidate(pathPart) : null;
     return [{ raw: cleaned, form: 'filename', line, path: pathPart, fragment, inBlock, ...(symbol ? { symbol } : {}) }];
@@ -93,13 +110,16 @@ function proseFiles(prose: string, line: number): RawReference[] {
     const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
     if (!token || !/[./]/.test(token) || URL_PATTERN.test(token)) continue;
     for (const ref of classifyToken(token, line, true)) {
-      if (ref.form === 'path' || ref.form === 'filename') out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
+      if (ref.form === 'path' || ref.form === 'filename')
+        out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
     }
   }
   return out;
 }
 
-/** "the `nodejs` role", "role `nodejs`": an Ansible role by name, which a bare word would not be worth looking up as. */
+/**
+ * "the `nodejs` role", "role `nodejs`": an Ansible role by name, which a bare word would not be worth looking up as.
+ */
 function roleMention(line: string, at: number, span: string, name: string, number: number): RawReference | null {
   if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) return null;
   const after = /^\s+role\b/.exec(line.slice(at + span.length));
@@ -132,7 +152,12 @@ function linkReference(target: string, line: number): RawReference | null {
   if (/#\{|<%|\{\{|\{[A-Za-z_]\w*\}/.test(cleaned) || /^[A-Z][A-Z0-9_]+$/.test(cleaned)) return null;
   // Markup the link pattern half-matched (`[[a](b)](c)`), and a host written without its scheme
   // (`github.com/x/y`, `git.k8s.io/z`, `www.boost.org/...`): another site's, not a path here.
-  if (cleaned.startsWith('[') || cleaned.includes('](') || /^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|gov|uk|edu|sh|co|app|cloud)(\/|$)/i.test(cleaned)) return null;
+  if (
+    cleaned.startsWith('[') ||
+    cleaned.includes('](') ||
+    /^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|dev|gov|uk|edu|sh|co|app|cloud)(\/|$)/i.test(cleaned)
+  )
+    return null;
   const [pathPart, fragment] = splitFragment(cleaned.split('?')[0]);
   if (!pathPart) return null;
   let decoded = pathPart;
@@ -198,14 +223,22 @@ function extractAll(text: string): RawReference[] {
       const ref = linkReference(match[1], number);
       if (ref) out.push(ref);
     }
-    for (const match of prose.matchAll(AUTOLINK)) out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
+    for (const match of prose.matchAll(AUTOLINK))
+      out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
     out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' '), number));
   }
   return dedupe(out);
 }
 
-/** A memory's anchors and links: paths, `path#symbol`, `path#L10-L20`, URLs, bare symbols. Keys of other memories are not references to files. */
-export function extractFromMemory(anchors: readonly string[], links: readonly string[], isMemoryKey: (text: string) => boolean): RawReference[] {
+/**
+ * A memory's anchors and links: paths, `path#symbol`, `path#L10-L20`, URLs, bare symbols. Keys of other memories are
+ * not references to files.
+ */
+export function extractFromMemory(
+  anchors: readonly string[],
+  links: readonly string[],
+  isMemoryKey: (text: string) => boolean,
+): RawReference[] {
   const out: RawReference[] = [];
   const take = (text: string, form: 'anchor' | 'memory_link') => {
     const raw = text.trim();
@@ -237,7 +270,8 @@ function dedupe(refs: RawReference[]): RawReference[] {
     const key = ref.raw;
     const before = seen.get(key);
     // A mention in prose outranks one in a code block (it is kept even when it does not resolve).
-    if (!before || (before.inBlock && !ref.inBlock)) seen.set(key, before ? { ...ref, line: Math.min(before.line, ref.line) } : ref);
+    if (!before || (before.inBlock && !ref.inBlock))
+      seen.set(key, before ? { ...ref, line: Math.min(before.line, ref.line) } : ref);
   }
   return [...seen.values()];
 }

@@ -16,15 +16,33 @@ import type { Workspace } from './workspace';
 export const PATTERN_FINDER = 'pattern';
 
 /** A definition as the workspace keeps it: a pattern's (no finder) or a parser's (finder and offsets). */
-export type LocatedDefinition = SymbolDefinition & { finder?: string; from?: number; to?: number; scope?: 'module' | 'member' };
+export type LocatedDefinition = SymbolDefinition & {
+  finder?: string;
+  from?: number;
+  to?: number;
+  scope?: 'module' | 'member';
+};
 
 /** Pattern kinds no parser finder reports: they stay with the patterns even in a parsed file. */
 const PATTERN_ONLY_KINDS = new Set<SymbolDefinition['kind']>(['flag', 'field']);
 
 /** The parser's declarations as definitions, with the pattern ones it does not replace. */
-function mergeDefinitions(finder: string | null, parsed: readonly ParsedDeclaration[], patterns: readonly SymbolDefinition[]): LocatedDefinition[] {
+function mergeDefinitions(
+  finder: string | null,
+  parsed: readonly ParsedDeclaration[],
+  patterns: readonly SymbolDefinition[],
+): LocatedDefinition[] {
   if (!finder) return [...patterns];
-  const fromParser: LocatedDefinition[] = parsed.map((d) => ({ name: d.name, start: d.start, end: d.end, kind: d.kind, finder, from: d.from, to: d.to, scope: d.scope }));
+  const fromParser: LocatedDefinition[] = parsed.map((d) => ({
+    name: d.name,
+    start: d.start,
+    end: d.end,
+    kind: d.kind,
+    finder,
+    from: d.from,
+    to: d.to,
+    scope: d.scope,
+  }));
   return [...fromParser, ...patterns.filter((d) => PATTERN_ONLY_KINDS.has(d.kind))];
 }
 
@@ -39,7 +57,13 @@ function byScope(defs: LocatedDefinition[]): LocatedDefinition[] {
  * patterns' (`pattern`/null). Without a finder (a new fingerprint), the parser's when it knows
  * the name, else the patterns' among the definitions the file offers now.
  */
-export function chooseDefinitions(ws: Workspace, path: string, name: string, finder: string | null | undefined, patterns: (defs: SymbolDefinition[]) => SymbolDefinition[]): LocatedDefinition[] {
+export function chooseDefinitions(
+  ws: Workspace,
+  path: string,
+  name: string,
+  finder: string | null | undefined,
+  patterns: (defs: SymbolDefinition[]) => SymbolDefinition[],
+): LocatedDefinition[] {
   if (finder === undefined) {
     const offered = ws.definitions(path) as LocatedDefinition[];
     const parsed = byScope(offered.filter((d) => d.finder && d.name === name));
@@ -56,7 +80,8 @@ export function finderOf(defs: readonly LocatedDefinition[]): string {
 
 /** The text a symbol's fingerprint covers: each definition's own text, in order (patterns: whole lines, as before). */
 export function definitionsText(text: string, defs: readonly LocatedDefinition[]): string {
-  if (defs.every((d) => d.from !== undefined && d.to !== undefined)) return defs.map((d) => text.slice(d.from, d.to)).join('\n\u0000\n');
+  if (defs.every((d) => d.from !== undefined && d.to !== undefined))
+    return defs.map((d) => text.slice(d.from, d.to)).join('\n\u0000\n');
   return symbolText(text.split(/\r?\n/), [...defs]);
 }
 

@@ -61,27 +61,44 @@ function fileResolution(ws: Workspace, path: string, fragment: string | undefine
 function projectRoot(ws: Workspace, source: string | null): string {
   if (!source) return '';
   for (const dir of parentsOf(source)) {
-    if (ws.isDir(`${dir}/.github`) || ['LICENSE', 'go.mod', 'package.json', 'Cargo.toml'].some((n) => ws.isFile(`${dir}/${n}`))) return dir;
+    if (
+      ws.isDir(`${dir}/.github`) ||
+      ['LICENSE', 'go.mod', 'package.json', 'Cargo.toml'].some((n) => ws.isFile(`${dir}/${n}`))
+    )
+      return dir;
   }
   return '';
 }
 
-function candidatesFor(ws: Workspace, path: string, source: string | null, form: ReferenceForm, site: DocSite | null): string[] {
+function candidatesFor(
+  ws: Workspace,
+  path: string,
+  source: string | null,
+  form: ReferenceForm,
+  site: DocSite | null,
+): string[] {
   const docDir = dirOf(source);
   const project = projectRoot(ws, source);
-  const rooted = (p: string) => [site ? joinPath(site.root, p) : null, project ? joinPath(project, p) : null, joinPath('', p)];
+  const rooted = (p: string) => [
+    site ? joinPath(site.root, p) : null,
+    project ? joinPath(project, p) : null,
+    joinPath('', p),
+  ];
   if (path.startsWith('/')) return [...new Set(rooted(path).filter((p): p is string => p !== null))];
   const relative = joinPath(docDir, path);
   const root = joinPath('', path);
   const fromProject = project ? joinPath(project, path) : null;
   // A site that serves `a/b.md` at `/a/b/` resolves `../c/` from that folder URL.
-  const fromPageUrl = site && source ? joinPath(`${site.root ? `${site.root}/` : ''}${pagePath(site, source)}`, path) : null;
+  const fromPageUrl =
+    site && source ? joinPath(`${site.root ? `${site.root}/` : ''}${pagePath(site, source)}`, path) : null;
   // A command in a README runs from the repository root as often as from the README's folder.
   const order = form === 'link' ? [relative, fromPageUrl] : [relative, fromProject, root];
   return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
 }
 
-/** Source files of a published page (`x.html` → `x.html.md`...) or of a folder or extension-less link (its index page). */
+/**
+ * Source files of a published page (`x.html` → `x.html.md`...) or of a folder or extension-less link (its index page).
+ */
 function publishedSources(path: string): Array<[string, ReferenceForm]> {
   const base = path.replace(/\/$/, '');
   if (/\.html?$/.test(base)) return pageSources(base.replace(/\.html?$/, '')).map((p) => [p, 'published']);
@@ -97,11 +114,14 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
       return fileResolution(ws, candidate, ref.fragment, ref.form);
     }
     if (ws.isDir(candidate) && !ref.fragment) {
-      if (ref.form !== 'link') return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
+      if (ref.form !== 'link')
+        return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
     }
     // `folder#section`: GitHub shows the folder's README, and the anchor is one of its headings.
     if (ws.isDir(candidate) && ref.fragment) {
-      const readme = ['README.md', 'README.MD', 'readme.md', 'README.markdown', 'index.md'].map((n) => `${candidate}/${n}`).find((p) => ws.isFile(p));
+      const readme = ['README.md', 'README.MD', 'readme.md', 'README.markdown', 'index.md']
+        .map((n) => `${candidate}/${n}`)
+        .find((p) => ws.isFile(p));
       if (readme) return fileResolution(ws, readme, ref.fragment, ref.form);
     }
     if (ref.form === 'link') {
@@ -110,7 +130,8 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
           return fileResolution(ws, published, ref.fragment, form);
         }
       }
-      if (ws.isDir(candidate)) return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
+      if (ws.isDir(candidate))
+        return [{ ok: true, form: ref.form, target: { path: candidate, kind: 'dir', symbol: null } }];
     }
   }
   // A site generates pages and serves assets its sources do not hold (proxies, taxonomies, a static folder):
@@ -142,7 +163,14 @@ function resolveFilename(ws: Workspace, ref: RawReference, source: string | null
   if (matches.length === 1) return fileResolution(ws, matches[0], ref.fragment, 'filename');
   if (matches.length > 1 && !ref.inBlock) {
     const shown = matches.slice(0, 5).join(', ') + (matches.length > 5 ? `, and ${matches.length - 5} more` : '');
-    return [{ ok: false, form: 'filename', state: 'ambiguous', detail: `ambiguous: ${matches.length} files are named ${name} (${shown})` }];
+    return [
+      {
+        ok: false,
+        form: 'filename',
+        state: 'ambiguous',
+        detail: `ambiguous: ${matches.length} files are named ${name} (${shown})`,
+      },
+    ];
   }
   return ref.deliberate ? [{ ok: false, form: 'filename', detail: `no file named ${name} in the workspace` }] : [];
 }
@@ -160,12 +188,17 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
   const name = ref.symbol!;
   if (ref.form === 'symbol' && !name.includes('.')) {
     const dirs = ws.dirsNamed(name);
-    if (dirs.length === 1) return [{ ok: true, form: 'directory', target: { path: dirs[0], kind: 'dir', symbol: null } }];
+    if (dirs.length === 1)
+      return [{ ok: true, form: 'directory', target: { path: dirs[0], kind: 'dir', symbol: null } }];
   }
   let sites = ws.sitesOf(name);
   const pod = POD_ORDINAL.exec(name);
-  if (!sites.length && pod) sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
-  if (!sites.length) return ref.deliberate ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }] : [];
+  if (!sites.length && pod)
+    sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
+  if (!sites.length)
+    return ref.deliberate
+      ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }]
+      : [];
   // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some
   // definitions share folders with the document, only the closest are watched.
   if (source && sites.length > 1) {
@@ -174,9 +207,22 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
     if (best > 0) sites = sites.filter((_, i) => depth[i] === best);
   }
   if (sites.length > MAX_SYMBOL_SITES) {
-    return ref.deliberate ? [{ ok: false, form: ref.form, state: 'ambiguous', detail: `ambiguous: ${name} is defined in ${sites.length} files` }] : [];
+    return ref.deliberate
+      ? [
+          {
+            ok: false,
+            form: ref.form,
+            state: 'ambiguous',
+            detail: `ambiguous: ${name} is defined in ${sites.length} files`,
+          },
+        ]
+      : [];
   }
-  return sites.map((s) => ({ ok: true as const, form: ref.form, target: { path: s.path, kind: 'symbol' as const, symbol: name } }));
+  return sites.map((s) => ({
+    ok: true as const,
+    form: ref.form,
+    target: { path: s.path, kind: 'symbol' as const, symbol: name },
+  }));
 }
 
 /**
@@ -185,22 +231,37 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
  */
 function resolveRole(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
   const name = ref.symbol!;
-  const entry = (dir: string) => ['tasks/main.yml', 'tasks/main.yaml'].map((f) => `${dir}/${f}`).find((p) => ws.isFile(p));
+  const entry = (dir: string) =>
+    ['tasks/main.yml', 'tasks/main.yaml'].map((f) => `${dir}/${f}`).find((p) => ws.isFile(p));
   let roles = ws.dirsNamed(name).filter((d) => basename(dirOf(d)) === 'roles' && entry(d));
   if (source && roles.length > 1) {
     const depth = roles.map((d) => sharedDepth(dirOf(source), `${d}/x`));
     roles = roles.filter((_, i) => depth[i] === Math.max(...depth));
   }
-  if (roles.length > 1) return [{ ok: false, form: 'role', state: 'ambiguous', detail: `ambiguous: ${roles.length} roles are named ${name} (${roles.slice(0, 5).join(', ')})` }];
+  if (roles.length > 1)
+    return [
+      {
+        ok: false,
+        form: 'role',
+        state: 'ambiguous',
+        detail: `ambiguous: ${roles.length} roles are named ${name} (${roles.slice(0, 5).join(', ')})`,
+      },
+    ];
   return roles.length ? fileResolution(ws, entry(roles[0])!, undefined, 'role') : [];
 }
 
-const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/([^/]+)\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
+const GITHUB =
+  /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree)\/([^/]+)\/([^#?]+)(?:\?[^#]*)?(?:#(.*))?$/i;
 const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\/([^#?]+)/i;
 /** A commit id: a URL pinned to one names the file as it was then, not the tree now. */
 const COMMIT = /^[0-9a-f]{7,40}$/i;
 
-function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly string[], source: string | null): Resolution[] {
+function resolveUrl(
+  ws: Workspace,
+  ref: RawReference,
+  repositories: readonly string[],
+  source: string | null,
+): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
   if (!m) return [];
   const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
@@ -222,7 +283,9 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
     const at = (p: string) => (root ? `${root}/${p}` : p);
     const exists = (p: string) => ws.isFile(at(p)) || ws.isDir(at(p));
     if (exists(segments.join('/'))) return segments.join('/');
-    const tails = [1, 2, 3].filter((skip) => !segments.slice(0, skip).some((_, i) => ws.isDir(at(segments.slice(0, i + 1).join('/')))));
+    const tails = [1, 2, 3].filter(
+      (skip) => !segments.slice(0, skip).some((_, i) => ws.isDir(at(segments.slice(0, i + 1).join('/')))),
+    );
     return tails.map((skip) => segments.slice(skip).join('/')).find((t) => t && exists(t)) ?? null;
   };
   // Without a known remote, the document's own project may be the repository the URL names — a folder
@@ -235,16 +298,27 @@ function resolveUrl(ws: Workspace, ref: RawReference, repositories: readonly str
   // `tree/release/v1`: a branch whose name holds a slash, with no path after it.
   if (!found && segments.length === 1 && /\/tree\//.test(ref.raw)) return [];
   const inBase = inProject ? `${project}/${inProject}` : (found ?? path);
-  const resolved = resolvePath(ws, { ...ref, form: 'url', path: inBase, fragment: m[5], deliberate: ours, inBlock: false }, null);
+  const resolved = resolvePath(
+    ws,
+    { ...ref, form: 'url', path: inBase, fragment: m[5], deliberate: ours, inBlock: false },
+    null,
+  );
   // Without a known remote, a URL counts when its path exists here; one that does not is no reference of ours.
-  // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no finding.
+  // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no
+  // finding.
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
 }
 
-export function resolveReference(ws: Workspace, ref: RawReference, source: string | null, repositories: readonly string[] = []): Resolution[] {
+export function resolveReference(
+  ws: Workspace,
+  ref: RawReference,
+  source: string | null,
+  repositories: readonly string[] = [],
+): Resolution[] {
   if (ref.form === 'url') return resolveUrl(ws, ref, repositories, source);
   // An in-page anchor names a heading of the document it is written in.
-  if (ref.form === 'heading' && ref.path === undefined) return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
+  if (ref.form === 'heading' && ref.path === undefined)
+    return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
   if (ref.form === 'role') return resolveRole(ws, ref, source);
   if (ref.path !== undefined) {
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {

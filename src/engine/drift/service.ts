@@ -14,12 +14,40 @@ import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
 import { MARKDOWN, resolveReference } from './resolve';
 import {
-  allRefs, brokenRefs, currentMemoryAnchors, deleteRefs, deleteSource, docsWithContent, docUrlRefs, insertRef, knownRemotes, refById,
-  refsMatching, refsOfSource, refsOfSources, refsTargeting, saveRemotes, siblingTargets, sourcesOf, toFinding, trackedMemories,
-  trackedMemory, TRACKED_STATUSES, updateRef, type NewRef, type RefRow,
+  allRefs,
+  brokenRefs,
+  currentMemoryAnchors,
+  deleteRefs,
+  deleteSource,
+  docsWithContent,
+  docUrlRefs,
+  insertRef,
+  knownRemotes,
+  refById,
+  refsMatching,
+  refsOfSource,
+  refsOfSources,
+  refsTargeting,
+  saveRemotes,
+  siblingTargets,
+  sourcesOf,
+  toFinding,
+  trackedMemories,
+  trackedMemory,
+  TRACKED_STATUSES,
+  updateRef,
+  type NewRef,
+  type RefRow,
 } from './store';
 import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
-import { DRIFT_STATES, type DriftFinding, type DriftFlag, type DriftScanResult, type DriftState, type WorkspaceReader } from './types';
+import {
+  DRIFT_STATES,
+  type DriftFinding,
+  type DriftFlag,
+  type DriftScanResult,
+  type DriftState,
+  type WorkspaceReader,
+} from './types';
 import { basename, parentsOf, Workspace } from './workspace';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
@@ -55,7 +83,12 @@ export class DriftService {
   }
 
   private requireReader(): WorkspaceReader {
-    if (!this.reader) throw new LoreError('STORE_UNAVAILABLE', 'drift needs the workspace files and this engine was opened without them', 'run the command inside the workspace (or pass --workspace DIR)');
+    if (!this.reader)
+      throw new LoreError(
+        'STORE_UNAVAILABLE',
+        'drift needs the workspace files and this engine was opened without them',
+        'run the command inside the workspace (or pass --workspace DIR)',
+      );
     return this.reader;
   }
 
@@ -65,14 +98,72 @@ export class DriftService {
     return this.workspace;
   }
 
-  private freshRow(kind: 'memory' | 'doc', source: string, ref: RawReference, ws: Workspace, sourcePath: string | null, now: string): NewRef[] {
-    const base = { source_kind: kind, source, line: ref.line, raw: ref.raw, old_path: null, new_path: null, detected_at: now, checked_at: now, verified_at: null, verified_by: null, finder: null };
+  private freshRow(
+    kind: 'memory' | 'doc',
+    source: string,
+    ref: RawReference,
+    ws: Workspace,
+    sourcePath: string | null,
+    now: string,
+  ): NewRef[] {
+    const base = {
+      source_kind: kind,
+      source,
+      line: ref.line,
+      raw: ref.raw,
+      old_path: null,
+      new_path: null,
+      detected_at: now,
+      checked_at: now,
+      verified_at: null,
+      verified_by: null,
+      finder: null,
+    };
     return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
-      if (!resolution.ok) return { ...base, form: resolution.form, target_path: null, target_kind: 'none', symbol: ref.symbol ?? null, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: resolution.state ?? 'broken', detail: resolution.detail };
+      if (!resolution.ok)
+        return {
+          ...base,
+          form: resolution.form,
+          target_path: null,
+          target_kind: 'none',
+          symbol: ref.symbol ?? null,
+          fingerprint: null,
+          base_size: null,
+          size: null,
+          mtime_ms: null,
+          state: resolution.state ?? 'broken',
+          detail: resolution.detail,
+        };
       const print = fingerprintOf(ws, resolution.target);
       const target = resolution.target;
-      if (!print) return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: null, base_size: null, size: null, mtime_ms: null, state: 'broken', detail: unreadable(target) };
-      return { ...base, form: resolution.form, target_path: target.path, target_kind: target.kind, symbol: target.symbol, fingerprint: print.fingerprint, base_size: print.size, size: print.size, mtime_ms: print.mtimeMs, state: 'current', detail: 'fingerprinted', finder: print.finder };
+      if (!print)
+        return {
+          ...base,
+          form: resolution.form,
+          target_path: target.path,
+          target_kind: target.kind,
+          symbol: target.symbol,
+          fingerprint: null,
+          base_size: null,
+          size: null,
+          mtime_ms: null,
+          state: 'broken',
+          detail: unreadable(target),
+        };
+      return {
+        ...base,
+        form: resolution.form,
+        target_path: target.path,
+        target_kind: target.kind,
+        symbol: target.symbol,
+        fingerprint: print.fingerprint,
+        base_size: print.size,
+        size: print.size,
+        mtime_ms: print.mtimeMs,
+        state: 'current',
+        detail: 'fingerprinted',
+        finder: print.finder,
+      };
     });
   }
 
@@ -81,7 +172,13 @@ export class DriftService {
    * keeps its row and baseline (a doc edit must not absorb a change to what it points at); new
    * ones are resolved and fingerprinted; dropped ones go. With `retry`, broken ones are resolved again.
    */
-  private syncSource(kind: 'memory' | 'doc', source: string, refs: RawReference[], ws: Workspace, retry: boolean): void {
+  private syncSource(
+    kind: 'memory' | 'doc',
+    source: string,
+    refs: RawReference[],
+    ws: Workspace,
+    retry: boolean,
+  ): void {
     const now = nowIso(this.ctx);
     const sourcePath = kind === 'doc' ? source : null;
     const existing = new Map<string, RefRow[]>();
@@ -90,7 +187,8 @@ export class DriftService {
     }
     const kept = new Set<number>();
     for (const ref of refs) {
-      // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not kept.
+      // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not
+      // kept.
       if (firstSecret(ref.raw)) continue;
       const rows = existing.get(ref.raw);
       if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
@@ -107,7 +205,10 @@ export class DriftService {
       }
       for (const row of fresh) kept.add(insertRef(this.ctx.db, row));
     }
-    const stale = [...existing.values()].flat().filter((r) => !kept.has(r.id)).map((r) => r.id);
+    const stale = [...existing.values()]
+      .flat()
+      .filter((r) => !kept.has(r.id))
+      .map((r) => r.id);
     deleteRefs(this.ctx.db, stale);
   }
 
@@ -158,7 +259,11 @@ export class DriftService {
     for (const row of docUrlRefs(this.ctx.db)) {
       const ref: RawReference = { raw: row.raw, form: 'url', line: row.line, deliberate: true };
       const fresh = this.freshRow('doc', row.source, ref, ws, row.source, now);
-      const same = fresh.length === 1 && fresh[0].target_path === row.target_path && fresh[0].target_kind === row.target_kind && fresh[0].symbol === row.symbol;
+      const same =
+        fresh.length === 1 &&
+        fresh[0].target_path === row.target_path &&
+        fresh[0].target_kind === row.target_kind &&
+        fresh[0].symbol === row.symbol;
       if (same) continue;
       deleteRefs(this.ctx.db, [row.id]);
       for (const next of fresh) insertRef(this.ctx.db, next);
@@ -173,18 +278,24 @@ export class DriftService {
     this.ctx.db.transaction(() => {
       this.settleRemotes(ws);
       const present = new Set(docs);
-      for (const source of sourcesOf(this.ctx.db, 'doc')) if (!present.has(source)) deleteSource(this.ctx.db, 'doc', source);
+      for (const source of sourcesOf(this.ctx.db, 'doc'))
+        if (!present.has(source)) deleteSource(this.ctx.db, 'doc', source);
       for (const path of docs) this.syncDoc(path, ws, true);
       const memories = trackedMemories(this.ctx.db);
       const live = new Set(memories.map((m) => m.key));
-      for (const source of sourcesOf(this.ctx.db, 'memory')) if (!live.has(source)) deleteSource(this.ctx.db, 'memory', source);
+      for (const source of sourcesOf(this.ctx.db, 'memory'))
+        if (!live.has(source)) deleteSource(this.ctx.db, 'memory', source);
       for (const m of memories) this.syncMemory(memoryRefs(m.key, m), ws, true);
     });
     const rows = this.ctx.db.transaction(() => this.apply(allRefs(this.ctx.db), ws, { candidates: [], wide: true }));
     ws.forgetTexts();
     const byState = Object.fromEntries(DRIFT_STATES.map((s) => [s, 0])) as Record<DriftState, number>;
     for (const row of rows) byState[row.state]++;
-    return { references: rows.length, findings: rows.filter((r) => r.state !== 'current').map(toFinding), by_state: byState };
+    return {
+      references: rows.length,
+      findings: rows.filter((r) => r.state !== 'current').map(toFinding),
+      by_state: byState,
+    };
   }
 
   /**
@@ -195,7 +306,11 @@ export class DriftService {
    */
   check(paths: readonly string[]): DriftFinding[] {
     if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) {
-      throw new LoreError('INVALID_INPUT', 'a drift check needs a list of workspace-relative paths', 'e.g. ["src/jobs/queue.ts"]');
+      throw new LoreError(
+        'INVALID_INPUT',
+        'a drift check needs a list of workspace-relative paths',
+        'e.g. ["src/jobs/queue.ts"]',
+      );
     }
     const ws = this.ws();
     ws.forgetTexts();
@@ -204,13 +319,28 @@ export class DriftService {
     return this.ctx.db.transaction(() => {
       this.settleRemotes(ws);
       for (const path of unique) if (DRIFT_SOURCE.test(path)) this.syncDoc(path, ws, false);
-      this.retryBrokenNaming(unique.filter((p) => ws.isFile(p)), ws);
+      this.retryBrokenNaming(
+        unique.filter((p) => ws.isFile(p)),
+        ws,
+      );
       const folders = new Set<string>();
       for (const path of unique) for (const folder of parentsOf(path)) folders.add(folder);
-      const rows = [...refsTargeting(this.ctx.db, [...unique, ...folders]), ...refsOfSources(this.ctx.db, 'doc', unique.filter((p) => DRIFT_SOURCE.test(p)))];
+      const rows = [
+        ...refsTargeting(this.ctx.db, [...unique, ...folders]),
+        ...refsOfSources(
+          this.ctx.db,
+          'doc',
+          unique.filter((p) => DRIFT_SOURCE.test(p)),
+        ),
+      ];
       const seen = new Set<number>();
       const named = new Set(unique);
-      const distinct = rows.filter((r) => !seen.has(r.id) && seen.add(r.id) && (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || named.has(r.target_path!)));
+      const distinct = rows.filter(
+        (r) =>
+          !seen.has(r.id) &&
+          seen.add(r.id) &&
+          (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || named.has(r.target_path!)),
+      );
       const candidates = [...unique, ...this.sameContent(distinct)];
       return this.apply(distinct, ws, { candidates, wide: false }).map(toFinding);
     });
@@ -225,7 +355,9 @@ export class DriftService {
     if (!present.length || present.length > MAX_RETRY_PATHS) return;
     const stems = [...new Set(present.map((p) => basename(p).split('.')[0]).filter((stem) => stem.length >= 2))];
     const broken = brokenRefs(this.ctx.db);
-    const sources = new Set(broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`));
+    const sources = new Set(
+      broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`),
+    );
     for (const entry of sources) {
       const [kind, source] = entry.split('\u0000');
       if (kind === 'doc') this.syncDoc(source, ws, true);
@@ -242,7 +374,13 @@ export class DriftService {
 
   /** Indexed files with the content a vanished file had: the index already knows every file's hash. */
   private sameContent(rows: RefRow[]): string[] {
-    const hashes = [...new Set(rows.filter((r) => r.target_kind === 'file' && r.fingerprint && r.fingerprint !== EMPTY_PRINT).map((r) => r.fingerprint!))];
+    const hashes = [
+      ...new Set(
+        rows
+          .filter((r) => r.target_kind === 'file' && r.fingerprint && r.fingerprint !== EMPTY_PRINT)
+          .map((r) => r.fingerprint!),
+      ),
+    ];
     return docsWithContent(this.ctx.db, hashes);
   }
 
@@ -296,9 +434,15 @@ export class DriftService {
       const ws = new Workspace(this.reader);
       const candidates = this.sameContent(rows);
       checked = rows.map((row) => {
-        // A folder's fingerprint needs the workspace's listing, a walk no recall should wait for: it shows its last check.
+        // A folder's fingerprint needs the workspace's listing, a walk no recall should wait for: it shows its last
+        // check.
         if (row.target_kind === 'dir') return row;
-        const verdict = evaluateWithFinder(ws, row, { candidates, wide: false, siblings: (r) => this.siblingTargets(r) }, false);
+        const verdict = evaluateWithFinder(
+          ws,
+          row,
+          { candidates, wide: false, siblings: (r) => this.siblingTargets(r) },
+          false,
+        );
         return verdict ? { ...row, ...verdict } : row;
       });
     }
@@ -316,7 +460,9 @@ export class DriftService {
    * chunk's own lines (1-based, inclusive), so a hit on one section does not carry another's.
    */
   docFlags(hits: ReadonlyArray<{ path: string; lines: readonly [number, number] }>): Array<DriftFlag[] | undefined> {
-    const rows = refsOfSources(this.ctx.db, 'doc', [...new Set(hits.map((h) => h.path))]).filter((r) => r.state !== 'current');
+    const rows = refsOfSources(this.ctx.db, 'doc', [...new Set(hits.map((h) => h.path))]).filter(
+      (r) => r.state !== 'current',
+    );
     return hits.map((hit) => {
       const own = rows.filter((r) => r.source === hit.path && r.line >= hit.lines[0] && r.line <= hit.lines[1]);
       return own.length ? own.map((r) => ({ state: r.state, reference: r.raw, detail: r.detail })) : undefined;
@@ -374,7 +520,8 @@ export class DriftService {
     const ws = new Workspace(this.requireReader());
     return this.ctx.db.transaction(() => {
       const row = refById(this.ctx.db, Number(match[1]));
-      if (!row) throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
+      if (!row)
+        throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
       if (row.source_kind !== 'doc') {
         const what = `${id} is a reference of ${row.source}; a memory is re-verified whole`;
         throw new LoreError('INVALID_INPUT', what, `lore reverify ${row.source}`);
@@ -394,13 +541,17 @@ export class DriftService {
    * its references extracted again, each classified and fingerprinted afresh. Runs inside the
    * caller's transaction.
    */
-  acceptTargets(actor: Actor, memory: Pick<Memory, 'key' | 'anchors' | 'links'>, now: string): { references: number; fingerprints: string[] } {
+  acceptTargets(
+    actor: Actor,
+    memory: Pick<Memory, 'key' | 'anchors' | 'links'>,
+    now: string,
+  ): { references: number; fingerprints: string[] } {
     const ws = new Workspace(this.requireReader());
     this.syncMemory(memory, ws, true);
     const rows = refsOfSource(this.ctx.db, 'memory', memory.key);
     const fingerprints: string[] = [];
     for (const row of this.apply(rows, ws, { candidates: [], wide: false })) {
-      const hint = 'fix the record\'s anchors (save it again), or supersede or dispute it';
+      const hint = "fix the record's anchors (save it again), or supersede or dispute it";
       fingerprints.push(this.accept(row, ws, actor, now, memory.key, hint).fingerprint!);
     }
     return { references: rows.length, fingerprints };
@@ -413,4 +564,3 @@ function unreadable(target: Target): string {
   if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
   return `${target.path} could not be read`;
 }
-

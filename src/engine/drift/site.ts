@@ -17,8 +17,18 @@ export interface DocSite {
 /** Source files a published page path (without `.html` or trailing slash) may come from, most specific first. */
 export function pageSources(page: string): string[] {
   const base = page.replace(/\/+$/, '');
-  const files = ['.html.md', '.html.md.erb', '.html.erb', '.md', '.md.erb', '.mdx', '.markdown', '.rst'].map((ext) => `${base}${ext}`);
-  const index = ['index.html.md', 'index.html.md.erb', 'index.md', '_index.md', 'README.md', 'readme.md', 'index.mdx'].map((name) => `${base ? `${base}/` : ''}${name}`);
+  const files = ['.html.md', '.html.md.erb', '.html.erb', '.md', '.md.erb', '.mdx', '.markdown', '.rst'].map(
+    (ext) => `${base}${ext}`,
+  );
+  const index = [
+    'index.html.md',
+    'index.html.md.erb',
+    'index.md',
+    '_index.md',
+    'README.md',
+    'readme.md',
+    'index.mdx',
+  ].map((name) => `${base ? `${base}/` : ''}${name}`);
   return [...files, ...index];
 }
 
@@ -41,13 +51,16 @@ export function docSites(ws: Workspace): DocSite[] {
   for (const path of ws.allFiles()) {
     const name = basename(path);
     const dir = dirOf(path);
-    if (path === 'config/tech-docs.yml' || path.endsWith('/config/tech-docs.yml')) sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source') });
+    if (path === 'config/tech-docs.yml' || path.endsWith('/config/tech-docs.yml'))
+      sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source') });
     else if (/^mkdocs\.ya?ml$/.test(name)) {
       const docsDir = /^docs_dir:\s*['"]?([^'"\s#]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'docs';
       sites.push({ generator: 'mkdocs', root: join(dir, docsDir) });
     } else if (name === '_config.yml' && !/(^|\/)\.github\//.test(path)) sites.push({ generator: 'jekyll', root: dir });
-    else if (/^(hugo|config)\.(toml|ya?ml|json)$/.test(name) && ws.isDir(join(dir, 'content'))) sites.push({ generator: 'hugo', root: join(dir, 'content') });
-    else if (/^docusaurus\.config\.(js|ts|mjs|cjs)$/.test(name)) sites.push({ generator: 'docusaurus', root: join(dir, 'docs') });
+    else if (/^(hugo|config)\.(toml|ya?ml|json)$/.test(name) && ws.isDir(join(dir, 'content')))
+      sites.push({ generator: 'hugo', root: join(dir, 'content') });
+    else if (/^docusaurus\.config\.(js|ts|mjs|cjs)$/.test(name))
+      sites.push({ generator: 'docusaurus', root: join(dir, 'docs') });
     else if (name === 'book.toml') {
       const src = /^src\s*=\s*['"]([^'"]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'src';
       sites.push({ generator: 'mdbook', root: join(dir, src) });
@@ -58,7 +71,10 @@ export function docSites(ws: Workspace): DocSite[] {
   return sites;
 }
 
-/** The site a document is a page of: the deepest site whose root holds it (a repository-wide Jekyll site holds everything). */
+/**
+ * The site a document is a page of: the deepest site whose root holds it (a repository-wide Jekyll site holds
+ * everything).
+ */
 export function siteOf(ws: Workspace, source: string | null): DocSite | null {
   if (!source) return null;
   return docSites(ws).find((s) => s.root === '' || source.startsWith(`${s.root}/`)) ?? null;
@@ -67,5 +83,7 @@ export function siteOf(ws: Workspace, source: string | null): DocSite | null {
 /** The published page path of a source file: `source/manual/x.html.md` → `manual/x`, relative to the site root. */
 export function pagePath(site: DocSite, source: string): string {
   const inside = site.root ? source.slice(site.root.length + 1) : source;
-  return inside.replace(/(\.html)?\.(md|mdx|markdown|rst|erb)(\.erb)?$/, '').replace(/(^|\/)(index|_index|README)$/i, '');
+  return inside
+    .replace(/(\.html)?\.(md|mdx|markdown|rst|erb)(\.erb)?$/, '')
+    .replace(/(^|\/)(index|_index|README)$/i, '');
 }

@@ -30,7 +30,10 @@ export interface RefRow {
   checked_at: string;
   verified_at: string | null;
   verified_by: string | null;
-  /** For a symbol: the finder whose spans the fingerprint covers (`pattern`, `tree-sitter:go`); null: the patterns (finders.ts). */
+  /**
+   * For a symbol: the finder whose spans the fingerprint covers (`pattern`, `tree-sitter:go`); null: the patterns
+   * (finders.ts).
+   */
   finder: string | null;
 }
 
@@ -55,7 +58,14 @@ function byId(rows: RefRow[]): RefRow[] {
 }
 
 export function refsOfSources(db: SqlDatabase, kind: 'memory' | 'doc', sources: readonly string[]): RefRow[] {
-  return byId(inParts(sources, (part) => db.all<RefRow>(`SELECT * FROM drift_refs WHERE source_kind = ? AND source IN (${part.map(() => '?').join(', ')})`, [kind, ...part])));
+  return byId(
+    inParts(sources, (part) =>
+      db.all<RefRow>(
+        `SELECT * FROM drift_refs WHERE source_kind = ? AND source IN (${part.map(() => '?').join(', ')})`,
+        [kind, ...part],
+      ),
+    ),
+  );
 }
 
 /** References whose target (or the place it moved to) is one of `paths`. */
@@ -63,7 +73,10 @@ export function refsTargeting(db: SqlDatabase, paths: readonly string[]): RefRow
   return byId(
     inParts(paths, (part) => {
       const marks = part.map(() => '?').join(', ');
-      return db.all<RefRow>(`SELECT * FROM drift_refs WHERE target_path IN (${marks}) OR new_path IN (${marks})`, [...part, ...part]);
+      return db.all<RefRow>(`SELECT * FROM drift_refs WHERE target_path IN (${marks}) OR new_path IN (${marks})`, [
+        ...part,
+        ...part,
+      ]);
     }),
   );
 }
@@ -78,14 +91,59 @@ export function insertRef(db: SqlDatabase, row: NewRef): number {
        base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by,
        finder)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.source_kind, row.source, row.line, row.raw, row.form, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.finder ?? null],
+    [
+      row.source_kind,
+      row.source,
+      row.line,
+      row.raw,
+      row.form,
+      row.target_path,
+      row.target_kind,
+      row.symbol,
+      row.fingerprint,
+      row.base_size,
+      row.size,
+      row.mtime_ms,
+      row.state,
+      row.old_path,
+      row.new_path,
+      row.detail,
+      row.detected_at,
+      row.checked_at,
+      row.verified_at,
+      row.verified_by,
+      row.finder ?? null,
+    ],
   ).lastInsertRowid;
 }
 
 export function updateRef(db: SqlDatabase, row: RefRow): void {
   db.run(
-    `UPDATE drift_refs SET line = ?, target_path = ?, target_kind = ?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ?, finder = ? WHERE id = ?`,
-    [row.line, row.target_path, row.target_kind, row.symbol, row.fingerprint, row.base_size, row.size, row.mtime_ms, row.state, row.old_path, row.new_path, row.detail, row.detected_at, row.checked_at, row.verified_at, row.verified_by, row.finder ?? null, row.id],
+    `UPDATE drift_refs SET line = ?, target_path = ?, target_kind = ` +
+      `?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, ` +
+      `mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, ` +
+      `detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ` +
+      `?, finder = ? WHERE id = ?`,
+    [
+      row.line,
+      row.target_path,
+      row.target_kind,
+      row.symbol,
+      row.fingerprint,
+      row.base_size,
+      row.size,
+      row.mtime_ms,
+      row.state,
+      row.old_path,
+      row.new_path,
+      row.detail,
+      row.detected_at,
+      row.checked_at,
+      row.verified_at,
+      row.verified_by,
+      row.finder ?? null,
+      row.id,
+    ],
   );
 }
 
@@ -103,7 +161,10 @@ export function deleteSource(db: SqlDatabase, kind: 'memory' | 'doc', source: st
 export function toFinding(row: RefRow): DriftFinding {
   return {
     id: `ref-${row.id}`,
-    source: row.source_kind === 'memory' ? { kind: 'memory', key: row.source } : { kind: 'doc', path: row.source, line: row.line },
+    source:
+      row.source_kind === 'memory'
+        ? { kind: 'memory', key: row.source }
+        : { kind: 'doc', path: row.source, line: row.line },
     reference: { raw: row.raw, form: row.form, target_path: row.target_path, symbol: row.symbol },
     state: row.state,
     evidence: {
@@ -132,7 +193,8 @@ export function knownRemotes(db: SqlDatabase): string | undefined {
 
 export function saveRemotes(db: SqlDatabase, remotes: string): void {
   db.run(
-    "INSERT INTO meta (name, value) VALUES ('drift.remotes', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    "INSERT INTO meta (name, value) VALUES ('drift.remotes', ?) ON " +
+      'CONFLICT (name) DO UPDATE SET value = excluded.value',
     [remotes],
   );
 }
@@ -144,7 +206,9 @@ export function docUrlRefs(db: SqlDatabase): RefRow[] {
 
 /** Every source (document path or memory key) that has references of this kind. */
 export function sourcesOf(db: SqlDatabase, kind: 'memory' | 'doc'): string[] {
-  return db.all<{ source: string }>('SELECT DISTINCT source FROM drift_refs WHERE source_kind = ?', [kind]).map((r) => r.source);
+  return db
+    .all<{ source: string }>('SELECT DISTINCT source FROM drift_refs WHERE source_kind = ?', [kind])
+    .map((r) => r.source);
 }
 
 /** The current memories drift tracks, with their anchors and links. */
@@ -179,7 +243,8 @@ export function brokenRefs(db: SqlDatabase): { source_kind: 'memory' | 'doc'; so
 export function siblingTargets(db: SqlDatabase, row: RefRow): string[] {
   return db
     .all<{ target_path: string }>(
-      'SELECT target_path FROM drift_refs WHERE source_kind = ? AND source = ? AND raw = ? AND id <> ? AND target_path IS NOT NULL',
+      'SELECT target_path FROM drift_refs WHERE source_kind = ? AND ' +
+        'source = ? AND raw = ? AND id <> ? AND target_path IS NOT NULL',
       [row.source_kind, row.source, row.raw, row.id],
     )
     .map((r) => r.target_path);
@@ -193,7 +258,10 @@ export function docsWithContent(db: SqlDatabase, hashes: string[]): string[] {
 }
 
 /** References of a memory key and/or about a path, in the given states, in source order. */
-export function refsMatching(db: SqlDatabase, filter: { key?: string; path?: string; states: readonly DriftState[] }): RefRow[] {
+export function refsMatching(
+  db: SqlDatabase,
+  filter: { key?: string; path?: string; states: readonly DriftState[] },
+): RefRow[] {
   const where: string[] = [];
   const params: string[] = [];
   if (filter.key) {
@@ -206,7 +274,10 @@ export function refsMatching(db: SqlDatabase, filter: { key?: string; path?: str
   }
   where.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
   params.push(...filter.states);
-  return db.all<RefRow>(`SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`, params);
+  return db.all<RefRow>(
+    `SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`,
+    params,
+  );
 }
 
 export function refById(db: SqlDatabase, id: number): RefRow | undefined {

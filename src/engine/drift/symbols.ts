@@ -24,7 +24,10 @@ function extensionOf(path: string): string {
   return dot < 0 ? '' : base.slice(dot + 1);
 }
 
-/** The end of a block opened on `start`: where braces balance again (strings are not parsed; good enough for definitions). */
+/**
+ * The end of a block opened on `start`: where braces balance again (strings are not parsed; good enough for
+ * definitions).
+ */
 function braceEnd(lines: string[], start: number): number {
   let depth = 0;
   let opened = false;
@@ -68,18 +71,30 @@ function withLeadingComments(lines: string[], start: number, comment: RegExp): n
 
 const findTypeScript: Finder = (lines) => {
   const out: SymbolDefinition[] = [];
-  const top = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|enum|const|let|var)\s+([A-Za-z_$][\w$]*)/;
-  const method = /^\s+(?:public\s+|private\s+|protected\s+|static\s+|async\s+|readonly\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{=]+)?\{\s*$/;
+  const top =
+    /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(function\*?|class|interface|type|enum|const|let|var)\s+([A-Za-z_$][\w$]*)/;
+  const method =
+    /^\s+(?:public\s+|private\s+|protected\s+|static\s+|async\s+|readonly\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{=]+)?\{\s*$/;
   lines.forEach((line, i) => {
     const m = top.exec(line);
     // An indented const/let/var is a local of some function, not a definition a document names.
     if (m && /^(const|let|var)$/.test(m[1]) && /^\s/.test(line)) return;
     if (m) {
-      out.push({ name: m[2], start: withLeadingComments(lines, i, /^\s*(\/\/|\*|\/\*\*)/), end: braceEnd(lines, i), kind: m[1].startsWith('function') ? 'function' : m[1] === 'const' || m[1] === 'let' || m[1] === 'var' ? 'variable' : 'type' });
+      out.push({
+        name: m[2],
+        start: withLeadingComments(lines, i, /^\s*(\/\/|\*|\/\*\*)/),
+        end: braceEnd(lines, i),
+        kind: m[1].startsWith('function')
+          ? 'function'
+          : m[1] === 'const' || m[1] === 'let' || m[1] === 'var'
+            ? 'variable'
+            : 'type',
+      });
       return;
     }
     const n = method.exec(line);
-    if (n && !['if', 'for', 'while', 'switch', 'catch', 'return', 'function'].includes(n[1])) out.push({ name: n[1], start: i, end: braceEnd(lines, i), kind: 'function' });
+    if (n && !['if', 'for', 'while', 'switch', 'catch', 'return', 'function'].includes(n[1]))
+      out.push({ name: n[1], start: i, end: braceEnd(lines, i), kind: 'function' });
   });
   return out;
 };
@@ -92,7 +107,12 @@ const findGo: Finder = (lines) => {
     if (struct && i > struct.end) struct = null;
     let m = /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/.exec(line);
     if (m) {
-      out.push({ name: m[1], start: withLeadingComments(lines, i, comment), end: braceEnd(lines, i), kind: 'function' });
+      out.push({
+        name: m[1],
+        start: withLeadingComments(lines, i, comment),
+        end: braceEnd(lines, i),
+        kind: 'function',
+      });
       return;
     }
     m = /^type\s+([A-Za-z_]\w*)\s+(struct|interface)?/.exec(line);
@@ -124,7 +144,13 @@ const findPython: Finder = (lines) => {
   const out: SymbolDefinition[] = [];
   lines.forEach((line, i) => {
     const m = /^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/.exec(line);
-    if (m) out.push({ name: m[3], start: i, end: indentEnd(lines, i, m[1].length), kind: m[2] === 'def' ? 'function' : 'type' });
+    if (m)
+      out.push({
+        name: m[3],
+        start: i,
+        end: indentEnd(lines, i, m[1].length),
+        kind: m[2] === 'def' ? 'function' : 'type',
+      });
   });
   return out;
 };
@@ -150,7 +176,8 @@ const findTerraform: Finder = (lines) => {
     else if (m[1] === 'module') names.push(m[2], `module.${m[2]}`);
     else if (m[1] === 'resource' && m[3]) names.push(`${m[2]}.${m[3]}`, m[3]);
     else if (m[1] === 'data' && m[3]) names.push(`data.${m[2]}.${m[3]}`);
-    for (const name of names) out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform' });
+    for (const name of names)
+      out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform' });
   });
   return out;
 };
@@ -226,12 +253,17 @@ const findDocker: Finder = (lines) => {
 function findFlags(lines: string[]): SymbolDefinition[] {
   const out: SymbolDefinition[] = [];
   lines.forEach((line, i) => {
-    for (const m of line.matchAll(/["'](--[a-z][a-z0-9-]*)["'=\s]/g)) out.push({ name: m[1], start: i, end: i, kind: 'flag' });
+    for (const m of line.matchAll(/["'](--[a-z][a-z0-9-]*)["'=\s]/g))
+      out.push({ name: m[1], start: i, end: i, kind: 'flag' });
     // Go's flag package takes `-name` and `--name` alike; `flag.StringVar(&v, "name", ...)` names it second.
     for (const m of line.matchAll(/\bflag\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g)) {
-      out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' }, { name: `-${m[1]}`, start: i, end: i, kind: 'flag' });
+      out.push(
+        { name: `--${m[1]}`, start: i, end: i, kind: 'flag' },
+        { name: `-${m[1]}`, start: i, end: i, kind: 'flag' },
+      );
     }
-    for (const m of line.matchAll(/\.(?:Persistent)?Flags?\(\)\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g)) out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
+    for (const m of line.matchAll(/\.(?:Persistent)?Flags?\(\)\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g))
+      out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
     const arm = /^\s*(--[a-z][a-z0-9-]*)(?:\|[^)]*)?\)/.exec(line);
     if (arm) out.push({ name: arm[1], start: i, end: i, kind: 'flag' });
   });
@@ -239,12 +271,20 @@ function findFlags(lines: string[]): SymbolDefinition[] {
 }
 
 const FINDERS: Record<string, Finder> = {
-  ts: findTypeScript, tsx: findTypeScript, js: findTypeScript, jsx: findTypeScript, mjs: findTypeScript, cjs: findTypeScript,
+  ts: findTypeScript,
+  tsx: findTypeScript,
+  js: findTypeScript,
+  jsx: findTypeScript,
+  mjs: findTypeScript,
+  cjs: findTypeScript,
   go: findGo,
   py: findPython,
-  sh: findShell, bash: findShell,
-  tf: findTerraform, hcl: findTerraform,
-  yaml: findYaml, yml: findYaml,
+  sh: findShell,
+  bash: findShell,
+  tf: findTerraform,
+  hcl: findTerraform,
+  yaml: findYaml,
+  yml: findYaml,
   make: findMake,
   docker: findDocker,
 };

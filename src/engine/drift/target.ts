@@ -29,7 +29,10 @@ export interface Print {
 /** A StatefulSet's pod name, `<name>-<n>`: the pod is found through its StatefulSet. */
 export const POD_ORDINAL = /^(.+)-\d+$/;
 
-/** Definitions of `name` in a file (by `finder`, see finders.ts); a StatefulSet's pod (`<name>-0`) is found through its StatefulSet. */
+/**
+ * Definitions of `name` in a file (by `finder`, see finders.ts); a StatefulSet's pod (`<name>-0`) is found through its
+ * StatefulSet.
+ */
 export function definitionsIn(ws: Workspace, path: string, name: string, finder?: string | null): SymbolDefinition[] {
   return chooseDefinitions(ws, path, name, finder, (defs) => {
     const exact = defs.filter((d) => d.name === name);
@@ -53,7 +56,10 @@ export function headingSlug(heading: string): string {
  * accents, never in the letters and digits. Anchors are compared on those alone.
  */
 export function anchorKey(text: string): string {
-  return text.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
@@ -91,7 +97,9 @@ function sectionText(text: string, slug: string): string | null {
       const repeat = seen.get(headingSlug(heading)) ?? 0;
       seen.set(headingSlug(heading), repeat + 1);
       const suffix = repeat ? `-${repeat}` : '';
-      const named = anchorKey(heading) + (repeat ? String(repeat) : '') === key || `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
+      const named =
+        anchorKey(heading) + (repeat ? String(repeat) : '') === key ||
+        `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
       if (named || (id && anchorKey(id[1]) === key)) {
         start = i;
         level = m[1].length;
@@ -157,7 +165,10 @@ export const EMPTY_PRINT = sha256('');
 export function fingerprintOf(ws: Workspace, target: Target): Print | null {
   const fingerprint = targetHash(ws, target);
   if (fingerprint === null) return null;
-  const stat = target.kind === 'dir' ? { size: 0, mtimeMs: 0 } : ws.stat(target.path) ?? { size: 0, mtimeMs: 0 };
-  const finder = target.kind === 'symbol' && target.symbol ? finderOf(definitionsIn(ws, target.path, target.symbol, target.finder)) : null;
+  const stat = target.kind === 'dir' ? { size: 0, mtimeMs: 0 } : (ws.stat(target.path) ?? { size: 0, mtimeMs: 0 });
+  const finder =
+    target.kind === 'symbol' && target.symbol
+      ? finderOf(definitionsIn(ws, target.path, target.symbol, target.finder))
+      : null;
   return { fingerprint, size: stat.size, mtimeMs: stat.mtimeMs, finder };
 }

@@ -89,7 +89,9 @@ export class Workspace {
     }
   }
 
-  /** Texts and unlisted stats are kept for one operation only; definitions (small) are kept until their file changes. */
+  /**
+   * Texts and unlisted stats are kept for one operation only; definitions (small) are kept until their file changes.
+   */
   forgetTexts(): void {
     this.texts.clear();
     this.stats.clear();
@@ -97,7 +99,8 @@ export class Workspace {
 
   stat(path: string): FileStat | null {
     if (this.files) return this.files.get(path) ?? null;
-    // Unlisted, each path is asked of the disk once per operation (a check weighs many candidates for each vanished target).
+    // Unlisted, each path is asked of the disk once per operation (a check weighs many candidates for each vanished
+    // target).
     if (!this.stats.has(path)) this.stats.set(path, this.reader.stat(path));
     return this.stats.get(path)!;
   }
@@ -137,7 +140,10 @@ export class Workspace {
     return this.isFile(path) ? this.reader.digest(path) : null;
   }
 
-  /** The definitions a new reference may name: the parser's where it has loaded the file's grammar (finders.ts), else the patterns'. */
+  /**
+   * The definitions a new reference may name: the parser's where it has loaded the file's grammar (finders.ts), else
+   * the patterns'.
+   */
   definitions(path: string): SymbolDefinition[] {
     return this.located(path).offered;
   }
@@ -178,9 +184,12 @@ export class Workspace {
     if (!this.symbols || this.indexedParsed !== this.parsing()) {
       this.symbols = new Map();
       this.indexedParsed = this.parsing();
-      for (const path of this.listed().keys()) if (definesSymbols(path) || this.parserFinder(path)) this.indexSymbols(path);
+      for (const path of this.listed().keys())
+        if (definesSymbols(path) || this.parserFinder(path)) this.indexSymbols(path);
     }
-    return [...(this.symbols.get(name) ?? [])].sort().map((path) => ({ path, defs: this.definitions(path).filter((d) => d.name === name) }));
+    return [...(this.symbols.get(name) ?? [])]
+      .sort()
+      .map((path) => ({ path, defs: this.definitions(path).filter((d) => d.name === name) }));
   }
 }
 

@@ -47,7 +47,11 @@ function bounded(heading: string, lines: string[], firstLine: number): Chunk[] {
   while (start < lines.length) {
     let end = start;
     let size = 0;
-    while (end < lines.length && (end === start || size + lines[end].length + 1 <= MAX_CHUNK_CHARS) && end - start < WINDOW_LINES * 2) {
+    while (
+      end < lines.length &&
+      (end === start || size + lines[end].length + 1 <= MAX_CHUNK_CHARS) &&
+      end - start < WINDOW_LINES * 2
+    ) {
       size += lines[end].length + 1;
       end++;
     }
@@ -56,8 +60,17 @@ function bounded(heading: string, lines: string[], firstLine: number): Chunk[] {
     let last = end - 1;
     while (first <= last && !lines[first].trim()) first++;
     while (last >= first && !lines[last].trim()) last--;
-    const text = lines.slice(first, last + 1).join('\n').trim();
-    if (text) chunks.push({ heading, startLine: firstLine + first, endLine: firstLine + last, text: text.slice(0, MAX_CHUNK_CHARS) });
+    const text = lines
+      .slice(first, last + 1)
+      .join('\n')
+      .trim();
+    if (text)
+      chunks.push({
+        heading,
+        startLine: firstLine + first,
+        endLine: firstLine + last,
+        text: text.slice(0, MAX_CHUNK_CHARS),
+      });
     start = end;
   }
   return chunks;
@@ -68,7 +81,11 @@ function frontMatter(lines: string[]): { lines: number; title: string | null } {
   if (!/^---\s*$/.test(lines[0] ?? '')) return { lines: 0, title: null };
   const close = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
   if (close < 0) return { lines: 0, title: null };
-  const title = lines.slice(1, close).map((l) => /^title:\s*["']?(.+?)["']?\s*$/.exec(l)?.[1]).find(Boolean) ?? null;
+  const title =
+    lines
+      .slice(1, close)
+      .map((l) => /^title:\s*["']?(.+?)["']?\s*$/.exec(l)?.[1])
+      .find(Boolean) ?? null;
   return { lines: close + 1, title };
 }
 
@@ -90,7 +107,7 @@ function markdownChunks(lines: string[]): Chunk[] {
     const level = heading.level;
     path.length = Math.min(path.length, level - 1);
     // A heading a template fills in (blank once its markup is removed) stands for the title.
-    path[level - 1] = heading.text.trim() || (level === 1 ? meta.title ?? '' : '');
+    path[level - 1] = heading.text.trim() || (level === 1 ? (meta.title ?? '') : '');
     for (let j = 0; j < level - 1; j++) path[j] ??= '';
     sectionStart = i;
   }
@@ -159,6 +176,10 @@ export function documentTitle(path: string, text: string): string {
   const fmTitle = fm && /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm[1])?.[1];
   if (fmTitle) return fmTitle.slice(0, 200);
   const heading = atxHeadings(text).find((h) => h.level === 1)?.text ?? /^(.+)\r?\n=+[ \t]*$/m.exec(text)?.[1];
-  if (heading) return heading.replace(/<[^>]+>/g, '').trim().slice(0, 200);
+  if (heading)
+    return heading
+      .replace(/<[^>]+>/g, '')
+      .trim()
+      .slice(0, 200);
   return path.slice(path.lastIndexOf('/') + 1);
 }

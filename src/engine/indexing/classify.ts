@@ -15,15 +15,95 @@ export interface ClassifyContext {
 }
 
 const CODE_EXTENSIONS = new Set([
-  'go', 'py', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'rb', 'java', 'kt', 'scala', 'rs', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs',
-  'php', 'swift', 'm', 'rego', 'mk', 'proto', 'jsonnet', 'libsonnet', 'html', 'htm', 'sh', 'bash', 'zsh', 'ps1', 'lua', 'pl', 'ex', 'exs', 'erl', 'clj', 'groovy', 'sql', 'r', 'dart', 'vue', 'svelte',
+  'go',
+  'py',
+  'js',
+  'mjs',
+  'cjs',
+  'ts',
+  'tsx',
+  'jsx',
+  'rb',
+  'java',
+  'kt',
+  'scala',
+  'rs',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'hpp',
+  'cs',
+  'php',
+  'swift',
+  'm',
+  'rego',
+  'mk',
+  'proto',
+  'jsonnet',
+  'libsonnet',
+  'html',
+  'htm',
+  'sh',
+  'bash',
+  'zsh',
+  'ps1',
+  'lua',
+  'pl',
+  'ex',
+  'exs',
+  'erl',
+  'clj',
+  'groovy',
+  'sql',
+  'r',
+  'dart',
+  'vue',
+  'svelte',
 ]);
-const CONFIG_EXTENSIONS = new Set(['toml', 'ini', 'cfg', 'conf', 'properties', 'env', 'editorconfig', 'lock', 'sum', 'mod', 'xml', 'plist']);
+const CONFIG_EXTENSIONS = new Set([
+  'toml',
+  'ini',
+  'cfg',
+  'conf',
+  'properties',
+  'env',
+  'editorconfig',
+  'lock',
+  'sum',
+  'mod',
+  'xml',
+  'plist',
+]);
 const CONFIG_NAMES = new Set([
-  '.editorconfig', '.gitignore', '.gitattributes', '.dockerignore', '.npmignore', '.terraform-version', '.nvmrc', '.node-version',
-  '.tool-versions', '.ruby-version', '.python-version', 'brewfile', 'gemfile', 'project', 'version', 'procfile', '.helmignore',
-  'gopkg.toml', 'go.mod', 'go.sum', 'package.json', 'tsconfig.json', 'kubeconfig', 'codeowners', '.prettierrc', '.eslintrc',
-  'owners', 'owners_aliases',
+  '.editorconfig',
+  '.gitignore',
+  '.gitattributes',
+  '.dockerignore',
+  '.npmignore',
+  '.terraform-version',
+  '.nvmrc',
+  '.node-version',
+  '.tool-versions',
+  '.ruby-version',
+  '.python-version',
+  'brewfile',
+  'gemfile',
+  'project',
+  'version',
+  'procfile',
+  '.helmignore',
+  'gopkg.toml',
+  'go.mod',
+  'go.sum',
+  'package.json',
+  'tsconfig.json',
+  'kubeconfig',
+  'codeowners',
+  '.prettierrc',
+  '.eslintrc',
+  'owners',
+  'owners_aliases',
 ]);
 
 function baseName(path: string): string {
@@ -51,10 +131,16 @@ function hasHeading(hs: string[], pattern: RegExp): boolean {
 function frontMatter(text: string): Record<string, string> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   if (!match) return {};
-  return Object.fromEntries([...match[1].matchAll(/^([A-Za-z_-]+):\s*(.*)$/gm)].map((m) => [m[1].toLowerCase(), m[2].trim().replace(/^["']|["']$/g, '')]));
+  return Object.fromEntries(
+    [...match[1].matchAll(/^([A-Za-z_-]+):\s*(.*)$/gm)].map((m) => [
+      m[1].toLowerCase(),
+      m[2].trim().replace(/^["']|["']$/g, ''),
+    ]),
+  );
 }
 
-const PLACEHOLDER = /\{[A-Za-z][^{}\n]{2,80}\}|\[(short )?(title|name|description)[^\]\n]*\]|\bNNNN\b|\bYYYY-MM-DD\b|<!--[^>]*(optional|replace|fill)/i;
+const PLACEHOLDER =
+  /\{[A-Za-z][^{}\n]{2,80}\}|\[(short )?(title|name|description)[^\]\n]*\]|\bNNNN\b|\bYYYY-MM-DD\b|<!--[^>]*(optional|replace|fill)/i;
 
 /** A folder that is a skeleton to copy: `NNNN-kep-template/`, `0000-cloud-provider-template/`. */
 const TEMPLATE_FOLDER = /(^|\/)[^/]*[-_]template\//;
@@ -65,8 +151,8 @@ const TEMPLATE_FOLDER = /(^|\/)[^/]*[-_]template\//;
  * `templateFoo`); non-ASCII letters have no \b, hence the explicit edges.
  */
 const TEMPLATE_WORD = new RegExp(
-  '(^|[^a-z])(templates?|templedi|templed|plantillas?|mod[eè]les?|vorlagen?|sjablonen?'
-  + '|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板',
+  '(^|[^a-z])(templates?|templedi|templed|plantillas?|mod[eè]les?|vorlagen?|sjablonen?' +
+    '|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板',
 );
 
 /** The title a page shows: its front-matter title, else its first heading. */
@@ -76,12 +162,18 @@ function pageTitle(text: string, hs: string[]): string {
 }
 
 function isInTemplateFolder(lower: string): boolean {
-  return lower.split('/').slice(0, -1).some((folder) => TEMPLATE_WORD.test(folder));
+  return lower
+    .split('/')
+    .slice(0, -1)
+    .some((folder) => TEMPLATE_WORD.test(folder));
 }
 
 /** A page whose body is nothing but bulleted links (an index of other pages). */
 function isLinkList(text: string): boolean {
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---/, '').split('\n').filter((l) => l.trim() && !/^[ \t]*#/.test(l));
+  const body = text
+    .replace(/^---\r?\n[\s\S]*?\r?\n---/, '')
+    .split('\n')
+    .filter((l) => l.trim() && !/^[ \t]*#/.test(l));
   return body.length >= 2 && body.every((l) => /^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\([^)\n]*\)[ \t]*$/.test(l));
 }
 
@@ -102,10 +194,21 @@ function isTemplate(lower: string, lname: string, text: string): boolean {
   return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);
 }
 
-const RFC_HEADINGS = [/\bmotivation\b/, /\b(detailed )?design\b|\bproposal\b/, /\bdrawbacks?\b/, /\balternatives?\b/, /\bunresolved questions?\b|\bnon-goals\b/];
+const RFC_HEADINGS = [
+  /\bmotivation\b/,
+  /\b(detailed )?design\b|\bproposal\b/,
+  /\bdrawbacks?\b/,
+  /\balternatives?\b/,
+  /\bunresolved questions?\b|\bnon-goals\b/,
+];
 
 /** Sections an enhancement proposal (KEP and the like) has besides the RFC ones. */
-const PROPOSAL_HEADINGS = [...RFC_HEADINGS, /\bgoals\b/, /\bgraduation criteria\b|\btest plan\b/, /\bimplementation history\b|\brelease signoff checklist\b/];
+const PROPOSAL_HEADINGS = [
+  ...RFC_HEADINGS,
+  /\bgoals\b/,
+  /\bgraduation criteria\b|\btest plan\b/,
+  /\bimplementation history\b|\brelease signoff checklist\b/,
+];
 
 /**
  * Nygard's sections (status, context, decision, consequences), MADR's (considered options,
@@ -120,16 +223,28 @@ function words(list: string): RegExp {
 
 const DECISION_SECTIONS = [
   [/\bstatus\b/, words('estado|statut|stato|durum|statws'), /状態|ステータス|상태/],
-  [/\bcontext\b|\bproblem\b|\bbackground\b|\bissue\b/,
-    words('sorun|contexto|contexte|contesto|kontext|bağlam|arka plan|cyd-destun'), /背景|コンテキスト|맥락|배경/],
-  [/\bdecision\b|\bdecided\b/, words('decisión|décision|decisão|decisione|entscheidung|karar|penderfyniad'), /決定|결정/],
-  [/\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b/,
-    words('etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau'), /結果|결과/],
+  [
+    /\bcontext\b|\bproblem\b|\bbackground\b|\bissue\b/,
+    words('sorun|contexto|contexte|contesto|kontext|bağlam|arka plan|cyd-destun'),
+    /背景|コンテキスト|맥락|배경/,
+  ],
+  [
+    /\bdecision\b|\bdecided\b/,
+    words('decisión|décision|decisão|decisione|entscheidung|karar|penderfyniad'),
+    /決定|결정/,
+  ],
+  [
+    /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b/,
+    words('etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau'),
+    /結果|결과/,
+  ],
 ].map((group) => new RegExp(group.map((p) => p.source).join('|')));
 
 /** Tyree and Akerman's record has many sections beside the decision: these mark it, in English and Turkish. */
-const TYREE_AKERMAN_SECTIONS = new RegExp('^(issue|assumptions|constraints|positions|argument|implications'
-  + '|sorun|varsayımlar|kısıtlamalar|pozisyonlar|argüman|etkiler)\\b');
+const TYREE_AKERMAN_SECTIONS = new RegExp(
+  '^(issue|assumptions|constraints|positions|argument|implications' +
+    '|sorun|varsayımlar|kısıtlamalar|pozisyonlar|argüman|etkiler)\\b',
+);
 
 function decisionSections(hs: string[]): number {
   return DECISION_SECTIONS.filter((p) => hasHeading(hs, p)).length;
@@ -171,7 +286,12 @@ function boldLabels(text: string): string[] {
 /** Words of prose outside front matter, headings and comment lines. */
 function bodyWords(text: string): number {
   const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---/, '');
-  return body.split('\n').filter((l) => !/^[ \t]*(#|<!--)/.test(l)).join(' ').split(/\s+/).filter(Boolean).length;
+  return body
+    .split('\n')
+    .filter((l) => !/^[ \t]*(#|<!--)/.test(l))
+    .join(' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
 }
 
 /** Markdown and similar prose: which kind of document is it? */
@@ -193,7 +313,9 @@ function classifyProse(path: string, name: string, text: string, page = false): 
 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
   const decisionHeadings = decisionSections(hs);
-  const adrPath = /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
+  const adrPath =
+    /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) ||
+    /^(adr|ADR)[-_ ]?\d+/.test(name);
   if (fm.type === 'adr') return 'adr';
   if (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) return 'adr';
   if (isDecisionRecord(text, hs)) return 'adr';
@@ -204,15 +326,26 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   const rfcHeadings = RFC_HEADINGS.filter((p) => hasHeading(hs, p)).length;
   if (rfcHeadings >= 3) return 'rfc';
 
-  const incidentPath = /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) || /(postmortem|post-mortem|incident)/.test(lname);
+  const incidentPath =
+    /(incident|postmortem|post-mortem|retro(spective)?s?|outages?)[-_ s]*(reports?)?\//.test(lower) ||
+    /(postmortem|post-mortem|incident)/.test(lname);
   // Incident reports often mark their sections with bold labels (`- **Impact:** ...`) instead of headings.
   const sections = [...hs, ...boldLabels(text)];
-  const incidentHeadings = [/\btimeline\b/, /\broot cause|\bcauses?\b/, /\bimpact\b/,
-    /\baction items?|follow[- ]?ups?|next steps\b/, /\bresolution\b|\bdetection\b|\bsummary\b/,
+  const incidentHeadings = [
+    /\btimeline\b/,
+    /\broot cause|\bcauses?\b/,
+    /\bimpact\b/,
+    /\baction items?|follow[- ]?ups?|next steps\b/,
+    /\bresolution\b|\bdetection\b|\bsummary\b/,
   ].filter((p) => hasHeading(sections, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
-  if (/(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  if (
+    /(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) ||
+    /runbook|playbook/.test(lname) ||
+    fm.type === 'runbook'
+  )
+    return 'runbook';
   // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
   if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
   // A page with nothing but its title (a docs site's section index filled by the generator) says nothing.
@@ -221,7 +354,10 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   // Notes and spikes, and a doc that is only an outline (short bullets, no line of prose), are
   // not guides.
   if (/(^|\/)(notes?|spikes?|scratch|drafts?)\//.test(lower)) return 'other';
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const bullets = lines.filter((l) => /^[-*+]\s/.test(l));
   // Words by spaces; for scripts written without spaces (Japanese, Chinese) about two characters a word.
   const wordsOf = (l: string) =>
@@ -240,13 +376,16 @@ function classifyProse(path: string, name: string, text: string, page = false): 
  * Procedures read as runbooks: the vocabulary of operating a system (upgrade, recover, resize,
  * provision, rollback...) in the title and the text, ordered steps, and commands to run.
  */
-const OPERATING = /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up|purg\w*|clear\w*|flush\w*|restart\w*|reboot\w*|republish\w*|re-?sync\w*|reindex\w*|redeploy\w*|disabl\w*|re-enabl\w*|revok\w*)\b/g;
+const OPERATING =
+  /\b(upgrad\w*|recover\w*|restor\w*|resiz\w*|provision\w*|bootstrap\w*|rollback|roll back|failover|fail over|outage|drain\w*|rotat\w*|initiali[sz]\w*|activat\w*|decommission\w*|destroy\w*|migrat\w*|rebuild\w*|set(ting)? up|purg\w*|clear\w*|flush\w*|restart\w*|reboot\w*|republish\w*|re-?sync\w*|reindex\w*|redeploy\w*|disabl\w*|re-enabl\w*|revok\w*)\b/g;
 
 /** A task title that starts with an operation done to a running system: "Deploy a banner", "Remove a change note". */
 const TASK_TITLE = /^(how to )?(deploy|remove|delete|prevent|boost|demote|retry|fix|repair|revert|reset)\b/;
 
 const OPERATING_STEP = new RegExp(
-  `^[ \\t]*\\d+[.)][ \\t]+(${OPERATING.source.slice(3, -3)}|roll|remove|delete|revoke|deploy|scale|restart)\\b`, 'gim');
+  `^[ \\t]*\\d+[.)][ \\t]+(${OPERATING.source.slice(3, -3)}|roll|remove|delete|revoke|deploy|scale|restart)\\b`,
+  'gim',
+);
 
 function proceduralScore(name: string, text: string, hs: string[], stepsName = true): number {
   // A page title a template fills from front matter counts as the first heading.
@@ -257,16 +396,22 @@ function proceduralScore(name: string, text: string, hs: string[], stepsName = t
   if (installs >= 2 && installs * 2 >= hs.length) return 0;
   const numbered = (text.match(/^[ \t]*\d+[.)][ \t]+\S/gm) ?? []).length;
   const codeBlocks = (text.match(/^```/gm) ?? []).length / 2;
-  const shellLines = (text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []).length;
+  const shellLines = (
+    text.match(/^[ \t]*(\$ |kubectl |aws |gds |helm |terraform |fly |git |make |docker |curl |ssh )/gm) ?? []
+  ).length;
   const opsWords = (text.toLowerCase().match(OPERATING) ?? []).length;
   const words = text.split(/\s+/).length;
   const stepHeadings = hs.filter((h) => /^(step|stage|phase)\b|\b(step|stage) \d/.test(h)).length;
-  const procedureHeadings = hs.filter((h) => /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h)).length;
+  const procedureHeadings = hs.filter((h) =>
+    /\b(procedure|prerequisites|pre-requisites|rollback|verify|verification|troubleshoot)/.test(h),
+  ).length;
   // Numbered steps that each start with an operation ("2. Restart the pods") name it as a title would
   // (not in a README, where a tear-down list closes a usage section).
   const operatingSteps = stepsName ? (text.match(OPERATING_STEP) ?? []).length : 0;
-  const titled = new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title)
-    || TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase()) || operatingSteps >= 2;
+  const titled =
+    new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) ||
+    TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase()) ||
+    operatingSteps >= 2;
   // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
   // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
   if (!titled && opsWords < 5 && stepHeadings < 2) return 0;
@@ -285,19 +430,32 @@ function proceduralScore(name: string, text: string, hs: string[], stepsName = t
 const RELEASE_NOTES_FOLDER = /(^|\/)(release-?notes|changelogs?|changes|changelog\.d)\/([^/]+\/)?[^/]+\.(ya?ml|md)$/;
 
 /** Keys only an Ansible task carries (modules and task keywords). */
-const ANSIBLE_TASK = /^[ \t]*-?[ \t]*(ansible\.builtin\.\w+|community\.\w+\.\w+|become|when|register|notify|loop|with_items|with_dict|include_tasks|import_tasks|import_playbook|include_role|import_role|apt|yum|dnf|package|service|systemd|template|copy|lineinfile|command|shell|set_fact|get_url|debug|docker_\w+|pip|unarchive|file):/m;
+const ANSIBLE_TASK =
+  /^[ \t]*-?[ \t]*(ansible\.builtin\.\w+|community\.\w+\.\w+|become|when|register|notify|loop|with_items|with_dict|include_tasks|import_tasks|import_playbook|include_role|import_role|apt|yum|dnf|package|service|systemd|template|copy|lineinfile|command|shell|set_fact|get_url|debug|docker_\w+|pip|unarchive|file):/m;
 
 /**
  * Ansible YAML: plays (hosts and tasks or roles), task and handler lists, role folders (tasks,
  * handlers, defaults, vars, meta), inventories and Galaxy requirements.
  */
 function isAnsible(lower: string, lname: string, text: string): boolean {
-  if (/^-[ \t]+(hosts|name|import_playbook):/m.test(text) && /^[ \t]+(tasks|roles|pre_tasks|post_tasks|handlers):/m.test(text)) return true;
-  if (/(^|\/)roles\/[^/]+\/(tasks|handlers|defaults|vars|meta)\//.test(lower) || /(^|\/)(playbooks?|group_vars|host_vars)\//.test(lower)) return true;
+  if (
+    /^-[ \t]+(hosts|name|import_playbook):/m.test(text) &&
+    /^[ \t]+(tasks|roles|pre_tasks|post_tasks|handlers):/m.test(text)
+  )
+    return true;
+  if (
+    /(^|\/)roles\/[^/]+\/(tasks|handlers|defaults|vars|meta)\//.test(lower) ||
+    /(^|\/)(playbooks?|group_vars|host_vars)\//.test(lower)
+  )
+    return true;
   // A task list: top-level items with a name and a module or task keyword.
   if (/^- (name|hosts|import_playbook|include_tasks|import_tasks):/m.test(text) && ANSIBLE_TASK.test(text)) return true;
   // A role laid out at the repository root (tasks/main.yml next to defaults/, meta/...).
-  if (/(^|\/)(tasks|handlers|defaults|vars)\/[^/]+\.ya?ml$/.test(lower) && !/^(apiVersion|kind|platform|jobs|on):/m.test(text)) return true;
+  if (
+    /(^|\/)(tasks|handlers|defaults|vars)\/[^/]+\.ya?ml$/.test(lower) &&
+    !/^(apiVersion|kind|platform|jobs|on):/m.test(text)
+  )
+    return true;
   if (/(^|\/)meta\/main\.ya?ml$/.test(lower) && /^(galaxy_info|dependencies):/m.test(text)) return true;
   if (/^requirements\.ya?ml$/.test(lname) && /^(roles|collections):/m.test(text)) return true;
   if (/^galaxy\.ya?ml$/.test(lname) && /^namespace:/m.test(text)) return true;
@@ -310,9 +468,12 @@ function isAnsible(lower: string, lname: string, text: string): boolean {
  * (`*.config.k8s.io`, kubeadm), kind and k3d cluster definitions, Skaffold, IstioOperator
  * profiles for istioctl, kubeconfig (`kind: Config`).
  */
-const TOOL_CONFIG_API = new RegExp('^apiVersion:[ \\t]*["\']?(skaffold/|kind\\.x-k8s\\.io/|k3d\\.io/|ctlptl\\.dev/'
-  + '|install\\.istio\\.io/|kubeadm\\.k8s\\.io/'
-  + '|(kubelet|kubeproxy|apiserver|kubescheduler|kubecontrollermanager)\\.config\\.k8s\\.io/)', 'm');
+const TOOL_CONFIG_API = new RegExp(
+  '^apiVersion:[ \\t]*["\']?(skaffold/|kind\\.x-k8s\\.io/|k3d\\.io/|ctlptl\\.dev/' +
+    '|install\\.istio\\.io/|kubeadm\\.k8s\\.io/' +
+    '|(kubelet|kubeproxy|apiserver|kubescheduler|kubecontrollermanager)\\.config\\.k8s\\.io/)',
+  'm',
+);
 
 function isManifest(text: string): boolean {
   return /^apiVersion:/m.test(text) && /^kind:/m.test(text);
@@ -321,16 +482,35 @@ function isManifest(text: string): boolean {
 function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
-  if (/(^|\/)\.github\/workflows\//.test(lower) || /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(lname) || /(^|\/)\.(circleci|buildkite)\//.test(lower)) return 'ci';
-  if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower)) return lname.startsWith('config.') ? 'config' : 'other';
+  if (
+    /(^|\/)\.github\/workflows\//.test(lower) ||
+    /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(
+      lname,
+    ) ||
+    /(^|\/)\.(circleci|buildkite)\//.test(lower)
+  )
+    return 'ci';
+  if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower))
+    return lname.startsWith('config.') ? 'config' : 'other';
   if (TEMPLATE_FOLDER.test(lower) || /(^|[-_.])template$/.test(lname.replace(/\.ya?ml$/, ''))) return 'other';
   if (RELEASE_NOTES_FOLDER.test(lower)) return 'changelog';
   if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
   // In a chart, YAML that is no manifest and no test suite is values: ci/ overrides, files/ profiles.
-  if (inChart(path, ctx) && !/(^|\/)templates\//.test(lower) && !/^suite:/m.test(text) && !(/^apiVersion:/m.test(text) && /^kind:/m.test(text))) return 'helm';
+  if (
+    inChart(path, ctx) &&
+    !/(^|\/)templates\//.test(lower) &&
+    !/^suite:/m.test(text) &&
+    !(/^apiVersion:/m.test(text) && /^kind:/m.test(text))
+  )
+    return 'helm';
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
   // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
-  if ((/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) || (/^platform:/m.test(text) && /^run:/m.test(text)) || (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))) return 'ci';
+  if (
+    (/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) ||
+    (/^platform:/m.test(text) && /^run:/m.test(text)) ||
+    (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))
+  )
+    return 'ci';
   // Helm renders only templates/: a manifest under a chart's files/ is data another program renders.
   if (inChart(path, ctx) && /(^|\/)files\//.test(lower) && isManifest(text)) return 'kubernetes';
   if ((inChart(path, ctx) || /(^|\/)templates\//.test(lower)) && /\{\{-?[^}]{0,400}\}\}/.test(text)) return 'helm';
@@ -356,21 +536,41 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   const ext = extension(name);
   const lower = path.toLowerCase();
 
-  if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile') return 'dockerfile';
+  if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile')
+    return 'dockerfile';
   if (/^(license|licence|copying|notice)([-_.]|$)/.test(lname)) return 'other';
   if (lname === 'jenkinsfile') return 'ci';
   if (ext === 'tf' || ext === 'tfvars') return 'terraform';
   // HCL is Terraform (or Terragrunt) only with its blocks; .tflint.hcl, Packer and bake files are tool config.
-  if (ext === 'hcl') return /\.pkr\.hcl$/.test(lname) || /^(target|group)\s+"/m.test(text) || !/^[ \t]*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text) ? 'config' : 'terraform';
+  if (ext === 'hcl')
+    return /\.pkr\.hcl$/.test(lname) ||
+      /^(target|group)\s+"/m.test(text) ||
+      !/^[ \t]*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text)
+      ? 'config'
+      : 'terraform';
   // A Jinja template is the kind of what it renders: code, or else configuration.
-  if (['j2', 'jinja', 'jinja2'].includes(ext)) return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
-  if (/^(inventory|hosts)([-_.][^/]*)?$/.test(lname) && !['md', 'yml', 'yaml', 'json'].includes(ext) && /^\[[\w:-]+\]\s*$/m.test(text)) return 'ansible';
+  if (['j2', 'jinja', 'jinja2'].includes(ext))
+    return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
+  if (
+    /^(inventory|hosts)([-_.][^/]*)?$/.test(lname) &&
+    !['md', 'yml', 'yaml', 'json'].includes(ext) &&
+    /^\[[\w:-]+\]\s*$/m.test(text)
+  )
+    return 'ansible';
   if (ext === 'ini' && /\bansible_(host|user|connection|ssh\w*|port)=/.test(text)) return 'ansible';
   if (inChart(path, ctx) && /^values\.schema\.json$/.test(lname)) return 'helm';
-  if (inChart(path, ctx) && (ext === 'tpl' || (lname === 'notes.txt' && /(^|\/)templates\//.test(lower)) || lname === 'requirements.lock')) return 'helm';
+  if (
+    inChart(path, ctx) &&
+    (ext === 'tpl' || (lname === 'notes.txt' && /(^|\/)templates\//.test(lower)) || lname === 'requirements.lock')
+  )
+    return 'helm';
   if (/^(makefile|gnumakefile|vagrantfile|rakefile|justfile)$/.test(lname)) return 'code';
   if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
-  if (['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) || lower.endsWith('.html.md.erb') || /^readme$/.test(lname)) {
+  if (
+    ['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) ||
+    lower.endsWith('.html.md.erb') ||
+    /^readme$/.test(lname)
+  ) {
     if (ext === 'txt' && !/^readme/.test(lname)) return 'other';
     return classifyProse(path, name, text, ctx.pageReadmes?.has(path) ?? false);
   }
@@ -400,7 +600,7 @@ export function pageReadmesOf(paths: Iterable<string>): Set<string> {
     else if (/^index\.(md|markdown|mdx|rst|html\.md)$/.test(name)) here.index = true;
     else if (!name.startsWith('.')) here.other = true;
     // A subfolder is something to introduce: mark every ancestor.
-    for (let up = folder; up !== ''; ) {
+    for (let up = folder; up !== '';) {
       const cut = up.lastIndexOf('/');
       up = cut < 0 ? '' : up.slice(0, cut);
       entry(up).other = true;

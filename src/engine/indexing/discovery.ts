@@ -9,25 +9,91 @@ import { isSecretFile } from './secretFiles';
 export const MAX_INDEXED_BYTES = 1024 * 1024;
 
 export const DEFAULT_INCLUDE: readonly string[] = [
-  '**/*.md', '**/*.mdx', '**/*.markdown', '**/*.html.md.erb', '**/*.rst', '**/*.adoc', '**/*.asciidoc',
-  '**/README', '**/README.*', '**/CHANGELOG*', '**/HISTORY*', '**/NOTES.txt',
-  '**/*.tf', '**/*.hcl', '**/*.yaml', '**/*.yml', '**/*.tpl',
-  '**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/Containerfile', '**/Jenkinsfile',
+  '**/*.md',
+  '**/*.mdx',
+  '**/*.markdown',
+  '**/*.html.md.erb',
+  '**/*.rst',
+  '**/*.adoc',
+  '**/*.asciidoc',
+  '**/README',
+  '**/README.*',
+  '**/CHANGELOG*',
+  '**/HISTORY*',
+  '**/NOTES.txt',
+  '**/*.tf',
+  '**/*.hcl',
+  '**/*.yaml',
+  '**/*.yml',
+  '**/*.tpl',
+  '**/Dockerfile',
+  '**/Dockerfile.*',
+  '**/*.dockerfile',
+  '**/Containerfile',
+  '**/Jenkinsfile',
   // What infrastructure engineers search for besides documents: scripts, build files, tool config, owners.
-  '**/*.sh', '**/*.bash', '**/*.py', '**/*.go', '**/*.rb', '**/Makefile', '**/GNUmakefile', '**/*.mk', '**/Vagrantfile', '**/Rakefile',
-  '**/*.json', '**/*.ini', '**/*.toml', '**/*.cfg', '**/*.conf', '**/*.j2', '**/CODEOWNERS', '**/inventory', '**/hosts',
+  '**/*.sh',
+  '**/*.bash',
+  '**/*.py',
+  '**/*.go',
+  '**/*.rb',
+  '**/Makefile',
+  '**/GNUmakefile',
+  '**/*.mk',
+  '**/Vagrantfile',
+  '**/Rakefile',
+  '**/*.json',
+  '**/*.ini',
+  '**/*.toml',
+  '**/*.cfg',
+  '**/*.conf',
+  '**/*.j2',
+  '**/CODEOWNERS',
+  '**/inventory',
+  '**/hosts',
   // Scripts without an extension where repositories keep them (a binary there is read as binary and
   // skipped), lower-case and just build files, zsh, Kubernetes-style OWNERS files.
-  '**/bin/!(*.*)', '**/scripts/!(*.*)', '**/hack/!(*.*)', '**/makefile', '**/justfile', '**/Justfile', '**/*.zsh',
-  '**/OWNERS', '**/OWNERS_ALIASES',
+  '**/bin/!(*.*)',
+  '**/scripts/!(*.*)',
+  '**/hack/!(*.*)',
+  '**/makefile',
+  '**/justfile',
+  '**/Justfile',
+  '**/*.zsh',
+  '**/OWNERS',
+  '**/OWNERS_ALIASES',
 ];
 
 export const DEFAULT_EXCLUDE: readonly string[] = [
-  '**/node_modules/**', '**/bower_components/**', '**/vendor/**', '**/.git/**', '**/.hg/**', '**/.svn/**',
-  '**/dist/**', '**/build/**', '**/out/**', '**/target/**', '**/.next/**', '**/.nuxt/**', '**/coverage/**',
-  '**/__pycache__/**', '**/.venv/**', '**/venv/**', '**/.terraform/**', '**/.cache/**', '**/.idea/**', '**/.vscode-test/**',
-  '**/package-lock.json', '**/yarn.lock', '**/pnpm-lock.yaml', '**/Gemfile.lock', '**/poetry.lock', '**/Cargo.lock', '**/composer.lock',
-  '**/*.min.*', '**/*.map',
+  '**/node_modules/**',
+  '**/bower_components/**',
+  '**/vendor/**',
+  '**/.git/**',
+  '**/.hg/**',
+  '**/.svn/**',
+  '**/dist/**',
+  '**/build/**',
+  '**/out/**',
+  '**/target/**',
+  '**/.next/**',
+  '**/.nuxt/**',
+  '**/coverage/**',
+  '**/__pycache__/**',
+  '**/.venv/**',
+  '**/venv/**',
+  '**/.terraform/**',
+  '**/.cache/**',
+  '**/.idea/**',
+  '**/.vscode-test/**',
+  '**/package-lock.json',
+  '**/yarn.lock',
+  '**/pnpm-lock.yaml',
+  '**/Gemfile.lock',
+  '**/poetry.lock',
+  '**/Cargo.lock',
+  '**/composer.lock',
+  '**/*.min.*',
+  '**/*.map',
   // Lore's own settings are not workspace knowledge (its record files are read separately).
   '.lore/config.json',
 ];
@@ -35,7 +101,9 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
 export interface DiscoveryRules {
   include?: readonly string[];
   exclude?: readonly string[];
-  /** Files to index even though no include names them or an exclude matches them (e.g. one `*.tfvars` a person vetted). */
+  /**
+   * Files to index even though no include names them or an exclude matches them (e.g. one `*.tfvars` a person vetted).
+   */
   allow?: readonly string[];
   maxBytes?: number;
 }
@@ -77,7 +145,8 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   // An allow glob reaches into an excluded folder only along its literal leading path
   // (`vendor/docs/**/*.md` opens vendor/ and vendor/docs/); `**/x` never opens node_modules.
   const allowBases = allowGlobs.map((glob) => picomatch.scan(glob).base).filter((base) => base !== '');
-  const onAllowPath = (folder: string) => allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
+  const onAllowPath = (folder: string) =>
+    allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
   return {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
     // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.

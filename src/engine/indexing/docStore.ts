@@ -25,7 +25,9 @@ export interface DocRecord {
 }
 
 export function catalog(db: SqlDatabase): Map<string, CatalogEntry> {
-  return new Map(db.all<CatalogEntry>('SELECT id, path, content_hash, size, mtime_ms FROM docs').map((e) => [e.path, e]));
+  return new Map(
+    db.all<CatalogEntry>('SELECT id, path, content_hash, size, mtime_ms FROM docs').map((e) => [e.path, e]),
+  );
 }
 
 export function deleteDoc(db: SqlDatabase, id: number): void {
@@ -39,13 +41,16 @@ export function putDoc(db: SqlDatabase, doc: DocRecord, now: string): void {
   const existing = db.get<{ id: number }>('SELECT id FROM docs WHERE path = ?', [doc.path]);
   if (existing) deleteDoc(db, existing.id);
   const id = db.run(
-    'INSERT INTO docs (path, kind, title, content_hash, size, mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO docs (path, kind, title, content_hash, size, ' +
+      'mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ' +
+      '?)',
     [doc.path, doc.kind, doc.title, doc.contentHash, doc.size, doc.mtimeMs, doc.redactions, now],
   ).lastInsertRowid;
   doc.chunks.forEach((chunk, ord) => {
-    db.run('INSERT INTO doc_chunks (doc_id, ord, title, heading, start_line, end_line, text) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      id, ord, doc.title, chunk.heading, chunk.startLine, chunk.endLine, chunk.text,
-    ]);
+    db.run(
+      'INSERT INTO doc_chunks (doc_id, ord, title, heading, start_line, end_line, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [id, ord, doc.title, chunk.heading, chunk.startLine, chunk.endLine, chunk.text],
+    );
   });
 }
 
@@ -71,7 +76,11 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
      WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?) LIMIT ?`,
     [model, limit],
   );
-  const out: PendingText[] = chunks.map((c) => ({ table: 'chunk', id: c.id, text: `${c.title}\n${c.heading}\n${c.text}` }));
+  const out: PendingText[] = chunks.map((c) => ({
+    table: 'chunk',
+    id: c.id,
+    text: `${c.title}\n${c.heading}\n${c.text}`,
+  }));
   if (out.length < limit) {
     const memories = db.all<{ id: number; title: string; description: string; body: string }>(
       `SELECT m.id, m.title, m.description, m.body FROM memories m
@@ -79,25 +88,56 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
          AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
       [model, limit - out.length],
     );
-    out.push(...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })));
+    out.push(
+      ...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })),
+    );
   }
   return out;
 }
 
 export function countPending(db: SqlDatabase, model: string): number {
-  const chunks = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?)', [model])?.n ?? 0;
-  const memories = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories m WHERE m.is_current = 1 AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?)', [model])?.n ?? 0;
+  const chunks =
+    db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM doc_chunks c WHERE NOT EXISTS (SELECT ' +
+        '1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?)',
+      [model],
+    )?.n ?? 0;
+  const memories =
+    db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM memories m WHERE m.is_current = 1 AND ' +
+        'NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = ' +
+        'm.id AND v.model = ?)',
+      [model],
+    )?.n ?? 0;
   return chunks + memories;
 }
 
 /** Stores a vector with its sign code around the model's centre (search/vectors.ts). */
-export function storeVector(db: SqlDatabase, item: PendingText, model: string, vector: Float32Array, centre: Float32Array): void {
+export function storeVector(
+  db: SqlDatabase,
+  item: PendingText,
+  model: string,
+  vector: Float32Array,
+  centre: Float32Array,
+): void {
   const blob = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
   const code = codeBlob(vector, centre);
   if (item.table === 'chunk') {
-    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [item.id, model, vector.length, blob, code]);
+    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [
+      item.id,
+      model,
+      vector.length,
+      blob,
+      code,
+    ]);
   } else {
-    db.run('INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [item.id, model, vector.length, blob, code]);
+    db.run('INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, code) VALUES (?, ?, ?, ?, ?)', [
+      item.id,
+      model,
+      vector.length,
+      blob,
+      code,
+    ]);
   }
 }
 
@@ -105,7 +145,7 @@ export function storeVector(db: SqlDatabase, item: PendingText, model: string, v
 export function dropOtherModels(db: SqlDatabase, model: string): number {
   const a = db.run('DELETE FROM chunk_vectors WHERE model <> ?', [model]).changes;
   const b = db.run('DELETE FROM memory_vectors WHERE model <> ?', [model]).changes;
-  db.run("DELETE FROM meta WHERE name LIKE ? AND name <> ?", [`${CENTRE_PREFIX}%`, `${CENTRE_PREFIX}${model}`]);
+  db.run('DELETE FROM meta WHERE name LIKE ? AND name <> ?', [`${CENTRE_PREFIX}%`, `${CENTRE_PREFIX}${model}`]);
   return a + b;
 }
 
@@ -117,7 +157,9 @@ export interface IndexCounts {
 }
 
 export function indexCounts(db: SqlDatabase): IndexCounts {
-  const kinds = db.all<{ kind: string; n: number; r: number }>('SELECT kind, COUNT(*) AS n, SUM(redactions) AS r FROM docs GROUP BY kind');
+  const kinds = db.all<{ kind: string; n: number; r: number }>(
+    'SELECT kind, COUNT(*) AS n, SUM(redactions) AS r FROM docs GROUP BY kind',
+  );
   return {
     files: kinds.reduce((n, k) => n + k.n, 0),
     chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0,

@@ -9,10 +9,26 @@ import type { EngineContext } from '../context';
 import { nowIso } from '../context';
 import { chunkDocument, documentTitle } from './chunk';
 import { chartRootsOf, classify, pageReadmesOf } from './classify';
-import { catalog, countPending, deleteDoc, dropOtherModels, pendingEmbeddings, putDoc, renameDoc, storeVector, touchDoc, type DocRecord } from './docStore';
+import {
+  catalog,
+  countPending,
+  deleteDoc,
+  dropOtherModels,
+  pendingEmbeddings,
+  putDoc,
+  renameDoc,
+  storeVector,
+  touchDoc,
+  type DocRecord,
+} from './docStore';
 import { redact } from './redact';
 import { centreFor } from '../search/vectors';
-import { emptyRepoRecordsSummary, isRepoRecordPath, syncRepoRecord, type RepoRecordsSummary } from '../team/repoRecords';
+import {
+  emptyRepoRecordsSummary,
+  isRepoRecordPath,
+  syncRepoRecord,
+  type RepoRecordsSummary,
+} from '../team/repoRecords';
 
 export interface SourceFile {
   path: string;
@@ -75,9 +91,23 @@ function aborted(signal?: AbortSignal): boolean {
  */
 const CHUNKS_PER_BATCH = 100;
 
-export async function* indexWorkspace(ctx: EngineContext, source: FileSource, options: IndexOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
+export async function* indexWorkspace(
+  ctx: EngineContext,
+  source: FileSource,
+  options: IndexOptions = {},
+): AsyncGenerator<IndexProgress, IndexSummary> {
   const batchSize = options.batchSize ?? 50;
-  const summary: IndexSummary = { files: 0, indexed: 0, renamed: 0, deleted: 0, unchanged: 0, embedded: 0, redactions: 0, model: options.embedder?.modelId ?? null, cancelled: false };
+  const summary: IndexSummary = {
+    files: 0,
+    indexed: 0,
+    renamed: 0,
+    deleted: 0,
+    unchanged: 0,
+    embedded: 0,
+    redactions: 0,
+    model: options.embedder?.modelId ?? null,
+    cancelled: false,
+  };
   yield { phase: 'scan', done: 0, total: 0 };
   const files = await source.list();
   // Signed record files are memories, not documents: verified and imported after the docs.
@@ -137,7 +167,16 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
     } else {
       const kind = classify(file.path, raw, { chartRoots, pageReadmes });
       const { text, redactions } = redact(raw);
-      const doc: DocRecord = { path: file.path, kind, title: documentTitle(file.path, text), contentHash: hash, size: file.size, mtimeMs: file.mtimeMs, redactions, chunks: chunkDocument(kind, text) };
+      const doc: DocRecord = {
+        path: file.path,
+        kind,
+        title: documentTitle(file.path, text),
+        contentHash: hash,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        redactions,
+        chunks: chunkDocument(kind, text),
+      };
       batch.push(() => putDoc(ctx.db, doc, now));
       batchPaths.push(file.path);
       batchChunks += doc.chunks.length;
@@ -175,7 +214,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
     while (!aborted(options.signal)) {
       const pending = pendingEmbeddings(ctx.db, embedder.modelId, size);
       if (!pending.length) break;
-      const vectors = await embedder.embed(pending.map((p) => p.text), options.signal);
+      const vectors = await embedder.embed(
+        pending.map((p) => p.text),
+        options.signal,
+      );
       ctx.db.transaction(() => {
         const centre = centreFor(ctx.db, embedder.modelId, vectors);
         pending.forEach((item, i) => storeVector(ctx.db, item, embedder.modelId, vectors[i], centre));
@@ -191,7 +233,10 @@ export async function* indexWorkspace(ctx: EngineContext, source: FileSource, op
 }
 
 export function setIndexState(ctx: EngineContext, name: string, value: string): void {
-  ctx.db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [`index.${name}`, value]);
+  ctx.db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [
+    `index.${name}`,
+    value,
+  ]);
 }
 
 export function getIndexState(ctx: EngineContext, name: string): string | null {

@@ -1,8 +1,22 @@
 // The kinds of indexed document (PRODUCT.md "Records").
 
 export const DOC_KINDS = [
-  'adr', 'rfc', 'runbook', 'postmortem', 'changelog', 'readme', 'guide',
-  'terraform', 'kubernetes', 'helm', 'dockerfile', 'ci', 'ansible', 'config', 'code', 'other',
+  'adr',
+  'rfc',
+  'runbook',
+  'postmortem',
+  'changelog',
+  'readme',
+  'guide',
+  'terraform',
+  'kubernetes',
+  'helm',
+  'dockerfile',
+  'ci',
+  'ansible',
+  'config',
+  'code',
+  'other',
 ] as const;
 export type DocKind = (typeof DOC_KINDS)[number];
 

@@ -5,7 +5,25 @@
 import type { Memory } from '../model/types';
 import { digestOf } from '../trust/digest';
 
-export function contentDigest(m: Pick<Memory, 'key' | 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'basis' | 'confidence' | 'fact_key' | 'valid_from' | 'review_after'>): string {
+export function contentDigest(
+  m: Pick<
+    Memory,
+    | 'key'
+    | 'type'
+    | 'title'
+    | 'description'
+    | 'body'
+    | 'links'
+    | 'anchors'
+    | 'tags'
+    | 'scope'
+    | 'basis'
+    | 'confidence'
+    | 'fact_key'
+    | 'valid_from'
+    | 'review_after'
+  >,
+): string {
   return digestOf({
     key: m.key,
     type: m.type,
@@ -23,4 +41,3 @@ export function contentDigest(m: Pick<Memory, 'key' | 'type' | 'title' | 'descri
     review_after: m.review_after,
   });
 }
-

@@ -32,11 +32,23 @@ export interface MemoryEvent {
 export function recordEvent(
   ctx: EngineContext,
   actor: Actor,
-  event: Omit<MemoryEvent, 'actor' | 'reason' | 'related_key' | 'valid_at'> & Partial<Pick<MemoryEvent, 'reason' | 'related_key' | 'valid_at'>>,
+  event: Omit<MemoryEvent, 'actor' | 'reason' | 'related_key' | 'valid_at'> &
+    Partial<Pick<MemoryEvent, 'reason' | 'related_key' | 'valid_at'>>,
 ): void {
   ctx.db.run(
-    'INSERT INTO memory_events (key, version, event, reason, related_key, valid_at, at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [event.key, event.version, event.event, event.reason ?? null, event.related_key ?? null, event.valid_at ?? null, event.at, actorLabel(actor)],
+    'INSERT INTO memory_events (key, version, event, reason, ' +
+      'related_key, valid_at, at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ' +
+      '?)',
+    [
+      event.key,
+      event.version,
+      event.event,
+      event.reason ?? null,
+      event.related_key ?? null,
+      event.valid_at ?? null,
+      event.at,
+      actorLabel(actor),
+    ],
   );
 }
 

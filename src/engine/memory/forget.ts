@@ -20,7 +20,10 @@ export interface ForgetReceipt {
 export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetReceipt {
   return ctx.db.transaction(() => {
     requireCurrent(ctx, key);
-    const versions = ctx.db.all<{ id: number; content_digest: string }>('SELECT id, content_digest FROM memories WHERE key = ? ORDER BY version', [key]);
+    const versions = ctx.db.all<{ id: number; content_digest: string }>(
+      'SELECT id, content_digest FROM memories WHERE key = ? ORDER BY version',
+      [key],
+    );
     const now = nowIso(ctx);
     ctx.db.run('DELETE FROM memory_vectors WHERE memory_id IN (SELECT id FROM memories WHERE key = ?)', [key]);
     ctx.db.run('DELETE FROM memories WHERE key = ?', [key]);
@@ -33,7 +36,11 @@ export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetRec
     // The record's references (its anchors and links, as written) are its text too.
     deleteSource(ctx.db, 'memory', key);
     const digests = versions.map((v) => v.content_digest);
-    const event = appendAudit(ctx.db, actor, now, { event: 'memory.forget', key, digests: { versions: digests.length, content: digests } });
+    const event = appendAudit(ctx.db, actor, now, {
+      event: 'memory.forget',
+      key,
+      digests: { versions: digests.length, content: digests },
+    });
     // Merging the index drops the deleted terms from its segments; with secure_delete on, the
     // freed pages are zeroed, so no trace of the text remains in the file.
     ctx.db.exec("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')");

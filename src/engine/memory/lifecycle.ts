@@ -33,18 +33,29 @@ const CHANGEABLE_FROM: Record<StatusChange, readonly Status[]> = {
 export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
   parseKey(key);
   const row = currentRow(ctx.db, key);
-  if (!row) throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
+  if (!row)
+    throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
   return row;
 }
 
-export function setStatus(ctx: EngineContext, actor: Actor, key: string, status: StatusChange, rawReason: unknown): LifecycleResult {
+export function setStatus(
+  ctx: EngineContext,
+  actor: Actor,
+  key: string,
+  status: StatusChange,
+  rawReason: unknown,
+): LifecycleResult {
   if (!(status in CHANGEABLE_FROM)) throw invalid(`status must be one of ${Object.keys(CHANGEABLE_FROM).join(', ')}`);
   const reason = requireText('reason', rawReason, LIMITS.reasonChars);
   return ctx.db.transaction(() => {
     const row = requireCurrent(ctx, key);
     const from = row.status as Status;
     if (!CHANGEABLE_FROM[status].includes(from)) {
-      throw new LoreError('INVALID_STATE', `${key} is ${from}; it cannot become ${status}`, from === 'retracted' ? 'a retracted record stays retracted; save a new one' : undefined);
+      throw new LoreError(
+        'INVALID_STATE',
+        `${key} is ${from}; it cannot become ${status}`,
+        from === 'retracted' ? 'a retracted record stays retracted; save a new one' : undefined,
+      );
     }
     const now = nowIso(ctx);
     const state = writeStatus(ctx, row.id, { status, reason, now });
@@ -65,7 +76,13 @@ export interface SupersedeResult {
   valid_from: string;
 }
 
-export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newKey: string, validFrom?: string | null): SupersedeResult {
+export function supersede(
+  ctx: EngineContext,
+  actor: Actor,
+  oldKey: string,
+  newKey: string,
+  validFrom?: string | null,
+): SupersedeResult {
   const validAt = validFrom === undefined || validFrom === null ? null : requireDate('valid_from', validFrom);
   if (oldKey === newKey) throw invalid('a record cannot supersede itself');
   return ctx.db.transaction(() => {
@@ -75,7 +92,11 @@ export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newK
       throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
     }
     if (!isLiveStatus(successor.status)) {
-      throw new LoreError('INVALID_STATE', `${newKey} is ${successor.status}; the successor must be a live record`, successor.status === 'quarantined' ? 'promote it first' : undefined);
+      throw new LoreError(
+        'INVALID_STATE',
+        `${newKey} is ${successor.status}; the successor must be a live record`,
+        successor.status === 'quarantined' ? 'promote it first' : undefined,
+      );
     }
     const now = nowIso(ctx);
     const at = validAt ?? now;
@@ -88,11 +109,16 @@ export function supersede(ctx: EngineContext, actor: Actor, oldKey: string, newK
 
 export function promote(ctx: EngineContext, actor: Actor, key: string): LifecycleResult {
   if (!actor.human) {
-    throw new LoreError('HUMAN_ONLY', 'promote is a person\'s act and was not confirmed by one', 'confirm it in the editor or run `lore promote KEY` in an interactive terminal');
+    throw new LoreError(
+      'HUMAN_ONLY',
+      "promote is a person's act and was not confirmed by one",
+      'confirm it in the editor or run `lore promote KEY` in an interactive terminal',
+    );
   }
   return ctx.db.transaction(() => {
     const row = requireCurrent(ctx, key);
-    if (row.status !== 'quarantined') throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
+    if (row.status !== 'quarantined')
+      throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
     const now = nowIso(ctx);
     const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
     recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });

@@ -25,15 +25,26 @@ export function get(ctx: EngineContext, key: string, version?: number | null): G
       ? ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND is_current = 1', [key])
       : ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND version = ?', [key, wanted]);
   if (!row) {
-    const exists = ctx.db.get<{ version: number }>('SELECT version FROM memories WHERE key = ? AND is_current = 1', [key]);
+    const exists = ctx.db.get<{ version: number }>('SELECT version FROM memories WHERE key = ? AND is_current = 1', [
+      key,
+    ]);
     if (exists && wanted !== null) {
-      throw new LoreError('NOT_FOUND', `${key} has no kept version ${wanted}`, `see \`lore history ${key}\` for the versions kept (the newest ${LIMITS.archivedVersions} archived ones)`);
+      throw new LoreError(
+        'NOT_FOUND',
+        `${key} has no kept version ${wanted}`,
+        `see \`lore history ${key}\` for the versions kept (the newest ${LIMITS.archivedVersions} archived ones)`,
+      );
     }
     throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
   }
   const verdict = ctx.integrity.check(row);
   if (!verdict.ok) {
-    throw new LoreError('INTEGRITY', `${key} v${row.version} is refused: ${verdict.reason}`, 'it was altered outside Lore; forget it, or restore it from an export', { key, version: row.version, reason: verdict.reason });
+    throw new LoreError(
+      'INTEGRITY',
+      `${key} v${row.version} is refused: ${verdict.reason}`,
+      'it was altered outside Lore; forget it, or restore it from an export',
+      { key, version: row.version, reason: verdict.reason },
+    );
   }
   const memory = rowToMemory(row);
   const flags = flagsFor(memory, nowIso(ctx));
@@ -78,7 +89,10 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
   }
   const clause = where.join(' AND ');
   const total = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories WHERE ${clause}`, params)?.n ?? 0;
-  const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`, [...params, limit, offset]);
+  const rows = ctx.db.all<MemoryRow>(
+    `SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`,
+    [...params, limit, offset],
+  );
   const now = nowIso(ctx);
   const { accepted, refused } = ctx.integrity.partition(rows);
   return {
@@ -113,7 +127,12 @@ export function history(ctx: EngineContext, key: string): HistoryResult {
   parseKey(key);
   const rows = ctx.db.all<MemoryRow>('SELECT * FROM memories WHERE key = ? ORDER BY version', [key]);
   const events = eventsFor(ctx, key);
-  if (!rows.length && !events.length) throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'forgotten records leave no history; check the key with `lore list`');
+  if (!rows.length && !events.length)
+    throw new LoreError(
+      'NOT_FOUND',
+      `no memory with key ${key}`,
+      'forgotten records leave no history; check the key with `lore list`',
+    );
   return {
     key,
     versions: rows.map((row) => ({

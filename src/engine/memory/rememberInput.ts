@@ -7,8 +7,22 @@ import type { Memory, RememberInput } from '../model/types';
 /** The fields of a record that a `remember` input carries. */
 export type RestatedFields = Pick<
   Memory,
-  | 'key' | 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'basis' | 'confidence'
-  | 'provenance' | 'valid_from' | 'valid_until' | 'review_after' | 'fact_key'
+  | 'key'
+  | 'type'
+  | 'title'
+  | 'description'
+  | 'body'
+  | 'links'
+  | 'anchors'
+  | 'tags'
+  | 'scope'
+  | 'basis'
+  | 'confidence'
+  | 'provenance'
+  | 'valid_from'
+  | 'valid_until'
+  | 'review_after'
+  | 'fact_key'
 >;
 
 export function toRememberInput(m: RestatedFields, overrides: Partial<RememberInput> = {}): RememberInput {

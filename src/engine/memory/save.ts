@@ -97,7 +97,10 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     };
     draft.content_digest = contentDigest(draft);
 
-    const deadEndProbe = input.type === 'dead_end' ? [] : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
+    const deadEndProbe =
+      input.type === 'dead_end'
+        ? []
+        : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
     const contradictions = findContradictions(ctx, input);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
@@ -128,7 +131,12 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     recordEvent(ctx, actor, {
       key: draft.key,
       version: draft.version,
-      event: previous && previous.status !== 'retracted' ? 'updated' : draft.status === 'quarantined' ? 'quarantined' : 'created',
+      event:
+        previous && previous.status !== 'retracted'
+          ? 'updated'
+          : draft.status === 'quarantined'
+            ? 'quarantined'
+            : 'created',
       at: now,
       valid_at: draft.valid_from,
     });
@@ -136,7 +144,11 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       event: previous ? 'memory.update' : 'memory.create',
       key: draft.key,
       version: draft.version,
-      digests: { content: draft.content_digest, state: stateDigest(draft), ...(previous ? { previous: previous.content_digest } : {}) },
+      digests: {
+        content: draft.content_digest,
+        state: stateDigest(draft),
+        ...(previous ? { previous: previous.content_digest } : {}),
+      },
     });
 
     const superseded = input.fact_key ? supersedeFactHolders(ctx, actor, draft, now) : [];
@@ -157,7 +169,9 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
 /** Archives a key's current version, its valid interval ending at `until` (if not already), and prunes the archive. */
 export function archiveCurrent(ctx: EngineContext, current: { id: number; key: string }, until: string): void {
   ctx.db.run(
-    'UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until END WHERE id = ?',
+    'UPDATE memories SET is_current = 0, valid_until = CASE WHEN ' +
+      'valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until ' +
+      'END WHERE id = ?',
     [until, until, current.id],
   );
   pruneArchive(ctx, current.key);
@@ -203,9 +217,22 @@ export function markSuperseded(
   const superseded = validAt <= now;
   ctx.db.run('UPDATE memories SET superseded_by = ?, valid_until = ? WHERE id = ?', [successor, validAt, old.id]);
   const state = writeStatus(ctx, old.id, superseded ? { status: 'superseded', reason: null, now } : { now });
-  recordEvent(ctx, actor, { key: old.key, version: old.version, event: 'superseded', related_key: successor, valid_at: validAt, at: now });
-  recordEvent(ctx, actor, { key: successor, version: 0, event: 'supersedes', related_key: old.key, valid_at: validAt, at: now });
+  recordEvent(ctx, actor, {
+    key: old.key,
+    version: old.version,
+    event: 'superseded',
+    related_key: successor,
+    valid_at: validAt,
+    at: now,
+  });
+  recordEvent(ctx, actor, {
+    key: successor,
+    version: 0,
+    event: 'supersedes',
+    related_key: old.key,
+    valid_at: validAt,
+    at: now,
+  });
   const digests = { content: old.content_digest, state, successor: digestOf(successor) };
   appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests });
 }
-

@@ -72,7 +72,11 @@ export interface StateWrite {
 export function writeStatus(ctx: EngineContext, id: number, change: StateWrite): string {
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
-  const columns = [['status', change.status], ['status_reason', change.reason], ['updated_at', change.now]] as const;
+  const columns = [
+    ['status', change.status],
+    ['status_reason', change.reason],
+    ['updated_at', change.now],
+  ] as const;
   for (const [column, value] of columns) {
     if (value === undefined) continue;
     sets.push(`${column} = ?`);

@@ -31,7 +31,8 @@ export interface ParsedKey {
 
 /** Parses and validates a key; the error says what a valid key looks like. */
 export function parseKey(key: string): ParsedKey {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('key is empty', 'a key looks like "decision/use-postgres"');
+  if (typeof key !== 'string' || key.length === 0)
+    throw invalid('key is empty', 'a key looks like "decision/use-postgres"');
   if (key.length > LIMITS.keyChars) throw invalid(`key is longer than ${LIMITS.keyChars} characters`);
   const slash = key.indexOf('/');
   const type = key.slice(0, slash) as MemoryType;
@@ -39,7 +40,9 @@ export function parseKey(key: string): ParsedKey {
   if (slash < 0 || !MEMORY_TYPES.includes(type) || !SLUG_PATTERN.test(slug) || slug.length > SLUG_MAX) {
     throw invalid(
       `${shown(key)} is not a valid key`,
-      `a key is <type>/<slug>: type one of ${MEMORY_TYPES.join(', ')}; slug of lowercase letters, digits, ".", "_" or "-" (≤ ${SLUG_MAX})`,
+      `a key is <type>/<slug>: type one of ${MEMORY_TYPES.join(', ')}; ` +
+        `slug of lowercase letters, digits, ".", "_" or "-" (≤ ` +
+        `${SLUG_MAX})`,
     );
   }
   return { type, slug };

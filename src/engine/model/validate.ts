@@ -61,7 +61,8 @@ export function rejectSecrets(field: string, text: string): void {
     throw new LoreError(
       'SECRET_DETECTED',
       `${field} looks like it contains ${rule.description} (rule: ${rule.id})`,
-      'remove the secret and save again; Lore never stores secrets (refer to where it lives instead, e.g. "in the vault at ops/db")',
+      'remove the secret and save again; Lore never stores secrets ' +
+        '(refer to where it lives instead, e.g. "in the vault at ops/db")',
       { field, rule: rule.id },
     );
   }
@@ -154,7 +155,11 @@ function textList(field: string, value: unknown, maxItems: number, maxChars: num
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalid(`${field} must be a list`);
   if (value.length > maxItems) {
-    throw new LoreError('LIMIT_EXCEEDED', `${field} has ${value.length} items; the limit is ${maxItems}`, `keep the ${maxItems} that matter`);
+    throw new LoreError(
+      'LIMIT_EXCEEDED',
+      `${field} has ${value.length} items; the limit is ${maxItems}`,
+      `keep the ${maxItems} that matter`,
+    );
   }
   const items = value.map((item, i) => requireText(`${field}[${i}]`, item, maxChars));
   if (pattern) {
@@ -180,14 +185,30 @@ function requireObject(field: string, value: unknown): Record<string, unknown> {
 }
 
 const KNOWN_FIELDS = new Set([
-  'type', 'title', 'description', 'body', 'key', 'links', 'anchors', 'tags', 'scope', 'basis', 'confidence',
-  'provenance', 'valid_from', 'valid_until', 'review_after', 'fact_key', 'expected_version',
+  'type',
+  'title',
+  'description',
+  'body',
+  'key',
+  'links',
+  'anchors',
+  'tags',
+  'scope',
+  'basis',
+  'confidence',
+  'provenance',
+  'valid_from',
+  'valid_until',
+  'review_after',
+  'fact_key',
+  'expected_version',
 ]);
 const KNOWN_PROVENANCE = new Set(['source', 'client', 'agent', 'session_id', 'turn', 'evidence']);
 
 function rejectUnknown(field: string, value: Record<string, unknown>, known: Set<string>): void {
   const unknown = Object.keys(value).filter((k) => !known.has(k));
-  if (unknown.length) throw invalid(`${field} has unknown field(s): ${unknown.join(', ')}`, `allowed: ${[...known].join(', ')}`);
+  if (unknown.length)
+    throw invalid(`${field} has unknown field(s): ${unknown.join(', ')}`, `allowed: ${[...known].join(', ')}`);
 }
 
 export function validateRemember(raw: RememberInput | Record<string, unknown>): ValidRemember {
@@ -219,7 +240,9 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
   rejectUnknown('provenance', provenance, KNOWN_PROVENANCE);
   const source = requireEnum('provenance.source', provenance.source, SOURCE_KINDS);
   const optionalProvenanceText = (name: string): string | undefined =>
-    provenance[name] === undefined || provenance[name] === null ? undefined : requireText(`provenance.${name}`, provenance[name], LIMITS.provenanceFieldChars);
+    provenance[name] === undefined || provenance[name] === null
+      ? undefined
+      : requireText(`provenance.${name}`, provenance[name], LIMITS.provenanceFieldChars);
 
   const confidence = input.confidence === undefined || input.confidence === null ? null : input.confidence;
   if (confidence !== null && (typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1))) {
@@ -228,7 +251,8 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
 
   const valid_from = optionalDate('valid_from', input.valid_from);
   const valid_until = optionalDate('valid_until', input.valid_until);
-  if (valid_from && valid_until && valid_until <= valid_from) throw invalid('valid_until must be later than valid_from');
+  if (valid_from && valid_until && valid_until <= valid_from)
+    throw invalid('valid_until must be later than valid_from');
 
   return {
     key,
@@ -238,7 +262,9 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
     body,
     links: textList('links', input.links, LIMITS.links, LIMITS.linkChars),
     anchors: textList('anchors', input.anchors, LIMITS.anchors, LIMITS.anchorChars),
-    tags: textList('tags', input.tags, LIMITS.tags, LIMITS.tagChars, /^[\p{L}\p{N}][\p{L}\p{N}._:/-]*$/u).map((t) => t.toLowerCase()),
+    tags: textList('tags', input.tags, LIMITS.tags, LIMITS.tagChars, /^[\p{L}\p{N}][\p{L}\p{N}._:/-]*$/u).map((t) =>
+      t.toLowerCase(),
+    ),
     scope: input.scope === undefined ? 'workspace' : requireEnum('scope', input.scope, SCOPES),
     basis: input.basis === undefined ? DEFAULT_BASIS[source] : requireEnum('basis', input.basis, BASES),
     confidence: confidence as number | null,
@@ -253,7 +279,10 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
     valid_from,
     valid_until,
     review_after: optionalDate('review_after', input.review_after),
-    fact_key: input.fact_key === undefined || input.fact_key === null ? null : requireText('fact_key', input.fact_key, LIMITS.factKeyChars),
+    fact_key:
+      input.fact_key === undefined || input.fact_key === null
+        ? null
+        : requireText('fact_key', input.fact_key, LIMITS.factKeyChars),
     expected_version: optionalInteger('expected_version', input.expected_version, 0, Number.MAX_SAFE_INTEGER),
   };
 }

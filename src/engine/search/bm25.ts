@@ -58,7 +58,11 @@ interface Counted {
 }
 
 function count(text: string): Counted {
-  const folded = text.slice(0, FIELD_CHARS).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const folded = text
+    .slice(0, FIELD_CHARS)
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
   const words = folded.match(/[\p{L}\p{N}]{2,}/gu) ?? [];
   const counts = new Map<string, number>();
   for (const w of words) {

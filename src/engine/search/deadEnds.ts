@@ -73,7 +73,9 @@ export function dropDeadEndCache(storeId: string): void {
 }
 
 function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[] {
-  const signature = ctx.db.get<{ s: string }>(`SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`)!.s;
+  const signature = ctx.db.get<{ s: string }>(
+    `SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`,
+  )!.s;
   const cached = deadEndSets.get(ctx.storeId);
   if (cached?.signature === signature) return cached.entries;
   const known = cached?.byId ?? new Map<number, DeadEndEntry>();
@@ -81,7 +83,10 @@ function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[
   const missing = ids.filter((id) => !known.has(id));
   for (let i = 0; i < missing.length; i += 500) {
     const slice = missing.slice(i, i + 500);
-    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(`SELECT id, key, title, description, tags FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)) {
+    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(
+      `SELECT id, key, title, description, tags FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`,
+      slice,
+    )) {
       known.set(row.id, { id: row.id, key: row.key, terms: deadEndText(row) });
     }
   }
@@ -91,7 +96,11 @@ function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[
   return set.entries;
 }
 
-export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>, texts: string | string[], excludeKey?: string): DeadEndMatch[] {
+export function findResemblingDeadEnds(
+  ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>,
+  texts: string | string[],
+  excludeKey?: string,
+): DeadEndMatch[] {
   // Several probes (a title alone, the title with its description): the closest one counts, so a
   // long description does not dilute a title that names the dead end outright.
   const probes = (Array.isArray(texts) ? texts : [texts]).map(stems).filter((p) => p.size);
@@ -106,12 +115,21 @@ export function findResemblingDeadEnds(ctx: Pick<EngineContext, 'db' | 'integrit
   if (!close.length) return [];
   // Only the few that resemble are read whole and verified.
   const score = new Map(close.map((c) => [c.id, c.score]));
-  const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE id IN (${close.map(() => '?').join(', ')})`, close.map((c) => c.id));
+  const rows = ctx.db.all<MemoryRow>(
+    `SELECT * FROM memories WHERE id IN (${close.map(() => '?').join(', ')})`,
+    close.map((c) => c.id),
+  );
   return ctx.integrity
     .partition(rows)
     .accepted.sort((a, b) => score.get(b.id)! - score.get(a.id)!)
     .map((row) => {
       const memory = rowToMemory(row);
-      return { key: memory.key, title: memory.title, description: memory.description, status: memory.status, resemblance: Math.round(score.get(row.id)! * 100) / 100 };
+      return {
+        key: memory.key,
+        title: memory.title,
+        description: memory.description,
+        status: memory.status,
+        resemblance: Math.round(score.get(row.id)! * 100) / 100,
+      };
     });
 }

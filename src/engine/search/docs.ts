@@ -20,7 +20,10 @@ export interface DocCandidate {
   cosine?: number;
 }
 
-const COLUMNS = 'c.id AS chunkId, d.path, d.kind, d.title, c.heading, c.start_line AS startLine, c.end_line AS endLine, c.text, d.indexed_at AS indexedAt, d.content_hash AS contentHash';
+const COLUMNS =
+  'c.id AS chunkId, d.path, d.kind, d.title, c.heading, ' +
+  'c.start_line AS startLine, c.end_line AS endLine, c.text, ' +
+  'd.indexed_at AS indexedAt, d.content_hash AS contentHash';
 
 /** Above this many chunks, words found in more than PRUNE_SHARE of them stop generating candidates. */
 const PRUNE_MIN_CHUNKS = 5000;
@@ -39,7 +42,11 @@ function docFrequencies(db: SqlDatabase): DocFrequencies {
   const generation = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
   let known = frequencies.get(db);
   if (!known || known.generation !== generation) {
-    known = { generation, chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0, byTerm: new Map() };
+    known = {
+      generation,
+      chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0,
+      byTerm: new Map(),
+    };
     frequencies.set(db, known);
   }
   return known;
@@ -77,24 +84,40 @@ export function lexicalDocs(db: SqlDatabase, query: string, kinds: string[], fet
   const window = fetch * 3;
   const every = ftsQuery(query, true);
   const any = ftsQuery(query);
-  const enough = every !== any && (db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM doc_fts WHERE doc_fts MATCH ? LIMIT ?)', [every, window * 2])?.n ?? 0) >= window * 2;
+  const enough =
+    every !== any &&
+    (db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM doc_fts WHERE doc_fts MATCH ? LIMIT ?)', [
+      every,
+      window * 2,
+    ])?.n ?? 0) >=
+      window * 2;
   const narrower = enough ? null : rarerWords(db, query);
-  const match = enough ? every : narrower ?? any;
+  const match = enough ? every : (narrower ?? any);
   const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';
   for (let size = window; ; size *= 4) {
-    let ranked = db.all<{ id: number; bm: number }>('SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT ?', [match, size]);
+    let ranked = db.all<{ id: number; bm: number }>(
+      'SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT ?',
+      [match, size],
+    );
     if (!ranked.length) return [];
     if (narrower) {
       // The whole query's bm25 for those candidates only: the scan of its matches is cheap, scoring is not.
       // (+rowid keeps the id list from becoming one FTS5 lookup per id.)
       ranked = db.all<{ id: number; bm: number }>(
-        `SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? AND +rowid IN (${ranked.map(() => '?').join(', ')})`,
+        `SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM ` +
+          `doc_fts WHERE doc_fts MATCH ? AND +rowid IN ` +
+          `(${ranked.map(() => '?').join(', ')})`,
         [any, ...ranked.map((r) => r.id)],
       );
     }
     const bm = new Map(ranked.map((r) => [r.id, r.bm]));
     const rows = db
-      .all<DocCandidate>(`SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE c.id IN (${ranked.map(() => '?').join(', ')}) ${kindFilter}`, [...ranked.map((r) => r.id), ...kinds])
+      .all<DocCandidate>(
+        `SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = ` +
+          `c.doc_id WHERE c.id IN (${ranked.map(() => '?').join(', ')}) ` +
+          `${kindFilter}`,
+        [...ranked.map((r) => r.id), ...kinds],
+      )
       .map((row) => ({ ...row, bm: bm.get(row.chunkId) }));
     const best = bestPerDoc(rows, (a, b) => (a.bm ?? 0) < (b.bm ?? 0));
     // A kind filter can drop most of the window: widen it until enough documents remain.
@@ -106,12 +129,17 @@ export function docsByChunk(db: SqlDatabase, chunkIds: number[], kinds: string[]
   if (!chunkIds.length) return [];
   const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';
   return db.all<DocCandidate>(
-    `SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE c.id IN (${chunkIds.map(() => '?').join(', ')}) ${kindFilter}`,
+    `SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = ` +
+      `c.doc_id WHERE c.id IN (${chunkIds.map(() => '?').join(', ')}) ` +
+      `${kindFilter}`,
     [...chunkIds, ...kinds],
   );
 }
 
-export function bestPerDoc(rows: DocCandidate[], better: (a: DocCandidate, b: DocCandidate) => boolean): DocCandidate[] {
+export function bestPerDoc(
+  rows: DocCandidate[],
+  better: (a: DocCandidate, b: DocCandidate) => boolean,
+): DocCandidate[] {
   const best = new Map<string, DocCandidate>();
   for (const row of rows) {
     const seen = best.get(row.path);

@@ -5,6 +5,8 @@ import type { RecallResult } from './recall';
 
 export function meaningHint(result: Pick<RecallResult, 'results' | 'vectors'>): string | null {
   if (result.results.length || result.vectors) return null;
-  return 'No record shares a word with the question, and meaning-based recall is off (no embedding model loaded): ' +
-    'enable it with the editor command "Lore: Download Embedding Model" or `lore model download`.';
+  return (
+    'No record shares a word with the question, and meaning-based recall is off (no embedding model loaded): ' +
+    'enable it with the editor command "Lore: Download Embedding Model" or `lore model download`.'
+  );
 }

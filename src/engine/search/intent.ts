@@ -29,24 +29,43 @@ const DEAD_END: Wanted = { types: ['dead_end'], kinds: [] };
 
 /** Single words (and their plurals) that name a kind. */
 const WORDS: Record<string, Wanted> = {
-  runbook: RUNBOOK, playbook: { types: ['runbook'], kinds: ['runbook', 'ansible'] }, sop: RUNBOOK, procedure: RUNBOOK,
-  incident: INCIDENT, postmortem: INCIDENT, outage: INCIDENT, rca: INCIDENT,
-  adr: DECISION, decision: DECISION, rfc: RFC, proposal: RFC,
-  convention: CONVENTION, guideline: CONVENTION,
-  guide: GUIDE, tutorial: GUIDE, howto: GUIDE, readme: { types: ['reference'], kinds: ['readme'] },
+  runbook: RUNBOOK,
+  playbook: { types: ['runbook'], kinds: ['runbook', 'ansible'] },
+  sop: RUNBOOK,
+  procedure: RUNBOOK,
+  incident: INCIDENT,
+  postmortem: INCIDENT,
+  outage: INCIDENT,
+  rca: INCIDENT,
+  adr: DECISION,
+  decision: DECISION,
+  rfc: RFC,
+  proposal: RFC,
+  convention: CONVENTION,
+  guideline: CONVENTION,
+  guide: GUIDE,
+  tutorial: GUIDE,
+  howto: GUIDE,
+  readme: { types: ['reference'], kinds: ['readme'] },
   changelog: { types: [], kinds: ['changelog'] },
-  terraform: { types: [], kinds: ['terraform'] }, hcl: { types: [], kinds: ['terraform'] },
+  terraform: { types: [], kinds: ['terraform'] },
+  hcl: { types: [], kinds: ['terraform'] },
   workflow: { types: [], kinds: ['ci'] },
   helm: { types: [], kinds: ['helm'] },
-  kubernetes: { types: [], kinds: ['kubernetes'] }, k8s: { types: [], kinds: ['kubernetes'] },
-  dockerfile: { types: [], kinds: ['dockerfile'] }, ansible: { types: [], kinds: ['ansible'] },
+  kubernetes: { types: [], kinds: ['kubernetes'] },
+  k8s: { types: [], kinds: ['kubernetes'] },
+  dockerfile: { types: [], kinds: ['dockerfile'] },
+  ansible: { types: [], kinds: ['ansible'] },
   preference: { types: ['preference'], kinds: [] },
 };
 
 /** Two-word names: "post mortem", "dead end", "release notes", "architecture decision", "design doc". */
 const PAIRS: Record<string, Wanted> = {
-  'post mortem': INCIDENT, 'dead end': DEAD_END,
-  'architecture decision': DECISION, 'design doc': RFC, 'github action': { types: [], kinds: ['ci'] },
+  'post mortem': INCIDENT,
+  'dead end': DEAD_END,
+  'architecture decision': DECISION,
+  'design doc': RFC,
+  'github action': { types: [], kinds: ['ci'] },
 };
 
 /** A question that asks for steps ("how do I…", "how to…", "steps to…") asks for a procedure. */
@@ -63,7 +82,10 @@ function singular(word: string): string {
 
 /** The kinds a query names, or null when it names none. */
 export function kindIntent(query: string): KindIntent | null {
-  const spelled = query.toLowerCase().replace(/post-mortem/g, 'post mortem').replace(/dead-end/g, 'dead end');
+  const spelled = query
+    .toLowerCase()
+    .replace(/post-mortem/g, 'post mortem')
+    .replace(/dead-end/g, 'dead end');
   const raw = spelled.replace(/how-to/g, 'howto').match(/[\p{L}\p{N}]+/gu) ?? [];
   const words = raw.map(singular);
   const intent: KindIntent = { types: new Set(), kinds: new Set(), words: new Set() };

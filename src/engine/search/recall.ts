@@ -15,7 +15,14 @@ import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
 import { DOC_KINDS, type DocKind } from '../indexing/kinds';
 import { LIMITS } from '../model/limits';
-import { LIVE_STATUSES_SQL, MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
+import {
+  LIVE_STATUSES_SQL,
+  MEMORY_TYPES,
+  type Basis,
+  type MemorySummary,
+  type MemoryType,
+  type Status,
+} from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
 import { nowIso, type EngineContext } from '../context';
 import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
@@ -30,13 +37,40 @@ import { kindIntent, type KindIntent } from './intent';
 import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
 
-export const BASIS_WEIGHT: Record<Basis, number> = { declared: 1.0, verified: 1.0, observed: 0.9, inferred: 0.6, unstated: 0.8 };
-export const STATUS_WEIGHT: Record<Status, number> = { active: 1.0, deprecated: 0.7, disputed: 0.6, superseded: 1.0, retracted: 0, quarantined: 0 };
+export const BASIS_WEIGHT: Record<Basis, number> = {
+  declared: 1.0,
+  verified: 1.0,
+  observed: 0.9,
+  inferred: 0.6,
+  unstated: 0.8,
+};
+export const STATUS_WEIGHT: Record<Status, number> = {
+  active: 1.0,
+  deprecated: 0.7,
+  disputed: 0.6,
+  superseded: 1.0,
+  retracted: 0,
+  quarantined: 0,
+};
 const FTS_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 /** Documents are the repository's own text; kinds written to be acted on rank a little higher. */
 export const KIND_WEIGHT: Record<DocKind, number> = {
-  adr: 1.0, rfc: 1.0, runbook: 1.0, postmortem: 1.0, guide: 0.95, readme: 0.9, changelog: 0.85,
-  terraform: 0.85, kubernetes: 0.85, helm: 0.85, dockerfile: 0.85, ci: 0.85, ansible: 0.85, config: 0.75, code: 0.75, other: 0.75,
+  adr: 1.0,
+  rfc: 1.0,
+  runbook: 1.0,
+  postmortem: 1.0,
+  guide: 0.95,
+  readme: 0.9,
+  changelog: 0.85,
+  terraform: 0.85,
+  kubernetes: 0.85,
+  helm: 0.85,
+  dockerfile: 0.85,
+  ci: 0.85,
+  ansible: 0.85,
+  config: 0.75,
+  code: 0.75,
+  other: 0.75,
 };
 /** How much of relevance vector similarity contributes when vectors are available. */
 const VECTOR_SHARE = 0.5;
@@ -45,7 +79,15 @@ const MIN_SCORE = 0.001;
 const COVERAGE_SHARE = 0.3;
 /** Engineering records outrank chat-style facts and preferences that merely mention a topic. */
 export const TYPE_WEIGHT: Record<MemoryType, number> = {
-  decision: 1.0, dead_end: 1.0, runbook: 1.0, incident: 1.0, postmortem: 1.0, convention: 0.95, reference: 0.9, fact: 0.85, preference: 0.8,
+  decision: 1.0,
+  dead_end: 1.0,
+  runbook: 1.0,
+  incident: 1.0,
+  postmortem: 1.0,
+  convention: 0.95,
+  reference: 0.9,
+  fact: 0.85,
+  preference: 0.8,
 };
 /** A record of the kind the question names ("which runbooks…") is preferred by this factor; others are not filtered. */
 export const INTENT_BOOST = 1.5;
@@ -141,7 +183,11 @@ function freshness(updatedAt: string, now: string): number {
 
 type Row = MemoryRow & { bm?: number; cosine?: number };
 
-function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): { where: string[]; params: (string | number)[] } {
+function memoryFilters(
+  asOf: string | null,
+  now: string,
+  types: MemoryType[],
+): { where: string[]; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (asOf) {
@@ -149,7 +195,9 @@ function memoryFilters(asOf: string | null, now: string, types: MemoryType[]): {
     // never a record whose current state is a tombstone or quarantined.
     where.push('m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)');
     params.push(asOf, asOf);
-    where.push(`m.key NOT IN (SELECT key FROM memories WHERE is_current = 1 AND status IN ('retracted', 'quarantined'))`);
+    where.push(
+      `m.key NOT IN (SELECT key FROM memories WHERE is_current = 1 AND status IN ('retracted', 'quarantined'))`,
+    );
   } else {
     where.push(`m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}`);
     where.push('m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)');
@@ -176,21 +224,38 @@ function byIdFirst(where: string[]): string {
  * row fetched per match), then only the top ids are read and filtered; when filters drop too many,
  * the window widens.
  */
-function lexicalMemories(ctx: EngineContext, query: string, filters: { where: string[]; params: (string | number)[] }, fetch: number): Row[] {
+function lexicalMemories(
+  ctx: EngineContext,
+  query: string,
+  filters: { where: string[]; params: (string | number)[] },
+  fetch: number,
+): Row[] {
   // When enough records hold every query word, those are the candidates and bm25 need not score
   // every record that shares one common word; otherwise any word counts.
   const every = ftsQuery(query, true);
-  const enough = every !== ftsQuery(query) && (ctx.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)', [every, fetch * 2])?.n ?? 0) >= fetch * 2;
+  const enough =
+    every !== ftsQuery(query) &&
+    (ctx.db.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)',
+      [every, fetch * 2],
+    )?.n ?? 0) >=
+      fetch * 2;
   const match = enough ? every : ftsQuery(query);
   for (let window = fetch * 2; ; window *= 4) {
     const ranked = ctx.db.all<{ id: number; bm: number }>(
-      `SELECT rowid AS id, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`,
+      `SELECT rowid AS id, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM ` +
+        `memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`,
       [match, window],
     );
     if (!ranked.length) return [];
     const bm = new Map(ranked.map((r) => [r.id, r.bm]));
     const rows = ctx.db
-      .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${ranked.map(() => '?').join(', ')}) AND ${byIdFirst(filters.where)}`, [...ranked.map((r) => r.id), ...filters.params])
+      .all<Row>(
+        `SELECT m.* FROM memories m WHERE m.id IN ` +
+          `(${ranked.map(() => '?').join(', ')}) AND ` +
+          `${byIdFirst(filters.where)}`,
+        [...ranked.map((r) => r.id), ...filters.params],
+      )
       .map((row) => ({ ...row, bm: bm.get(row.id) }))
       .sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0));
     if (rows.length >= fetch || ranked.length < window) return rows.slice(0, fetch);
@@ -215,7 +280,11 @@ function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions
   const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS)) as DocKind[];
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.recallMax) ?? LIMITS.recallDefault;
   const asOf = input.as_of === undefined || input.as_of === null ? null : requireDate('as_of', input.as_of);
-  if (!ftsQuery(query)) throw invalid('the query has no searchable words', 'ask with the words a record would contain, e.g. "database migrations"');
+  if (!ftsQuery(query))
+    throw invalid(
+      'the query has no searchable words',
+      'ask with the words a record would contain, e.g. "database migrations"',
+    );
   const intent = options.intent === false ? null : kindIntent(query);
   // A word that names a kind says what the answer is, not what it contains: the boost carries it.
   const rest = intent ? queryTerms(query).filter((w) => !intent.words.has(w)) : [];
@@ -243,7 +312,8 @@ async function gather(ctx: EngineContext, req: Request, deps: RecallDeps): Promi
   const keep = (row: Row) => {
     const seen = memories.get(row.key);
     if (!seen || row.version > seen.version) memories.set(row.key, row);
-    else if (seen.id === row.id) memories.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
+    else if (seen.id === row.id)
+      memories.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
   };
   if (wantMemories) lexicalMemories(ctx, req.lexicalQuery, filters, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
@@ -260,14 +330,23 @@ async function gather(ctx: EngineContext, req: Request, deps: RecallDeps): Promi
     if (wantMemories && memoryIds.length) {
       const cosine = new Map(memoryIds.map((h) => [h.id, h.score]));
       ctx.db
-        .all<Row>(`SELECT m.* FROM memories m WHERE m.id IN (${memoryIds.map(() => '?').join(', ')}) AND ${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`, [...memoryIds.map((h) => h.id), ...filters.params])
+        .all<Row>(
+          `SELECT m.* FROM memories m WHERE m.id IN ` +
+            `(${memoryIds.map(() => '?').join(', ')}) AND ` +
+            `${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`,
+          [...memoryIds.map((h) => h.id), ...filters.params],
+        )
         .forEach((row) => keep({ ...row, bm: undefined, cosine: cosine.get(row.id) }));
     }
     const chunkHits = hits.filter((h) => h.table === 'chunk');
     if (wantDocs && chunkHits.length) {
       const cosine = new Map(chunkHits.map((h) => [h.id, h.score]));
       const byVector = bestPerDoc(
-        docsByChunk(ctx.db, chunkHits.map((h) => h.id), req.kinds).map((d) => ({ ...d, cosine: cosine.get(d.chunkId) })),
+        docsByChunk(
+          ctx.db,
+          chunkHits.map((h) => h.id),
+          req.kinds,
+        ).map((d) => ({ ...d, cosine: cosine.get(d.chunkId) })),
         (a, b) => (a.cosine ?? 0) > (b.cosine ?? 0),
       );
       for (const doc of byVector) {
@@ -297,25 +376,41 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
   const words = queryTerms(req.lexicalQuery);
   // With documents alone, FTS5's order and shares are the answer; BM25F (and its document
   // frequencies) is needed only to put memories on the documents' scale, or among themselves.
-  const terms: WeightedTerm[] = [...found.memories.values()].some((r) => r.bm !== undefined) ? weightedTerms(db, words) : [];
+  const terms: WeightedTerm[] = [...found.memories.values()].some((r) => r.bm !== undefined)
+    ? weightedTerms(db, words)
+    : [];
   const memoryLexical = new Map<Row, number>();
   for (const row of found.memories.values()) {
-    if (row.bm !== undefined) memoryLexical.set(row, bm25f(terms, `mem:${row.id}:${row.content_digest}`, memoryFields(row)));
+    if (row.bm !== undefined)
+      memoryLexical.set(row, bm25f(terms, `mem:${row.id}:${row.content_digest}`, memoryFields(row)));
   }
   // Documents keep FTS5's order among themselves (a large index's statistics are sound); BM25F
   // places the best of them against the memories, the others follow in proportion.
   const docs = [...found.docs.values()].filter((d) => d.bm !== undefined);
   const bestDocBm = Math.min(...docs.map((d) => d.bm!), -Number.EPSILON);
-  const bestDocOwn = !terms.length ? 1 : Math.max(0, ...docs.filter((d) => d.bm === bestDocBm).map((d) => bm25f(terms, `chunk:${d.chunkId}:${d.contentHash}`, chunkFields(d))));
+  const bestDocOwn = !terms.length
+    ? 1
+    : Math.max(
+        0,
+        ...docs
+          .filter((d) => d.bm === bestDocBm)
+          .map((d) => bm25f(terms, `chunk:${d.chunkId}:${d.contentHash}`, chunkFields(d))),
+      );
   const docLexical = new Map<DocCandidate, number>(docs.map((d) => [d, (d.bm! / bestDocBm) * bestDocOwn]));
   // One scale for both lists: the same BM25F and idf, as a share of the best candidate of either.
   const best = Math.max(...memoryLexical.values(), ...docLexical.values(), Number.EPSILON);
-  const bestCosine = Math.max(...[...found.memories.values()].map((r) => r.cosine ?? 0), ...[...found.docs.values()].map((d) => d.cosine ?? 0), Number.EPSILON);
+  const bestCosine = Math.max(
+    ...[...found.memories.values()].map((r) => r.cosine ?? 0),
+    ...[...found.docs.values()].map((d) => d.cosine ?? 0),
+    Number.EPSILON,
+  );
   const probe = new Set(words.map(matchStem));
   const lexicalOf = (score: number | undefined, stemsOf: () => Set<string>) =>
-    score === undefined || score <= 0 ? 0 : (1 - COVERAGE_SHARE) * (score / best) + COVERAGE_SHARE * coverage(probe, stemsOf());
+    score === undefined || score <= 0
+      ? 0
+      : (1 - COVERAGE_SHARE) * (score / best) + COVERAGE_SHARE * coverage(probe, stemsOf());
   const relevance = (lexical: number, cosine: number | undefined) =>
-    vectorsUsed ? (1 - VECTOR_SHARE) * lexical + VECTOR_SHARE * Math.max(0, cosine ?? 0) / bestCosine : lexical;
+    vectorsUsed ? (1 - VECTOR_SHARE) * lexical + (VECTOR_SHARE * Math.max(0, cosine ?? 0)) / bestCosine : lexical;
   const deadEndProbe = stems(req.query);
 
   const hits: RecallHit[] = [];
@@ -323,7 +418,9 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
   const snippetOf = new Map<RecallHit, () => void>();
   for (const row of found.memories.values()) {
     const memory = rowToMemory(row);
-    const lexical = lexicalOf(memoryLexical.get(row), () => fieldStems(`mem:${row.id}:${row.content_digest}`, memoryFields(row)));
+    const lexical = lexicalOf(memoryLexical.get(row), () =>
+      fieldStems(`mem:${row.id}:${row.content_digest}`, memoryFields(row)),
+    );
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -334,7 +431,9 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
       type: TYPE_WEIGHT[memory.type],
       ...(req.intent?.types.has(memory.type) ? { intent: INTENT_BOOST } : {}),
     };
-    parts.total = round(relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type! * (parts.intent ?? 1));
+    parts.total = round(
+      relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type! * (parts.intent ?? 1),
+    );
     const summary = summarize(memory, req.asOf ?? req.now);
     if (row.is_current === 0) summary.flags.push('archived_version');
     if (memory.type === 'dead_end') {
@@ -349,7 +448,9 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
     hits.push(hit);
   }
   for (const doc of found.docs.values()) {
-    const lexical = lexicalOf(docLexical.get(doc), () => fieldStems(`chunk:${doc.chunkId}:${doc.contentHash}`, chunkFields(doc)));
+    const lexical = lexicalOf(docLexical.get(doc), () =>
+      fieldStems(`chunk:${doc.chunkId}:${doc.contentHash}`, chunkFields(doc)),
+    );
     const parts: ScoreParts = {
       total: 0,
       lexical: round(lexical),
@@ -381,7 +482,11 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
 }
 
 /** Dead ends the query resembles first, then by score; signatures verified in rank order until the page is full. */
-function rankAndVerify(ctx: EngineContext, req: Request, { hits, rowOf, snippetOf }: Fused): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
+function rankAndVerify(
+  ctx: EngineContext,
+  req: Request,
+  { hits, rowOf, snippetOf }: Fused,
+): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
   // A match on nothing but words every record contains carries no evidence; it is dropped.
   const relevant = hits.filter((h) => h.score.total >= MIN_SCORE || h.score.dead_end_match !== undefined);
   relevant.sort(
@@ -407,8 +512,18 @@ function rankAndVerify(ctx: EngineContext, req: Request, { hits, rowOf, snippetO
   return { results, refused, candidates: relevant.length };
 }
 
-export async function recall(ctx: EngineContext, input: RecallInput, deps: RecallDeps, options: RecallOptions = {}): Promise<RecallResult> {
+export async function recall(
+  ctx: EngineContext,
+  input: RecallInput,
+  deps: RecallDeps,
+  options: RecallOptions = {},
+): Promise<RecallResult> {
   const req = validate(ctx, input, options);
   const found = await gather(ctx, req, deps);
-  return { query: req.query, as_of: req.asOf, ...rankAndVerify(ctx, req, fuse(ctx.db, req, found)), vectors: found.vectorsUsed };
+  return {
+    query: req.query,
+    as_of: req.asOf,
+    ...rankAndVerify(ctx, req, fuse(ctx.db, req, found)),
+    vectors: found.vectorsUsed,
+  };
 }

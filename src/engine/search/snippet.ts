@@ -44,7 +44,10 @@ function matches(text: string, probe: Set<string>): number {
 
 /** The heading path below the document's title, segments trimmed and empty ones dropped. */
 export function headingPath(doc: Pick<DocCandidate, 'heading' | 'title'>): string {
-  const segments = doc.heading.split('>').map((s) => s.trim()).filter(Boolean);
+  const segments = doc.heading
+    .split('>')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // The top heading is usually the title itself; the path says where below it.
   if (segments[0] === doc.title.trim()) segments.shift();
   return segments.join(' > ');

@@ -2,19 +2,25 @@
 // FTS5 query built from them (each term quoted, so user text can never inject FTS syntax).
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
     'me my no not of on or our should so than that the their them then there these they this to was we were ' +
     'what when where which while who why will with would you your about after before should shall may might ' +
     'must also any all some such only own same too very just over under again further once here both each few ' +
-    'more most other nor off out up down use using used')
-    .split(/\s+/),
+    'more most other nor off out up down use using used'
+  ).split(/\s+/),
 );
 
 const MAX_QUERY_TERMS = 32;
 
 /** Lowercased words of two or more characters (letters, digits), stop words removed, in order, unique. */
 export function terms(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[\p{L}\p{N}]{2,}/gu) ?? [];
   return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
 }
 
@@ -49,7 +55,10 @@ export function stems(text: string): Set<string> {
   return new Set(terms(text).map(stem));
 }
 
-/** An FTS5 MATCH expression: any (or, with `all`, every) one of the terms, each quoted. Empty when the text has no terms. */
+/**
+ * An FTS5 MATCH expression: any (or, with `all`, every) one of the terms, each quoted. Empty when the text has no
+ * terms.
+ */
 /** The words of a query that count: terms() capped at MAX_QUERY_TERMS. */
 export function queryTerms(text: string): string[] {
   return terms(text).slice(0, MAX_QUERY_TERMS);

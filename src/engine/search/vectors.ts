@@ -78,7 +78,7 @@ export function topK(scores: ArrayLike<number>, k: number): number[] {
   for (let i = 0; i < scores.length && k > 0; i++) {
     if (heap.length < k) {
       heap.push(i);
-      for (let at = heap.length - 1; at > 0; ) {
+      for (let at = heap.length - 1; at > 0;) {
         const parent = (at - 1) >> 1;
         if (!worse(heap[at], heap[parent])) break;
         [heap[at], heap[parent]] = [heap[parent], heap[at]];
@@ -123,7 +123,10 @@ export function readCentre(db: SqlDatabase, model: string): Float32Array | undef
 function writeCentre(db: SqlDatabase, model: string, centre: Float32Array): void {
   // JSON keeps a float32 exactly: it round-trips through a double.
   const value = JSON.stringify(Array.from(centre));
-  db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [centreKey(model), value]);
+  db.run('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [
+    centreKey(model),
+    value,
+  ]);
 }
 
 function mean(vectors: Float32Array[]): Float32Array {
@@ -137,7 +140,9 @@ export function centreFor(db: SqlDatabase, model: string, fresh: Float32Array[])
   const known = readCentre(db, model);
   if (known) return known;
   const stored = TABLES.flatMap((t) =>
-    db.all<{ vector: Uint8Array }>(`SELECT vector FROM ${t.name} WHERE model = ? LIMIT ?`, [model, CENTRE_SAMPLE]).map((r) => floats(r.vector)),
+    db
+      .all<{ vector: Uint8Array }>(`SELECT vector FROM ${t.name} WHERE model = ? LIMIT ?`, [model, CENTRE_SAMPLE])
+      .map((r) => floats(r.vector)),
   );
   const centre = mean([...stored, ...fresh].slice(0, CENTRE_SAMPLE));
   writeCentre(db, model, centre);
@@ -152,15 +157,25 @@ export function codeBlob(vector: Float32Array, centre: Float32Array): Uint8Array
 
 /** Codes for vectors stored before codes existed (schema 9), computed once and written back. */
 function backfillCodes(db: SqlDatabase, model: string): void {
-  const missing = TABLES.some((t) => db.get(`SELECT 1 FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT 1`, [model]));
+  const missing = TABLES.some((t) =>
+    db.get(`SELECT 1 FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT 1`, [model]),
+  );
   if (!missing) return;
   db.transaction(() => {
     const centre = centreFor(db, model, []);
     for (const t of TABLES) {
       for (;;) {
-        const rows = db.all<{ id: number; vector: Uint8Array }>(`SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT ?`, [model, PAGE]);
+        const rows = db.all<{ id: number; vector: Uint8Array }>(
+          `SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND code IS NULL LIMIT ?`,
+          [model, PAGE],
+        );
         if (!rows.length) break;
-        for (const row of rows) db.run(`UPDATE ${t.name} SET code = ? WHERE ${t.id} = ? AND model = ?`, [codeBlob(floats(row.vector), centre), row.id, model]);
+        for (const row of rows)
+          db.run(`UPDATE ${t.name} SET code = ? WHERE ${t.id} = ? AND model = ?`, [
+            codeBlob(floats(row.vector), centre),
+            row.id,
+            model,
+          ]);
       }
     }
   });
@@ -177,11 +192,15 @@ export class VectorCache {
   private centre: Float32Array | undefined;
 
   private load(db: SqlDatabase, model: string): void {
-    const generation = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.vector_generation'")?.value ?? '0';
+    const generation =
+      db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.vector_generation'")?.value ?? '0';
     const key = `${model}@${generation}`;
     if (key === this.key) return;
     backfillCodes(db, model);
-    const total = TABLES.reduce((n, t) => n + (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name} WHERE model = ?`, [model])?.n ?? 0), 0);
+    const total = TABLES.reduce(
+      (n, t) => n + (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name} WHERE model = ?`, [model])?.n ?? 0),
+      0,
+    );
     this.centre = readCentre(db, model);
     this.words = 0;
     this.count = 0;
@@ -190,7 +209,7 @@ export class VectorCache {
     this.tables = new Uint8Array(total);
     TABLES.forEach((t, which) => {
       // Paged by rowid, so no more than PAGE rows are ever held as objects.
-      for (let after = -1; ; ) {
+      for (let after = -1; ;) {
         const rows = db.all<{ rowid: number; id: number; code: Uint8Array }>(
           `SELECT rowid, ${t.id} AS id, code FROM ${t.name} WHERE model = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
           [model, after, PAGE],
@@ -240,7 +259,8 @@ export class VectorCache {
       for (let at = 0; at < ids.length; at += READ_CHUNK) {
         const part = ids.slice(at, at + READ_CHUNK);
         const rows = db.all<{ id: number; vector: Uint8Array }>(
-          `SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND ${t.id} IN (${part.map(() => '?').join(', ')})`,
+          `SELECT ${t.id} AS id, vector FROM ${t.name} WHERE model = ? AND ` +
+            `${t.id} IN (${part.map(() => '?').join(', ')})`,
           [model, ...part],
         );
         for (const row of rows) {
@@ -254,6 +274,9 @@ export class VectorCache {
     });
     // A fixed order first, so that equal scores rank the same way every time.
     hits.sort((a, b) => (a.table === b.table ? a.id - b.id : a.table < b.table ? -1 : 1));
-    return topK(hits.map((h) => h.score), k).map((i) => hits[i]);
+    return topK(
+      hits.map((h) => h.score),
+      k,
+    ).map((i) => hits[i]);
   }
 }

@@ -15,10 +15,24 @@ import { rowToMemory } from '../store/memoryRows';
 import type { SessionProposal } from './types';
 
 /** `duplicate` stops being a record of its own: superseded by `survivor`, with a merged event saying why. */
-export function mergeRecords(ctx: EngineContext, actor: Actor, survivor: string, duplicate: string, reason: string): void {
+export function mergeRecords(
+  ctx: EngineContext,
+  actor: Actor,
+  survivor: string,
+  duplicate: string,
+  reason: string,
+): void {
   const result = supersede(ctx, actor, duplicate, survivor);
   const row = requireCurrent(ctx, duplicate);
-  recordEvent(ctx, actor, { key: duplicate, version: row.version, event: 'merged', reason, related_key: survivor, valid_at: result.valid_from, at: nowIso(ctx) });
+  recordEvent(ctx, actor, {
+    key: duplicate,
+    version: row.version,
+    event: 'merged',
+    reason,
+    related_key: survivor,
+    valid_at: result.valid_from,
+    at: nowIso(ctx),
+  });
 }
 
 const union = (a: string[], b: string[] | undefined, max: number) => [...new Set([...a, ...(b ?? [])])].slice(0, max);
@@ -59,7 +73,12 @@ function mergedInput(ctx: EngineContext, proposal: SessionProposal): RememberInp
   const target = rowToMemory(requireCurrent(ctx, proposal.target ?? proposal.key));
   const c = proposal.candidate;
   if (target.key === proposal.key) {
-    return { ...c, anchors: union(target.anchors, c.anchors, LIMITS.anchors), links: union(target.links, c.links, LIMITS.links), tags: union(target.tags, c.tags, LIMITS.tags) };
+    return {
+      ...c,
+      anchors: union(target.anchors, c.anchors, LIMITS.anchors),
+      links: union(target.links, c.links, LIMITS.links),
+      tags: union(target.tags, c.tags, LIMITS.tags),
+    };
   }
   const restated = toRememberInput(target, {
     anchors: union(target.anchors, c.anchors, LIMITS.anchors),
@@ -72,6 +91,11 @@ function mergedInput(ctx: EngineContext, proposal: SessionProposal): RememberInp
 }
 
 function saved(result: SaveResult): ProposalOutcome {
-  if (!result.saved) throw new LoreError('INVALID_STATE', `not saved: ${result.conflict.reason}`, 'the record changed since the plan was made; close the session again for a fresh plan');
+  if (!result.saved)
+    throw new LoreError(
+      'INVALID_STATE',
+      `not saved: ${result.conflict.reason}`,
+      'the record changed since the plan was made; close the session again for a fresh plan',
+    );
   return { key: result.key, version: result.version, unchanged: result.unchanged };
 }

@@ -53,13 +53,17 @@ function toItem(row: InboxRow): InboxItem {
     proposal: row.proposal ? JSON.parse(row.proposal) : null,
     created_at: row.created_at,
     created_by: row.created_by,
-    resolution: row.resolution ? { action: row.resolution as InboxAction, by: row.resolved_by ?? '', at: row.resolved_at ?? '', note: row.note } : null,
+    resolution: row.resolution
+      ? { action: row.resolution as InboxAction, by: row.resolved_by ?? '', at: row.resolved_at ?? '', note: row.note }
+      : null,
   };
 }
 
 /** The newest item with this fingerprint, in any state: a finding is queued once, and a dismissal sticks. */
 export function itemByFingerprint(db: SqlDatabase, fingerprint: string): InboxItem | undefined {
-  const row = db.get<InboxRow>('SELECT * FROM inbox_items WHERE fingerprint = ? ORDER BY id DESC LIMIT 1', [fingerprint]);
+  const row = db.get<InboxRow>('SELECT * FROM inbox_items WHERE fingerprint = ? ORDER BY id DESC LIMIT 1', [
+    fingerprint,
+  ]);
   return row ? toItem(row) : undefined;
 }
 
@@ -68,9 +72,23 @@ export function openItem(ctx: EngineContext, actor: Actor, item: NewInboxItem, n
     `INSERT INTO inbox_items
        (fingerprint, kind, keys, summary, evidence, risk, actions, proposal, state, created_at, created_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
-    [item.fingerprint, item.kind, JSON.stringify(item.keys), item.summary, JSON.stringify(item.evidence), item.risk, JSON.stringify(item.actions), item.proposal ? JSON.stringify(item.proposal) : null, now, actorLabel(actor)],
+    [
+      item.fingerprint,
+      item.kind,
+      JSON.stringify(item.keys),
+      item.summary,
+      JSON.stringify(item.evidence),
+      item.risk,
+      JSON.stringify(item.actions),
+      item.proposal ? JSON.stringify(item.proposal) : null,
+      now,
+      actorLabel(actor),
+    ],
   ).lastInsertRowid;
-  appendAudit(ctx.db, actor, now, { event: 'inbox.open', digests: { item: id, fingerprint: sha256(item.fingerprint) } });
+  appendAudit(ctx.db, actor, now, {
+    event: 'inbox.open',
+    digests: { item: id, fingerprint: sha256(item.fingerprint) },
+  });
   return getItem(ctx.db, id);
 }
 
@@ -99,7 +117,9 @@ export function listInbox(db: SqlDatabase, filter: InboxFilter = {}): InboxList 
     `SELECT * FROM inbox_items ${state === 'open' ? "WHERE state = 'open'" : ''}
      ORDER BY state = 'open' DESC, CASE risk WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, id`,
   );
-  const counts = db.get<{ open: number; total: number }>("SELECT COALESCE(SUM(state = 'open'), 0) AS open, COUNT(*) AS total FROM inbox_items")!;
+  const counts = db.get<{ open: number; total: number }>(
+    "SELECT COALESCE(SUM(state = 'open'), 0) AS open, COUNT(*) AS total FROM inbox_items",
+  )!;
   return { items: rows.map(toItem), open: counts.open, total: counts.total };
 }
 
@@ -107,19 +127,33 @@ export function listInbox(db: SqlDatabase, filter: InboxFilter = {}): InboxList 
  * Closes an item with the action taken. A dismissed session proposal drops the candidate it
  * carried: a person decided it should not be kept, so its text does not linger in the store.
  */
-export function closeItem(ctx: EngineContext, actor: Actor, item: InboxItem, action: InboxAction, note: string | null, now: string): InboxItem {
+export function closeItem(
+  ctx: EngineContext,
+  actor: Actor,
+  item: InboxItem,
+  action: InboxAction,
+  note: string | null,
+  now: string,
+): InboxItem {
   const state = action === 'dismiss' ? 'dismissed' : 'resolved';
   ctx.db.run(
     `UPDATE inbox_items SET state = ?, resolution = ?, resolved_by = ?, resolved_at = ?, note = ?,
        proposal = CASE WHEN ? = 'dismissed' THEN NULL ELSE proposal END WHERE id = ?`,
     [state, action, actorLabel(actor), now, note, state, item.id],
   );
-  const { fingerprint } = ctx.db.get<{ fingerprint: string }>('SELECT fingerprint FROM inbox_items WHERE id = ?', [item.id])!;
-  appendAudit(ctx.db, actor, now, { event: `inbox.${action}`, digests: { item: item.id, fingerprint: sha256(fingerprint) } });
+  const { fingerprint } = ctx.db.get<{ fingerprint: string }>('SELECT fingerprint FROM inbox_items WHERE id = ?', [
+    item.id,
+  ])!;
+  appendAudit(ctx.db, actor, now, {
+    event: `inbox.${action}`,
+    digests: { item: item.id, fingerprint: sha256(fingerprint) },
+  });
   return getItem(ctx.db, item.id);
 }
 
 /** Forget removes every inbox item that names the forgotten key: their text quotes the record. */
 export function forgetInboxItems(db: SqlDatabase, key: string): number {
-  return db.run('DELETE FROM inbox_items WHERE EXISTS (SELECT 1 FROM json_each(inbox_items.keys) WHERE value = ?)', [key]).changes;
+  return db.run('DELETE FROM inbox_items WHERE EXISTS (SELECT 1 FROM json_each(inbox_items.keys) WHERE value = ?)', [
+    key,
+  ]).changes;
 }

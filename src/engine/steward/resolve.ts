@@ -22,17 +22,29 @@ export interface ResolveResult {
   outcome: ProposalOutcome | null;
 }
 
-
-export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, rawAction: unknown, rawNote?: unknown): ResolveResult {
+export function resolveInbox(
+  ctx: EngineContext,
+  actor: Actor,
+  rawId: unknown,
+  rawAction: unknown,
+  rawNote?: unknown,
+): ResolveResult {
   const id = typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) throw invalid(`an inbox item id is a whole number; got ${JSON.stringify(rawId)}`, 'see the ids with `lore inbox`');
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1)
+    throw invalid(`an inbox item id is a whole number; got ${JSON.stringify(rawId)}`, 'see the ids with `lore inbox`');
   const action = requireEnum('action', rawAction, INBOX_ACTIONS);
   const note = rawNote === undefined || rawNote === null ? null : requireText('note', rawNote, LIMITS.reasonChars);
   return ctx.db.transaction(() => {
     const item = getItem(ctx.db, id);
-    if (item.state !== 'open') throw new LoreError('INVALID_STATE', `inbox item ${id} is already ${item.state} (${item.resolution?.action} by ${item.resolution?.by})`);
+    if (item.state !== 'open')
+      throw new LoreError(
+        'INVALID_STATE',
+        `inbox item ${id} is already ${item.state} (${item.resolution?.action} by ${item.resolution?.by})`,
+      );
     if (!item.actions.includes(action)) {
-      throw invalid(`inbox item ${id} (${item.kind}) cannot be resolved with ${action}; valid actions: ${item.actions.join(', ')}`);
+      throw invalid(
+        `inbox item ${id} (${item.kind}) cannot be resolved with ${action}; valid actions: ${item.actions.join(', ')}`,
+      );
     }
     if (action !== 'dismiss') requireUnchanged(ctx, item);
     const reason = note ?? `steward: ${item.summary}`.slice(0, LIMITS.reasonChars);
@@ -86,17 +98,23 @@ export function resolveInbox(ctx: EngineContext, actor: Actor, rawId: unknown, r
 
 function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action: InboxAction): ProposalOutcome {
   if (!actor.human) {
-    throw new LoreError('HUMAN_ONLY', `applying a session proposal (${action} ${item.keys[0]}) is a person's act and was not confirmed by one`, `run \`lore inbox resolve ${item.id} --action ${action}\` yourself in a terminal, or dismiss it`);
+    throw new LoreError(
+      'HUMAN_ONLY',
+      `applying a session proposal (${action} ${item.keys[0]}) is a person's act and was not confirmed by one`,
+      `run \`lore inbox resolve ${item.id} --action ${action}\` yourself in a terminal, or dismiss it`,
+    );
   }
   if (!item.proposal) throw new LoreError('INVALID_STATE', `inbox item ${item.id} carries no proposal to apply`);
   // "add" on a merge or supersede proposal keeps the candidate as a record of its own.
-  const proposal = action === item.proposal.action ? item.proposal : { ...item.proposal, action: 'add' as const, target: null };
+  const proposal =
+    action === item.proposal.action ? item.proposal : { ...item.proposal, action: 'add' as const, target: null };
   requireAsSeen(ctx, item, proposal.action === 'add' ? [proposal.key] : item.keys);
   if (proposal.action === 'promote') requireAsProposed(ctx, item, proposal);
   return applyProposal(ctx, actor, proposal);
 }
 
-const stalePlan = (item: InboxItem) => `dismiss it (lore inbox resolve ${item.id} --action dismiss) and close the session again for a fresh plan`;
+const stalePlan = (item: InboxItem) =>
+  `dismiss it (lore inbox resolve ${item.id} --action dismiss) and close the session again for a fresh plan`;
 
 const describe = (record: SeenRecord | null) => (record ? `v${record.version}, ${record.status}` : 'absent');
 
@@ -109,7 +127,11 @@ function requireAsSeen(ctx: EngineContext, item: InboxItem, keys: string[]): voi
     const then = describe(seen[key]);
     const now = describe(currentRow(ctx.db, key) ?? null);
     if (now !== then) {
-      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was queued (then ${then}; now ${now})`, stalePlan(item));
+      throw new LoreError(
+        'INVALID_STATE',
+        `${key} changed since inbox item ${item.id} was queued (then ${then}; now ${now})`,
+        stalePlan(item),
+      );
     }
   }
 }
@@ -118,7 +140,11 @@ function requireAsSeen(ctx: EngineContext, item: InboxItem, keys: string[]): voi
 function requireAsProposed(ctx: EngineContext, item: InboxItem, proposal: SessionProposal): void {
   const row = requireCurrent(ctx, proposal.key);
   if (substanceDigest(rowToMemory(row)) !== substanceDigest(validateRemember(proposal.candidate))) {
-    throw new LoreError('INVALID_STATE', `${proposal.key} no longer says what inbox item ${item.id} proposes to promote (it was saved again since)`, `read it (lore get ${proposal.key}) and promote it with lore promote if it holds, or ${stalePlan(item)}`);
+    throw new LoreError(
+      'INVALID_STATE',
+      `${proposal.key} no longer says what inbox item ${item.id} proposes to promote (it was saved again since)`,
+      `read it (lore get ${proposal.key}) and promote it with lore promote if it holds, or ${stalePlan(item)}`,
+    );
   }
 }
 
@@ -127,9 +153,17 @@ function requireUnchanged(ctx: EngineContext, item: InboxItem): void {
   const versions = item.evidence.versions as Record<string, number> | undefined;
   if (!versions) return;
   for (const [key, version] of Object.entries(versions)) {
-    const row = ctx.db.get<{ version: number; status: string }>('SELECT version, status FROM memories WHERE key = ? AND is_current = 1', [key]);
+    const row = ctx.db.get<{ version: number; status: string }>(
+      'SELECT version, status FROM memories WHERE key = ? AND is_current = 1',
+      [key],
+    );
     if (!row || row.version !== version || !isLiveStatus(row.status)) {
-      throw new LoreError('INVALID_STATE', `${key} changed since inbox item ${item.id} was found (${row ? `now v${row.version}, ${row.status}` : 'it is gone'})`, `dismiss it (lore inbox resolve ${item.id} --action dismiss) and run \`lore steward run\` for a fresh finding`);
+      throw new LoreError(
+        'INVALID_STATE',
+        `${key} changed since inbox item ${item.id} was found ` +
+          `(${row ? `now v${row.version}, ${row.status}` : 'it is gone'})`,
+        `dismiss it (lore inbox resolve ${item.id} --action dismiss) and run \`lore steward run\` for a fresh finding`,
+      );
     }
   }
 }

@@ -53,37 +53,73 @@ export interface StewardRunResult {
   inbox_open: number;
 }
 
-export function runSteward(ctx: EngineContext, options: StewardRunOptions = {}, drift: Map<string, DriftSignal[]> | null): StewardRunResult {
+export function runSteward(
+  ctx: EngineContext,
+  options: StewardRunOptions = {},
+  drift: Map<string, DriftSignal[]> | null,
+): StewardRunResult {
   const dryRun = options.dryRun === true;
   const unverifiedDays = optionalInteger('unverifiedDays', options.unverifiedDays, 1, 36_500) ?? undefined;
   const work = () => {
     const now = nowIso(ctx);
-    const rows = ctx.db.all<MemoryRow>(`SELECT * FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`);
+    const rows = ctx.db.all<MemoryRow>(
+      `SELECT * FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`,
+    );
     const { accepted, refused } = ctx.integrity.partition(rows);
     const records = accepted.map(rowToMemory);
     const statuses = new Map(records.map((m) => [m.key, m.status as string]));
-    const findings = scanAll(records, { now, unverifiedDays, drift, verifiedAt: lastVerified(ctx, records.map((m) => m.key)) });
+    const findings = scanAll(records, {
+      now,
+      unverifiedDays,
+      drift,
+      verifiedAt: lastVerified(
+        ctx,
+        records.map((m) => m.key),
+      ),
+    });
 
     const results: StewardFinding[] = [];
     const mergedAway = new Set<string>();
     // Automatic merges first, so findings about a copy that was merged away are not queued.
-    const ordered = findings.map((f) => ({ f, a: assess(f, statuses) })).sort((x, y) => Number(y.a.auto) - Number(x.a.auto));
+    const ordered = findings
+      .map((f) => ({ f, a: assess(f, statuses) }))
+      .sort((x, y) => Number(y.a.auto) - Number(x.a.auto));
     for (const { f, a } of ordered) {
       const earlier = itemByFingerprint(ctx.db, f.fingerprint);
       let outcome: FindingOutcome;
       let inboxId: number | null = earlier?.id ?? null;
-      if (earlier) outcome = earlier.state === 'open' ? 'already_queued' : earlier.state === 'dismissed' ? 'dismissed_before' : 'resolved_before';
+      if (earlier)
+        outcome =
+          earlier.state === 'open'
+            ? 'already_queued'
+            : earlier.state === 'dismissed'
+              ? 'dismissed_before'
+              : 'resolved_before';
       else if (f.keys.some((k) => mergedAway.has(k))) outcome = 'moot';
       else if (a.auto) {
         outcome = dryRun ? 'would_apply' : 'applied';
         for (const duplicate of f.keys.slice(1)) {
-          if (!dryRun) mergeRecords(ctx, STEWARD_ACTOR, f.keys[0], duplicate, `steward: exact duplicate of ${f.keys[0]}`);
+          if (!dryRun)
+            mergeRecords(ctx, STEWARD_ACTOR, f.keys[0], duplicate, `steward: exact duplicate of ${f.keys[0]}`);
           mergedAway.add(duplicate);
         }
       } else if (dryRun) outcome = 'would_queue';
       else {
         outcome = 'queued';
-        inboxId = openItem(ctx, STEWARD_ACTOR, { fingerprint: f.fingerprint, kind: f.kind, keys: f.keys, summary: f.summary, evidence: { ...f.evidence, policy: a.reason }, risk: a.risk, actions: f.actions }, now).id;
+        inboxId = openItem(
+          ctx,
+          STEWARD_ACTOR,
+          {
+            fingerprint: f.fingerprint,
+            kind: f.kind,
+            keys: f.keys,
+            summary: f.summary,
+            evidence: { ...f.evidence, policy: a.reason },
+            risk: a.risk,
+            actions: f.actions,
+          },
+          now,
+        ).id;
       }
       results.push({ ...f, ...a, outcome, inbox_id: inboxId });
     }
@@ -108,7 +144,13 @@ export function runSteward(ctx: EngineContext, options: StewardRunOptions = {}, 
  * re-verification of an already verified record writes no new version); it names keys by digest.
  */
 function lastVerified(ctx: EngineContext, keys: string[]): Map<string, string> {
-  const byDigest = new Map(ctx.db.all<{ key_digest: string; at: string }>("SELECT key_digest, MAX(at) AS at FROM audit_events WHERE event = 'memory.reverify' GROUP BY key_digest").map((r) => [r.key_digest, r.at]));
+  const byDigest = new Map(
+    ctx.db
+      .all<{ key_digest: string; at: string }>(
+        "SELECT key_digest, MAX(at) AS at FROM audit_events WHERE event = 'memory.reverify' GROUP BY key_digest",
+      )
+      .map((r) => [r.key_digest, r.at]),
+  );
   const result = new Map<string, string>();
   if (!byDigest.size) return result;
   for (const key of keys) {

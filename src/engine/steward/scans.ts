@@ -43,7 +43,9 @@ export interface ScanOptions {
   unverifiedDays?: number;
   /** Drift findings by memory key; null when drift findings are not available. */
   drift: Map<string, DriftSignal[]> | null;
-  /** When each record was last re-verified against its anchors, by key (a re-verification need not make a new version). */
+  /**
+   * When each record was last re-verified against its anchors, by key (a re-verification need not make a new version).
+   */
   verifiedAt?: Map<string, string>;
 }
 
@@ -60,7 +62,18 @@ export function survivorOrder(a: Memory, b: Memory): number {
   );
 }
 
-const byAge = (a: Memory, b: Memory) => (a.valid_from < b.valid_from ? -1 : a.valid_from > b.valid_from ? 1 : a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : a.key < b.key ? -1 : 1);
+const byAge = (a: Memory, b: Memory) =>
+  a.valid_from < b.valid_from
+    ? -1
+    : a.valid_from > b.valid_from
+      ? 1
+      : a.recorded_at < b.recorded_at
+        ? -1
+        : a.recorded_at > b.recorded_at
+          ? 1
+          : a.key < b.key
+            ? -1
+            : 1;
 
 export function findDuplicates(records: Memory[], vectors: Map<string, TermVector>): Finding[] {
   const findings: Finding[] = [];
@@ -80,7 +93,12 @@ export function findDuplicates(records: Memory[], vectors: Map<string, TermVecto
       kind: 'duplicate',
       keys: ordered.map((m) => m.key),
       summary: `${ordered.length} records say exactly the same thing ("${ordered[0].title}"); keep ${ordered[0].key}`,
-      evidence: { exact: true, substance_digest: digest, versions: versionsOf(ordered), statuses: Object.fromEntries(ordered.map((m) => [m.key, m.status])) },
+      evidence: {
+        exact: true,
+        substance_digest: digest,
+        versions: versionsOf(ordered),
+        statuses: Object.fromEntries(ordered.map((m) => [m.key, m.status])),
+      },
       fingerprint: `duplicate:exact:${ordered.map(at).sort().join(',')}`,
       actions: ['merge', 'dismiss'],
     });
@@ -99,7 +117,13 @@ export function findDuplicates(records: Memory[], vectors: Map<string, TermVecto
       kind: 'duplicate',
       keys: [keep.key, other.key],
       summary: `${other.key} nearly repeats ${keep.key} (similarity ${round(similarity)})`,
-      evidence: { exact: false, similarity: round(similarity), threshold: NEAR_DUPLICATE_SIMILARITY, shared_terms: sharedTerms(vectors.get(a)!, vectors.get(b)!), versions: versionsOf([keep, other]) },
+      evidence: {
+        exact: false,
+        similarity: round(similarity),
+        threshold: NEAR_DUPLICATE_SIMILARITY,
+        shared_terms: sharedTerms(vectors.get(a)!, vectors.get(b)!),
+        versions: versionsOf([keep, other]),
+      },
       fingerprint: `duplicate:near:${[at(keep), at(other)].sort().join(',')}`,
       actions: ['merge', 'dismiss'],
     });
@@ -114,7 +138,8 @@ export function findDuplicates(records: Memory[], vectors: Map<string, TermVecto
  */
 function candidatePairs(records: Memory[], vectors: Map<string, TermVector>): Array<[string, string]> {
   const df = new Map<string, number>();
-  for (const m of records) for (const s of vectors.get(m.key)!.keys()) df.set(`${m.type}:${s}`, (df.get(`${m.type}:${s}`) ?? 0) + 1);
+  for (const m of records)
+    for (const s of vectors.get(m.key)!.keys()) df.set(`${m.type}:${s}`, (df.get(`${m.type}:${s}`) ?? 0) + 1);
   const postings = new Map<string, string[]>();
   for (const m of records) {
     const rare = [...vectors.get(m.key)!.keys()]
@@ -151,12 +176,17 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
     if (group.length < 2 || new Set(group.map(substanceDigest)).size < 2) continue;
     const ordered = [...group].sort(byAge);
     const newest = ordered[ordered.length - 1];
-    for (let i = 0; i < ordered.length; i++) for (let j = i + 1; j < ordered.length; j++) reported.add(`${ordered[i].key}\n${ordered[j].key}`);
+    for (let i = 0; i < ordered.length; i++)
+      for (let j = i + 1; j < ordered.length; j++) reported.add(`${ordered[i].key}\n${ordered[j].key}`);
     findings.push({
       kind: 'conflict',
       keys: ordered.map((m) => m.key),
       summary: `${ordered.length} live records state the fact "${factKey}" differently; the newest is ${newest.key}`,
-      evidence: { fact_key: factKey, versions: versionsOf(ordered), valid_from: Object.fromEntries(ordered.map((m) => [m.key, m.valid_from])) },
+      evidence: {
+        fact_key: factKey,
+        versions: versionsOf(ordered),
+        valid_from: Object.fromEntries(ordered.map((m) => [m.key, m.valid_from])),
+      },
       fingerprint: `conflict:fact:${factKey}:${ordered.map(at).sort().join(',')}`,
       actions: ['supersede', 'dispute', 'dismiss'],
     });
@@ -172,7 +202,10 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
     }
   }
   for (const [anchor, all] of [...byAnchor].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const group = all.length > MAX_ANCHOR_GROUP ? [...all].sort((a, b) => (a.updated_at > b.updated_at ? -1 : 1)).slice(0, MAX_ANCHOR_GROUP) : all;
+    const group =
+      all.length > MAX_ANCHOR_GROUP
+        ? [...all].sort((a, b) => (a.updated_at > b.updated_at ? -1 : 1)).slice(0, MAX_ANCHOR_GROUP)
+        : all;
     for (let i = 0; i < group.length; i++) {
       for (let j = i + 1; j < group.length; j++) {
         const [older, newer] = [group[i], group[j]].sort(byAge);
@@ -188,8 +221,16 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
         findings.push({
           kind: 'conflict',
           keys: [older.key, newer.key],
-          summary: `${older.key} and ${newer.key} both concern ${anchor} and say different things${opposed ? ' (one of them says not to)' : ''}`,
-          evidence: { anchor, similarity: round(similarity), shared_terms: sharedTerms(vectors.get(older.key)!, vectors.get(newer.key)!), negated: polarity, versions: versionsOf([older, newer]) },
+          summary:
+            `${older.key} and ${newer.key} both concern ${anchor} and say ` +
+            `different things${opposed ? ' (one of them says not to)' : ''}`,
+          evidence: {
+            anchor,
+            similarity: round(similarity),
+            shared_terms: sharedTerms(vectors.get(older.key)!, vectors.get(newer.key)!),
+            negated: polarity,
+            versions: versionsOf([older, newer]),
+          },
           fingerprint: `conflict:anchor:${anchor}:${[at(older), at(newer)].sort().join(',')}`,
           actions: ['supersede', 'dispute', 'dismiss'],
         });
@@ -197,7 +238,10 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
     }
   }
   // No fact key and no anchor in common: one subject, two different values of one exclusive kind.
-  for (const [x, y] of candidatePairs(records.filter((m) => CONFLICT_TYPES.includes(m.type)), vectors)) {
+  for (const [x, y] of candidatePairs(
+    records.filter((m) => CONFLICT_TYPES.includes(m.type)),
+    vectors,
+  )) {
     const pair = [x, y].sort().join('\n');
     if (reported.has(pair)) continue;
     const [older, newer] = [byKey.get(x)!, byKey.get(y)!].sort(byAge);
@@ -208,8 +252,17 @@ export function findConflicts(records: Memory[], vectors: Map<string, TermVector
     findings.push({
       kind: 'conflict',
       keys: [older.key, newer.key],
-      summary: `${older.key} and ${newer.key} state different ${conflict.kind}s (${conflict.values[0].join(', ')} / ${conflict.values[1].join(', ')}) about ${conflict.shared_subject.join(' ')}; the newer is ${newer.key}`,
-      evidence: { value_kind: conflict.kind, values: { [older.key]: conflict.values[0], [newer.key]: conflict.values[1] }, shared_terms: conflict.shared_subject, versions: versionsOf([older, newer]) },
+      summary:
+        `${older.key} and ${newer.key} state different ${conflict.kind}s ` +
+        `(${conflict.values[0].join(', ')} / ` +
+        `${conflict.values[1].join(', ')}) about ` +
+        `${conflict.shared_subject.join(' ')}; the newer is ${newer.key}`,
+      evidence: {
+        value_kind: conflict.kind,
+        values: { [older.key]: conflict.values[0], [newer.key]: conflict.values[1] },
+        shared_terms: conflict.shared_subject,
+        versions: versionsOf([older, newer]),
+      },
       fingerprint: `conflict:value:${[at(older), at(newer)].sort().join(',')}`,
       actions: ['supersede', 'dispute', 'dismiss'],
     });
@@ -227,7 +280,13 @@ export function findStale(records: Memory[], options: ScanOptions): Finding[] {
     const verified = options.verifiedAt?.get(m.key);
     const confirmed = verified && verified > m.updated_at ? verified : m.updated_at;
     // `versions`, like every finding's: resolving the item refuses once the record moved on.
-    const evidence: Record<string, unknown> = { version: m.version, versions: { [m.key]: m.version }, basis: m.basis, updated_at: m.updated_at, ...(verified ? { verified_at: verified } : {}) };
+    const evidence: Record<string, unknown> = {
+      version: m.version,
+      versions: { [m.key]: m.version },
+      basis: m.basis,
+      updated_at: m.updated_at,
+      ...(verified ? { verified_at: verified } : {}),
+    };
     if (m.review_after && m.review_after <= options.now) {
       reasons.push('review_due');
       evidence.review_after = m.review_after;
@@ -243,13 +302,26 @@ export function findStale(records: Memory[], options: ScanOptions): Finding[] {
     }
     if (!reasons.length) continue;
     evidence.reasons = reasons;
-    const what = reasons.map((r) => (r === 'review_due' ? `its review date ${m.review_after} has passed` : r === 'unverified' ? `it has not been updated or re-verified for ${days} days` : `${drifted.length} of its references drifted (${[...new Set(drifted.map((d) => d.state))].join(', ')})`));
+    const what = reasons.map((r) =>
+      r === 'review_due'
+        ? `its review date ${m.review_after} has passed`
+        : r === 'unverified'
+          ? `it has not been updated or re-verified for ${days} days`
+          : `${drifted.length} of its references drifted (${[...new Set(drifted.map((d) => d.state))].join(', ')})`,
+    );
     findings.push({
       kind: 'stale',
       keys: [m.key],
       summary: `${m.key} may be out of date: ${what.join('; ')}`,
       evidence,
-      fingerprint: `stale:${at(m)}:${reasons.join('+')}${drifted.length ? `:${drifted.map((d) => `${d.finding_id}=${d.state}`).sort().join(',')}` : ''}`,
+      fingerprint: `stale:${at(m)}:${reasons.join('+')}${
+        drifted.length
+          ? `:${drifted
+              .map((d) => `${d.finding_id}=${d.state}`)
+              .sort()
+              .join(',')}`
+          : ''
+      }`,
       actions: ['deprecate', 'dispute', 'dismiss'],
     });
   }
@@ -273,7 +345,9 @@ export function findDeadEndCollisions(records: Memory[]): Finding[] {
   for (const d of records) {
     if (d.type !== 'decision' || d.status !== 'active') continue;
     // The probes a save uses.
-    const probes = deadEndProbes(d).map(stems).filter((p) => p.size);
+    const probes = deadEndProbes(d)
+      .map(stems)
+      .filter((p) => p.size);
     const sharing = new Set<number>();
     for (const probe of probes) for (const s of probe) for (const i of byStem.get(s) ?? []) sharing.add(i);
     for (const dead of [...sharing].sort((a, b) => a - b).map((i) => deadEnds[i])) {
@@ -283,7 +357,12 @@ export function findDeadEndCollisions(records: Memory[]): Finding[] {
         kind: 'dead_end_collision',
         keys: [d.key, dead.m.key],
         summary: `the active decision ${d.key} resembles the recorded dead end ${dead.m.key} ("${dead.m.title}")`,
-        evidence: { resemblance: round(score), threshold: RESEMBLANCE_THRESHOLD, dead_end: { key: dead.m.key, title: dead.m.title, description: dead.m.description, status: dead.m.status }, versions: versionsOf([d, dead.m]) },
+        evidence: {
+          resemblance: round(score),
+          threshold: RESEMBLANCE_THRESHOLD,
+          dead_end: { key: dead.m.key, title: dead.m.title, description: dead.m.description, status: dead.m.status },
+          versions: versionsOf([d, dead.m]),
+        },
         fingerprint: `dead_end_collision:${at(d)}:${at(dead.m)}`,
         actions: ['dispute', 'deprecate', 'dismiss'],
       });
@@ -295,5 +374,10 @@ export function findDeadEndCollisions(records: Memory[]): Finding[] {
 /** Every scan, in a stable order. */
 export function scanAll(records: Memory[], options: ScanOptions): Finding[] {
   const vectors = new Map(records.map((m) => [m.key, termVector(m)]));
-  return [...findDuplicates(records, vectors), ...findConflicts(records, vectors), ...findStale(records, options), ...findDeadEndCollisions(records)];
+  return [
+    ...findDuplicates(records, vectors),
+    ...findConflicts(records, vectors),
+    ...findStale(records, options),
+    ...findDeadEndCollisions(records),
+  ];
 }

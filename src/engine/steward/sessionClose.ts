@@ -22,7 +22,15 @@ import { digestOf } from '../trust/digest';
 import { applyProposal } from './apply';
 import { itemByFingerprint, openItem } from './inbox';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
-import { SESSION_KINDS, type InboxAction, type PlanAction, type Risk, type SeenRecord, type SessionKind, type SessionProposal } from './types';
+import {
+  SESSION_KINDS,
+  type InboxAction,
+  type PlanAction,
+  type Risk,
+  type SeenRecord,
+  type SessionKind,
+  type SessionProposal,
+} from './types';
 
 /** At most this many candidate memories per session: a session settles a handful of things. */
 export const MAX_CANDIDATES = 50;
@@ -93,10 +101,15 @@ function optionalText(field: string, value: unknown, max: number): string | unde
 }
 
 export function validateSession(actor: Actor, raw: unknown): ValidSession {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid('a session close is an object: { kind, summary?, memories? }');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw invalid('a session close is an object: { kind, summary?, memories? }');
   const input = raw as Record<string, unknown>;
   const unknown = Object.keys(input).filter((k) => !KNOWN_FIELDS.has(k));
-  if (unknown.length) throw invalid(`the session has unknown field(s): ${unknown.join(', ')}`, `allowed: ${[...KNOWN_FIELDS].join(', ')}`);
+  if (unknown.length)
+    throw invalid(
+      `the session has unknown field(s): ${unknown.join(', ')}`,
+      `allowed: ${[...KNOWN_FIELDS].join(', ')}`,
+    );
   const kind = input.kind === undefined ? 'routine' : requireEnum('kind', input.kind, SESSION_KINDS);
   const summary =
     input.summary === undefined || input.summary === null
@@ -109,29 +122,55 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
   const session_id = optionalText('session_id', input.session_id, LIMITS.provenanceFieldChars) ?? null;
   const agent = optionalText('agent', input.agent, LIMITS.provenanceFieldChars);
   const client = optionalText('client', input.client, LIMITS.provenanceFieldChars);
-  if (input.memories !== undefined && !Array.isArray(input.memories)) throw invalid('memories must be a list of candidate memories (the remember fields)');
+  if (input.memories !== undefined && !Array.isArray(input.memories))
+    throw invalid('memories must be a list of candidate memories (the remember fields)');
   const memories = (input.memories ?? []) as unknown[];
-  if (memories.length > MAX_CANDIDATES) throw new LoreError('LIMIT_EXCEEDED', `the session has ${memories.length} candidate memories; the limit is ${MAX_CANDIDATES}`, 'send the ones that matter, or close the session in parts');
-  if (!memories.length && summary === null) throw invalid('the session has neither a summary nor memories', 'send memories (candidate records with the remember fields) and/or a summary');
+  if (memories.length > MAX_CANDIDATES)
+    throw new LoreError(
+      'LIMIT_EXCEEDED',
+      `the session has ${memories.length} candidate memories; the limit is ${MAX_CANDIDATES}`,
+      'send the ones that matter, or close the session in parts',
+    );
+  if (!memories.length && summary === null)
+    throw invalid(
+      'the session has neither a summary nor memories',
+      'send memories (candidate records with the remember fields) and/or a summary',
+    );
 
   const seen = new Map<string, number>();
   const candidates = memories.map((m, index): Candidate => {
     const at = `memories[${index}]`;
-    if (m === null || typeof m !== 'object' || Array.isArray(m)) throw invalid(`${at} must be an object with the remember fields`);
+    if (m === null || typeof m !== 'object' || Array.isArray(m))
+      throw invalid(`${at} must be an object with the remember fields`);
     const { supersedes: rawSupersedes, provenance: rawProvenance, ...fields } = m as Record<string, unknown>;
-    if (rawProvenance !== undefined && (rawProvenance === null || typeof rawProvenance !== 'object' || Array.isArray(rawProvenance))) throw invalid(`${at}.provenance must be an object`);
+    if (
+      rawProvenance !== undefined &&
+      (rawProvenance === null || typeof rawProvenance !== 'object' || Array.isArray(rawProvenance))
+    )
+      throw invalid(`${at}.provenance must be an object`);
     // The candidate's own provenance wins; the session fills in what it leaves out.
-    const provenance = { source, ...(client ? { client } : {}), ...(agent ? { agent } : {}), ...(session_id ? { session_id } : {}), ...(rawProvenance as Record<string, unknown> | undefined) };
+    const provenance = {
+      source,
+      ...(client ? { client } : {}),
+      ...(agent ? { agent } : {}),
+      ...(session_id ? { session_id } : {}),
+      ...(rawProvenance as Record<string, unknown> | undefined),
+    };
     requireClaimableSource(actor, `${at}.provenance.source`, provenance.source);
     const candidate = { ...fields, provenance } as unknown as RememberInput;
     let valid: ValidRemember;
     try {
       valid = validateRemember(candidate);
     } catch (error) {
-      if (error instanceof LoreError) throw new LoreError(error.code, `${at}: ${error.message}`, error.hint, error.details);
+      if (error instanceof LoreError)
+        throw new LoreError(error.code, `${at}: ${error.message}`, error.hint, error.details);
       throw error;
     }
-    if (seen.has(valid.key)) throw invalid(`memories[${seen.get(valid.key)}] and ${at} both save ${valid.key}`, 'send one candidate per record');
+    if (seen.has(valid.key))
+      throw invalid(
+        `memories[${seen.get(valid.key)}] and ${at} both save ${valid.key}`,
+        'send one candidate per record',
+      );
     seen.set(valid.key, index);
     let supersedes: string | null = null;
     if (rawSupersedes !== undefined && rawSupersedes !== null) {
@@ -149,11 +188,16 @@ export function validateSession(actor: Actor, raw: unknown): ValidSession {
 function neighbours(ctx: EngineContext, c: ValidRemember): Memory[] {
   const match = ftsQuery(`${c.title} ${c.description}`);
   if (!match) return [];
-  const ranked = ctx.db.all<{ id: number }>('SELECT rowid AS id FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?', [match, NEIGHBOURS * 3]);
+  const ranked = ctx.db.all<{ id: number }>(
+    'SELECT rowid AS id FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank LIMIT ?',
+    [match, NEIGHBOURS * 3],
+  );
   if (!ranked.length) return [];
   const order = new Map(ranked.map((r, i) => [r.id, i]));
   const rows = ctx.db.all<MemoryRow>(
-    `SELECT * FROM memories WHERE id IN (${ranked.map(() => '?').join(', ')}) AND is_current = 1 AND status IN ${LIVE_STATUSES_SQL} AND type = ? AND key <> ?`,
+    `SELECT * FROM memories WHERE id IN ` +
+      `(${ranked.map(() => '?').join(', ')}) AND is_current = 1 AND ` +
+      `status IN ${LIVE_STATUSES_SQL} AND type = ? AND key <> ?`,
     [...ranked.map((r) => r.id), c.type, c.key],
   );
   return ctx.integrity
@@ -184,33 +228,111 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
   const existingRow = currentRow(ctx.db, v.key);
   const existing = existingRow && ctx.integrity.check(existingRow).ok ? rowToMemory(existingRow) : null;
   if (existingRow && !existing) {
-    draft = { action: 'merge', target: v.key, risk: 'high', reason: `${v.key} exists but fails verification; a person must look at it first`, noop: false, dead_ends: deadEnds };
+    draft = {
+      action: 'merge',
+      target: v.key,
+      risk: 'high',
+      reason: `${v.key} exists but fails verification; a person must look at it first`,
+      noop: false,
+      dead_ends: deadEnds,
+    };
   } else if (existing && existing.status === 'retracted') {
-    draft = { action: 'add', target: null, risk: 'medium', reason: `${v.key} was retracted; this would bring it back${deadEndNote}`, noop: false, dead_ends: deadEnds };
+    draft = {
+      action: 'add',
+      target: null,
+      risk: 'medium',
+      reason: `${v.key} was retracted; this would bring it back${deadEndNote}`,
+      noop: false,
+      dead_ends: deadEnds,
+    };
   } else if (existing && substanceDigest(existing) === substance) {
-    draft = { action: 'merge', target: v.key, risk: 'low', reason: `already recorded as ${v.key} (v${existing.version}); nothing to write`, noop: true, dead_ends: deadEnds };
+    draft = {
+      action: 'merge',
+      target: v.key,
+      risk: 'low',
+      reason: `already recorded as ${v.key} (v${existing.version}); nothing to write`,
+      noop: true,
+      dead_ends: deadEnds,
+    };
   } else if (existing) {
-    draft = { action: 'merge', target: v.key, risk: 'medium', reason: `${v.key} exists (v${existing.version}, ${existing.status}); this would become its next version${deadEndNote}`, noop: false, dead_ends: deadEnds };
+    draft = {
+      action: 'merge',
+      target: v.key,
+      risk: 'medium',
+      reason:
+        `${v.key} exists (v${existing.version}, ${existing.status}); this ` +
+        `would become its next version${deadEndNote}`,
+      noop: false,
+      dead_ends: deadEnds,
+    };
   } else {
     const vector = termVector(v);
     const near = neighbours(ctx, v)
       .map((m) => ({ m, exact: substanceDigest(m) === substance, similarity: cosine(vector, termVector(m)) }))
       .sort((a, b) => Number(b.exact) - Number(a.exact) || b.similarity - a.similarity)[0];
     const holders = v.fact_key
-      ? ctx.db.all<{ key: string }>(`SELECT key FROM memories WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`, [v.fact_key, v.key]).map((r) => r.key)
+      ? ctx.db
+          .all<{ key: string }>(
+            `SELECT key FROM memories WHERE fact_key = ? AND is_current = 1 ` +
+              `AND key <> ? AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`,
+            [v.fact_key, v.key],
+          )
+          .map((r) => r.key)
       : [];
     if (near?.exact) {
-      draft = { action: 'merge', target: near.m.key, risk: 'low', reason: `already recorded as ${near.m.key} (same content); nothing to write`, noop: true, dead_ends: deadEnds, similarity: 1 };
+      draft = {
+        action: 'merge',
+        target: near.m.key,
+        risk: 'low',
+        reason: `already recorded as ${near.m.key} (same content); nothing to write`,
+        noop: true,
+        dead_ends: deadEnds,
+        similarity: 1,
+      };
     } else if (near && near.similarity >= NEAR_DUPLICATE_SIMILARITY) {
-      draft = { action: 'merge', target: near.m.key, risk: 'medium', reason: `nearly repeats ${near.m.key} (similarity ${round(near.similarity)}); merging adds its anchors, links and tags there${deadEndNote}`, noop: false, dead_ends: deadEnds, similarity: round(near.similarity) };
+      draft = {
+        action: 'merge',
+        target: near.m.key,
+        risk: 'medium',
+        reason:
+          `nearly repeats ${near.m.key} (similarity ` +
+          `${round(near.similarity)}); merging adds its anchors, links and ` +
+          `tags there${deadEndNote}`,
+        noop: false,
+        dead_ends: deadEnds,
+        similarity: round(near.similarity),
+      };
     } else if (c.supersedes || holders.length) {
       const target = c.supersedes ?? holders[0];
-      const why = c.supersedes ? `it says it supersedes ${target}` : `it restates the fact "${v.fact_key}" that ${target} holds`;
-      draft = { action: 'supersede', target, risk: 'medium', reason: `${why}; ${target} would stop being valid${deadEndNote}`, noop: false, dead_ends: deadEnds };
+      const why = c.supersedes
+        ? `it says it supersedes ${target}`
+        : `it restates the fact "${v.fact_key}" that ${target} holds`;
+      draft = {
+        action: 'supersede',
+        target,
+        risk: 'medium',
+        reason: `${why}; ${target} would stop being valid${deadEndNote}`,
+        noop: false,
+        dead_ends: deadEnds,
+      };
     } else {
       draft = deadEnds.length
-        ? { action: 'add', target: null, risk: 'medium', reason: `a new record${deadEndNote}`, noop: false, dead_ends: deadEnds }
-        : { action: 'add', target: null, risk: 'low', reason: untrusted ? 'a new record; it lands quarantined (untrusted source)' : 'a new record', noop: false, dead_ends: deadEnds };
+        ? {
+            action: 'add',
+            target: null,
+            risk: 'medium',
+            reason: `a new record${deadEndNote}`,
+            noop: false,
+            dead_ends: deadEnds,
+          }
+        : {
+            action: 'add',
+            target: null,
+            risk: 'low',
+            reason: untrusted ? 'a new record; it lands quarantined (untrusted source)' : 'a new record',
+            noop: false,
+            dead_ends: deadEnds,
+          };
     }
   }
   if (untrusted && !draft.noop && draft.action !== 'add') {
@@ -219,7 +341,14 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
   const drafts = [draft];
   // Untrusted text enters quarantined; letting it into recall is a person's act, proposed here.
   if (untrusted && draft.action === 'add') {
-    drafts.push({ action: 'promote', target: null, risk: 'high', reason: `from an untrusted source (${v.provenance.source}): stays quarantined until a person promotes it`, noop: false, dead_ends: [] });
+    drafts.push({
+      action: 'promote',
+      target: null,
+      risk: 'high',
+      reason: `from an untrusted source (${v.provenance.source}): stays quarantined until a person promotes it`,
+      noop: false,
+      dead_ends: [],
+    });
   }
   return drafts;
 }
@@ -258,9 +387,14 @@ interface PlannedItem {
 }
 
 /** Step 2: what each candidate would do, with the notes a reviewer reads; reads only. */
-function planSession(ctx: EngineContext, session: ValidSession, reviewFirst: boolean): { notes: string[]; plans: PlannedItem[] } {
+function planSession(
+  ctx: EngineContext,
+  session: ValidSession,
+  reviewFirst: boolean,
+): { notes: string[]; plans: PlannedItem[] } {
   const notes: string[] = [];
-  if (!session.candidates.length) notes.push('no candidate memories: Lore does not extract memories from a summary; send them in `memories`');
+  if (!session.candidates.length)
+    notes.push('no candidate memories: Lore does not extract memories from a summary; send them in `memories`');
   if (reviewFirst) {
     const who = session.kind !== 'routine' ? `${session.kind} sessions are` : 'this session was handed in';
     notes.push(`${who} review-first: accept applies nothing and queues every item in the Inbox`);
@@ -291,7 +425,14 @@ function planSession(ctx: EngineContext, session: ValidSession, reviewFirst: boo
 }
 
 /** An item a person must decide: queued in the Inbox once (the same proposal is not queued twice). */
-function queueForReview(ctx: EngineContext, actor: Actor, session: ValidSession, planned: PlannedItem, proposal: SessionProposal, now: string): void {
+function queueForReview(
+  ctx: EngineContext,
+  actor: Actor,
+  session: ValidSession,
+  planned: PlannedItem,
+  proposal: SessionProposal,
+  now: string,
+): void {
   const { item, draft, candidate } = planned;
   const fingerprint = `session:${item.action}:${item.key}:${item.target ?? ''}:${digestOf(candidate.input)}`;
   const earlier = itemByFingerprint(ctx.db, fingerprint);
@@ -301,7 +442,10 @@ function queueForReview(ctx: EngineContext, actor: Actor, session: ValidSession,
     return;
   }
   const keys = [...new Set([item.key, ...(item.target ? [item.target] : [])])];
-  const into = item.target && item.target !== item.key ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})` : '';
+  const into =
+    item.target && item.target !== item.key
+      ? ` (${item.action === 'merge' ? 'into' : 'replacing'} ${item.target})`
+      : '';
   const evidence = {
     reason: item.reason,
     session_kind: session.kind,
@@ -331,7 +475,12 @@ function queueForReview(ctx: EngineContext, actor: Actor, session: ValidSession,
 }
 
 /** Step 3: low-risk items are applied, the rest queued for a person; one audit event for the close. */
-function applyPlan(ctx: EngineContext, actor: Actor, session: ValidSession, plans: PlannedItem[]): { applied: number; queued: number } {
+function applyPlan(
+  ctx: EngineContext,
+  actor: Actor,
+  session: ValidSession,
+  plans: PlannedItem[],
+): { applied: number; queued: number } {
   const now = nowIso(ctx);
   for (const planned of plans) {
     const { item, draft, candidate } = planned;
@@ -364,7 +513,12 @@ function applyPlan(ctx: EngineContext, actor: Actor, session: ValidSession, plan
 }
 
 /** Closes a session in three steps: validate (validateSession), plan (planSession), apply (applyPlan, accept only). */
-export function sessionClose(ctx: EngineContext, actor: Actor, raw: unknown, options: SessionCloseOptions = {}): SessionCloseResult {
+export function sessionClose(
+  ctx: EngineContext,
+  actor: Actor,
+  raw: unknown,
+  options: SessionCloseOptions = {},
+): SessionCloseResult {
   const mode = requireEnum('mode', options.mode ?? 'review', ['review', 'accept'] as const);
   const session = validateSession(actor, raw);
   const reviewFirst = session.kind !== 'routine' || options.reviewFirst === true;

@@ -67,7 +67,9 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase(
  * records with the same substance are exact duplicates. Case and runs of whitespace do not count;
  * list order does not either.
  */
-export function substanceDigest(m: Pick<Memory, 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'fact_key'>): string {
+export function substanceDigest(
+  m: Pick<Memory, 'type' | 'title' | 'description' | 'body' | 'links' | 'anchors' | 'tags' | 'scope' | 'fact_key'>,
+): string {
   return digestOf({
     type: m.type,
     title: collapse(m.title),

@@ -10,8 +10,19 @@ import { stem, terms } from '../search/text';
 
 const CLASSES: Record<string, readonly string[]> = {
   weekday: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
-  month: ['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november',
-    'december'],
+  month: [
+    'january',
+    'february',
+    'march',
+    'april',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ],
   frequency: ['hourly', 'daily', 'nightly', 'weekly', 'fortnightly', 'monthly', 'quarterly', 'yearly', 'annually'],
 };
 
@@ -25,8 +36,31 @@ for (const [cls, values] of Object.entries(CLASSES)) {
 
 /** Words a restatement may add or drop without saying something else. */
 const FILLER = new Set([
-  'go', 'happen', 'take', 'place', 'now', 'instead', 'anymore', 'longer', 'since', 'start', 'from', 'mov', 'chang',
-  'switch', 'shipp', 'every', 'usual', 'always', 'generally', 'normally', 'typical', 'get', 'run', 'ship', 'releas',
+  'go',
+  'happen',
+  'take',
+  'place',
+  'now',
+  'instead',
+  'anymore',
+  'longer',
+  'since',
+  'start',
+  'from',
+  'mov',
+  'chang',
+  'switch',
+  'shipp',
+  'every',
+  'usual',
+  'always',
+  'generally',
+  'normally',
+  'typical',
+  'get',
+  'run',
+  'ship',
+  'releas',
 ]);
 
 interface Stated {

@@ -47,10 +47,36 @@ export interface RowSeal {
 }
 
 export const MEMORY_COLUMNS = [
-  'key', 'version', 'is_current', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope',
-  'status', 'status_reason', 'superseded_by', 'supersedes', 'basis', 'confidence', 'provenance', 'valid_from',
-  'valid_until', 'recorded_at', 'updated_at', 'review_after', 'fact_key', 'author', 'signature', 'content_digest', 'origin',
-  'state_signature', 'state_signer',
+  'key',
+  'version',
+  'is_current',
+  'type',
+  'title',
+  'description',
+  'body',
+  'links',
+  'anchors',
+  'tags',
+  'scope',
+  'status',
+  'status_reason',
+  'superseded_by',
+  'supersedes',
+  'basis',
+  'confidence',
+  'provenance',
+  'valid_from',
+  'valid_until',
+  'recorded_at',
+  'updated_at',
+  'review_after',
+  'fact_key',
+  'author',
+  'signature',
+  'content_digest',
+  'origin',
+  'state_signature',
+  'state_signer',
 ] as const;
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -112,7 +138,10 @@ export function currentRow(db: SqlDatabase, key: string): MemoryRow | undefined 
 }
 
 /** Flags any reader should see on a record: lifecycle states and a review date that has passed. */
-export function flagsFor(memory: Pick<Memory, 'status' | 'review_after' | 'valid_until' | 'origin'>, now: string): string[] {
+export function flagsFor(
+  memory: Pick<Memory, 'status' | 'review_after' | 'valid_until' | 'origin'>,
+  now: string,
+): string[] {
   const flags: string[] = [];
   if (memory.status !== 'active') flags.push(memory.status);
   // Written in another store and signed there by its author (a bundle or a .lore/ record).

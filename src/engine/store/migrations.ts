@@ -282,7 +282,7 @@ const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
-    description: 'signed state: each version\'s status and provenance signed by this store\'s machine',
+    description: "signed state: each version's status and provenance signed by this store's machine",
     sql: `
       -- memory/state.ts: state_signature covers store id, key, version, content digest, status and
       -- provenance. The rows already here are signed as they stand by the upgrade itself (in this

@@ -29,8 +29,19 @@ export interface AdrConvention {
 }
 
 const CANDIDATE_DIRS = [
-  'docs/decisions', 'docs/adr', 'docs/adrs', 'doc/adr', 'doc/adrs', 'doc/decisions', 'adr', 'adrs', 'decisions',
-  'docs/architecture/decisions', 'docs/architecture-decisions', 'architecture/decisions', 'docs/design/decisions',
+  'docs/decisions',
+  'docs/adr',
+  'docs/adrs',
+  'doc/adr',
+  'doc/adrs',
+  'doc/decisions',
+  'adr',
+  'adrs',
+  'decisions',
+  'docs/architecture/decisions',
+  'docs/architecture-decisions',
+  'architecture/decisions',
+  'docs/design/decisions',
 ];
 const NUMBERED = /^([A-Za-z]*[-_]?)(\d+)([-_ .])/;
 const LORE_MARKER = /<!-- lore: (\S+) /;
@@ -58,7 +69,9 @@ function firstHeading(text: string | null): string | null {
 }
 
 function convention(repo: RepoFiles, style: AdrStyle, dir: string): AdrConvention {
-  const files = markdownFiles(repo, dir).filter((name) => !/template/i.test(name) && !/^(readme|index)\.md$/i.test(name));
+  const files = markdownFiles(repo, dir).filter(
+    (name) => !/template/i.test(name) && !/^(readme|index)\.md$/i.test(name),
+  );
   const madrTemplate = repo.read(`${dir}/adr-template.md`) ?? repo.read(`${dir}/template.md`);
   const sample = files.length ? repo.read(`${dir}/${files[files.length - 1]}`) : null;
   const frontMatterSource = madrTemplate ?? sample ?? '';
@@ -74,7 +87,13 @@ function convention(repo: RepoFiles, style: AdrStyle, dir: string): AdrConventio
 
 function looksMadr(repo: RepoFiles, dir: string, files: string[]): boolean {
   if (repo.read(`${dir}/adr-template.md`) !== null) return true;
-  return files.slice(-3).some((name) => /^##\s+(Context and Problem Statement|Decision Outcome|Considered Options)\s*$/m.test(repo.read(`${dir}/${name}`) ?? ''));
+  return files
+    .slice(-3)
+    .some((name) =>
+      /^##\s+(Context and Problem Statement|Decision Outcome|Considered Options)\s*$/m.test(
+        repo.read(`${dir}/${name}`) ?? '',
+      ),
+    );
 }
 
 /** The folders holding the indexed ADRs, most ADRs first (a tie goes to the shallower folder). */
@@ -107,7 +126,8 @@ export function detectAdrConvention(repo: RepoFiles, indexedAdrs: readonly strin
   for (const dir of learned.length ? learned : CANDIDATE_DIRS) {
     const files = markdownFiles(repo, dir);
     if (!files.length) continue;
-    if (dir === 'doc/adr' && files.some((f) => /^0001-record-architecture-decisions\.md$/.test(f))) return convention(repo, 'adr-tools', dir);
+    if (dir === 'doc/adr' && files.some((f) => /^0001-record-architecture-decisions\.md$/.test(f)))
+      return convention(repo, 'adr-tools', dir);
     if (looksMadr(repo, dir, files)) return convention(repo, 'madr', dir);
     if (files.some((f) => NUMBERED.test(f)) || learned.length) return convention(repo, 'plain', dir);
   }
@@ -117,8 +137,15 @@ export function detectAdrConvention(repo: RepoFiles, indexedAdrs: readonly strin
 /** Where a repository without an ADR folder gets one: docs/adr, Nygard's format, 0001 onwards. */
 export function defaultAdrConvention(): AdrConvention {
   return {
-    style: 'default', dir: 'docs/adr', prefix: '', separator: '-', width: 4, next: 1,
-    template: null, frontMatter: false, headingExample: null,
+    style: 'default',
+    dir: 'docs/adr',
+    prefix: '',
+    separator: '-',
+    width: 4,
+    next: 1,
+    template: null,
+    frontMatter: false,
+    headingExample: null,
   };
 }
 
@@ -164,7 +191,23 @@ function decisionText(m: Memory): string {
 
 /** The sections MADR and log4brains share, after their heading and metadata. */
 function madrSections(m: Memory): string[] {
-  return ['', '## Context and Problem Statement', '', m.description, '', '## Decision Outcome', '', decisionText(m), '', '### Consequences', '', consequences(m), '', marker(m), ''];
+  return [
+    '',
+    '## Context and Problem Statement',
+    '',
+    m.description,
+    '',
+    '## Decision Outcome',
+    '',
+    decisionText(m),
+    '',
+    '### Consequences',
+    '',
+    consequences(m),
+    '',
+    marker(m),
+    '',
+  ];
 }
 
 function numberText(conv: AdrConvention): string {
@@ -174,17 +217,49 @@ function numberText(conv: AdrConvention): string {
 function nygard(conv: AdrConvention, m: Memory, date: string): string {
   const decision = decisionText(m);
   if (conv.template) {
-    const filled = conv.template.replace(/\bNUMBER\b/g, String(conv.next)).replace(/\bTITLE\b/g, m.title).replace(/\bDATE\b/g, date).replace(/\bSTATUS\b/g, statusWord(m));
-    return fillSections(filled, [[/\bcontext\b/i, m.description], [/\bdecision\b/i, decision], [/\bconsequences?\b/i, consequences(m)]]) + `\n${marker(m)}\n`;
+    const filled = conv.template
+      .replace(/\bNUMBER\b/g, String(conv.next))
+      .replace(/\bTITLE\b/g, m.title)
+      .replace(/\bDATE\b/g, date)
+      .replace(/\bSTATUS\b/g, statusWord(m));
+    return (
+      fillSections(filled, [
+        [/\bcontext\b/i, m.description],
+        [/\bdecision\b/i, decision],
+        [/\bconsequences?\b/i, consequences(m)],
+      ]) + `\n${marker(m)}\n`
+    );
   }
   let heading = `# ${conv.next}. ${m.title}`;
   const example = conv.headingExample && /^#\s+(.*?)(\d+)(\s*[.:–-]\s*|\s+)\S/.exec(conv.headingExample);
   if (example) {
     const number = String(conv.next).padStart(example[2].startsWith('0') ? example[2].length : 0, '0');
     heading = `# ${example[1]}${number}${example[3]}${m.title}`;
-  }
-  else if (conv.headingExample) heading = `# ${m.title}`;
-  return [heading, '', `Date: ${date}`, '', '## Status', '', statusWord(m), '', '## Context', '', m.description, '', '## Decision', '', decision, '', '## Consequences', '', consequences(m), '', marker(m), ''].join('\n');
+  } else if (conv.headingExample) heading = `# ${m.title}`;
+  return [
+    heading,
+    '',
+    `Date: ${date}`,
+    '',
+    '## Status',
+    '',
+    statusWord(m),
+    '',
+    '## Context',
+    '',
+    m.description,
+    '',
+    '## Decision',
+    '',
+    decision,
+    '',
+    '## Consequences',
+    '',
+    consequences(m),
+    '',
+    marker(m),
+    '',
+  ].join('\n');
 }
 
 function madr(conv: AdrConvention, m: Memory, date: string): string {
@@ -196,7 +271,11 @@ function madr(conv: AdrConvention, m: Memory, date: string): string {
 }
 
 function log4brains(m: Memory, date: string): string {
-  const meta = [`- Status: ${statusWord(m).toLowerCase()}`, `- Date: ${date}`, ...(m.tags.length ? [`- Tags: ${m.tags.join(', ')}`] : [])];
+  const meta = [
+    `- Status: ${statusWord(m).toLowerCase()}`,
+    `- Date: ${date}`,
+    ...(m.tags.length ? [`- Tags: ${m.tags.join(', ')}`] : []),
+  ];
   return [`# ${m.title}`, '', ...meta, ...madrSections(m)].join('\n');
 }
 
@@ -224,7 +303,8 @@ function fillSections(template: string, fills: [RegExp, string][]): string {
 export function renderAdr(conv: AdrConvention, m: Memory): { path: string; content: string } {
   const date = m.valid_from.slice(0, 10);
   const slug = slugify(m.title);
-  if (conv.style === 'log4brains') return { path: `${conv.dir}/${date.replace(/-/g, '')}-${slug}.md`, content: log4brains(m, date) };
+  if (conv.style === 'log4brains')
+    return { path: `${conv.dir}/${date.replace(/-/g, '')}-${slug}.md`, content: log4brains(m, date) };
   const name = conv.separator === '_' ? slug.replace(/-/g, '_') : slug;
   const path = `${conv.dir}/${conv.prefix}${numberText(conv)}${conv.separator}${name}.md`;
   return { path, content: conv.style === 'madr' ? madr(conv, m, date) : nygard(conv, m, date) };

@@ -18,7 +18,9 @@ import type { RepoFiles } from './repoFiles';
 import { repoRecordPath } from './repoRecords';
 
 export interface CanonicalizeOptions {
-  /** `adr` (decisions only) or `record`; default: an ADR when the record is a decision and the repository keeps ADRs. */
+  /**
+   * `adr` (decisions only) or `record`; default: an ADR when the record is a decision and the repository keeps ADRs.
+   */
   as?: 'adr' | 'record';
   /** How this machine's key is labelled in a record file. */
   label?: string | null;
@@ -37,21 +39,38 @@ export interface CanonicalizeResult {
 
 const WRITABLE: readonly string[] = [...LIVE_STATUSES, 'superseded'];
 
-export function canonicalize(ctx: EngineContext, actor: Actor, key: string, options: CanonicalizeOptions, repo: RepoFiles): CanonicalizeResult {
+export function canonicalize(
+  ctx: EngineContext,
+  actor: Actor,
+  key: string,
+  options: CanonicalizeOptions,
+  repo: RepoFiles,
+): CanonicalizeResult {
   const as = options.as ?? null;
-  if (as !== null && as !== 'adr' && as !== 'record') throw invalid(`as must be adr or record; got ${JSON.stringify(as)}`);
+  if (as !== null && as !== 'adr' && as !== 'record')
+    throw invalid(`as must be adr or record; got ${JSON.stringify(as)}`);
   const row = requireCurrent(ctx, key);
   const verdict = ctx.integrity.check(row);
-  if (!verdict.ok) throw new LoreError('INTEGRITY', `${key} v${row.version} is refused: ${verdict.reason}`, 'a record that does not verify is not written to the repository');
+  if (!verdict.ok)
+    throw new LoreError(
+      'INTEGRITY',
+      `${key} v${row.version} is refused: ${verdict.reason}`,
+      'a record that does not verify is not written to the repository',
+    );
   if (!WRITABLE.includes(row.status)) {
-    throw new LoreError('INVALID_STATE', `${key} is ${row.status}; only a live record is written to the repository`, row.status === 'quarantined' ? `a person promotes it first: lore promote ${key}` : undefined);
+    throw new LoreError(
+      'INVALID_STATE',
+      `${key} is ${row.status}; only a live record is written to the repository`,
+      row.status === 'quarantined' ? `a person promotes it first: lore promote ${key}` : undefined,
+    );
   }
   const memory = rowToMemory(row);
   // Where this repository keeps its ADRs is learned from the documents the index classified as ADRs.
   const indexedAdrs = ctx.db.all<{ path: string }>("SELECT path FROM docs WHERE kind = 'adr'").map((d) => d.path);
   const detected = memory.type === 'decision' && as !== 'record' ? detectAdrConvention(repo, indexedAdrs) : null;
   const chosen = as ?? (detected ? 'adr' : 'record');
-  if (chosen === 'adr' && memory.type !== 'decision') throw invalid(`${key} is a ${memory.type}; only a decision is written as an ADR`, 'use --as record');
+  if (chosen === 'adr' && memory.type !== 'decision')
+    throw invalid(`${key} is a ${memory.type}; only a decision is written as an ADR`, 'use --as record');
 
   let path: string;
   let content: string;
@@ -60,7 +79,12 @@ export function canonicalize(ctx: EngineContext, actor: Actor, key: string, opti
   if (chosen === 'adr') {
     const conv = detected ?? defaultAdrConvention();
     const existing = existingAdrFor(repo, conv, key);
-    if (existing) throw new LoreError('INVALID_STATE', `${key} was already written as ${existing}`, 'an ADR belongs to the repository once written: edit that file, or write a new decision that supersedes it');
+    if (existing)
+      throw new LoreError(
+        'INVALID_STATE',
+        `${key} was already written as ${existing}`,
+        'an ADR belongs to the repository once written: edit that file, or write a new decision that supersedes it',
+      );
     ({ path, content } = renderAdr(conv, memory));
     style = conv.style;
   } else {
@@ -72,8 +96,19 @@ export function canonicalize(ctx: EngineContext, actor: Actor, key: string, opti
   repo.write(path, content, { overwrite: chosen === 'record' });
   return ctx.db.transaction(() => {
     const now = nowIso(ctx);
-    recordEvent(ctx, actor, { key, version: row.version, event: 'canonicalized', reason: `written to ${path}`, at: now });
-    appendAudit(ctx.db, actor, now, { event: 'memory.canonicalize', key, version: row.version, digests: { content: row.content_digest, file: sha256(content), path: sha256(path) } });
+    recordEvent(ctx, actor, {
+      key,
+      version: row.version,
+      event: 'canonicalized',
+      reason: `written to ${path}`,
+      at: now,
+    });
+    appendAudit(ctx.db, actor, now, {
+      event: 'memory.canonicalize',
+      key,
+      version: row.version,
+      digests: { content: row.content_digest, file: sha256(content), path: sha256(path) },
+    });
     return { key, version: row.version, as: chosen, path, convention: style, replaced };
   });
 }

@@ -44,9 +44,17 @@ export function syncRepoRecord(ctx: EngineContext, path: string, text: string, s
   summary.files++;
   try {
     const bundle = readBundle(text, path);
-    if (bundle.records.length !== 1) throw new LoreError('INVALID_INPUT', `it holds ${bundle.records.length} records; a record file holds exactly one`);
+    if (bundle.records.length !== 1)
+      throw new LoreError(
+        'INVALID_INPUT',
+        `it holds ${bundle.records.length} records; a record file holds exactly one`,
+      );
     const key = bundle.records[0].key;
-    if (repoRecordPath(key) !== path) throw new LoreError('INTEGRITY', `it holds ${key}, whose file is ${repoRecordPath(key)} (a record file was moved or renamed)`);
+    if (repoRecordPath(key) !== path)
+      throw new LoreError(
+        'INTEGRITY',
+        `it holds ${key}, whose file is ${repoRecordPath(key)} (a record file was moved or renamed)`,
+      );
     const result = applyBundle(ctx, REPOSITORY, bundle, { dryRun: false, conflicts: 'keep-local-edits' });
     const item = result.items[0];
     // An older file (a checkout of an old commit, or a reverted file) leaves the newer record alone.

@@ -69,13 +69,26 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
   };
   const event = { ...unhashed, hash: eventHash(unhashed) };
   db.run(
-    'INSERT INTO audit_events (seq, at, event, key_digest, version, actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [event.seq, event.at, event.event, event.key_digest, event.version, event.actor, event.digests, event.prev_hash, event.hash],
+    'INSERT INTO audit_events (seq, at, event, key_digest, version, ' +
+      'actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ' +
+      '?)',
+    [
+      event.seq,
+      event.at,
+      event.event,
+      event.key_digest,
+      event.version,
+      event.actor,
+      event.digests,
+      event.prev_hash,
+      event.hash,
+    ],
   );
   // The head is kept apart from the rows so that deleting the newest events is noticed too.
-  db.run("INSERT INTO meta (name, value) VALUES ('audit_head', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [
-    `${event.seq}:${event.hash}`,
-  ]);
+  db.run(
+    "INSERT INTO meta (name, value) VALUES ('audit_head', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+    [`${event.seq}:${event.hash}`],
+  );
   return event;
 }
 
@@ -98,10 +111,19 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
   for (const event of events) {
-    if (event.seq !== expectedSeq) problems.push({ seq: event.seq, problem: `expected event ${expectedSeq} here: events are missing or out of order` });
-    if (event.prev_hash !== prev) problems.push({ seq: event.seq, problem: 'does not follow the event before it (an event was deleted, inserted or reordered)' });
+    if (event.seq !== expectedSeq)
+      problems.push({
+        seq: event.seq,
+        problem: `expected event ${expectedSeq} here: events are missing or out of order`,
+      });
+    if (event.prev_hash !== prev)
+      problems.push({
+        seq: event.seq,
+        problem: 'does not follow the event before it (an event was deleted, inserted or reordered)',
+      });
     const { hash, ...unhashed } = event;
-    if (eventHash(unhashed) !== hash) problems.push({ seq: event.seq, problem: 'its contents do not match its hash (the event was edited)' });
+    if (eventHash(unhashed) !== hash)
+      problems.push({ seq: event.seq, problem: 'its contents do not match its hash (the event was edited)' });
     prev = hash;
     expectedSeq = event.seq + 1;
   }
@@ -109,7 +131,13 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
   const last = events[events.length - 1];
   const actualHead = last ? `${last.seq}:${last.hash}` : undefined;
   if (head !== actualHead) {
-    problems.push({ seq: last?.seq ?? 0, problem: `the chain ends at ${actualHead ?? 'nothing'} but its recorded head is ${head ?? 'missing'} (events were removed from the end or the chain was rewritten)` });
+    problems.push({
+      seq: last?.seq ?? 0,
+      problem:
+        `the chain ends at ${actualHead ?? 'nothing'} but its recorded ` +
+        `head is ${head ?? 'missing'} (events were removed from the end ` +
+        `or the chain was rewritten)`,
+    });
   }
   const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
   // The live rows must be what the chain says was written, forgotten and changed.
@@ -117,8 +145,16 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
   for (const checkpoint of checkpoints) {
     if (checkpoint.seq === 0) continue;
     const hash = bySeq.get(checkpoint.seq);
-    if (hash === undefined) problems.push({ seq: checkpoint.seq, problem: `a checkpoint records event ${checkpoint.seq}, which the chain no longer has (it was truncated)` });
-    else if (hash !== checkpoint.hash) problems.push({ seq: checkpoint.seq, problem: `event ${checkpoint.seq} differs from its checkpoint (the chain was rewritten)` });
+    if (hash === undefined)
+      problems.push({
+        seq: checkpoint.seq,
+        problem: `a checkpoint records event ${checkpoint.seq}, which the chain no longer has (it was truncated)`,
+      });
+    else if (hash !== checkpoint.hash)
+      problems.push({
+        seq: checkpoint.seq,
+        problem: `event ${checkpoint.seq} differs from its checkpoint (the chain was rewritten)`,
+      });
   }
   return { ok: problems.length === 0, events: events.length, head: last?.hash ?? GENESIS_HASH, problems };
 }

@@ -11,12 +11,30 @@ import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../memory/events';
 import { archiveCurrent } from '../memory/save';
 import { sealState, stateDigest } from '../memory/state';
-import { BASES, LIVE_STATUSES, MEMORY_TYPES, STATUSES, UNTRUSTED_SOURCES, type Memory, type Status } from '../model/types';
+import {
+  BASES,
+  LIVE_STATUSES,
+  MEMORY_TYPES,
+  STATUSES,
+  UNTRUSTED_SOURCES,
+  type Memory,
+  type Status,
+} from '../model/types';
 import { requireEnum } from '../model/validate';
 import type { Actor } from '../ports';
 import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { appendAudit } from './audit';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, bundleRecordOf, readBundle, signBundle, type Bundle, type BundleAuthor, type BundleFilter, type BundleRecord } from './bundleFormat';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  bundleRecordOf,
+  readBundle,
+  signBundle,
+  type Bundle,
+  type BundleAuthor,
+  type BundleFilter,
+  type BundleRecord,
+} from './bundleFormat';
 import { digestOf } from './digest';
 import { registerAuthor, type Refusal } from './integrity';
 import { signingPayload } from './signatures';
@@ -49,7 +67,11 @@ export function exportBundle(ctx: EngineContext, raw: ExportFilter = {}, options
   const where = ['is_current = 1'];
   const params: string[] = [];
   const statuses = filter.statuses.length ? filter.statuses : DEFAULT_EXPORT_STATUSES;
-  for (const [column, values] of [['type', filter.types], ['status', statuses], ['basis', filter.bases]] as const) {
+  for (const [column, values] of [
+    ['type', filter.types],
+    ['status', statuses],
+    ['basis', filter.bases],
+  ] as const) {
     if (!values.length) continue;
     where.push(`${column} IN (${values.map(() => '?').join(', ')})`);
     params.push(...values);
@@ -62,31 +84,57 @@ export function exportBundle(ctx: EngineContext, raw: ExportFilter = {}, options
  * Signs `rows` as one bundle (also what a `.lore/` record file holds). Every row is verified
  * first: a record that does not verify here is never handed on, and the export is refused.
  */
-export function signedBundleOf(ctx: EngineContext, rows: MemoryRow[], filter: BundleFilter, options: ExportOptions = {}): Bundle {
+export function signedBundleOf(
+  ctx: EngineContext,
+  rows: MemoryRow[],
+  filter: BundleFilter,
+  options: ExportOptions = {},
+): Bundle {
   const records: BundleRecord[] = [];
   const refused: Refusal[] = [];
   for (const row of rows) {
     const verdict = ctx.integrity.check(row);
     if (!verdict.ok) refused.push({ key: row.key, version: row.version, reason: verdict.reason });
-    else if (verdict.unattributed) refused.push({ key: row.key, version: row.version, reason: 'it was written before records were signed (save it again to sign it)' });
+    else if (verdict.unattributed)
+      refused.push({
+        key: row.key,
+        version: row.version,
+        reason: 'it was written before records were signed (save it again to sign it)',
+      });
     else records.push(bundleRecordOf(rowToMemory(row), ctx.storeId));
   }
   if (refused.length) {
     throw new LoreError(
       'INTEGRITY',
-      `export refused: ${refused.length} record(s) do not verify here: ${refused.slice(0, 10).map((r) => `${r.key} v${r.version}: ${r.reason}`).join('; ')}`,
+      `export refused: ${refused.length} record(s) do not verify here: ${refused
+        .slice(0, 10)
+        .map((r) => `${r.key} v${r.version}: ${r.reason}`)
+        .join('; ')}`,
       'forget or re-save those records, or leave them out with --type/--status/--basis',
       { refused },
     );
   }
   const authorIds = [...new Set([ctx.signer.keyId, ...records.map((r) => r.signed.author)])].sort();
   const authors: BundleAuthor[] = authorIds.map((keyId) => {
-    if (keyId === ctx.signer.keyId) return { key_id: keyId, public_key: ctx.signer.publicKey, label: options.label ?? null };
-    const row = ctx.db.get<{ public_key: string; label: string | null }>('SELECT public_key, label FROM authors WHERE key_id = ?', [keyId])!;
+    if (keyId === ctx.signer.keyId)
+      return { key_id: keyId, public_key: ctx.signer.publicKey, label: options.label ?? null };
+    const row = ctx.db.get<{ public_key: string; label: string | null }>(
+      'SELECT public_key, label FROM authors WHERE key_id = ?',
+      [keyId],
+    )!;
     return { key_id: keyId, public_key: row.public_key, label: row.label === 'this machine' ? null : row.label };
   });
   return signBundle(
-    { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, created_at: nowIso(ctx), store_id: ctx.storeId, filter, authors, records, signer: ctx.signer.keyId },
+    {
+      format: BUNDLE_FORMAT,
+      version: BUNDLE_VERSION,
+      created_at: nowIso(ctx),
+      store_id: ctx.storeId,
+      filter,
+      authors,
+      records,
+      signer: ctx.signer.keyId,
+    },
     ctx.signer,
   );
 }
@@ -126,11 +174,19 @@ export interface ImportResult {
 /** How records that differ from this store's are treated. */
 export type ConflictPolicy = 'refuse' | 'replace' | 'keep-local-edits';
 
-export function importBundle(ctx: EngineContext, actor: Actor, input: unknown, options: ImportOptions = {}): ImportResult {
+export function importBundle(
+  ctx: EngineContext,
+  actor: Actor,
+  input: unknown,
+  options: ImportOptions = {},
+): ImportResult {
   const bundle = readBundle(input);
   // Whichever surface a person imports through, the audit chain records it as an import.
   const importer: Actor = actor.door === 'import' ? actor : { ...actor, door: 'import' };
-  return applyBundle(ctx, importer, bundle, { dryRun: options.dryRun === true, conflicts: options.replace ? 'replace' : 'refuse' });
+  return applyBundle(ctx, importer, bundle, {
+    dryRun: options.dryRun === true,
+    conflicts: options.replace ? 'replace' : 'refuse',
+  });
 }
 
 /**
@@ -139,11 +195,25 @@ export function importBundle(ctx: EngineContext, actor: Actor, input: unknown, o
  * for a record to keep the status it arrives with: otherwise anyone could re-sign a trusted
  * author's retracted, deprecated or quarantined record, or its webpage-sourced text, as active.
  */
-function landing(record: BundleRecord, authorKnown: boolean, signer: string, signerKnown: boolean): { status: Status; reason?: string } {
+function landing(
+  record: BundleRecord,
+  authorKnown: boolean,
+  signer: string,
+  signerKnown: boolean,
+): { status: Status; reason?: string } {
   if (record.status === 'quarantined') return { status: 'quarantined' };
-  if (!authorKnown) return { status: 'quarantined', reason: `imported from ${record.signed.author}, an author this store does not trust` };
-  if (!signerKnown) return { status: 'quarantined', reason: `its status and source were vouched for by ${signer}, an exporter this store does not trust` };
-  if (UNTRUSTED_SOURCES.includes(record.provenance.source)) return { status: 'quarantined', reason: `imported; its source (${record.provenance.source}) is untrusted` };
+  if (!authorKnown)
+    return {
+      status: 'quarantined',
+      reason: `imported from ${record.signed.author}, an author this store does not trust`,
+    };
+  if (!signerKnown)
+    return {
+      status: 'quarantined',
+      reason: `its status and source were vouched for by ${signer}, an exporter this store does not trust`,
+    };
+  if (UNTRUSTED_SOURCES.includes(record.provenance.source))
+    return { status: 'quarantined', reason: `imported; its source (${record.provenance.source}) is untrusted` };
   return { status: record.status };
 }
 
@@ -158,7 +228,12 @@ function signedAs(ctx: EngineContext, row: MemoryRow): { store_id: string; versi
  * Writes a verified bundle. `keep-local-edits` (used for `.lore/` records) replaces only records
  * that themselves came from elsewhere and reports the others as conflicts instead of refusing.
  */
-export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, how: { dryRun: boolean; conflicts: ConflictPolicy }): ImportResult {
+export function applyBundle(
+  ctx: EngineContext,
+  actor: Actor,
+  bundle: Bundle,
+  how: { dryRun: boolean; conflicts: ConflictPolicy },
+): ImportResult {
   const digest = digestOf(bundle);
   return ctx.db.transaction(() => {
     const signerKnown = isKnownAuthor(ctx, bundle.signer);
@@ -167,17 +242,32 @@ export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, ho
       const authorKnown = isKnownAuthor(ctx, record.signed.author);
       const localSigned = local ? signedAs(ctx, local) : null;
       // Same origin store and the same author: a version number is only that author's own claim.
-      const older = localSigned !== null && local!.author === record.signed.author && localSigned.store_id === record.signed.store_id && record.signed.version < localSigned.version;
+      const older =
+        localSigned !== null &&
+        local!.author === record.signed.author &&
+        localSigned.store_id === record.signed.store_id &&
+        record.signed.version < localSigned.version;
       let action: ImportAction = 'create';
       if (local && local.content_digest === record.content_digest) action = 'unchanged';
       // A replayed older version (an old bundle or an old .lore/ file) never replaces a newer one;
       // a record edited here since its own file was written stays a conflict, as it is reported.
       else if (local && older && (how.conflicts !== 'keep-local-edits' || local.origin !== null)) action = 'older';
-      else if (local) action = how.conflicts === 'replace' || (how.conflicts === 'keep-local-edits' && local.origin !== null) ? 'replace' : 'conflict';
+      else if (local)
+        action =
+          how.conflicts === 'replace' || (how.conflicts === 'keep-local-edits' && local.origin !== null)
+            ? 'replace'
+            : 'conflict';
       const writes = action === 'create' || action === 'replace';
-      const lands = writes ? landing(record, authorKnown, bundle.signer, signerKnown) : { status: local!.status as Status };
+      const lands = writes
+        ? landing(record, authorKnown, bundle.signer, signerKnown)
+        : { status: local!.status as Status };
       return {
-        key: record.key, action, status: lands.status, author: record.signed.author, author_known: authorKnown, local_version: local?.version ?? null,
+        key: record.key,
+        action,
+        status: lands.status,
+        author: record.signed.author,
+        author_known: authorKnown,
+        local_version: local?.version ?? null,
         ...(lands.reason ? { quarantine_reason: lands.reason } : {}),
       };
     });
@@ -186,19 +276,31 @@ export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, ho
     if (conflicts.length && how.conflicts === 'refuse' && !how.dryRun) {
       throw new LoreError(
         'INVALID_STATE',
-        `bundle refused, nothing was imported: ${conflicts.length} record(s) already exist here with different content: ${conflicts.slice(0, 10).join(', ')}${conflicts.length > 10 ? ', …' : ''}`,
-        'import with --replace to take the bundle\'s versions (yours are archived and stay in history), or --dry-run to see what would change',
+        `bundle refused, nothing was imported: ${conflicts.length} ` +
+          `record(s) already exist here with different content: ` +
+          `${conflicts.slice(0, 10).join(', ')}${conflicts.length > 10 ? ', …' : ''}`,
+        "import with --replace to take the bundle's versions (yours are " +
+          'archived and stay in history), or --dry-run to see what would ' +
+          'change',
         { conflicts },
       );
     }
     const result: ImportResult = {
       dry_run: how.dryRun,
-      bundle: { store_id: bundle.store_id, signer: bundle.signer, created_at: bundle.created_at, records: bundle.records.length, digest },
+      bundle: {
+        store_id: bundle.store_id,
+        signer: bundle.signer,
+        created_at: bundle.created_at,
+        records: bundle.records.length,
+        digest,
+      },
       items,
       created: items.filter((i) => i.action === 'create').length,
       replaced: items.filter((i) => i.action === 'replace').length,
       unchanged: items.filter((i) => i.action === 'unchanged' || i.action === 'older').length,
-      quarantined: items.filter((i) => (i.action === 'create' || i.action === 'replace') && i.status === 'quarantined').map((i) => i.key),
+      quarantined: items
+        .filter((i) => (i.action === 'create' || i.action === 'replace') && i.status === 'quarantined')
+        .map((i) => i.key),
       conflicts,
     };
     if (how.dryRun || result.created + result.replaced === 0) return result;
@@ -213,12 +315,27 @@ export function applyBundle(ctx: EngineContext, actor: Actor, bundle: Bundle, ho
       registerAuthor(ctx, { keyId: author.key_id, publicKey: author.public_key }, author.label, false);
       writeImported(ctx, actor, record, item, now, digest);
     });
-    appendAudit(ctx.db, actor, now, { event: 'bundle.import', digests: { bundle: digest, created: result.created, replaced: result.replaced, quarantined: result.quarantined.length } });
+    appendAudit(ctx.db, actor, now, {
+      event: 'bundle.import',
+      digests: {
+        bundle: digest,
+        created: result.created,
+        replaced: result.replaced,
+        quarantined: result.quarantined.length,
+      },
+    });
     return result;
   });
 }
 
-function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, item: ImportItem, now: string, bundleDigest: string): void {
+function writeImported(
+  ctx: EngineContext,
+  actor: Actor,
+  record: BundleRecord,
+  item: ImportItem,
+  now: string,
+  bundleDigest: string,
+): void {
   const previous = currentRow(ctx.db, record.key);
   if (previous) archiveCurrent(ctx, previous, now);
   // readBundle refused any field a record does not have, so `fields` is exactly the record's memory fields.
@@ -232,15 +349,33 @@ function writeImported(ctx: EngineContext, actor: Actor, record: BundleRecord, i
     version: (previous?.version ?? 0) + 1,
     author: signed.author,
     signature: null,
-    origin: { store_id: signed.store_id, version: signed.version, signature: signed.signature, signer: ctx.signer.keyId, imported_at: now },
+    origin: {
+      store_id: signed.store_id,
+      version: signed.version,
+      signature: signed.signature,
+      signer: ctx.signer.keyId,
+      imported_at: now,
+    },
   };
   memory.signature = ctx.signer.sign(signingPayload(ctx.storeId, memory));
   insertMemoryRow(ctx.db, memory, true, sealState(ctx.signer, ctx.storeId, memory));
-  recordEvent(ctx, actor, { key: memory.key, version: memory.version, event: 'imported', reason: `signed by ${record.signed.author}${item.status === 'quarantined' ? '; quarantined' : ''}`, at: now, valid_at: memory.valid_from });
+  recordEvent(ctx, actor, {
+    key: memory.key,
+    version: memory.version,
+    event: 'imported',
+    reason: `signed by ${record.signed.author}${item.status === 'quarantined' ? '; quarantined' : ''}`,
+    at: now,
+    valid_at: memory.valid_from,
+  });
   appendAudit(ctx.db, actor, now, {
     event: 'memory.import',
     key: memory.key,
     version: memory.version,
-    digests: { content: memory.content_digest, state: stateDigest(memory), bundle: bundleDigest, ...(previous ? { previous: previous.content_digest } : {}) },
+    digests: {
+      content: memory.content_digest,
+      state: stateDigest(memory),
+      bundle: bundleDigest,
+      ...(previous ? { previous: previous.content_digest } : {}),
+    },
   });
 }

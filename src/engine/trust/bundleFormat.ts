@@ -8,7 +8,17 @@ import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
 import { contentDigest } from '../memory/contentDigest';
 import { toRememberInput } from '../memory/rememberInput';
 import { parseKey } from '../model/keys';
-import { BASES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, STATUSES, type Basis, type Memory, type MemoryType, type Status } from '../model/types';
+import {
+  BASES,
+  MEMORY_TYPES,
+  SCOPES,
+  SOURCE_KINDS,
+  STATUSES,
+  type Basis,
+  type Memory,
+  type MemoryType,
+  type Status,
+} from '../model/types';
 import { LIMITS } from '../model/limits';
 import { requireDate, requireText, validateRemember } from '../model/validate';
 import { canonicalJson } from './digest';
@@ -35,8 +45,28 @@ export interface RecordSignature {
 
 /** The memory fields a bundle record carries, in the order it writes them (bookkeeping of this store is left out). */
 const RECORD_FIELDS = [
-  'key', 'type', 'title', 'description', 'body', 'links', 'anchors', 'tags', 'scope', 'basis', 'confidence', 'fact_key', 'valid_from',
-  'review_after', 'content_digest', 'status', 'status_reason', 'superseded_by', 'supersedes', 'provenance', 'valid_until', 'recorded_at',
+  'key',
+  'type',
+  'title',
+  'description',
+  'body',
+  'links',
+  'anchors',
+  'tags',
+  'scope',
+  'basis',
+  'confidence',
+  'fact_key',
+  'valid_from',
+  'review_after',
+  'content_digest',
+  'status',
+  'status_reason',
+  'superseded_by',
+  'supersedes',
+  'provenance',
+  'valid_until',
+  'recorded_at',
 ] as const satisfies readonly (keyof Memory)[];
 
 export type BundleRecord = Pick<Memory, (typeof RECORD_FIELDS)[number]> & { signed: RecordSignature };
@@ -64,9 +94,17 @@ export interface Bundle {
 /** A memory version as a bundle record, with the signature its author made where it was written. */
 export function bundleRecordOf(memory: Memory, storeId: string): BundleRecord {
   const signed: RecordSignature = memory.origin
-    ? { store_id: memory.origin.store_id, version: memory.origin.version, author: memory.author!, signature: memory.origin.signature }
+    ? {
+        store_id: memory.origin.store_id,
+        version: memory.origin.version,
+        author: memory.author!,
+        signature: memory.origin.signature,
+      }
     : { store_id: storeId, version: memory.version, author: memory.author!, signature: memory.signature! };
-  const fields = Object.fromEntries(RECORD_FIELDS.map((name) => [name, memory[name]])) as Pick<Memory, (typeof RECORD_FIELDS)[number]>;
+  const fields = Object.fromEntries(RECORD_FIELDS.map((name) => [name, memory[name]])) as Pick<
+    Memory,
+    (typeof RECORD_FIELDS)[number]
+  >;
   return { ...fields, signed };
 }
 
@@ -100,15 +138,22 @@ type Shape = (value: unknown) => boolean;
 const text: Shape = (v) => typeof v === 'string';
 const textOrNull: Shape = (v) => v === null || typeof v === 'string';
 const textList: Shape = (v) => Array.isArray(v) && v.every(text);
-const oneOf = (allowed: readonly string[]): Shape => (v) => typeof v === 'string' && allowed.includes(v);
-const listOf = (allowed: readonly string[]): Shape => (v) => Array.isArray(v) && v.every(oneOf(allowed));
+const oneOf =
+  (allowed: readonly string[]): Shape =>
+  (v) =>
+    typeof v === 'string' && allowed.includes(v);
+const listOf =
+  (allowed: readonly string[]): Shape =>
+  (v) =>
+    Array.isArray(v) && v.every(oneOf(allowed));
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const wholeNumber: Shape = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1;
 
 function fieldProblems(where: string, value: Record<string, unknown>, fields: Record<string, Shape>): string[] {
   const problems: string[] = [];
   // Own properties only: `"__proto__"` or `"constructor"` in the JSON is an unknown field, not Object's.
-  for (const name of Object.keys(value)) if (!Object.hasOwn(fields, name)) problems.push(`${where} has an unknown field ${JSON.stringify(name)}`);
+  for (const name of Object.keys(value))
+    if (!Object.hasOwn(fields, name)) problems.push(`${where} has an unknown field ${JSON.stringify(name)}`);
   for (const [name, shape] of Object.entries(fields)) {
     if (!Object.hasOwn(value, name)) problems.push(`${where} has no "${name}"`);
     else if (!shape(value[name])) problems.push(`${where} has a malformed "${name}"`);
@@ -118,20 +163,53 @@ function fieldProblems(where: string, value: Record<string, unknown>, fields: Re
 
 const PROVENANCE_FIELDS = ['source', 'client', 'agent', 'session_id', 'turn', 'evidence', 'created_at'];
 const provenanceShape: Shape = (v) =>
-  isObject(v) && oneOf(SOURCE_KINDS)(v.source) && Object.keys(v).every((k) => PROVENANCE_FIELDS.includes(k)) && (v.created_at === undefined || typeof v.created_at === 'string');
+  isObject(v) &&
+  oneOf(SOURCE_KINDS)(v.source) &&
+  Object.keys(v).every((k) => PROVENANCE_FIELDS.includes(k)) &&
+  (v.created_at === undefined || typeof v.created_at === 'string');
 // Keyed by BundleRecord's fields, so a field added to the record cannot be left unchecked.
 const recordShape: Record<keyof BundleRecord, Shape> = {
-  key: text, type: oneOf(MEMORY_TYPES), title: text, description: text, body: text, links: textList, anchors: textList, tags: textList,
-  scope: oneOf(SCOPES), basis: oneOf(BASES), confidence: (v) => v === null || typeof v === 'number', fact_key: textOrNull, valid_from: text,
-  review_after: textOrNull, content_digest: text, status: oneOf(STATUSES), status_reason: textOrNull, superseded_by: textOrNull,
-  supersedes: textOrNull, provenance: provenanceShape, valid_until: textOrNull, recorded_at: text, signed: isObject,
+  key: text,
+  type: oneOf(MEMORY_TYPES),
+  title: text,
+  description: text,
+  body: text,
+  links: textList,
+  anchors: textList,
+  tags: textList,
+  scope: oneOf(SCOPES),
+  basis: oneOf(BASES),
+  confidence: (v) => v === null || typeof v === 'number',
+  fact_key: textOrNull,
+  valid_from: text,
+  review_after: textOrNull,
+  content_digest: text,
+  status: oneOf(STATUSES),
+  status_reason: textOrNull,
+  superseded_by: textOrNull,
+  supersedes: textOrNull,
+  provenance: provenanceShape,
+  valid_until: textOrNull,
+  recorded_at: text,
+  signed: isObject,
 };
 const signedShape: Record<string, Shape> = { store_id: text, version: wholeNumber, author: text, signature: text };
-const filterShape: Record<string, Shape> = { types: listOf(MEMORY_TYPES), statuses: listOf(STATUSES), bases: listOf(BASES) };
+const filterShape: Record<string, Shape> = {
+  types: listOf(MEMORY_TYPES),
+  statuses: listOf(STATUSES),
+  bases: listOf(BASES),
+};
 const authorShape: Record<string, Shape> = { key_id: text, public_key: text, label: textOrNull };
 const topShape: Record<string, Shape> = {
-  format: text, version: (v) => typeof v === 'number', created_at: text, store_id: text, filter: isObject,
-  authors: (v) => Array.isArray(v) && v.every(isObject), records: (v) => Array.isArray(v) && v.every(isObject), signer: text, signature: text,
+  format: text,
+  version: (v) => typeof v === 'number',
+  created_at: text,
+  store_id: text,
+  filter: isObject,
+  authors: (v) => Array.isArray(v) && v.every(isObject),
+  records: (v) => Array.isArray(v) && v.every(isObject),
+  signer: text,
+  signature: text,
 };
 
 /** The largest bundle text read (about 3,000 records at every limit; far more in practice). */
@@ -141,31 +219,53 @@ function shapeOf(input: unknown, what: string): Bundle {
   let value = input;
   if (typeof input === 'string') {
     if (input.length > MAX_BUNDLE_CHARS) {
-      throw new LoreError('LIMIT_EXCEEDED', `${what} is ${input.length} characters; the limit is ${MAX_BUNDLE_CHARS} (64 MiB)`, 'export fewer records per bundle (--type, --status, --basis)');
+      throw new LoreError(
+        'LIMIT_EXCEEDED',
+        `${what} is ${input.length} characters; the limit is ${MAX_BUNDLE_CHARS} (64 MiB)`,
+        'export fewer records per bundle (--type, --status, --basis)',
+      );
     }
     try {
       value = JSON.parse(input);
     } catch (error) {
-      throw new LoreError('INVALID_INPUT', `${what} is not JSON (${(error as Error).message})`, 'give the file `lore export` wrote, unchanged');
+      throw new LoreError(
+        'INVALID_INPUT',
+        `${what} is not JSON (${(error as Error).message})`,
+        'give the file `lore export` wrote, unchanged',
+      );
     }
   }
   if (!isObject(value) || value.format !== BUNDLE_FORMAT) {
-    throw new LoreError('INVALID_INPUT', `${what} is not a Lore bundle (its "format" is not "${BUNDLE_FORMAT}")`, 'give the file `lore export` wrote');
+    throw new LoreError(
+      'INVALID_INPUT',
+      `${what} is not a Lore bundle (its "format" is not "${BUNDLE_FORMAT}")`,
+      'give the file `lore export` wrote',
+    );
   }
   if (value.version !== BUNDLE_VERSION) {
-    throw new LoreError('INVALID_INPUT', `${what} is bundle format version ${JSON.stringify(value.version)}; this Lore reads version ${BUNDLE_VERSION}`, 'import it with a Lore that reads that version, or export again with this one');
+    throw new LoreError(
+      'INVALID_INPUT',
+      `${what} is bundle format version ${JSON.stringify(value.version)}; this Lore reads version ${BUNDLE_VERSION}`,
+      'import it with a Lore that reads that version, or export again with this one',
+    );
   }
   const problems = fieldProblems(what, value, topShape);
   if (!problems.length) {
     problems.push(...fieldProblems('its filter', value.filter as Record<string, unknown>, filterShape));
-    (value.authors as Record<string, unknown>[]).forEach((a, i) => problems.push(...fieldProblems(`author ${i + 1}`, a, authorShape)));
+    (value.authors as Record<string, unknown>[]).forEach((a, i) =>
+      problems.push(...fieldProblems(`author ${i + 1}`, a, authorShape)),
+    );
     (value.records as Record<string, unknown>[]).forEach((r, i) => {
       const name = `record ${typeof r.key === 'string' ? r.key : i + 1}`;
       problems.push(...fieldProblems(name, r, recordShape));
       if (isObject(r.signed)) problems.push(...fieldProblems(`${name} signature block`, r.signed, signedShape));
     });
   }
-  if (problems.length) refuse(problems.map((message) => ({ code: 'INVALID_INPUT', message })), what);
+  if (problems.length)
+    refuse(
+      problems.map((message) => ({ code: 'INVALID_INPUT', message })),
+      what,
+    );
   return value as unknown as Bundle;
 }
 
@@ -198,10 +298,16 @@ function contentProblem(record: BundleRecord): Problem | null {
     validateRemember(toRememberInput(record, { valid_until: undefined }));
     // The fields outside the content digest are stored as they arrive, so they get the limits,
     // date checks and secret rules a local write gives them.
-    if (record.status_reason !== null) requireText('status_reason', record.status_reason, LIMITS.reasonChars, { allowEmpty: true });
-    for (const [field, value] of [['valid_until', record.valid_until], ['recorded_at', record.recorded_at], ['provenance.created_at', p.created_at ?? null]] as const) {
+    if (record.status_reason !== null)
+      requireText('status_reason', record.status_reason, LIMITS.reasonChars, { allowEmpty: true });
+    for (const [field, value] of [
+      ['valid_until', record.valid_until],
+      ['recorded_at', record.recorded_at],
+      ['provenance.created_at', p.created_at ?? null],
+    ] as const) {
       // The value is not echoed: whatever it holds is refused, not repeated into a log.
-      if (value !== null && !isLoreDate(value)) throw invalid(`${field} is not a date as Lore writes them (such as 2026-03-01T12:00:00.000Z)`);
+      if (value !== null && !isLoreDate(value))
+        throw invalid(`${field} is not a date as Lore writes them (such as 2026-03-01T12:00:00.000Z)`);
     }
     if (record.superseded_by !== null) parseKey(record.superseded_by);
     if (record.supersedes !== null) parseKey(record.supersedes);
@@ -222,17 +328,35 @@ export function readBundle(input: unknown, what = 'the bundle'): Bundle {
   const authorsById = new Map<string, BundleAuthor>();
   for (const author of bundle.authors) {
     // A label is stored and shown by `lore trust list`: it gets the limit and secret rules of any text.
-    const badLabel = author.label === null ? null : textProblem(() => requireText('label', author.label, 120, { allowEmpty: true }), `author ${author.key_id}`);
+    const badLabel =
+      author.label === null
+        ? null
+        : textProblem(() => requireText('label', author.label, 120, { allowEmpty: true }), `author ${author.key_id}`);
     if (badLabel) problems.push(badLabel);
-    else if (!isEd25519PublicKey(author.public_key)) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} has a public key that is not an Ed25519 key` });
-    else if (keyIdOf(author.public_key) !== author.key_id) problems.push({ code: 'INTEGRITY', message: `author ${author.key_id} does not match its public key (its key id would be ${keyIdOf(author.public_key)})` });
+    else if (!isEd25519PublicKey(author.public_key))
+      problems.push({
+        code: 'INTEGRITY',
+        message: `author ${author.key_id} has a public key that is not an Ed25519 key`,
+      });
+    else if (keyIdOf(author.public_key) !== author.key_id)
+      problems.push({
+        code: 'INTEGRITY',
+        message:
+          `author ${author.key_id} does not match its public key (its key ` +
+          `id would be ${keyIdOf(author.public_key)})`,
+      });
     else authorsById.set(author.key_id, author);
   }
   const { signature, ...unsigned } = bundle;
   const exporter = authorsById.get(bundle.signer);
   if (!exporter) problems.push({ code: 'INTEGRITY', message: `its signer ${bundle.signer} is not among its authors` });
   else if (!verifyPayload(exporter.public_key, canonicalJson(unsigned), signature)) {
-    problems.push({ code: 'INTEGRITY', message: `the bundle's signature by ${bundle.signer} does not match its contents (it was changed after it was signed)` });
+    problems.push({
+      code: 'INTEGRITY',
+      message:
+        `the bundle's signature by ${bundle.signer} does not match its ` +
+        `contents (it was changed after it was signed)`,
+    });
   }
   const seen = new Set<string>();
   for (const record of bundle.records) {
@@ -245,7 +369,10 @@ export function readBundle(input: unknown, what = 'the bundle'): Bundle {
       continue;
     }
     if (contentDigest(record) !== record.content_digest) {
-      problems.push({ code: 'INTEGRITY', message: `${name}: its content was changed after it was signed (the content digest does not match)` });
+      problems.push({
+        code: 'INTEGRITY',
+        message: `${name}: its content was changed after it was signed (the content digest does not match)`,
+      });
       continue;
     }
     const { signed } = record;
@@ -255,12 +382,25 @@ export function readBundle(input: unknown, what = 'the bundle'): Bundle {
     }
     const author = authorsById.get(signed.author);
     if (!author) {
-      problems.push({ code: 'INTEGRITY', message: `${name}: its author ${signed.author} is not among the bundle's authors` });
+      problems.push({
+        code: 'INTEGRITY',
+        message: `${name}: its author ${signed.author} is not among the bundle's authors`,
+      });
       continue;
     }
-    const payload = signingPayload(signed.store_id, { key: record.key, version: signed.version, content_digest: record.content_digest, author: signed.author });
+    const payload = signingPayload(signed.store_id, {
+      key: record.key,
+      version: signed.version,
+      content_digest: record.content_digest,
+      author: signed.author,
+    });
     if (!verifyPayload(author.public_key, payload, signed.signature)) {
-      problems.push({ code: 'INTEGRITY', message: `${name}: its author's signature does not match its content, key, version, store id or author (it was altered or re-attributed)` });
+      problems.push({
+        code: 'INTEGRITY',
+        message:
+          `${name}: its author's signature does not match its content, key, ` +
+          `version, store id or author (it was altered or re-attributed)`,
+      });
     }
   }
   if (problems.length) refuse(problems, what);

@@ -94,7 +94,8 @@ export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): Aud
     named.set(k, row.key);
     const w = written.get(k);
     const name = `${row.key} v${row.version}`;
-    const report = (seq: number, problem: string) => problems.push({ seq, key: row.key, problem: `${name} ${problem}` });
+    const report = (seq: number, problem: string) =>
+      problems.push({ seq, key: row.key, problem: `${name} ${problem}` });
     if (!w) {
       const at = forgotten.get(k);
       if (at !== undefined) report(at, `was forgotten at event ${at}, but its row is back (re-inserted outside Lore)`);
@@ -103,7 +104,10 @@ export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): Aud
     }
     if (row.is_current !== 1) {
       if (w.versions.get(row.version) !== row.content_digest) {
-        report(w.seq, 'is archived but is not a version the chain records (its row was inserted or edited outside Lore)');
+        report(
+          w.seq,
+          'is archived but is not a version the chain records (its row was inserted or edited outside Lore)',
+        );
       }
       continue;
     }

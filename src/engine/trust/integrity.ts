@@ -25,7 +25,11 @@ export type RecordVerdict = { ok: true; unattributed: boolean } | { ok: false; r
 export function ephemeralSigner(): Signer {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const der = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
-  return { keyId: keyIdOf(der), publicKey: der, sign: (message) => signMessage(null, Buffer.from(message, 'utf8'), privateKey).toString('base64') };
+  return {
+    keyId: keyIdOf(der),
+    publicKey: der,
+    sign: (message) => signMessage(null, Buffer.from(message, 'utf8'), privateKey).toString('base64'),
+  };
 }
 
 export function keyIdOf(publicKey: string): string {
@@ -36,7 +40,12 @@ export function keyIdOf(publicKey: string): string {
  * Records an author's public key so its signatures can be checked. `trusted` is for keys a person
  * vouches for (this machine's own, `lore trust add`); registering never lowers a key's trust.
  */
-export function registerAuthor(ctx: Pick<EngineContext, 'db' | 'clock'>, signer: Pick<Signer, 'keyId' | 'publicKey'>, label: string | null = null, trusted = true): void {
+export function registerAuthor(
+  ctx: Pick<EngineContext, 'db' | 'clock'>,
+  signer: Pick<Signer, 'keyId' | 'publicKey'>,
+  label: string | null = null,
+  trusted = true,
+): void {
   ctx.db.run(
     `INSERT INTO authors (key_id, public_key, label, added_at, trusted) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (key_id) DO UPDATE
@@ -54,7 +63,11 @@ export class IntegrityChecker {
 
   private publicKey(author: string): string | null {
     if (!this.authors.has(author)) {
-      this.authors.set(author, this.ctx.db.get<{ public_key: string }>('SELECT public_key FROM authors WHERE key_id = ?', [author])?.public_key ?? null);
+      this.authors.set(
+        author,
+        this.ctx.db.get<{ public_key: string }>('SELECT public_key FROM authors WHERE key_id = ?', [author])
+          ?.public_key ?? null,
+      );
     }
     return this.authors.get(author) ?? null;
   }
@@ -68,27 +81,44 @@ export class IntegrityChecker {
 
   /** The content and its author's signature (and, for an import, this store's import signature). */
   private checkContent(row: MemoryRow): RecordVerdict {
-    this.signingFrom ??= Number(this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'signing_from_id'")?.value ?? '1');
+    this.signingFrom ??= Number(
+      this.ctx.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'signing_from_id'")?.value ?? '1',
+    );
     if (row.id < this.signingFrom && !row.signature) return { ok: true, unattributed: true };
     if (!row.signature || !row.author) return { ok: false, reason: 'its signature is missing' };
-    if (contentDigest(rowToMemory(row)) !== row.content_digest) return { ok: false, reason: 'its content was changed after it was signed' };
+    if (contentDigest(rowToMemory(row)) !== row.content_digest)
+      return { ok: false, reason: 'its content was changed after it was signed' };
     const publicKey = this.publicKey(row.author);
     if (!publicKey) return { ok: false, reason: `its author ${row.author} is not a known key in this store` };
     if (!row.origin) {
       if (!this.holds(publicKey, signingPayload(this.ctx.storeId, row), row.signature)) {
-        return { ok: false, reason: 'its signature does not match its key, version, store or author (it was moved, copied or re-attributed)' };
+        return {
+          ok: false,
+          reason:
+            'its signature does not match its key, version, store or author (it was moved, copied or re-attributed)',
+        };
       }
       return { ok: true, unattributed: false };
     }
     // An imported version carries two signatures: its author's, made in the store it was written
     // in, and the one the importing machine made for this store, key and version.
     const origin = JSON.parse(row.origin) as RecordOrigin;
-    if (!this.holds(publicKey, signingPayload(origin.store_id, { ...row, version: origin.version }), origin.signature)) {
-      return { ok: false, reason: `its author's signature does not match its content, key or author (it was edited or re-attributed after import)` };
+    if (
+      !this.holds(publicKey, signingPayload(origin.store_id, { ...row, version: origin.version }), origin.signature)
+    ) {
+      return {
+        ok: false,
+        reason:
+          `its author's signature does not match its content, key or author ` +
+          `(it was edited or re-attributed after import)`,
+      };
     }
     const localKey = this.publicKey(origin.signer);
     if (!localKey || !this.holds(localKey, signingPayload(this.ctx.storeId, row), row.signature)) {
-      return { ok: false, reason: 'its import signature does not match this store, key or version (it was moved or copied)' };
+      return {
+        ok: false,
+        reason: 'its import signature does not match this store, key or version (it was moved or copied)',
+      };
     }
     return { ok: true, unattributed: false };
   }
@@ -96,11 +126,17 @@ export class IntegrityChecker {
   /** Status and provenance: signed by this store's machine as written and at every status change (memory/state.ts). */
   private checkState(row: MemoryRow): RecordVerdict | null {
     if (!row.state_signature || !row.state_signer) {
-      return { ok: false, reason: 'its status and provenance are not signed (the row was written or edited outside Lore)' };
+      return {
+        ok: false,
+        reason: 'its status and provenance are not signed (the row was written or edited outside Lore)',
+      };
     }
     const signerKey = this.publicKey(row.state_signer);
     if (!signerKey) {
-      return { ok: false, reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store` };
+      return {
+        ok: false,
+        reason: `its status and provenance were signed by ${row.state_signer}, not a known key in this store`,
+      };
     }
     let payload: string;
     try {
@@ -134,4 +170,3 @@ export class IntegrityChecker {
     return { accepted, refused };
   }
 }
-

@@ -22,13 +22,22 @@ export interface SignedFields {
 }
 
 export function signingPayload(storeId: string, record: SignedFields): string {
-  return canonicalJson({ store_id: storeId, key: record.key, version: record.version, content_digest: record.content_digest, author: record.author });
+  return canonicalJson({
+    store_id: storeId,
+    key: record.key,
+    version: record.version,
+    content_digest: record.content_digest,
+    author: record.author,
+  });
 }
 
 /** Whether `publicKey` (base64 SPKI DER) is an Ed25519 public key, the only kind Lore signs with. */
 export function isEd25519PublicKey(publicKey: string): boolean {
   try {
-    return createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType === 'ed25519';
+    return (
+      createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType ===
+      'ed25519'
+    );
   } catch {
     return false;
   }

@@ -67,19 +67,31 @@ export function trustList(ctx: EngineContext): TrustList {
 function publicKeyOf(ctx: EngineContext, key: string): string {
   if (/^ed25519:[0-9a-f]{16}$/.test(key)) {
     const known = ctx.db.get<{ public_key: string }>('SELECT public_key FROM authors WHERE key_id = ?', [key]);
-    if (!known) throw new LoreError('NOT_FOUND', `no author ${key} is known to this store`, 'give the author\'s public key (they print it with `lore trust key`) instead of its key id');
+    if (!known)
+      throw new LoreError(
+        'NOT_FOUND',
+        `no author ${key} is known to this store`,
+        "give the author's public key (they print it with `lore trust key`) instead of its key id",
+      );
     return known.public_key;
   }
   if (isEd25519PublicKey(key)) return key;
-  throw invalid(`${JSON.stringify(key.slice(0, 40))} is neither a key id (ed25519:…) nor an Ed25519 public key`, 'the author prints theirs with `lore trust key`');
+  throw invalid(
+    `${JSON.stringify(key.slice(0, 40))} is neither a key id (ed25519:…) nor an Ed25519 public key`,
+    'the author prints theirs with `lore trust key`',
+  );
 }
 
 /** Trusts an author's key: their future imports are recalled without a promote. A person's act. */
 export function trustAuthor(ctx: EngineContext, actor: Actor, key: unknown, label?: unknown): AuthorInfo {
   if (!actor.human) {
-    throw new LoreError('HUMAN_ONLY', 'trusting an author is a person\'s act and was not confirmed by one', 'run `lore trust add KEY` yourself in an interactive terminal');
+    throw new LoreError(
+      'HUMAN_ONLY',
+      "trusting an author is a person's act and was not confirmed by one",
+      'run `lore trust add KEY` yourself in an interactive terminal',
+    );
   }
-  if (typeof key !== 'string' || !key.trim()) throw invalid('give the author\'s key id or public key');
+  if (typeof key !== 'string' || !key.trim()) throw invalid("give the author's key id or public key");
   const name = label === undefined || label === null ? null : requireText('label', label, 120);
   return ctx.db.transaction(() => {
     const publicKey = publicKeyOf(ctx, key.trim());
@@ -93,14 +105,26 @@ export function trustAuthor(ctx: EngineContext, actor: Actor, key: unknown, labe
 
 /** Withdraws trust: later imports by this author land quarantined. Records already here stay. */
 export function distrustAuthor(ctx: EngineContext, actor: Actor, keyId: unknown): AuthorInfo {
-  if (typeof keyId !== 'string') throw invalid('give the author\'s key id (ed25519:…)');
-  if (keyId === ctx.signer.keyId) throw new LoreError('INVALID_STATE', `${keyId} is this machine's own key; it is always trusted here`);
+  if (typeof keyId !== 'string') throw invalid("give the author's key id (ed25519:…)");
+  if (keyId === ctx.signer.keyId)
+    throw new LoreError('INVALID_STATE', `${keyId} is this machine's own key; it is always trusted here`);
   return ctx.db.transaction(() => {
-    const row = ctx.db.get<{ public_key: string; trusted: number }>('SELECT public_key, trusted FROM authors WHERE key_id = ?', [keyId]);
-    if (!row) throw new LoreError('NOT_FOUND', `no author ${keyId} is known to this store`, 'see the authors with `lore trust list`');
+    const row = ctx.db.get<{ public_key: string; trusted: number }>(
+      'SELECT public_key, trusted FROM authors WHERE key_id = ?',
+      [keyId],
+    );
+    if (!row)
+      throw new LoreError(
+        'NOT_FOUND',
+        `no author ${keyId} is known to this store`,
+        'see the authors with `lore trust list`',
+      );
     if (row.trusted === 1) {
       ctx.db.run('UPDATE authors SET trusted = 0 WHERE key_id = ?', [keyId]);
-      appendAudit(ctx.db, actor, nowIso(ctx), { event: 'author.distrust', digests: { author: sha256(row.public_key) } });
+      appendAudit(ctx.db, actor, nowIso(ctx), {
+        event: 'author.distrust',
+        digests: { author: sha256(row.public_key) },
+      });
     }
     return authorRows(ctx, keyId)[0];
   });

@@ -24,13 +24,19 @@ export async function createEmbedder(settings: EmbedderSettings = {}): Promise<E
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
         const fix = tokenFileSetting ?? 'the token file setting';
-        return { reason: `The embedding endpoint's token file ${tokenFile} cannot be read (${code}): fix ${fix}. Recall is lexical-only meanwhile.` };
+        return {
+          reason:
+            `The embedding endpoint's token file ${tokenFile} cannot be read ` +
+            `(${code}): fix ${fix}. Recall is lexical-only meanwhile.`,
+        };
       }
     }
     return createEndpointEmbedder({ ...endpoint, token: token || undefined });
   }
   if (settings.provider !== undefined && settings.provider !== 'transformers') {
-    return { reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model) or "endpoint".` };
+    return {
+      reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model) or "endpoint".`,
+    };
   }
   return createTransformersEmbedder(settings);
 }

@@ -32,7 +32,10 @@ function message(err: unknown): string {
  */
 function requireTransformers(fromTransformers: NodeRequire, stubs: string[]): Transformers {
   if (stubs.length === 0) return fromTransformers('@huggingface/transformers') as Transformers;
-  const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string; _cache: Record<string, unknown> };
+  const loader = Module as unknown as {
+    _resolveFilename: (request: string, ...rest: unknown[]) => string;
+    _cache: Record<string, unknown>;
+  };
   for (const name of stubs) {
     const stub = new Module(`lore-stub:${name}`);
     stub.loaded = true;
@@ -66,8 +69,10 @@ function loadRuntime(): { transformers: Transformers; backend: Backend; fallback
   let fallbackReason: string | undefined;
   if (init.backend !== 'wasm') {
     const nativeError =
-      loadsOrWhy(fromTransformers, init.nativeModule) ?? (init.nativeModule === 'onnxruntime-node' ? undefined : `${init.nativeModule} is not onnxruntime-node`);
-    if (nativeError === undefined) return { transformers: requireTransformers(fromTransformers, stubs), backend: 'native' };
+      loadsOrWhy(fromTransformers, init.nativeModule) ??
+      (init.nativeModule === 'onnxruntime-node' ? undefined : `${init.nativeModule} is not onnxruntime-node`);
+    if (nativeError === undefined)
+      return { transformers: requireTransformers(fromTransformers, stubs), backend: 'native' };
     fallbackReason = `native onnxruntime-node failed to load: ${nativeError}`;
     if (init.backend === 'native') throw new Error(fallbackReason);
   }
@@ -78,7 +83,11 @@ function loadRuntime(): { transformers: Transformers; backend: Backend; fallback
   ortWeb.env.wasm.wasmPaths = dirname(fromTransformers.resolve('onnxruntime-web')) + '/';
   ortWeb.env.wasm.numThreads = init.threads;
   (globalThis as Record<symbol, unknown>)[Symbol.for('onnxruntime')] = ortWeb;
-  return { transformers: requireTransformers(fromTransformers, [...stubs, 'onnxruntime-node']), backend: 'wasm', fallbackReason };
+  return {
+    transformers: requireTransformers(fromTransformers, [...stubs, 'onnxruntime-node']),
+    backend: 'wasm',
+    fallbackReason,
+  };
 }
 
 let extractor: FeatureExtractionPipeline;
@@ -104,14 +113,20 @@ async function embed(texts: string[]): Promise<{ dims: number; vectors: Float32A
   const outputs = (await extractor.model(feeds)) as Record<string, Out>;
   const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
   const dims = hidden.dims[hidden.dims.length - 1];
-  const vectors = poolWindows(hidden.data, batch, dims, pieces.map((p) => p.length));
+  const vectors = poolWindows(
+    hidden.data,
+    batch,
+    dims,
+    pieces.map((p) => p.length),
+  );
   for (const out of Object.values(outputs)) out.dispose?.();
   return { dims, vectors };
 }
 
 /** The tokenizer as token windows need it: ids without special tokens, and those tokens. */
 function encoderOf(tokenizer: FeatureExtractionPipeline['tokenizer']): Encoder {
-  const encode = (text: string, specials: boolean): number[] => tokenizer.encode(text, { add_special_tokens: specials });
+  const encode = (text: string, specials: boolean): number[] =>
+    tokenizer.encode(text, { add_special_tokens: specials });
   const empty = encode('', true);
   return {
     body: (text) => encode(text, false),

@@ -93,7 +93,12 @@ interface Embedded {
 
 const LEXICAL = 'Recall is lexical-only meanwhile.';
 
-async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[], signal?: AbortSignal): Promise<Embedded> {
+async function requestEmbeddings(
+  url: URL,
+  s: EndpointSettings,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<Embedded> {
   const where = shown(url);
   const timeout = AbortSignal.timeout(s.timeoutMs ?? 30_000);
   let response: Response;
@@ -106,14 +111,18 @@ async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[],
     });
   } catch (error) {
     if (signal?.aborted) {
-      throw signal.reason instanceof Error ? signal.reason : new DOMException('The embedding was cancelled', 'AbortError');
+      throw signal.reason instanceof Error
+        ? signal.reason
+        : new DOMException('The embedding was cancelled', 'AbortError');
     }
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new EndpointUnreachable(`the embedding endpoint ${where} did not answer (${cause})`);
   }
   if (response.status === 401 || response.status === 403) {
     const check = 'check LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN';
-    throw new EndpointUnreachable(`the embedding endpoint ${where} refused the token (HTTP ${response.status}): ${check}`);
+    throw new EndpointUnreachable(
+      `the embedding endpoint ${where} refused the token (HTTP ${response.status}): ${check}`,
+    );
   }
   if (!response.ok) {
     throw new EndpointUnreachable(
@@ -129,7 +138,9 @@ async function requestEmbeddings(url: URL, s: EndpointSettings, texts: string[],
   const data = Array.isArray(body.data) ? [...body.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : [];
   if (data.length !== texts.length || !data.every((d) => Array.isArray(d.embedding) && d.embedding.length > 0)) {
     const expected = 'OpenAI /v1/embeddings format expected';
-    throw new EndpointUnreachable(`the embedding endpoint ${where} answered without one embedding per input (${expected})`);
+    throw new EndpointUnreachable(
+      `the embedding endpoint ${where} answered without one embedding per input (${expected})`,
+    );
   }
   const model = typeof body.model === 'string' && body.model ? body.model : s.model;
   return { model, vectors: data.map((d) => normalise(d.embedding as number[])) };
@@ -144,15 +155,20 @@ export async function createEndpointEmbedder(
   try {
     url = embeddingsUrl(settings.url);
   } catch {
-    return { reason: `The embedding endpoint "${settings.url}" is not a URL: fix ${name} (e.g. http://127.0.0.1:11434/v1). ${LEXICAL}` };
+    return {
+      reason: `The embedding endpoint "${settings.url}" is not a URL: fix ${name} (e.g. http://127.0.0.1:11434/v1). ${LEXICAL}`,
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { reason: `The embedding endpoint must be http or https: fix ${name}. ${LEXICAL}` };
   }
   if (url.username || url.password) {
-    return { reason: `Put no credentials in ${name}: give the token in LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN. ${LEXICAL}` };
+    return {
+      reason: `Put no credentials in ${name}: give the token in LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN. ${LEXICAL}`,
+    };
   }
-  if (!settings.model) return { reason: `The embedding endpoint needs the model it serves: set LORE_EMBED_MODEL. ${LEXICAL}` };
+  if (!settings.model)
+    return { reason: `The embedding endpoint needs the model it serves: set LORE_EMBED_MODEL. ${LEXICAL}` };
   try {
     const probe = await requestEmbeddings(url, settings, ['lore endpoint check']);
     return new EndpointEmbedder(url, settings, probe.model, probe.vectors[0].length);

@@ -22,20 +22,28 @@ async function sha256(file: string): Promise<string> {
 function readCache(cacheFile: string): Record<string, Entry> {
   try {
     const parsed = JSON.parse(readFileSync(cacheFile, 'utf8')) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, Entry>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, Entry>)
+      : {};
   } catch {
     return {};
   }
 }
 
-/** The file's sha256 (hex): from `cacheFile` when its size and mtime are the ones recorded, else hashed and recorded. */
-export async function modelDigest(file: string, cacheFile: string | undefined): Promise<{ sha256: string; hashed: boolean }> {
+/**
+ * The file's sha256 (hex): from `cacheFile` when its size and mtime are the ones recorded, else hashed and recorded.
+ */
+export async function modelDigest(
+  file: string,
+  cacheFile: string | undefined,
+): Promise<{ sha256: string; hashed: boolean }> {
   const path = resolve(file);
   if (!cacheFile) return { sha256: await sha256(path), hashed: true };
   const { size, mtimeMs } = statSync(path);
   const cache = readCache(cacheFile);
   const seen = cache[path];
-  if (seen && seen.size === size && seen.mtimeMs === mtimeMs && /^[0-9a-f]{64}$/.test(seen.sha256)) return { sha256: seen.sha256, hashed: false };
+  if (seen && seen.size === size && seen.mtimeMs === mtimeMs && /^[0-9a-f]{64}$/.test(seen.sha256))
+    return { sha256: seen.sha256, hashed: false };
   const digest = await sha256(path);
   // Hashed while it changed: not recorded, so the next start hashes again.
   const after = statSync(path);
@@ -43,7 +51,10 @@ export async function modelDigest(file: string, cacheFile: string | undefined): 
     try {
       mkdirSync(dirname(cacheFile), { recursive: true });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ ...readCache(cacheFile), [path]: { size, mtimeMs, sha256: digest } }, null, 1));
+      writeFileSync(
+        tmp,
+        JSON.stringify({ ...readCache(cacheFile), [path]: { size, mtimeMs, sha256: digest } }, null, 1),
+      );
       renameSync(tmp, cacheFile);
     } catch {
       // A read-only data directory: every start hashes, nothing else changes.

@@ -51,13 +51,21 @@ export function modelFileList(dtype: ModelDtype): string[] {
 export async function downloadModel(request: ModelDownloadRequest): Promise<ModelDownloadResult> {
   const model = request.model || DEFAULT_MODEL;
   if (!isModelName(model)) {
-    throw new LoreError('INVALID_INPUT', `"${model}" is not a model id (org/name of letters, digits, "-", "_", ".")`, 'pass a Hugging Face model id such as Xenova/all-MiniLM-L6-v2');
+    throw new LoreError(
+      'INVALID_INPUT',
+      `"${model}" is not a model id (org/name of letters, digits, "-", "_", ".")`,
+      'pass a Hugging Face model id such as Xenova/all-MiniLM-L6-v2',
+    );
   }
   const host = (request.host || DEFAULT_MODEL_HOST).replace(/\/+$/, '');
   const revision = request.revision || 'main';
   const folder = join(modelsDir(request.dataDir), model);
   if (existsSync(folder)) {
-    throw new LoreError('INVALID_STATE', `${folder} already exists`, 'remove that folder first to download the model again');
+    throw new LoreError(
+      'INVALID_STATE',
+      `${folder} already exists`,
+      'remove that folder first to download the model again',
+    );
   }
   mkdirSync(dirname(folder), { recursive: true, mode: 0o700 });
   const staging = `${folder}.download-${randomBytes(4).toString('hex')}`;
@@ -66,8 +74,10 @@ export async function downloadModel(request: ModelDownloadRequest): Promise<Mode
   try {
     for (const [i, file] of files.entries()) {
       const url = `${host}/${model}/resolve/${revision}/${file}`;
-      bytes += await fetchFile(url, join(staging, file), (received, size) =>
-        request.onProgress?.({ file, index: i + 1, files: files.length, received, size }),
+      bytes += await fetchFile(
+        url,
+        join(staging, file),
+        (received, size) => request.onProgress?.({ file, index: i + 1, files: files.length, received, size }),
         request.signal,
       );
     }
@@ -79,16 +89,31 @@ export async function downloadModel(request: ModelDownloadRequest): Promise<Mode
   return { model, folder, files, bytes };
 }
 
-async function fetchFile(url: string, target: string, onBytes: (received: number, size: number | null) => void, signal?: AbortSignal): Promise<number> {
+async function fetchFile(
+  url: string,
+  target: string,
+  onBytes: (received: number, size: number | null) => void,
+  signal?: AbortSignal,
+): Promise<number> {
   let response: Response;
   try {
     response = await fetch(url, { signal, redirect: 'follow' });
   } catch (error) {
     if (signal?.aborted) throw new LoreError('CANCELLED', 'the model download was cancelled; nothing was kept');
-    throw new LoreError('UNAVAILABLE', `cannot reach ${url} (${(error as Error).message})`, 'check the network, or copy the model folder by hand and set LORE_MODEL_DIR');
+    throw new LoreError(
+      'UNAVAILABLE',
+      `cannot reach ${url} (${(error as Error).message})`,
+      'check the network, or copy the model folder by hand and set LORE_MODEL_DIR',
+    );
   }
   if (!response.ok || !response.body) {
-    throw new LoreError('UNAVAILABLE', `${url} answered HTTP ${response.status}`, response.status === 404 ? 'check the model id and dtype: that file is not published for it' : 'try again later, or copy the model folder by hand and set LORE_MODEL_DIR');
+    throw new LoreError(
+      'UNAVAILABLE',
+      `${url} answered HTTP ${response.status}`,
+      response.status === 404
+        ? 'check the model id and dtype: that file is not published for it'
+        : 'try again later, or copy the model folder by hand and set LORE_MODEL_DIR',
+    );
   }
   const length = Number(response.headers.get('content-length'));
   const size = Number.isFinite(length) && length > 0 ? length : null;
@@ -103,7 +128,11 @@ async function fetchFile(url: string, target: string, onBytes: (received: number
     await pipeline(body, createWriteStream(target, { mode: 0o600 }), { signal });
   } catch (error) {
     if (signal?.aborted) throw new LoreError('CANCELLED', 'the model download was cancelled; nothing was kept');
-    throw new LoreError('UNAVAILABLE', `the download of ${url} broke off (${(error as Error).message})`, 'run the command again');
+    throw new LoreError(
+      'UNAVAILABLE',
+      `the download of ${url} broke off (${(error as Error).message})`,
+      'run the command again',
+    );
   }
   if (size !== null && received !== size) {
     throw new LoreError('UNAVAILABLE', `${url} sent ${received} of ${size} bytes`, 'run the command again');

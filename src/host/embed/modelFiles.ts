@@ -90,7 +90,11 @@ const isDir = (path: string): boolean => existsSync(path) && statSync(path).isDi
 export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavailable {
   const names = source.settingNames ?? OPTION_NAMES;
   if (source.dtype !== undefined && !isModelDtype(source.dtype)) {
-    return { reason: `Embedding dtype "${source.dtype}" is not one of ${Object.keys(DTYPE_SUFFIX).join(', ')}: fix ${names.dtype}.` };
+    return {
+      reason:
+        `Embedding dtype "${source.dtype}" is not one of ` +
+        `${Object.keys(DTYPE_SUFFIX).join(', ')}: fix ${names.dtype}.`,
+    };
   }
   let root: string;
   let name: string;
@@ -98,7 +102,13 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
   if (configured) {
     const dir = resolve(source.modelDir!);
     if (!isDir(dir)) {
-      return { reason: `The local model folder ${dir} does not exist: point ${names.modelDir} at a folder that holds a model (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx). Recall stays lexical-only until then.` };
+      return {
+        reason:
+          `The local model folder ${dir} does not exist: point ` +
+          `${names.modelDir} at a folder that holds a model (config.json, ` +
+          `tokenizer.json, tokenizer_config.json, onnx/model.onnx). Recall ` +
+          `stays lexical-only until then.`,
+      };
     }
     if (source.modelName) {
       root = dir;
@@ -112,15 +122,29 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
     name = source.modelName || DEFAULT_MODEL;
   }
   if (!isModelName(name)) {
-    return { reason: `The model name "${name}" is not a folder name transformers.js accepts (letters, digits, "-", "_", ".", at most one "/"): rename the folder or set ${names.modelName}.` };
+    return {
+      reason:
+        `The model name "${name}" is not a folder name transformers.js ` +
+        `accepts (letters, digits, "-", "_", ".", at most one "/"): ` +
+        `rename the folder or set ${names.modelName}.`,
+    };
   }
   const folder = join(root, name);
   const isDefault = !configured && name === DEFAULT_MODEL;
   if (!isDir(folder)) {
     return {
       reason: isDefault
-        ? `The embedding model ${DEFAULT_MODEL} (q8) is not in ${root}: recall is lexical-only. Run "lore model download" to fetch it once (it asks first; about 23 MB), copy it there yourself (Hugging Face layout: ${DEFAULT_MODEL}/config.json, tokenizer.json, tokenizer_config.json, onnx/model_quantized.onnx), or set ${names.modelDir} (and ${names.modelName}) to a local model folder.`
-        : `The model folder ${folder} does not exist: set ${names.modelDir} to the folder that holds "${name}/" (or to the model folder itself) and check ${names.modelName}. Recall stays lexical-only until then.`,
+        ? `The embedding model ${DEFAULT_MODEL} (q8) is not in ${root}: ` +
+          `recall is lexical-only. Run "lore model download" to fetch it ` +
+          `once (it asks first; about 23 MB), copy it there yourself ` +
+          `(Hugging Face layout: ${DEFAULT_MODEL}/config.json, ` +
+          `tokenizer.json, tokenizer_config.json, ` +
+          `onnx/model_quantized.onnx), or set ${names.modelDir} (and ` +
+          `${names.modelName}) to a local model folder.`
+        : `The model folder ${folder} does not exist: set ${names.modelDir} ` +
+          `to the folder that holds "${name}/" (or to the model folder ` +
+          `itself) and check ${names.modelName}. Recall stays lexical-only ` +
+          `until then.`,
     };
   }
   const missing = REQUIRED_FILES.filter((f) => !existsSync(join(folder, f)));
@@ -130,7 +154,12 @@ export function locateModel(source: ModelSource): ModelLocation | EmbedderUnavai
   if (!existsSync(file)) missing.push(`onnx/${basename(file)}`);
   if (missing.length > 0) {
     return {
-      reason: `The model folder ${folder} is missing ${missing.join(', ')}${source.dtype ? ` (dtype ${dtype})` : ''}: copy the complete model (transformers.js layout) there${source.dtype ? ` or set ${names.dtype} to one whose ONNX file is present` : ''}. Recall stays lexical-only until then.`,
+      reason:
+        `The model folder ${folder} is missing ` +
+        `${missing.join(', ')}${source.dtype ? ` (dtype ${dtype})` : ''}: ` +
+        `copy the complete model (transformers.js layout) ` +
+        `there${source.dtype ? ` or set ${names.dtype} to one whose ONNX file is present` : ''}. ` +
+        `Recall stays lexical-only until then.`,
     };
   }
   return { root, name, folder, dtype, file };

@@ -52,7 +52,12 @@ export function padBatch(windows: number[][], pad: number): PaddedBatch {
  * Mean pooling over the real tokens of each text's windows (`windowsPerText` consecutive rows
  * each), then L2 normalisation: one row of `dims` floats per text.
  */
-export function poolWindows(hidden: Float32Array, batch: PaddedBatch, dims: number, windowsPerText: number[]): Float32Array {
+export function poolWindows(
+  hidden: Float32Array,
+  batch: PaddedBatch,
+  dims: number,
+  windowsPerText: number[],
+): Float32Array {
   const out = new Float32Array(windowsPerText.length * dims);
   let row = 0;
   windowsPerText.forEach((count, text) => {

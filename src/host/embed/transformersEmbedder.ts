@@ -28,7 +28,10 @@ export interface TransformersEmbedderOptions extends ModelSource {
   batchSize?: number;
   /** Sequence cap in tokens (default DEFAULT_MAX_TOKENS, never past the model's positions). */
   maxTokens?: number;
-  /** Where the model file's digest is kept between starts (default `<dataDir>/model-digests.json`; none without dataDir). */
+  /**
+   * Where the model file's digest is kept between starts (default `<dataDir>/model-digests.json`; none without
+   * dataDir).
+   */
   digestCache?: string;
   /** 'auto' (default): native onnxruntime-node, WebAssembly when the native binding cannot load. */
   backend?: BackendChoice;
@@ -51,7 +54,10 @@ export const DEFAULT_MAX_TOKENS = 256;
 /** More intra-op threads than this stop paying for a model of MiniLM's size. */
 const MAX_AUTO_THREADS = 4;
 
-/** Cores − 1 (one left for the editor, the owner and SQLite), at least 1, at most MAX_AUTO_THREADS; 1 when the machine is already busy. */
+/**
+ * Cores − 1 (one left for the editor, the owner and SQLite), at least 1, at most MAX_AUTO_THREADS; 1 when the machine
+ * is already busy.
+ */
 export function autoThreads(cores = availableParallelism(), load = loadavg()[0]): number {
   if (load >= cores) return 1;
   return Math.max(1, Math.min(MAX_AUTO_THREADS, cores - 1));
@@ -63,7 +69,12 @@ export function byLength(texts: string[]): number[] {
 }
 
 export function isEmbedderUnavailable(value: unknown): value is EmbedderUnavailable {
-  return typeof value === 'object' && value !== null && typeof (value as EmbedderUnavailable).reason === 'string' && !('embed' in value);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as EmbedderUnavailable).reason === 'string' &&
+    !('embed' in value)
+  );
 }
 
 export function abortError(signal?: AbortSignal): Error {
@@ -223,7 +234,10 @@ export class TransformersEmbedder implements Embedder {
           if (signal?.aborted) throw abortError(signal);
           if (this.closed) throw new Error('the embedder is closed');
           if (this.broken) throw this.broken;
-          return this.batch(slot.map((i) => texts[i]), signal);
+          return this.batch(
+            slot.map((i) => texts[i]),
+            signal,
+          );
         });
         slot.forEach((i, j) => (out[i] = vectors[j]));
         this.onBatch?.(Math.min(order.length, at + size), texts.length);
@@ -264,10 +278,15 @@ export class TransformersEmbedder implements Embedder {
  * Starts an embedder for a local model, or says why there is none. Never throws for a missing or
  * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
  */
-export async function createTransformersEmbedder(options: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder | EmbedderUnavailable> {
+export async function createTransformersEmbedder(
+  options: TransformersEmbedderOptions = {},
+): Promise<TransformersEmbedder | EmbedderUnavailable> {
   const model = locateModel(preferBundled(options));
   if ('reason' in model) return model;
-  const threads = options.threads === undefined || options.threads === 'auto' ? autoThreads() : Math.max(1, Math.floor(options.threads));
+  const threads =
+    options.threads === undefined || options.threads === 'auto'
+      ? autoThreads()
+      : Math.max(1, Math.floor(options.threads));
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
   const logger = options.logger ?? silentLogger;
   const init: WorkerInit = {
@@ -288,14 +307,35 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   try {
     worker = startEmbedWorker(init);
   } catch (err) {
-    return { reason: `The embedding worker could not start: ${(err as Error).message}. Reinstall Lore (its dist/embedWorker.js or node_modules may be incomplete); recall stays lexical-only meanwhile.` };
+    return {
+      reason:
+        `The embedding worker could not start: ${(err as Error).message}. ` +
+        `Reinstall Lore (its dist/embedWorker.js or node_modules may be ` +
+        `incomplete); recall stays lexical-only meanwhile.`,
+    };
   }
   worker.stdout.on('data', (chunk: Buffer) => logger.debug(`embed worker: ${chunk.toString().trimEnd()}`));
   worker.stderr.on('data', (chunk: Buffer) => logger.warn(`embed worker: ${chunk.toString().trimEnd()}`));
   const ready = await new Promise<Extract<WorkerMessage, { type: 'ready' }> | EmbedderUnavailable>((resolve) => {
-    const failed = (why: string): void => resolve({ reason: `The embedding model in ${model.folder} (${model.dtype}) could not be loaded: ${why}. Check that the folder holds a complete transformers.js model, or change the model settings; recall stays lexical-only meanwhile.` });
-    const crashed = (why: string): void => resolve({ reason: `The embedding worker stopped while loading ${model.folder}: ${why}. Reinstall Lore if this persists (node_modules/@huggingface/transformers and onnxruntime may be incomplete); recall stays lexical-only meanwhile.` });
-    worker.once('message', (m: WorkerMessage) => (m.type === 'ready' ? resolve(m) : failed(m.type === 'failed' ? m.message : `unexpected ${m.type}`)));
+    const failed = (why: string): void =>
+      resolve({
+        reason:
+          `The embedding model in ${model.folder} (${model.dtype}) could ` +
+          `not be loaded: ${why}. Check that the folder holds a complete ` +
+          `transformers.js model, or change the model settings; recall ` +
+          `stays lexical-only meanwhile.`,
+      });
+    const crashed = (why: string): void =>
+      resolve({
+        reason:
+          `The embedding worker stopped while loading ${model.folder}: ` +
+          `${why}. Reinstall Lore if this persists ` +
+          `(node_modules/@huggingface/transformers and onnxruntime may be ` +
+          `incomplete); recall stays lexical-only meanwhile.`,
+      });
+    worker.once('message', (m: WorkerMessage) =>
+      m.type === 'ready' ? resolve(m) : failed(m.type === 'failed' ? m.message : `unexpected ${m.type}`),
+    );
     worker.once('error', (err) => crashed(err.message));
     worker.once('exit', (code) => crashed(`it exited with code ${code}`));
   });
@@ -309,10 +349,19 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
     fingerprint = (await digest).sha256;
   } catch (err) {
     await worker.terminate();
-    return { reason: `The model file ${model.file} could not be read: ${(err as Error).message}. Check its permissions; recall stays lexical-only meanwhile.` };
+    return {
+      reason:
+        `The model file ${model.file} could not be read: ` +
+        `${(err as Error).message}. Check its permissions; recall stays ` +
+        `lexical-only meanwhile.`,
+    };
   }
   if (ready.fallbackReason) logger.warn(`embedder: using WebAssembly: ${ready.fallbackReason}`);
-  logger.info(`embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ${ready.backend}, ${threads} thread(s), ${ready.maxTokens}-token windows, loaded in ${ready.loadMs} ms`);
+  logger.info(
+    `embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ` +
+      `${ready.backend}, ${threads} thread(s), ${ready.maxTokens}-token ` +
+      `windows, loaded in ${ready.loadMs} ms`,
+  );
   const embedder = new TransformersEmbedder(worker, ready, fingerprint, model, threads, batchSize, logger);
   embedder.onBatch = options.onBatch;
   return embedder;

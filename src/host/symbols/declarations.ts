@@ -40,7 +40,13 @@ function nameOf(node: Node): string[] {
   return name ? [bareName(name.text)] : [];
 }
 
-const FUNCTION_VALUES = set('arrow_function', 'function_expression', 'function', 'generator_function', 'generator_function_declaration');
+const FUNCTION_VALUES = set(
+  'arrow_function',
+  'function_expression',
+  'function',
+  'generator_function',
+  'generator_function_declaration',
+);
 
 const ECMASCRIPT: LanguageRules = {
   declarations: {
@@ -63,7 +69,13 @@ const ECMASCRIPT: LanguageRules = {
     field_definition: 'variable',
     property_signature: 'variable',
   },
-  containers: set('class_declaration', 'abstract_class_declaration', 'interface_declaration', 'internal_module', 'module'),
+  containers: set(
+    'class_declaration',
+    'abstract_class_declaration',
+    'interface_declaration',
+    'internal_module',
+    'module',
+  ),
   // `namespace X {}` is an expression statement; method decorators are the class body's, just above the method.
   transparent: set('class_body', 'interface_body', 'object_type', 'statement_block', 'expression_statement'),
   wrappers: set('export_statement', 'ambient_declaration'),
@@ -79,12 +91,26 @@ const ECMASCRIPT: LanguageRules = {
 };
 
 const GO: LanguageRules = {
-  declarations: { function_declaration: 'function', method_declaration: 'function', type_declaration: 'type', const_declaration: 'variable', var_declaration: 'variable' },
+  declarations: {
+    function_declaration: 'function',
+    method_declaration: 'function',
+    type_declaration: 'type',
+    const_declaration: 'variable',
+    var_declaration: 'variable',
+  },
   containers: set(),
   transparent: set(),
   wrappers: set(),
-  lists: { type_declaration: set('type_spec', 'type_alias'), const_declaration: set('const_spec'), var_declaration: set('var_spec', 'var_spec_list') },
-  names: (node) => node.childrenForFieldName('name').filter((n): n is Node => !!n).map((n) => n.text),
+  lists: {
+    type_declaration: set('type_spec', 'type_alias'),
+    const_declaration: set('const_spec'),
+    var_declaration: set('var_spec', 'var_spec_list'),
+  },
+  names: (node) =>
+    node
+      .childrenForFieldName('name')
+      .filter((n): n is Node => !!n)
+      .map((n) => n.text),
   owner: (node) => {
     if (node.type !== 'method_declaration') return null;
     const receiver = node.childForFieldName('receiver')?.namedChildren.find((c) => c?.type === 'parameter_declaration');
@@ -138,7 +164,13 @@ const JAVA: LanguageRules = {
     field_declaration: 'variable',
     constant_declaration: 'variable',
   },
-  containers: set('class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration'),
+  containers: set(
+    'class_declaration',
+    'interface_declaration',
+    'enum_declaration',
+    'record_declaration',
+    'annotation_type_declaration',
+  ),
   transparent: set('class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body'),
   wrappers: set(),
   lists: { field_declaration: set('variable_declarator'), constant_declaration: set('variable_declarator') },
@@ -173,15 +205,22 @@ export const GRAMMARS: Record<string, LanguageRules> = {
 
 /** File extension → grammar. */
 export const EXTENSIONS: Record<string, string> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'tsx',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
   go: 'go',
-  py: 'python', pyi: 'python',
+  py: 'python',
+  pyi: 'python',
   rs: 'rust',
   java: 'java',
   rb: 'ruby',
-  sh: 'bash', bash: 'bash',
+  sh: 'bash',
+  bash: 'bash',
 };
 
 function children(node: Node): Node[] {
@@ -191,7 +230,8 @@ function children(node: Node): Node[] {
 /** Where a declaration's own text starts: at its wrapper, or at the attributes just above it. */
 function spanStart(node: Node, rules: LanguageRules): Node {
   let first = node;
-  for (let prev = node.previousNamedSibling; prev && rules.leading?.has(prev.type); prev = prev.previousNamedSibling) first = prev;
+  for (let prev = node.previousNamedSibling; prev && rules.leading?.has(prev.type); prev = prev.previousNamedSibling)
+    first = prev;
   return first;
 }
 
@@ -200,7 +240,16 @@ export function declarationsIn(root: Node, rules: LanguageRules): ParsedDeclarat
   const out: ParsedDeclaration[] = [];
   const emit = (name: string, first: Node, last: Node, kind: Kind, scope: ParsedDeclaration['scope']) => {
     // A destructuring pattern (`const { a, b } = …`) names no one symbol.
-    if (name && !/[\s{}()[\],;'"`]/.test(name)) out.push({ name, from: first.startIndex, to: last.endIndex, start: first.startPosition.row, end: last.endPosition.row, kind, scope });
+    if (name && !/[\s{}()[\],;'"`]/.test(name))
+      out.push({
+        name,
+        from: first.startIndex,
+        to: last.endIndex,
+        start: first.startPosition.row,
+        end: last.endPosition.row,
+        kind,
+        scope,
+      });
   };
   const names = (node: Node) => (rules.names ?? nameOf)(node);
 
@@ -223,7 +272,8 @@ export function declarationsIn(root: Node, rules: LanguageRules): ParsedDeclarat
         // `const a = 1` is the whole statement; `const a = 1, b = 2` names each by its own declarator.
         const found = collect(child, items);
         for (const item of found) {
-          const itemKind = kind === 'variable' && FUNCTION_VALUES.has(item.childForFieldName('value')?.type ?? '') ? 'function' : kind;
+          const itemKind =
+            kind === 'variable' && FUNCTION_VALUES.has(item.childForFieldName('value')?.type ?? '') ? 'function' : kind;
           for (const name of names(item)) {
             if (found.length === 1) emitNamed(name, first, outer, itemKind, scope, owners);
             else emitNamed(name, item, item, itemKind, scope, owners);
@@ -233,7 +283,8 @@ export function declarationsIn(root: Node, rules: LanguageRules): ParsedDeclarat
       }
       const owner = rules.owner?.(child) ?? null;
       const declared = names(child);
-      for (const name of declared) emitNamed(name, first, outer, kind, owner ? 'member' : scope, owner ? [...owners, owner] : owners);
+      for (const name of declared)
+        emitNamed(name, first, outer, kind, owner ? 'member' : scope, owner ? [...owners, owner] : owners);
       if (rules.containers.has(child.type) && declared.length) {
         const body = child.childForFieldName('body') ?? child;
         visit(body, [...owners, declared[0]], null);
@@ -241,8 +292,16 @@ export function declarationsIn(root: Node, rules: LanguageRules): ParsedDeclarat
     }
   };
 
-  // A member is named bare, and qualified by each tail of its owners: `total`, `Invoice.total`, `Billing.Invoice.total`.
-  const emitNamed = (name: string, first: Node, last: Node, kind: Kind, scope: ParsedDeclaration['scope'], owners: string[]) => {
+  // A member is named bare, and qualified by each tail of its owners: `total`, `Invoice.total`,
+  // `Billing.Invoice.total`.
+  const emitNamed = (
+    name: string,
+    first: Node,
+    last: Node,
+    kind: Kind,
+    scope: ParsedDeclaration['scope'],
+    owners: string[],
+  ) => {
     emit(name, first, last, kind, scope);
     for (let i = owners.length - 1; i >= 0; i--) emit(`${owners.slice(i).join('.')}.${name}`, first, last, kind, scope);
   };
@@ -255,7 +314,8 @@ export function declarationsIn(root: Node, rules: LanguageRules): ParsedDeclarat
 function collect(node: Node, items: ReadonlySet<string>): Node[] {
   const out: Node[] = [];
   for (const child of children(node)) {
-    if (child.type.endsWith('_list') && items.has(child.type)) out.push(...children(child).filter((c) => items.has(c.type)));
+    if (child.type.endsWith('_list') && items.has(child.type))
+      out.push(...children(child).filter((c) => items.has(c.type)));
     else if (items.has(child.type)) out.push(child);
   }
   return out;

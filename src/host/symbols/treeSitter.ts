@@ -28,7 +28,7 @@ export function wasmDirectory(): string {
 function grammarOf(path: string): string | null {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
-  return dot > 0 ? EXTENSIONS[base.slice(dot + 1).toLowerCase()] ?? null : null;
+  return dot > 0 ? (EXTENSIONS[base.slice(dot + 1).toLowerCase()] ?? null) : null;
 }
 
 export class TreeSitterSymbols implements SymbolParser {
@@ -51,13 +51,21 @@ export class TreeSitterSymbols implements SymbolParser {
           try {
             this.languages.set(grammar, await Language.load(join(directory, `tree-sitter-${grammar}.wasm`)));
           } catch (error) {
-            logger?.warn(`drift: no ${grammar} grammar (${(error as Error).message}); its symbols are found by patterns`);
+            logger?.warn(
+              `drift: no ${grammar} grammar (${(error as Error).message}); its symbols are found by patterns`,
+            );
           }
         }),
       );
-      logger?.info(`drift: symbols located by tree-sitter for ${[...this.languages.keys()].sort().join(', ')}; by patterns elsewhere`);
+      logger?.info(
+        `drift: symbols located by tree-sitter for ` +
+          `${[...this.languages.keys()].sort().join(', ')}; by patterns ` +
+          `elsewhere`,
+      );
     } catch (error) {
-      logger?.warn(`drift: the tree-sitter runtime did not load (${(error as Error).message}); symbols are found by patterns`);
+      logger?.warn(
+        `drift: the tree-sitter runtime did not load (${(error as Error).message}); symbols are found by patterns`,
+      );
     } finally {
       this.loaded = true;
     }

@@ -31,5 +31,8 @@ export interface WorkspaceFileText {
 
 /** Refuses (LoreError) paths outside the workspace, secret files and binaries; redacts secrets. */
 export type WorkspaceFileReader = (
-  root: string, path: string, startLine?: number, endLine?: number,
+  root: string,
+  path: string,
+  startLine?: number,
+  endLine?: number,
 ) => WorkspaceFileText;

@@ -12,17 +12,30 @@ export function registerForget(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Forget',
       description:
-        'Permanently delete a memory and every version of it (for content that must not be kept, such as personal data). This cannot be undone; to mark a record wrong or outdated, use set_status or supersede instead.',
+        'Permanently delete a memory and every version of it (for content ' +
+        'that must not be kept, such as personal data). This cannot be ' +
+        'undone; to mark a record wrong or outdated, use set_status or ' +
+        'supersede instead.',
       inputSchema: { key },
       outputSchema: {
-        receipt: z.object({ key: z.string(), versions_removed: z.number(), digests: z.array(z.string()), forgotten_at: z.string(), audit_seq: z.number() }),
+        receipt: z.object({
+          key: z.string(),
+          versions_removed: z.number(),
+          digests: z.array(z.string()),
+          forgotten_at: z.string(),
+          audit_seq: z.number(),
+        }),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     ({ key }, extra) =>
       guarded(async () => {
         const receipt = await deps.access.use((engine) => engine.forget(deps.actor(extra), key));
-        return ok({ receipt }, `Forgot ${receipt.key}: ${receipt.versions_removed} version(s) removed; receipt digests: ${receipt.digests.join(', ')}.`);
+        return ok(
+          { receipt },
+          `Forgot ${receipt.key}: ${receipt.versions_removed} version(s) ` +
+            `removed; receipt digests: ${receipt.digests.join(', ')}.`,
+        );
       }),
   );
 }

@@ -10,7 +10,8 @@ import { guarded, ok } from './result';
 
 export function renderRecord({ memory: m, flags, archived, drift }: WithDrift<GetResult>): string {
   return [
-    `${m.key} v${m.version}${archived ? ' (archived version)' : ''} — ${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? ` [${flags.join(', ')}]` : ''}`,
+    `${m.key} v${m.version}${archived ? ' (archived version)' : ''} — ` +
+      `${m.status}${m.status_reason ? `: ${m.status_reason}` : ''}${flags.length ? ` [${flags.join(', ')}]` : ''}`,
     `title: ${m.title}`,
     `description: ${m.description}`,
     `basis: ${m.basis}${m.confidence !== null ? ` (confidence ${m.confidence})` : ''}; source: ${m.provenance.source}`,
@@ -30,9 +31,15 @@ export function registerGet(server: McpServer, deps: ToolDeps): void {
     'get',
     {
       title: 'Get a memory',
-      description: 'Read one memory in full, body included, by key (from recall or list). Pass version for a kept older version.',
+      description:
+        'Read one memory in full, body included, by key (from recall or list). Pass version for a kept older version.',
       inputSchema: { key, version: z.number().int().min(1).optional() },
-      outputSchema: { memory: memoryRecord, flags: z.array(z.string()), archived: z.boolean(), drift: z.array(driftFlag).optional() },
+      outputSchema: {
+        memory: memoryRecord,
+        flags: z.array(z.string()),
+        archived: z.boolean(),
+        drift: z.array(driftFlag).optional(),
+      },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ key, version }) =>

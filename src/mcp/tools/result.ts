@@ -13,7 +13,18 @@ export function toolError(error: unknown): CallToolResult {
     const text = `${error.code}: ${error.message}${error.hint ? `\nWhat to do: ${error.hint}` : ''}`;
     return { isError: true, content: [{ type: 'text', text }] };
   }
-  return { isError: true, content: [{ type: 'text', text: `INTERNAL: ${(error as Error)?.message ?? String(error)}\nWhat to do: this is a bug in Lore; the store was not changed by this call.` }] };
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text:
+          `INTERNAL: ${(error as Error)?.message ?? String(error)}\nWhat to ` +
+          `do: this is a bug in Lore; the store was not changed by this ` +
+          `call.`,
+      },
+    ],
+  };
 }
 
 /** Runs a tool body, turning any thrown error into an isError result. */

@@ -13,7 +13,11 @@ export function registerSetStatus(server: McpServer, deps: ToolDeps): void {
     {
       title: 'Deprecate, dispute or retract',
       description:
-        'Change a memory\'s status and say why. deprecated / disputed: still recalled, ranked lower, with your reason. retracted: a tombstone, never recalled again (use when a record was wrong from the start). To replace a record with a newer one, use supersede instead.',
+        "Change a memory's status and say why. deprecated / disputed: " +
+        'still recalled, ranked lower, with your reason. retracted: a ' +
+        'tombstone, never recalled again (use when a record was wrong ' +
+        'from the start). To replace a record with a newer one, use ' +
+        'supersede instead.',
       inputSchema: {
         key,
         status: z.enum(['deprecated', 'disputed', 'retracted']),

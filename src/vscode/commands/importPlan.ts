@@ -20,9 +20,10 @@ const REPLACED_ONLY = 'replaced only if you choose to (yours is archived, kept i
 
 function row(item: ImportItem, why?: string): PlanRow {
   const author = `by ${item.author}${item.author_known ? '' : ' (not a trusted author here)'}`;
-  const lands = item.status === 'quarantined'
-    ? `lands quarantined: ${item.quarantine_reason ?? 'not trusted yet'}`
-    : `lands ${item.status}`;
+  const lands =
+    item.status === 'quarantined'
+      ? `lands quarantined: ${item.quarantine_reason ?? 'not trusted yet'}`
+      : `lands ${item.status}`;
   return { label: item.key, description: author, detail: why ?? lands };
 }
 

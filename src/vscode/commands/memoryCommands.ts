@@ -31,8 +31,15 @@ const TYPE_LABELS: Record<MemoryType, string> = {
 };
 
 const TYPE_NAMES: Record<MemoryType, string> = {
-  decision: 'Decision', dead_end: 'Dead End', runbook: 'Runbook', incident: 'Incident', postmortem: 'Postmortem',
-  convention: 'Convention', fact: 'Fact', preference: 'Preference', reference: 'Reference',
+  decision: 'Decision',
+  dead_end: 'Dead End',
+  runbook: 'Runbook',
+  incident: 'Incident',
+  postmortem: 'Postmortem',
+  convention: 'Convention',
+  fact: 'Fact',
+  preference: 'Preference',
+  reference: 'Reference',
 };
 
 interface Draft {
@@ -43,7 +50,14 @@ interface Draft {
 }
 
 async function ask(prompt: string, value = '', optional = false): Promise<string> {
-  const answer = required(await vscode.window.showInputBox({ prompt, value, ignoreFocusOut: true, validateInput: (v) => (optional || v.trim() ? undefined : 'required') }));
+  const answer = required(
+    await vscode.window.showInputBox({
+      prompt,
+      value,
+      ignoreFocusOut: true,
+      validateInput: (v) => (optional || v.trim() ? undefined : 'required'),
+    }),
+  );
   return answer.trim();
 }
 
@@ -61,7 +75,13 @@ async function cursorAnchor(deps: CommandDeps, editor: vscode.TextEditor, folder
   }
   const text = doc.getText();
   const definitions = await definitionsOf(path, text, deps.log);
-  return anchorAt(path, editor.selection.active.line, text, definitions, symbols?.filter((s) => s && 'range' in s));
+  return anchorAt(
+    path,
+    editor.selection.active.line,
+    text,
+    definitions,
+    symbols?.filter((s) => s && 'range' in s),
+  );
 }
 
 /** Workspace files as the editor has them (an open, unsaved document's text included). */
@@ -78,7 +98,11 @@ function workspaceText(folder: string): ReadText {
   };
 }
 
-const splitAnchors = (text: string) => text.split(',').map((a) => a.trim()).filter(Boolean);
+const splitAnchors = (text: string) =>
+  text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 
 /** Why `key` cannot name a new `type` record, in the engine's words (its message and rule), or undefined. */
 function keyProblem(type: MemoryType, key: string): string | undefined {
@@ -106,7 +130,10 @@ function rememberSteps(deps: CommandDeps, store: FolderStore, type: MemoryType, 
       derive: (answers) => keyFor(type, answers[0].trim()),
       check: (value) => keyProblem(type, value),
       warn: async (value) => {
-        const taken = await store.api.get(value).then(() => true, () => false);
+        const taken = await store.api.get(value).then(
+          () => true,
+          () => false,
+        );
         return taken ? `${value} already exists: saving adds a new version of it` : undefined;
       },
     },
@@ -139,7 +166,7 @@ async function remember(deps: CommandDeps, store: FolderStore, draft: Draft): Pr
   for (;;) {
     typed = await runSteps(title, steps, typed);
     const [name, key, description] = typed;
-    const body = withBody ? typed[3] : draft.body ?? '';
+    const body = withBody ? typed[3] : (draft.body ?? '');
     const anchors = splitAnchors(typed[typed.length - 1]);
     const provenance = { source: 'user' as const, client: 'vscode' };
     const input: RememberInput = { type: draft.type, key, title: name, description, body, anchors, provenance };
@@ -167,8 +194,16 @@ async function saved(deps: CommandDeps, store: FolderStore, result: Saved): Prom
   const deadEnds = result.warnings.dead_ends as { key: string; title?: string }[];
   const open = 'Open';
   const choice = deadEnds.length
-    ? await vscode.window.showWarningMessage(`Saved ${result.key}, but it resembles the dead end ${deadEnds[0].key}${deadEnds[0].title ? ` (“${deadEnds[0].title}”)` : ''}.`, open, 'Open Dead End')
-    : await vscode.window.showInformationMessage(`Lore remembered ${result.key}${result.status === 'quarantined' ? ' (quarantined)' : ''}.`, open);
+    ? await vscode.window.showWarningMessage(
+        `Saved ${result.key}, but it resembles the dead end ` +
+          `${deadEnds[0].key}${deadEnds[0].title ? ` (“${deadEnds[0].title}”)` : ''}.`,
+        open,
+        'Open Dead End',
+      )
+    : await vscode.window.showInformationMessage(
+        `Lore remembered ${result.key}${result.status === 'quarantined' ? ' (quarantined)' : ''}.`,
+        open,
+      );
   if (choice === open) await openMemory(store.folder, result.key);
   if (choice === 'Open Dead End') await openMemory(store.folder, deadEnds[0].key);
 }
@@ -189,11 +224,23 @@ async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<v
 }
 
 async function setStatus(deps: CommandDeps, arg: unknown, status: StatusChange): Promise<void> {
-  const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, ['active', 'disputed', 'deprecated', 'quarantined']);
+  const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, [
+    'active',
+    'disputed',
+    'deprecated',
+    'quarantined',
+  ]);
   const verb = { deprecated: 'deprecate', disputed: 'dispute', retracted: 'retract' }[status];
   const reason = await ask(`Why ${verb} ${key}? (recorded with it)`);
   const confirmed = status === 'retracted';
-  if (confirmed) required(await vscode.window.showWarningMessage(`Retract ${key}? It stays as a tombstone and is never recalled again.`, { modal: true }, 'Retract'));
+  if (confirmed)
+    required(
+      await vscode.window.showWarningMessage(
+        `Retract ${key}? It stays as a tombstone and is never recalled again.`,
+        { modal: true },
+        'Retract',
+      ),
+    );
   const result = await store.api.setStatus(editorActor(confirmed), key, status, reason);
   vscode.window.showInformationMessage(`${key} is now ${result.status}.`);
 }
@@ -209,7 +256,7 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     // A relocated target opens where it went (`path` or `path#L10-L12`).
     const moved = f.evidence.new_path ? anchorTarget(f.evidence.new_path) : null;
     path = moved?.path ?? f.reference.target_path;
-    symbol = moved ? moved.fragment : f.reference.symbol ?? null;
+    symbol = moved ? moved.fragment : (f.reference.symbol ?? null);
     if (!path) return void (await vscode.env.openExternal(vscode.Uri.parse(f.reference.raw)));
   } else {
     const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
@@ -265,7 +312,8 @@ async function pickSuccessor(store: FolderStore, key: string): Promise<string> {
       const items = result.results.flatMap((hit) =>
         hit.record === 'memory' && hit.key !== key
           ? [{ label: hit.title, description: `${hit.key} · ${hit.status}`, detail: hit.description, key: hit.key }]
-          : []);
+          : [],
+      );
       const none = {
         label: `$(info) No other memory matches “${query.trim()}”`,
         detail: 'Remember the new one first (Lore: Remember…), then supersede.',
@@ -299,14 +347,24 @@ function inboxDetail(item: InboxItem): string {
   const c = item.proposal?.candidate;
   if (!c) return item.summary;
   const body = c.body?.trim() ? `\n\n${c.body.length > 600 ? `${c.body.slice(0, 600)}…` : c.body}` : '';
-  return `${item.summary}\n\n“${c.title}” — ${c.description}${body}\n\nSource: ${c.provenance.source}${c.provenance.client ? ` (${c.provenance.client})` : ''}. ${String(item.evidence.reason ?? '')}`.trim();
+  return (
+    `${item.summary}\n\n“${c.title}” — ` +
+    `${c.description}${body}\n\nSource: ` +
+    `${c.provenance.source}${c.provenance.client ? ` (${c.provenance.client})` : ''}. ` +
+    `${String(item.evidence.reason ?? '')}`
+  ).trim();
 }
 
 export function registerMemoryCommands(deps: CommandDeps): void {
   const { register, stores } = deps;
   register('lore.remember', async () => {
     const store = await pickStore(stores);
-    const picked = required(await vscode.window.showQuickPick(MEMORY_TYPES.map((t) => ({ label: TYPE_LABELS[t], type: t })), { placeHolder: 'What kind of memory?' }));
+    const picked = required(
+      await vscode.window.showQuickPick(
+        MEMORY_TYPES.map((t) => ({ label: TYPE_LABELS[t], type: t })),
+        { placeHolder: 'What kind of memory?' },
+      ),
+    );
     const editor = vscode.window.activeTextEditor;
     const anchor = editor ? await cursorAnchor(deps, editor, store.folder) : undefined;
     await remember(deps, store, { type: picked.type, anchors: anchor ? [anchor] : [] });
@@ -315,8 +373,27 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   register('lore.rememberSelectionAsDeadEnd', () => rememberSelection(deps, 'dead_end'));
 
   register('lore.forget', async (arg?: unknown) => {
-    const { store, key } = await resolveTarget(stores, arg, 'Forget which memory? (deleted everywhere, for good)', ['active', 'disputed', 'deprecated', 'superseded', 'quarantined', 'retracted']);
-    required(await vscode.window.showWarningMessage(`Forget ${key}?`, { modal: true, detail: 'Its content is deleted everywhere it lives, every kept version included. The audit log keeps only digests. This cannot be undone.' }, 'Forget'));
+    const { store, key } = await resolveTarget(stores, arg, 'Forget which memory? (deleted everywhere, for good)', [
+      'active',
+      'disputed',
+      'deprecated',
+      'superseded',
+      'quarantined',
+      'retracted',
+    ]);
+    required(
+      await vscode.window.showWarningMessage(
+        `Forget ${key}?`,
+        {
+          modal: true,
+          detail:
+            'Its content is deleted everywhere it lives, every kept version ' +
+            'included. The audit log keeps only digests. This cannot be ' +
+            'undone.',
+        },
+        'Forget',
+      ),
+    );
     const receipt = await store.api.forget(editorActor(true), key);
     vscode.window.showInformationMessage(`Forgot ${receipt.key}: ${receipt.versions_removed} version(s) removed.`);
   });
@@ -326,7 +403,11 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   register('lore.retract', (arg?: unknown) => setStatus(deps, arg, 'retracted'));
 
   register('lore.supersede', async (arg?: unknown) => {
-    const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', ['active', 'disputed', 'deprecated']);
+    const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', [
+      'active',
+      'disputed',
+      'deprecated',
+    ]);
     const next = await pickSuccessor(store, key);
     await store.api.supersede(editorActor(), key, next);
     vscode.window.showInformationMessage(`${key} is superseded by ${next}.`);
@@ -339,7 +420,14 @@ export function registerMemoryCommands(deps: CommandDeps): void {
     required(
       await vscode.window.showWarningMessage(
         `Promote ${key} out of quarantine?`,
-        { modal: true, detail: `“${memory.title}” came from ${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}. Once promoted, agents recall it as memory. Read it first if you have not.` },
+        {
+          modal: true,
+          detail:
+            `“${memory.title}” came from ` +
+            `${memory.provenance.source}${memory.provenance.client ? ` (${memory.provenance.client})` : ''}. ` +
+            `Once promoted, agents recall it as memory. Read it first if you ` +
+            `have not.`,
+        },
         'Promote',
       ),
     );
@@ -348,7 +436,11 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   });
 
   register('lore.reverify', async (arg?: unknown) => {
-    const { store, key } = await resolveTarget(stores, arg, 'Re-verify which memory against the code as it is now?', ['active', 'disputed', 'deprecated']);
+    const { store, key } = await resolveTarget(stores, arg, 'Re-verify which memory against the code as it is now?', [
+      'active',
+      'disputed',
+      'deprecated',
+    ]);
     const message = await deps.tracker.reverify(store, editorActor(), key);
     deps.diagnostics.update();
     vscode.window.showInformationMessage(message);
@@ -376,12 +468,22 @@ export function registerMemoryCommands(deps: CommandDeps): void {
     const item = node.item;
     const picked = required(
       await vscode.window.showQuickPick(
-        item.actions.map((action) => ({ label: action, description: action === item.suggested_action ? 'suggested' : undefined })),
+        item.actions.map((action) => ({
+          label: action,
+          description: action === item.suggested_action ? 'suggested' : undefined,
+        })),
         { placeHolder: `${item.kind}: ${item.summary}` },
       ),
     );
     const confirmed = picked.label !== 'dismiss';
-    if (confirmed) required(await vscode.window.showWarningMessage(`${picked.label}: ${item.keys.join(', ')}?`, { modal: true, detail: inboxDetail(item) }, picked.label));
+    if (confirmed)
+      required(
+        await vscode.window.showWarningMessage(
+          `${picked.label}: ${item.keys.join(', ')}?`,
+          { modal: true, detail: inboxDetail(item) },
+          picked.label,
+        ),
+      );
     await deps.stores.get(node.folder).api.resolveInbox(editorActor(confirmed), item.id, picked.label);
     vscode.window.showInformationMessage(`Inbox item ${item.id} resolved: ${picked.label}.`);
   });

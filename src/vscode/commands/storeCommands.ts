@@ -66,7 +66,9 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   register(STATUS_MENU_COMMAND, async () => {
     const items = [
       { label: '$(refresh) Reindex Workspace', command: 'lore.reindex' },
-      indexing.paused ? { label: '$(debug-start) Resume Indexing', command: 'lore.resumeIndexing' } : { label: '$(debug-pause) Pause Indexing', command: 'lore.pauseIndexing' },
+      indexing.paused
+        ? { label: '$(debug-start) Resume Indexing', command: 'lore.resumeIndexing' }
+        : { label: '$(debug-pause) Pause Indexing', command: 'lore.pauseIndexing' },
       { label: '$(search) Recall…', command: 'lore.recall' },
       { label: '$(cloud-download) Download Embedding Model…', command: 'lore.downloadModel' },
       { label: '$(shield) Verify Audit Log', command: 'lore.verifyAudit' },
@@ -80,17 +82,28 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     const store = await pickStore(stores);
     const verdict = await store.api.verifyAudit();
     if (verdict.ok) {
-      vscode.window.showInformationMessage(`Lore audit log intact: ${verdict.events} events, head ${verdict.head.slice(0, 12)}….`);
+      vscode.window.showInformationMessage(
+        `Lore audit log intact: ${verdict.events} events, head ${verdict.head.slice(0, 12)}….`,
+      );
       return;
     }
     for (const p of verdict.problems) log.error(`audit event ${p.seq}: ${p.problem}`);
-    const choice = await vscode.window.showErrorMessage(`Lore audit log is broken: ${verdict.problems.length} problem(s), first at event ${verdict.problems[0]?.seq}.`, 'Show Log');
+    const choice = await vscode.window.showErrorMessage(
+      `Lore audit log is broken: ${verdict.problems.length} problem(s), first at event ${verdict.problems[0]?.seq}.`,
+      'Show Log',
+    );
     if (choice) log.show();
   });
 
   register('lore.export', async () => {
     const store = await pickStore(stores);
-    const target = required(await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(join(store.folder, 'lore-export.json')), filters: { 'Lore bundle': ['json'] }, title: 'Export memories as a signed bundle' }));
+    const target = required(
+      await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.file(join(store.folder, 'lore-export.json')),
+        filters: { 'Lore bundle': ['json'] },
+        title: 'Export memories as a signed bundle',
+      }),
+    );
     const bundle = await store.api.exportBundle({});
     await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(bundle, null, 2) + '\n', 'utf8'));
     vscode.window.showInformationMessage(`Lore exported a signed bundle to ${target.fsPath}.`);
@@ -99,18 +112,23 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
   register('lore.import', async (arg?: unknown) => {
     const store = await pickStore(stores);
     // From the Explorer (or a test) the bundle's file comes as the argument; else it is asked for.
-    const source = arg instanceof vscode.Uri
-      ? arg
-      : required(
-          await vscode.window.showOpenDialog({
-            canSelectMany: false, filters: { 'Lore bundle': ['json'] }, title: 'Import a signed Lore bundle',
-          }),
-        )[0];
+    const source =
+      arg instanceof vscode.Uri
+        ? arg
+        : required(
+            await vscode.window.showOpenDialog({
+              canSelectMany: false,
+              filters: { 'Lore bundle': ['json'] },
+              title: 'Import a signed Lore bundle',
+            }),
+          )[0];
     let bundle: unknown;
     try {
       bundle = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(source)).toString('utf8'));
     } catch (error) {
-      throw new Error(`${source.fsPath} is not a Lore bundle (not JSON: ${(error as Error).message})`, { cause: error });
+      throw new Error(`${source.fsPath} is not a Lore bundle (not JSON: ${(error as Error).message})`, {
+        cause: error,
+      });
     }
     // A dry run first: every signature is checked and the plan shown before anything is written.
     const plan = await store.api.importBundle(editorActor(), bundle, { dryRun: true });
@@ -129,13 +147,27 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
     const form = required(
       await vscode.window.showQuickPick(
         [
-          { label: 'ADR file', description: 'in the repository’s ADR folder, with its template when there is one', as: 'adr' as const },
-          { label: 'Signed .lore/ record', description: 'a record teammates’ Lore imports and verifies', as: 'record' as const },
+          {
+            label: 'ADR file',
+            description: 'in the repository’s ADR folder, with its template when there is one',
+            as: 'adr' as const,
+          },
+          {
+            label: 'Signed .lore/ record',
+            description: 'a record teammates’ Lore imports and verifies',
+            as: 'record' as const,
+          },
         ],
         { placeHolder: `Write ${key} to the repository as…` },
       ),
     );
-    required(await vscode.window.showWarningMessage(`Write ${key} into the repository as ${form.label}?`, { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' }, 'Write'));
+    required(
+      await vscode.window.showWarningMessage(
+        `Write ${key} into the repository as ${form.label}?`,
+        { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' },
+        'Write',
+      ),
+    );
     const result = await store.api.canonicalize(editorActor(true), key, { as: form.as });
     await vscode.window.showTextDocument(vscode.Uri.file(join(store.folder, result.path)));
     // Where it went and why there: beside the ADRs the index found, or the default when there are none.

@@ -30,7 +30,11 @@ export function editorActor(confirmed = false): Actor {
 export class UserCancelled extends Error {}
 
 /** Runs a command body; shows what went wrong and offers the log instead of failing silently. */
-export function guarded<A extends unknown[]>(log: vscode.LogOutputChannel, name: string, body: (...args: A) => Promise<unknown>): (...args: A) => Promise<void> {
+export function guarded<A extends unknown[]>(
+  log: vscode.LogOutputChannel,
+  name: string,
+  body: (...args: A) => Promise<unknown>,
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await body(...args);
@@ -84,14 +88,26 @@ export async function pickStore(stores: LoreStores, hint?: vscode.Uri): Promise<
 /** A record chosen from a list when the command was run from the palette. */
 export async function pickMemory(store: FolderStore, placeHolder: string, statuses?: string[]): Promise<MemoryTarget> {
   const { items: memories } = await readPages((offset) => store.api.list({ statuses, offset, limit: 200 }), 1000);
-  const items = memories.map((m): vscode.QuickPickItem & { key: string } => ({ label: m.title, description: `${m.key} · ${m.status}`, detail: m.description, key: m.key }));
+  const items = memories.map((m): vscode.QuickPickItem & { key: string } => ({
+    label: m.title,
+    description: `${m.key} · ${m.status}`,
+    detail: m.description,
+    key: m.key,
+  }));
   if (!items.length) throw new Error('there are no matching memories in this folder');
-  const picked = required(await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }));
+  const picked = required(
+    await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true }),
+  );
   return { folder: store.folder, key: picked.key };
 }
 
 /** The target from the invocation, else one the person picks. */
-export async function resolveTarget(stores: LoreStores, arg: unknown, placeHolder: string, statuses?: string[]): Promise<{ store: FolderStore; key: string }> {
+export async function resolveTarget(
+  stores: LoreStores,
+  arg: unknown,
+  placeHolder: string,
+  statuses?: string[],
+): Promise<{ store: FolderStore; key: string }> {
   const given = memoryTarget(arg);
   if (given) return { store: stores.get(given.folder), key: given.key };
   const store = await pickStore(stores);

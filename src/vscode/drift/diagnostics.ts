@@ -94,7 +94,10 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     try {
       const findings = await this.tracker.check(store, [path]);
       if (!findings.length) set.delete(path);
-      this.logger.debug(`drift: ${path} saved; ${findings.length} reference(s) checked, ${findings.filter((f) => f.state !== 'current').length} drifted`);
+      this.logger.debug(
+        `drift: ${path} saved; ${findings.length} reference(s) checked, ` +
+          `${findings.filter((f) => f.state !== 'current').length} drifted`,
+      );
     } catch (error) {
       this.logger.warn(`drift check after saving ${path} failed: ${(error as Error).message}`);
     }
@@ -199,11 +202,12 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
           action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
         }
       }
-      const opens = f ? f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw : null;
+      const opens = f ? (f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw) : null;
       if (f) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
-        else if (r.source.path) action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);
+        else if (r.source.path)
+          action(`Open ${r.source.path}`, 'vscode.open', [vscode.Uri.file(join(known.folder, r.source.path))]);
       }
     }
     return actions;

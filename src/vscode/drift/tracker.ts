@@ -60,7 +60,12 @@ export class DriftTracker {
     const map = this.latest.get(store.folder) ?? new Map<string, DriftFinding>();
     const touched = new Set(paths);
     // What the check covered is replaced: references into the saved files and those they make.
-    for (const [id, f] of map) if ((f.reference.target_path && touched.has(f.reference.target_path)) || (f.source.path && touched.has(f.source.path))) map.delete(id);
+    for (const [id, f] of map)
+      if (
+        (f.reference.target_path && touched.has(f.reference.target_path)) ||
+        (f.source.path && touched.has(f.source.path))
+      )
+        map.delete(id);
     for (const f of findings) map.set(f.id, f);
     this.latest.set(store.folder, map);
     this.emit(store.folder);

@@ -4,18 +4,42 @@
 import type { DocKind } from '../../engine';
 
 export const KIND_LABELS: Record<DocKind, string> = {
-  adr: 'ADRs', rfc: 'RFCs', runbook: 'Runbooks', postmortem: 'Postmortems', changelog: 'Changelogs',
-  readme: 'READMEs', guide: 'Guides', terraform: 'Terraform', kubernetes: 'Kubernetes manifests',
-  helm: 'Helm charts', dockerfile: 'Dockerfiles', ci: 'CI pipelines', ansible: 'Ansible',
-  config: 'Configuration', code: 'Code', other: 'Other documents',
+  adr: 'ADRs',
+  rfc: 'RFCs',
+  runbook: 'Runbooks',
+  postmortem: 'Postmortems',
+  changelog: 'Changelogs',
+  readme: 'READMEs',
+  guide: 'Guides',
+  terraform: 'Terraform',
+  kubernetes: 'Kubernetes manifests',
+  helm: 'Helm charts',
+  dockerfile: 'Dockerfiles',
+  ci: 'CI pipelines',
+  ansible: 'Ansible',
+  config: 'Configuration',
+  code: 'Code',
+  other: 'Other documents',
 };
 
 /** One document of a kind, as a sentence names it ("this ADR was last checked"). */
 export const KIND_NAMES: Record<DocKind, string> = {
-  adr: 'ADR', rfc: 'RFC', runbook: 'runbook', postmortem: 'postmortem', changelog: 'changelog',
-  readme: 'README', guide: 'guide', terraform: 'Terraform file', kubernetes: 'Kubernetes manifest',
-  helm: 'Helm chart', dockerfile: 'Dockerfile', ci: 'CI pipeline', ansible: 'Ansible file',
-  config: 'configuration file', code: 'file', other: 'document',
+  adr: 'ADR',
+  rfc: 'RFC',
+  runbook: 'runbook',
+  postmortem: 'postmortem',
+  changelog: 'changelog',
+  readme: 'README',
+  guide: 'guide',
+  terraform: 'Terraform file',
+  kubernetes: 'Kubernetes manifest',
+  helm: 'Helm chart',
+  dockerfile: 'Dockerfile',
+  ci: 'CI pipeline',
+  ansible: 'Ansible file',
+  config: 'configuration file',
+  code: 'file',
+  other: 'document',
 };
 
 export function kindName(kind: string | undefined): string {
@@ -27,7 +51,12 @@ export function kindLabel(kind: string): string {
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60],
+  ['year', 31_536_000],
+  ['month', 2_592_000],
+  ['week', 604_800],
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
 ];
 
 /** "5 minutes ago (1 Dec 2026, 10:55)", in the machine's locale and time zone; the text as given if it is no time. */

@@ -59,7 +59,9 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   private driftRowsUnchanged(): boolean {
     const folders = this.stores.folders();
     if (folders.length !== this.shownDrift.size) return false;
-    return folders.every((f) => this.drift.has(f) && this.shownDrift.get(f) === rowsKey(driftNodes(f, this.drift.known(f))));
+    return folders.every(
+      (f) => this.drift.has(f) && this.shownDrift.get(f) === rowsKey(driftNodes(f, this.drift.known(f))),
+    );
   }
 
   getTreeItem(node: LoreNode): vscode.TreeItem {
@@ -73,7 +75,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
       return stores.map((s) => ({ kind: 'folder', folder: s.folder, view: this.view }));
     }
     if (node.kind === 'folder') return this.rootOf(this.stores.get(node.folder));
-    if (node.kind === 'group') return this.guard(node.folder, () => groupChildren(this.stores.get(node.folder).api, node.folder, node.group));
+    if (node.kind === 'group')
+      return this.guard(node.folder, () => groupChildren(this.stores.get(node.folder).api, node.folder, node.group));
     return [];
   }
 

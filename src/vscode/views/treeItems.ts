@@ -8,7 +8,17 @@ import { driftSentence } from '../editorWording';
 import { docTitle, kindLabel, when } from './labels';
 import type { LoreNode } from './treeModel';
 
-const TYPE_ICONS: Record<string, string> = { decision: 'law', dead_end: 'circle-slash', runbook: 'book', incident: 'flame', postmortem: 'history', convention: 'symbol-ruler', fact: 'symbol-constant', preference: 'settings', reference: 'references' };
+const TYPE_ICONS: Record<string, string> = {
+  decision: 'law',
+  dead_end: 'circle-slash',
+  runbook: 'book',
+  incident: 'flame',
+  postmortem: 'history',
+  convention: 'symbol-ruler',
+  fact: 'symbol-constant',
+  preference: 'settings',
+  reference: 'references',
+};
 const STATE_ICONS: Record<string, [string, string | undefined]> = {
   gone: ['error', 'list.errorForeground'],
   broken: ['debug-disconnect', 'list.errorForeground'],
@@ -30,7 +40,13 @@ function memoryIcon(m: MemorySummary): vscode.ThemeIcon {
 }
 
 export function memoryTooltip(m: MemorySummary): vscode.MarkdownString {
-  const lines = [`**${escapeMd(m.title)}**`, '', escapeMd(m.description), '', `\`${m.key}\` · ${m.type} · status **${m.status}** · basis **${m.basis}**`];
+  const lines = [
+    `**${escapeMd(m.title)}**`,
+    '',
+    escapeMd(m.description),
+    '',
+    `\`${m.key}\` · ${m.type} · status **${m.status}** · basis **${m.basis}**`,
+  ];
   if (m.status_reason) lines.push('', `Reason: ${escapeMd(m.status_reason)}`);
   if (m.superseded_by) lines.push('', `Superseded by \`${m.superseded_by}\``);
   if (m.flags.length) lines.push('', `Flags: ${m.flags.join(', ')}`);
@@ -46,7 +62,10 @@ function escapeMd(text: string): string {
 export function toTreeItem(node: LoreNode): vscode.TreeItem {
   switch (node.kind) {
     case 'folder': {
-      const item = new vscode.TreeItem(vscode.Uri.file(node.folder).path.split('/').pop() || node.folder, vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(
+        vscode.Uri.file(node.folder).path.split('/').pop() || node.folder,
+        vscode.TreeItemCollapsibleState.Expanded,
+      );
       item.iconPath = icon('root-folder');
       item.tooltip = node.folder;
       item.contextValue = 'folder';
@@ -105,7 +124,11 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       const item = new vscode.TreeItem(it.summary, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|inbox|${it.id}`;
       item.description = [it.kind, `${it.risk} risk`, ...it.keys].join(' · ');
-      item.tooltip = new vscode.MarkdownString(`**${it.kind}** (${it.risk} risk): ${escapeMd(it.summary)}\n\n${it.keys.map((k) => `\`${k}\``).join(', ')}\n\nSuggested: ${it.suggested_action}`);
+      item.tooltip = new vscode.MarkdownString(
+        `**${it.kind}** (${it.risk} risk): ` +
+          `${escapeMd(it.summary)}\n\n${it.keys.map((k) => `\`${k}\``).join(', ')}\n\nSuggested: ` +
+          `${it.suggested_action}`,
+      );
       item.iconPath = icon('inbox');
       item.contextValue = 'inbox';
       return item;

@@ -27,7 +27,11 @@ export const VIEW_CAP = 1000;
 
 type ListApi = Pick<LoreApi, 'list'>;
 
-export async function memories(api: ListApi, types: MemoryType[], statuses: string[] = SHOWN): Promise<{ items: MemorySummary[]; total: number }> {
+export async function memories(
+  api: ListApi,
+  types: MemoryType[],
+  statuses: string[] = SHOWN,
+): Promise<{ items: MemorySummary[]; total: number }> {
   const { items, total } = await readPages((offset) => api.list({ types, statuses, offset, limit: PAGE }), VIEW_CAP);
   // Active first, then by most recent change: what a reader should look at before what was replaced.
   const rank = (m: MemorySummary) => SHOWN.indexOf(m.status);
@@ -36,36 +40,55 @@ export async function memories(api: ListApi, types: MemoryType[], statuses: stri
 }
 
 function capped(folder: string, shown: number, total: number, what: string): LoreNode[] {
-  return total > shown ? [{ kind: 'message', folder, text: `${total - shown} more ${what}`, detail: 'use Lore: Recall… to find them' }] : [];
+  return total > shown
+    ? [{ kind: 'message', folder, text: `${total - shown} more ${what}`, detail: 'use Lore: Recall… to find them' }]
+    : [];
 }
 
 export async function memoryNodes(api: ListApi, folder: string, types: MemoryType[]): Promise<LoreNode[]> {
   const { items, total } = await memories(api, types);
-  return [...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory })), ...capped(folder, items.length, total, 'records')];
+  return [
+    ...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory })),
+    ...capped(folder, items.length, total, 'records'),
+  ];
 }
 
 const RUNBOOK_GROUP = 'memory:runbook';
 
 /** Runbooks & Docs: runbook memories first, then indexed documents grouped by kind. */
 export async function docGroups(api: Pick<LoreApi, 'list' | 'indexStatus'>, folder: string): Promise<LoreNode[]> {
-  const [runbooks, status] = await Promise.all([api.list({ types: ['runbook'], statuses: SHOWN, limit: 1 }), api.indexStatus()]);
+  const [runbooks, status] = await Promise.all([
+    api.list({ types: ['runbook'], statuses: SHOWN, limit: 1 }),
+    api.indexStatus(),
+  ]);
   const groups: LoreNode[] = [];
-  if (runbooks.total) groups.push({ kind: 'group', folder, group: RUNBOOK_GROUP, label: 'Runbook memories', count: runbooks.total });
+  if (runbooks.total)
+    groups.push({ kind: 'group', folder, group: RUNBOOK_GROUP, label: 'Runbook memories', count: runbooks.total });
   const kinds = Object.entries(status.by_kind).sort(([a, n], [b, m]) => m - n || a.localeCompare(b));
   for (const [kind, count] of kinds) groups.push({ kind: 'group', folder, group: kind, label: kindLabel(kind), count });
   return groups;
 }
 
-export async function groupChildren(api: Pick<LoreApi, 'list' | 'listDocs'>, folder: string, group: string): Promise<LoreNode[]> {
+export async function groupChildren(
+  api: Pick<LoreApi, 'list' | 'listDocs'>,
+  folder: string,
+  group: string,
+): Promise<LoreNode[]> {
   if (group === RUNBOOK_GROUP) return memoryNodes(api, folder, ['runbook']);
   const { items, total } = await readPages((offset) => api.listDocs({ kinds: [group], offset, limit: PAGE }), VIEW_CAP);
-  return [...items.map((doc): LoreNode => ({ kind: 'doc', folder, doc })), ...capped(folder, items.length, total, 'documents')];
+  return [
+    ...items.map((doc): LoreNode => ({ kind: 'doc', folder, doc })),
+    ...capped(folder, items.length, total, 'documents'),
+  ];
 }
 
 /** Inbox: quarantined records (a person promotes or forgets them) and the steward's items. */
 export async function inboxNodes(api: ListApi, folder: string, stewardItems: InboxItem[]): Promise<LoreNode[]> {
   const { items } = await memories(api, [], ['quarantined']);
-  return [...stewardItems.map((item): LoreNode => ({ kind: 'inbox', folder, item })), ...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory }))];
+  return [
+    ...stewardItems.map((item): LoreNode => ({ kind: 'inbox', folder, item })),
+    ...items.map((memory): LoreNode => ({ kind: 'memory', folder, memory })),
+  ];
 }
 
 const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, relocated: 3, current: 4 };
@@ -73,8 +96,10 @@ const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, reloc
 /** Drift: every reference that is not current, one row per line and target (fold.ts), worst first. */
 export function driftNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
   return foldFindings(findings)
-    .sort((a, b) =>
-      (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) ||
-      a.finding.reference.raw.localeCompare(b.finding.reference.raw))
+    .sort(
+      (a, b) =>
+        (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) ||
+        a.finding.reference.raw.localeCompare(b.finding.reference.raw),
+    )
     .map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
 }

@@ -15,10 +15,16 @@ describe('Lore in the editor', () => {
 
   it('registers every command its package.json contributes', async () => {
     await activeLore();
-    const declared = ((loreExtension().packageJSON.contributes?.commands ?? []) as { command: string }[]).map((c) => c.command);
+    const declared = ((loreExtension().packageJSON.contributes?.commands ?? []) as { command: string }[]).map(
+      (c) => c.command,
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.ok(registered.has('lore.showLog'), 'lore.showLog is not registered');
-    assert.deepEqual(declared.filter((id) => !registered.has(id)), [], 'declared in package.json but not registered');
+    assert.deepEqual(
+      declared.filter((id) => !registered.has(id)),
+      [],
+      'declared in package.json but not registered',
+    );
   });
 
   it('has an extension icon', () => {

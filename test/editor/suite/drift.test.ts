@@ -12,12 +12,19 @@ const FILE = 'src/queue.ts';
 function loreDiagnostics(): { uri: string; severity: vscode.DiagnosticSeverity; message: string }[] {
   return vscode.languages
     .getDiagnostics()
-    .flatMap(([uri, list]) => list.filter((d) => d.source === 'Lore').map((d) => ({ uri: uri.toString(), severity: d.severity, message: d.message })));
+    .flatMap(([uri, list]) =>
+      list
+        .filter((d) => d.source === 'Lore')
+        .map((d) => ({ uri: uri.toString(), severity: d.severity, message: d.message })),
+    );
 }
 
 /** The Lore warnings that name the seeded decision's anchor (or the decision), if any. */
 function driftWarnings(): ReturnType<typeof loreDiagnostics> | undefined {
-  const found = loreDiagnostics().filter((d) => d.severity === vscode.DiagnosticSeverity.Warning && new RegExp(`enqueue|${SEEDED_DECISION.key}`).test(d.message));
+  const found = loreDiagnostics().filter(
+    (d) =>
+      d.severity === vscode.DiagnosticSeverity.Warning && new RegExp(`enqueue|${SEEDED_DECISION.key}`).test(d.message),
+  );
   return found.length ? found : undefined;
 }
 
@@ -39,13 +46,18 @@ describe('Drift diagnostics', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), SEED_FILES[FILE]);
     assert.ok(await vscode.workspace.applyEdit(edit), 'restored the seeded text');
-    const settled = nextEvent(vscode.languages.onDidChangeDiagnostics, () => (driftWarnings() ? undefined : true), () => (driftWarnings() ? undefined : true));
+    const settled = nextEvent(
+      vscode.languages.onDidChangeDiagnostics,
+      () => (driftWarnings() ? undefined : true),
+      () => (driftWarnings() ? undefined : true),
+    );
     await save(document);
     await settled;
   });
 
   it('a save that breaks an anchor produces a diagnostic', async () => {
-    // The fixture's docs name paths it does not have (found broken by the first index): only this file's and the decision's count.
+    // The fixture's docs name paths it does not have (found broken by the first index): only this file's and the
+    // decision's count.
     const ours = () => loreDiagnostics().filter((d) => d.uri.endsWith(FILE) || d.uri.startsWith('lore-memory:'));
     assert.deepEqual(ours(), [], 'no Lore diagnostics on the file or the decision before the edit');
     const document = await vscode.workspace.openTextDocument(workspaceFile(FILE));
@@ -64,10 +76,16 @@ describe('Drift diagnostics', () => {
     await appeared;
 
     const found = loreDiagnostics();
-    assert.ok(found.some((d) => d.uri === document.uri.toString()), `a Lore diagnostic on ${FILE}: ${JSON.stringify(found)}`);
+    assert.ok(
+      found.some((d) => d.uri === document.uri.toString()),
+      `a Lore diagnostic on ${FILE}: ${JSON.stringify(found)}`,
+    );
     assert.ok(driftWarnings(), `a drift warning naming the anchor or the decision: ${JSON.stringify(found)}`);
     // One plain sentence: what changed, where, and who refers to it.
     const sentence = '`enqueue` in src/queue.ts was removed or renamed since this decision was last checked';
-    assert.deepEqual(driftWarnings()!.map((d) => d.message), [sentence]);
+    assert.deepEqual(
+      driftWarnings()!.map((d) => d.message),
+      [sentence],
+    );
   });
 });

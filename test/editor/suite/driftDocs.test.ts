@@ -124,7 +124,11 @@ describe('Drift of docs, on a repository just opened', function () {
     await replaceAll(code, SEED_FILES[DRIFT_DOC.code].replace('done', 'completed'));
     // One edit, one warning: the function and the file it is in, named on the same line, drifted together.
     const onLine = (await warned).filter((d) => d.range.start.line === NAMING_LINE);
-    assert.deepEqual(onLine.map((d) => d.message), [CHANGED], 'one plain sentence, once, on the line naming the function');
+    assert.deepEqual(
+      onLine.map((d) => d.message),
+      [CHANGED],
+      'one plain sentence, once, on the line naming the function',
+    );
     const stored = await storeFindings();
     assert.deepEqual(
       stored.map((f) => f.reference.raw).sort(),
@@ -165,22 +169,28 @@ describe('Drift of docs, on a repository just opened', function () {
       `${SEED_FILES[DRIFT_DOC.code].replace('done', 'completed')}// tail\n`,
     );
     assert.deepEqual(await theFunction(), [], 'still none for the function in the store after the save');
-    assert.ok(!docDiagnostics().some((d) => d.message.includes(`\`${DRIFT_DOC.symbol}\``)), 'nor in the Problems panel');
+    assert.ok(
+      !docDiagnostics().some((d) => d.message.includes(`\`${DRIFT_DOC.symbol}\``)),
+      'nor in the Problems panel',
+    );
   });
 
-  it('re-verify from the Drift view: the row\'s inline button, clicked in the page, clears the finding', async function () {
-    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
-    const named = (d: vscode.Diagnostic) => d.range.start.line === NAMING_LINE;
-    const warned = docWarnings((list) => list.some((d) => named(d) && d.message.includes(`\`${DRIFT_DOC.symbol}\``)));
-    await replaceAll(workspaceFile(DRIFT_DOC.code), SEED_FILES[DRIFT_DOC.code].replace('done', 'revised'));
-    await warned;
-    await vscode.commands.executeCommand('lore.drift.focus');
-    const cleared = docWarnings((list) => !list.some(named));
-    await ui({ action: 'treeItemAction', view: 'Drift', row: `${DRIFT_DOC.symbol}()`, label: 'Re-verify Reference' });
-    await cleared;
-    const stored = (await storeFindings()).filter((f) => f.source.line === NAMING_LINE + 1);
-    assert.deepEqual(stored, [], 'the store has no changed reference on that line left (function nor file)');
-  });
+  it(
+    "re-verify from the Drift view: the row's inline button, clicked " + 'in the page, clears the finding',
+    async function () {
+      if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+      const named = (d: vscode.Diagnostic) => d.range.start.line === NAMING_LINE;
+      const warned = docWarnings((list) => list.some((d) => named(d) && d.message.includes(`\`${DRIFT_DOC.symbol}\``)));
+      await replaceAll(workspaceFile(DRIFT_DOC.code), SEED_FILES[DRIFT_DOC.code].replace('done', 'revised'));
+      await warned;
+      await vscode.commands.executeCommand('lore.drift.focus');
+      const cleared = docWarnings((list) => !list.some(named));
+      await ui({ action: 'treeItemAction', view: 'Drift', row: `${DRIFT_DOC.symbol}()`, label: 'Re-verify Reference' });
+      await cleared;
+      const stored = (await storeFindings()).filter((f) => f.source.line === NAMING_LINE + 1);
+      assert.deepEqual(stored, [], 'the store has no changed reference on that line left (function nor file)');
+    },
+  );
 
   it('a moved script: update the link (quick fix) edits the doc for review; saved, it stays cleared', async () => {
     const relocated = (d: vscode.Diagnostic) => d.code === 'drift.relocated';
@@ -189,7 +199,10 @@ describe('Drift of docs, on a repository just opened', function () {
     edit.renameFile(workspaceFile(DRIFT_DOC.script), workspaceFile(DRIFT_DOC.moved));
     assert.ok(await vscode.workspace.applyEdit(edit), 'moved the script');
     const [warning] = (await warned).filter(relocated);
-    assert.equal(warning.message, `\`${DRIFT_DOC.script}\` moved to ${DRIFT_DOC.moved} since this guide was last checked`);
+    assert.equal(
+      warning.message,
+      `\`${DRIFT_DOC.script}\` moved to ${DRIFT_DOC.moved} since this guide was last checked`,
+    );
     const fixes = await quickFixes(warning);
     const update = fixes.find((f) => f.command?.command === 'lore.updateReference');
     assert.ok(update, `an Update quick fix: ${fixes.map((f) => f.title).join(' | ')}`);

@@ -9,17 +9,41 @@ import * as vscode from 'vscode';
 import { activeLore, loreCli, nextEvent, skip, workspaceRoot } from './lore';
 import { ui, uiAvailable } from './ui';
 
-interface GetAnswer { memory: { key: string; version: number; title: string; description: string; status: string; superseded_by: string | null } }
+interface GetAnswer {
+  memory: {
+    key: string;
+    version: number;
+    title: string;
+    description: string;
+    status: string;
+    superseded_by: string | null;
+  };
+}
 
 const get = async (key: string) => ((await loreCli(['get', key])) as GetAnswer).memory;
 
 async function seed(key: string, title: string, description: string): Promise<void> {
-  await loreCli(['remember', '--type', 'decision', '--key', key, '--title', title, '--description', description, '--body', 'Seeded by the edit test.']);
+  await loreCli([
+    'remember',
+    '--type',
+    'decision',
+    '--key',
+    key,
+    '--title',
+    title,
+    '--description',
+    description,
+    '--body',
+    'Seeded by the edit test.',
+  ]);
 }
 
 /** Replaces the front matter line that starts with `field:`. */
 async function setField(document: vscode.TextDocument, field: string, value: string): Promise<void> {
-  const line = document.getText().split('\n').findIndex((l) => l.startsWith(`${field}:`));
+  const line = document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith(`${field}:`));
   assert.ok(line >= 0, `the document has a ${field} line:\n${document.getText()}`);
   const edit = new vscode.WorkspaceEdit();
   edit.replace(document.uri, document.lineAt(line).range, `${field}: ${value}`);
@@ -30,7 +54,12 @@ async function setField(document: vscode.TextDocument, field: string, value: str
 function mergeTab(edited: vscode.Uri): vscode.TabInputTextDiff | undefined {
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     const input = tab.input;
-    if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === edited.toString() && input.original.scheme === 'lore-stored') return input;
+    if (
+      input instanceof vscode.TabInputTextDiff &&
+      input.modified.toString() === edited.toString() &&
+      input.original.scheme === 'lore-stored'
+    )
+      return input;
   }
   return undefined;
 }
@@ -59,7 +88,10 @@ describe('Editing a memory', () => {
     await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
     const document = vscode.window.activeTextEditor!.document;
     assert.equal(document.uri.scheme, 'lore-edit');
-    assert.match(document.getText(), /^---\n# decision\/edit-me-in-the-editor · version 1 · active\. .*\ntitle: Edit me in the editor\ndescription: The first description\.\n/);
+    assert.match(
+      document.getText(),
+      /^---\n# decision\/edit-me-in-the-editor · version 1 · active\. .*\ntitle: Edit me in the editor\ndescription: The first description\.\n/,
+    );
     await setField(document, 'description', 'The description, edited in the editor.');
     assert.ok(await vscode.workspace.save(document.uri), 'the save went through');
     const saved = await get(key);
@@ -67,35 +99,50 @@ describe('Editing a memory', () => {
     assert.equal(saved.description, 'The description, edited in the editor.');
   });
 
-  it('a save that lost a race overwrites nothing, shows both versions to merge, and the next save builds on the stored one', async () => {
-    const key = 'decision/edited-in-two-places';
-    await seed(key, 'Edited in two places', 'As first written.');
-    await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
-    const document = vscode.window.activeTextEditor!.document;
-    await setField(document, 'description', 'My edit, started on version 1.');
-    // Meanwhile another door writes version 2.
-    await seed(key, 'Edited in two places', 'Changed elsewhere meanwhile.');
-    const diffShown = nextEvent(vscode.window.tabGroups.onDidChangeTabs, () => mergeTab(document.uri), () => mergeTab(document.uri));
-    assert.equal(await vscode.workspace.save(document.uri), undefined, 'the save is refused');
-    assert.equal((await get(key)).description, 'Changed elsewhere meanwhile.', 'nothing was overwritten');
-    assert.ok(document.isDirty && document.getText().includes('My edit, started on version 1.'), 'the person’s edit is kept');
+  it(
+    'a save that lost a race overwrites nothing, shows both versions ' +
+      'to merge, and the next save builds on the stored one',
+    async () => {
+      const key = 'decision/edited-in-two-places';
+      await seed(key, 'Edited in two places', 'As first written.');
+      await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
+      const document = vscode.window.activeTextEditor!.document;
+      await setField(document, 'description', 'My edit, started on version 1.');
+      // Meanwhile another door writes version 2.
+      await seed(key, 'Edited in two places', 'Changed elsewhere meanwhile.');
+      const diffShown = nextEvent(
+        vscode.window.tabGroups.onDidChangeTabs,
+        () => mergeTab(document.uri),
+        () => mergeTab(document.uri),
+      );
+      assert.equal(await vscode.workspace.save(document.uri), undefined, 'the save is refused');
+      assert.equal((await get(key)).description, 'Changed elsewhere meanwhile.', 'nothing was overwritten');
+      assert.ok(
+        document.isDirty && document.getText().includes('My edit, started on version 1.'),
+        'the person’s edit is kept',
+      );
 
-    // The stored version and the edit, side by side in one diff editor.
-    const tab = await diffShown;
-    const stored = await vscode.workspace.openTextDocument(tab.original);
-    assert.match(stored.getText(), /^description: Changed elsewhere meanwhile\.$/m, 'the left side is the stored version');
-    if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
+      // The stored version and the edit, side by side in one diff editor.
+      const tab = await diffShown;
+      const stored = await vscode.workspace.openTextDocument(tab.original);
+      assert.match(
+        stored.getText(),
+        /^description: Changed elsewhere meanwhile\.$/m,
+        'the left side is the stored version',
+      );
+      if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
 
-    // The person merges (keeps both sentences) and saves again: based on version 2, it goes through.
-    await setField(document, 'description', 'Changed elsewhere meanwhile. My edit, merged.');
-    // workspace.save answers no URI when the document is saved from a diff editor (its input has
-    // no single resource): the document's dirty flag and the store say whether it was written.
-    await vscode.workspace.save(document.uri);
-    assert.equal(document.isDirty, false, 'the merged save goes through');
-    const merged = await get(key);
-    assert.equal(merged.version, 3);
-    assert.equal(merged.description, 'Changed elsewhere meanwhile. My edit, merged.');
-  });
+      // The person merges (keeps both sentences) and saves again: based on version 2, it goes through.
+      await setField(document, 'description', 'Changed elsewhere meanwhile. My edit, merged.');
+      // workspace.save answers no URI when the document is saved from a diff editor (its input has
+      // no single resource): the document's dirty flag and the store say whether it was written.
+      await vscode.workspace.save(document.uri);
+      assert.equal(document.isDirty, false, 'the merged save goes through');
+      const merged = await get(key);
+      assert.equal(merged.version, 3);
+      assert.equal(merged.description, 'Changed elsewhere meanwhile. My edit, merged.');
+    },
+  );
 
   it('Supersede picks the successor from a recall-backed list, not a typed key', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
@@ -104,7 +151,14 @@ describe('Editing a memory', () => {
     await seed(old, 'Fixed worker pool', 'Four job workers, sized by hand.');
     await seed(successor, 'Autoscaled worker pool', 'Job workers scale on queue depth between two and twelve.');
     const done = vscode.commands.executeCommand('lore.supersede', { folder: folder(), key: old });
-    const rows = JSON.parse((await ui({ action: 'typeAndReadRows', prompt: 'Which memory replaces it', text: 'workers scale on queue depth', until: 'Autoscaled worker pool' })) ?? '[]') as string[];
+    const rows = JSON.parse(
+      (await ui({
+        action: 'typeAndReadRows',
+        prompt: 'Which memory replaces it',
+        text: 'workers scale on queue depth',
+        until: 'Autoscaled worker pool',
+      })) ?? '[]',
+    ) as string[];
     await ui({ action: 'screenshot', name: 'supersede-pick', part: 'window' });
     assert.equal(rows[0], 'Autoscaled worker pool', `the successor is the first row: ${JSON.stringify(rows)}`);
     assert.ok(!rows.includes('Fixed worker pool'), 'the record being replaced is not offered');

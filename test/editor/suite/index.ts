@@ -34,8 +34,12 @@ export async function run(): Promise<void> {
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
     runner.on('pass', (test) => results.push({ title: test.fullTitle(), state: 'passed' }));
-    runner.on('pending', (test) => results.push({ title: test.fullTitle(), state: 'skipped', error: skipReason(test) }));
-    runner.on('fail', (test, error: Error) => results.push({ title: test.fullTitle(), state: 'failed', error: error.message }));
+    runner.on('pending', (test) =>
+      results.push({ title: test.fullTitle(), state: 'skipped', error: skipReason(test) }),
+    );
+    runner.on('fail', (test, error: Error) =>
+      results.push({ title: test.fullTitle(), state: 'failed', error: error.message }),
+    );
   });
   await photographSidebar(results);
   writeWhole(bridgeDir(), RESULTS_FILE, { tests: results });

@@ -20,7 +20,10 @@ export async function activeLore(): Promise<vscode.Extension<unknown>> {
   return extension;
 }
 
-interface ViewContribution { id: string; name: string }
+interface ViewContribution {
+  id: string;
+  name: string;
+}
 
 /** The views package.json puts in Lore's container, in order. */
 export function contributedViews(): ViewContribution[] {
@@ -56,10 +59,15 @@ export function loreCli(args: string[]): Promise<unknown> {
   const cli = process.env[ENV.cli];
   if (!cli) throw new Error(`${ENV.cli} is not set: run this suite through npm run test:editor`);
   return new Promise((resolve, reject) => {
-    execFile(node, [cli, '--workspace', workspaceRoot().fsPath, '--json', ...args], { env: process.env }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`lore ${args.join(' ')} exited ${error.code}: ${stderr.trim()}`));
-      resolve(JSON.parse(stdout));
-    });
+    execFile(
+      node,
+      [cli, '--workspace', workspaceRoot().fsPath, '--json', ...args],
+      { env: process.env },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`lore ${args.join(' ')} exited ${error.code}: ${stderr.trim()}`));
+        resolve(JSON.parse(stdout));
+      },
+    );
   });
 }
 
@@ -70,7 +78,11 @@ export function skip(context: Mocha.Context, reason: string): void {
 }
 
 /** Resolves with the next change that `accept` returns a value for; the mocha timeout bounds the wait. */
-export function nextEvent<E, R>(event: vscode.Event<E>, accept: (e: E) => R | undefined, check?: () => R | undefined): Promise<R> {
+export function nextEvent<E, R>(
+  event: vscode.Event<E>,
+  accept: (e: E) => R | undefined,
+  check?: () => R | undefined,
+): Promise<R> {
   return new Promise((resolve) => {
     const now = check?.();
     if (now !== undefined) return resolve(now);

@@ -14,7 +14,9 @@ function loreTools(): vscode.LanguageModelToolInformation[] {
 }
 
 function resultText(result: vscode.LanguageModelToolResult): string {
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part))).join('\n');
+  return result.content
+    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : JSON.stringify(part)))
+    .join('\n');
 }
 
 describe('Lore MCP server in VS Code', () => {
@@ -32,7 +34,10 @@ describe('Lore MCP server in VS Code', () => {
     void vscode.commands.executeCommand('workbench.mcp.listServer');
     try {
       const rows = JSON.parse((await ui({ action: 'quickPickItems', prompt: 'server' })) ?? '[]') as string[];
-      assert.ok(rows.some((row) => row.startsWith('Lore')), `MCP: List Servers shows Lore: ${JSON.stringify(rows)}`);
+      assert.ok(
+        rows.some((row) => row.startsWith('Lore')),
+        `MCP: List Servers shows Lore: ${JSON.stringify(rows)}`,
+      );
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     }
@@ -41,8 +46,14 @@ describe('Lore MCP server in VS Code', () => {
   it('VS Code starts it and its tools become available to agents', async () => {
     await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
     const names = loreTools().map((tool) => tool.name);
-    assert.ok(names.some((name) => name.endsWith('_recall')), `a recall tool among ${JSON.stringify(names)}`);
-    assert.ok(names.some((name) => name.endsWith('_remember')), `a remember tool among ${JSON.stringify(names)}`);
+    assert.ok(
+      names.some((name) => name.endsWith('_recall')),
+      `a recall tool among ${JSON.stringify(names)}`,
+    );
+    assert.ok(
+      names.some((name) => name.endsWith('_remember')),
+      `a remember tool among ${JSON.stringify(names)}`,
+    );
   });
 
   it('an agent-side call to recall returns the seeded decision', async () => {
@@ -54,6 +65,9 @@ describe('Lore MCP server in VS Code', () => {
       toolInvocationToken: undefined,
     });
     const text = resultText(result);
-    assert.ok(text.includes(SEEDED_DECISION.key), `recall answered without ${SEEDED_DECISION.key}: ${text.slice(0, 600)}`);
+    assert.ok(
+      text.includes(SEEDED_DECISION.key),
+      `recall answered without ${SEEDED_DECISION.key}: ${text.slice(0, 600)}`,
+    );
   });
 });

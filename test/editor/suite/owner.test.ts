@@ -59,6 +59,9 @@ describe("The store's owner process", () => {
     const after = await replaced;
     assert.notEqual(after.pid, process.pid);
     const listed = (await loreCli(['list'])) as { items: { key: string }[] };
-    assert.ok(listed.items.some((m) => m.key === SEEDED_DECISION.key), 'the records are still there');
+    assert.ok(
+      listed.items.some((m) => m.key === SEEDED_DECISION.key),
+      'the records are still there',
+    );
   });
 });

@@ -15,8 +15,13 @@ describe('Lore sidebar', () => {
   });
 
   it('contributes an activity-bar container with Decisions, Runbooks & Docs, Dead Ends, Drift and Inbox', () => {
-    const containers = (loreExtension().packageJSON.contributes?.viewsContainers?.activitybar ?? []) as { id: string }[];
-    assert.ok(containers.some((c) => c.id === CONTAINER_ID), `no activity-bar container "${CONTAINER_ID}"`);
+    const containers = (loreExtension().packageJSON.contributes?.viewsContainers?.activitybar ?? []) as {
+      id: string;
+    }[];
+    assert.ok(
+      containers.some((c) => c.id === CONTAINER_ID),
+      `no activity-bar container "${CONTAINER_ID}"`,
+    );
     for (const pattern of EXPECTED_VIEWS) viewNamed(pattern);
     assert.equal(contributedViews().length, EXPECTED_VIEWS.length);
   });
@@ -46,20 +51,27 @@ describe('Lore sidebar', () => {
     const offered = async (pattern: RegExp, title: string) => {
       const view = viewNamed(pattern);
       await vscode.commands.executeCommand(`${view.id}.focus`);
-      return JSON.parse((await ui({ action: 'treeItemMenu', view: view.name, row: title })) ?? '{}') as { inline: string[]; menu: string[] };
+      return JSON.parse((await ui({ action: 'treeItemMenu', view: view.name, row: title })) ?? '{}') as {
+        inline: string[];
+        menu: string[];
+      };
     };
     const anchored = await offered(/decisions/i, SEEDED_DECISION.title);
     assert.ok(anchored.inline.includes('Open Anchor'), `inline on the anchored decision: ${JSON.stringify(anchored)}`);
     assert.ok(anchored.menu.includes('Open Anchor'), `in its menu: ${JSON.stringify(anchored)}`);
     const bare = await offered(/dead ?ends/i, SEEDED_DEAD_END.title);
     assert.ok(bare.menu.includes('Open'), `the dead end's menu is read: ${JSON.stringify(bare)}`);
-    assert.ok(!bare.inline.includes('Open Anchor') && !bare.menu.includes('Open Anchor'), `not on the dead end: ${JSON.stringify(bare)}`);
+    assert.ok(
+      !bare.inline.includes('Open Anchor') && !bare.menu.includes('Open Anchor'),
+      `not on the dead end: ${JSON.stringify(bare)}`,
+    );
   });
 
   it('names the kinds of indexed document for people in Runbooks & Docs ("ADRs", "Runbooks")', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
     const view = viewNamed(/docs|runbooks/i);
     await vscode.commands.executeCommand(`${view.id}.focus`);
-    for (const label of ['ADRs', 'Runbooks', 'Helm charts']) await ui({ action: 'waitForSidebarText', view: view.name, text: label });
+    for (const label of ['ADRs', 'Runbooks', 'Helm charts'])
+      await ui({ action: 'waitForSidebarText', view: view.name, text: label });
   });
 });

@@ -10,12 +10,20 @@ describe('lore drift check paths', () => {
   const roots = ['/home/me/repo', '/private/home/me/repo'];
 
   it('keeps workspace-relative paths and makes absolute ones inside the workspace relative', () => {
-    assert.deepEqual(workspacePaths(roots, ['src/a.ts', './docs/x.md', '/home/me/repo/src/b.ts', '/private/home/me/repo/c.md']), ['src/a.ts', 'docs/x.md', 'src/b.ts', 'c.md']);
+    assert.deepEqual(
+      workspacePaths(roots, ['src/a.ts', './docs/x.md', '/home/me/repo/src/b.ts', '/private/home/me/repo/c.md']),
+      ['src/a.ts', 'docs/x.md', 'src/b.ts', 'c.md'],
+    );
   });
 
   it('refuses paths outside the workspace', () => {
     for (const path of ['/etc/passwd', '../other/x.md', '/home/me/repo', '/home/me/repo-two/x.md']) {
-      assert.throws(() => workspacePaths(roots, [path]), (e: unknown) => isLoreError(e) && e.code === 'INVALID_INPUT' && e.message.includes('is not a path inside the workspace'), path);
+      assert.throws(
+        () => workspacePaths(roots, [path]),
+        (e: unknown) =>
+          isLoreError(e) && e.code === 'INVALID_INPUT' && e.message.includes('is not a path inside the workspace'),
+        path,
+      );
     }
   });
 });

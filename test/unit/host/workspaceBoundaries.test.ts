@@ -36,7 +36,7 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
     mkdirSync(join(root, 'docs'), { recursive: true });
     mkdirSync(outside);
     writeFileSync(join(root, 'docs', 'guide.md'), '# Guide\n');
-    writeFileSync(join(outside, 'notes.md'), '# The neighbour\'s notes\n');
+    writeFileSync(join(outside, 'notes.md'), "# The neighbour's notes\n");
     db = new WasmSqlDatabase(join(base, 'lore.db'));
     engine = new Engine({ db, clock: new TestClock() });
   });
@@ -57,12 +57,21 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
   it('refuses a hard link to a file outside the workspace like a symbolic link, everywhere', async () => {
     linkSync(join(outside, 'notes.md'), join(root, 'docs', 'hard.md'));
     symlinkSync(join(outside, 'notes.md'), join(root, 'docs', 'soft.md'));
-    assert.match(refusal(() => readWorkspaceFile(root, 'docs/hard.md')), /docs\/hard\.md is reached through a symbolic or hard link/);
-    assert.match(refusal(() => readWorkspaceFile(root, 'docs/soft.md')), /docs\/soft\.md is reached through a symbolic or hard link/);
+    assert.match(
+      refusal(() => readWorkspaceFile(root, 'docs/hard.md')),
+      /docs\/hard\.md is reached through a symbolic or hard link/,
+    );
+    assert.match(
+      refusal(() => readWorkspaceFile(root, 'docs/soft.md')),
+      /docs\/soft\.md is reached through a symbolic or hard link/,
+    );
     const reader = new DiskWorkspaceReader(root);
     assert.equal(reader.read('docs/hard.md'), null);
     assert.equal(reader.digest('docs/hard.md'), null);
-    assert.deepEqual(reader.list().map((f) => f.path), ['docs/guide.md']);
+    assert.deepEqual(
+      reader.list().map((f) => f.path),
+      ['docs/guide.md'],
+    );
     await index();
     assert.deepEqual(docs(), ['docs/guide.md']);
     assert.ok(!db.all<{ text: string }>('SELECT text FROM doc_chunks').some((c) => c.text.includes('neighbour')));
@@ -93,7 +102,10 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
 
   it('treats a file with a NUL byte as binary in the indexer as in read_file and drift', async () => {
     writeFileSync(join(root, 'docs', 'blob.md'), Buffer.from('# Looks like text\n\0\x01\x02 binary after all\n'));
-    assert.match(refusal(() => readWorkspaceFile(root, 'docs/blob.md')), /is a binary file/);
+    assert.match(
+      refusal(() => readWorkspaceFile(root, 'docs/blob.md')),
+      /is a binary file/,
+    );
     assert.equal(new DiskWorkspaceReader(root).read('docs/blob.md'), null);
     const summary = await index();
     assert.deepEqual(docs(), ['docs/guide.md'], 'the binary file is not in the index, not even as an empty document');
@@ -101,16 +113,31 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
   });
 
   it('uses one list of secret-bearing files: none is listed, read or served, whatever reads', async () => {
-    const secrets = ['.npmrc', '.ssh/id_rsa', 'certs/site.p12', 'deploy/PROD.TFVARS', 'config/credentials.json', '.env.local', 'charts/app/secrets.yaml'];
+    const secrets = [
+      '.npmrc',
+      '.ssh/id_rsa',
+      'certs/site.p12',
+      'deploy/PROD.TFVARS',
+      'config/credentials.json',
+      '.env.local',
+      'charts/app/secrets.yaml',
+    ];
     for (const path of secrets) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), 'token = "t0k3n-value-here"\n');
     }
     const reader = new DiskWorkspaceReader(root);
-    assert.deepEqual(reader.list().map((f) => f.path), ['docs/guide.md']);
+    assert.deepEqual(
+      reader.list().map((f) => f.path),
+      ['docs/guide.md'],
+    );
     for (const path of secrets) {
       assert.equal(reader.read(path), null, path);
-      assert.match(refusal(() => readWorkspaceFile(root, path)), /may hold secrets/, path);
+      assert.match(
+        refusal(() => readWorkspaceFile(root, path)),
+        /may hold secrets/,
+        path,
+      );
     }
     await index();
     assert.deepEqual(docs(), ['docs/guide.md']);
@@ -128,8 +155,14 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
   });
 
   it('redacts a private key in read_file even when the lines asked for start inside its block', () => {
-    const body = ['MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun', 'VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK'];
-    writeFileSync(join(root, 'docs', 'tls.md'), ['# TLS', '-----BEGIN RSA PRIVATE KEY-----', ...body, '-----END RSA PRIVATE KEY-----', 'done'].join('\n'));
+    const body = [
+      'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun',
+      'VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK',
+    ];
+    writeFileSync(
+      join(root, 'docs', 'tls.md'),
+      ['# TLS', '-----BEGIN RSA PRIVATE KEY-----', ...body, '-----END RSA PRIVATE KEY-----', 'done'].join('\n'),
+    );
     const file = readWorkspaceFile(root, 'docs/tls.md', 4, 6);
     assert.equal(file.total_lines, 6);
     assert.ok(!file.text.includes(body[1]) && !file.text.includes('-----END'), file.text);

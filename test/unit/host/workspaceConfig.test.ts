@@ -43,10 +43,20 @@ describe('workspace index configuration (.lore/config.json)', () => {
     write(root, {
       ...tree,
       [WORKSPACE_CONFIG]: JSON.stringify({
-        index: { include: ['notes/**/*.txt'], exclude: ['legacy/**'], allow: ['deploy/staging.tfvars', 'vendor/docs/**/*.md'], maxFileBytes: 2000 },
+        index: {
+          include: ['notes/**/*.txt'],
+          exclude: ['legacy/**'],
+          allow: ['deploy/staging.tfvars', 'vendor/docs/**/*.md'],
+          maxFileBytes: 2000,
+        },
       }),
     });
-    assert.deepEqual(await discovered(root), ['README.md', 'deploy/staging.tfvars', 'notes/oncall.txt', 'vendor/docs/guide.md']);
+    assert.deepEqual(await discovered(root), [
+      'README.md',
+      'deploy/staging.tfvars',
+      'notes/oncall.txt',
+      'vendor/docs/guide.md',
+    ]);
   });
 
   it('with defaults off, only the configured globs count; editor settings add to the file', async () => {

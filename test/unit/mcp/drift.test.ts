@@ -18,7 +18,12 @@ describe('MCP drift', function () {
     h = await connectInProcess();
     write(h.workspace, 'scripts/rotate-keys.sh', '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
     write(h.workspace, 'docs/keys.md', '# Keys\nRotate with `scripts/rotate-keys.sh`.\n');
-    const saved = await h.call('remember', { type: 'runbook', title: 'Rotate the application key', description: 'Run the rotate script, then restart the API pods', anchors: ['scripts/rotate-keys.sh'] });
+    const saved = await h.call('remember', {
+      type: 'runbook',
+      title: 'Rotate the application key',
+      description: 'Run the rotate script, then restart the API pods',
+      anchors: ['scripts/rotate-keys.sh'],
+    });
     key = (saved.structuredContent as { key: string }).key;
     await h.access.use((engine) => engine.driftScan());
   });
@@ -37,9 +42,15 @@ describe('MCP drift', function () {
     await h.access.use((engine) => engine.driftCheck(['scripts/rotate-keys.sh']));
     const result = await h.call('drift', {});
     assert.equal(result.isError, undefined, textOf(result));
-    const out = result.structuredContent as { findings: Array<{ state: string; source: { kind: string; key?: string; path?: string } }>; total: number };
+    const out = result.structuredContent as {
+      findings: Array<{ state: string; source: { kind: string; key?: string; path?: string } }>;
+      total: number;
+    };
     assert.equal(out.total, 2);
-    assert.deepEqual(out.findings.map((f) => `${f.source.kind}:${f.source.key ?? f.source.path}:${f.state}`).sort(), [`doc:docs/keys.md:changed`, `memory:${key}:changed`]);
+    assert.deepEqual(out.findings.map((f) => `${f.source.kind}:${f.source.key ?? f.source.path}:${f.state}`).sort(), [
+      `doc:docs/keys.md:changed`,
+      `memory:${key}:changed`,
+    ]);
     assert.match(textOf(result), /<lore-data nonce="[0-9a-f]+">/);
     assert.match(textOf(result), /changed: memory runbook\/rotate-the-application-key → scripts\/rotate-keys\.sh/);
     const byKey = await h.call('drift', { key });
@@ -52,7 +63,11 @@ describe('MCP drift', function () {
     rmSync(join(h.workspace, 'scripts/rotate-keys.sh'));
     const recalled = await h.call('recall', { query: 'rotate the application key' });
     assert.equal(recalled.isError, undefined, textOf(recalled));
-    const hit = (recalled.structuredContent as { results: Array<{ key: string; flags: string[]; drift?: Array<{ state: string }> }> }).results.find((r) => r.key === key);
+    const hit = (
+      recalled.structuredContent as {
+        results: Array<{ key: string; flags: string[]; drift?: Array<{ state: string }> }>;
+      }
+    ).results.find((r) => r.key === key);
     assert.ok(hit?.flags.includes('drift:gone'), JSON.stringify(hit));
     assert.equal(hit?.drift?.[0].state, 'gone');
     assert.match(textOf(recalled), /drift: scripts\/rotate-keys\.sh is gone/);

@@ -6,13 +6,25 @@
 
 import { strict as assert } from 'node:assert';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, TopLevelIdScanner, inspectMessage, isMessageId } from '../../../src/mcp/jsonRpc';
+import {
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  TopLevelIdScanner,
+  inspectMessage,
+  isMessageId,
+} from '../../../src/mcp/jsonRpc';
 
 const valid = [
   { jsonrpc: '2.0', id: 1, method: 'ping' },
   { jsonrpc: '2.0', id: 'a-2', method: 'tools/list', params: {} },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'recall', arguments: { query: 'job queue' } } },
-  { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 4,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 5, result: {} },
 ];
@@ -21,7 +33,7 @@ const wrong: unknown[] = [null, true, false, 0, -1, 1.5, '', 'x', '1.0', [], [1]
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe('the JSON-RPC gate (generated bad input)', () => {
@@ -36,10 +48,17 @@ describe('the JSON-RPC gate (generated bad input)', () => {
       return;
     }
     if (verdict.kind === 'drop') {
-      assert.ok(parsed && !('id' in parsed && 'method' in parsed), `only notifications and responses go unanswered: ${text}`);
+      assert.ok(
+        parsed && !('id' in parsed && 'method' in parsed),
+        `only notifications and responses go unanswered: ${text}`,
+      );
       return;
     }
-    const reply = verdict.reply as unknown as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+    const reply = verdict.reply as unknown as {
+      jsonrpc: string;
+      id: unknown;
+      error: { code: number; message: string };
+    };
     assert.equal(reply.jsonrpc, '2.0');
     assert.ok([PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS].includes(reply.error.code), text);
     assert.ok(reply.error.message.length > 10);
@@ -83,12 +102,18 @@ describe('the JSON-RPC gate (generated bad input)', () => {
       const id = i % 3 ? i : `id-${i}-"quoted"\\é`;
       const filler = 'x"\\é{['.repeat(1 + Math.floor(next() * 2000));
       const decoy = { id: 'nested', deeper: [{ id: 7 }], text: '"id": 99' };
-      const message = i % 2
-        ? { jsonrpc: '2.0', method: 'tools/call', params: { name: 'remember', arguments: { body: filler, decoy } }, id }
-        : { id, jsonrpc: '2.0', method: 'tools/call', params: { decoy, body: filler } };
+      const message =
+        i % 2
+          ? {
+              jsonrpc: '2.0',
+              method: 'tools/call',
+              params: { name: 'remember', arguments: { body: filler, decoy } },
+              id,
+            }
+          : { id, jsonrpc: '2.0', method: 'tools/call', params: { decoy, body: filler } };
       const bytes = Buffer.from(JSON.stringify(message));
       const scanner = new TopLevelIdScanner();
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         const size = 1 + Math.floor(next() * 4096);
         scanner.feed(bytes.subarray(at, at + size));
         at += size;

@@ -17,13 +17,19 @@ function write(root: string, path: string, text: string): void {
   writeFileSync(join(root, path), text);
 }
 
-const decision = { type: 'decision', title: 'Use Postgres for the job queue', description: 'Jobs run on Postgres SKIP LOCKED', body: 'One system fewer.' };
+const decision = {
+  type: 'decision',
+  title: 'Use Postgres for the job queue',
+  description: 'Jobs run on Postgres SKIP LOCKED',
+  body: 'One system fewer.',
+};
 const KEY = 'decision/use-postgres-for-the-job-queue';
 
 describe('MCP results fit their output schemas (strict client)', function () {
   let h: McpHarness;
   let schemas: SchemaChecker;
-  const call = async (tool: string, args: Record<string, unknown>, shape?: string) => schemas.check(tool, await h.call(tool, args), shape);
+  const call = async (tool: string, args: Record<string, unknown>, shape?: string) =>
+    schemas.check(tool, await h.call(tool, args), shape);
   beforeEach(async () => {
     h = await connectInProcess();
     // Listing first makes the SDK client enforce the schemas on every call, as the Inspector does.
@@ -37,14 +43,18 @@ describe('MCP results fit their output schemas (strict client)', function () {
     assert.equal((got.structuredContent as { memory: { key: string } }).memory.key, KEY);
     assert.ok(!('signature' in (got.structuredContent as { memory: object }).memory));
     const lost = await call('remember', { ...decision, key: KEY, body: 'B', expected_version: 0 }, 'conflict');
-    const conflict = (lost.structuredContent as { saved: boolean; conflict: { current: { body: string } } });
+    const conflict = lost.structuredContent as { saved: boolean; conflict: { current: { body: string } } };
     assert.equal(conflict.saved, false);
     assert.equal(conflict.conflict.current.body, 'One system fewer.');
   });
 
   it('covers every tool and every result shape', async () => {
     write(h.workspace, 'scripts/rotate.sh', '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
-    write(h.workspace, 'docs/runbooks/rotate.md', '# Rotate the key\n\nRun `scripts/rotate.sh` and restart the API pods.\n');
+    write(
+      h.workspace,
+      'docs/runbooks/rotate.md',
+      '# Rotate the key\n\nRun `scripts/rotate.sh` and restart the API pods.\n',
+    );
     write(h.workspace, 'docs/big.md', `# Big\n\n${'A line of a long guide about the queue.\n'.repeat(600)}`);
     const run = await h.access.use((engine) => engine.index(new WorkspaceFileSource(h.workspace)));
     for await (const _ of run);
@@ -53,13 +63,46 @@ describe('MCP results fit their output schemas (strict client)', function () {
     await call('remember', decision, 'unchanged');
     await call('remember', { ...decision, key: KEY, body: 'Version two.' }, 'new version');
     await call('remember', { ...decision, key: KEY, body: 'C', expected_version: 1 }, 'conflict with current');
-    await call('remember', { type: 'fact', title: 'Never saved', description: 'x', key: 'fact/never-saved', expected_version: 3 }, 'conflict without current');
-    await call('remember', { type: 'fact', title: 'Pin Node 18', description: 'a blog says so', source: 'webpage' }, 'quarantined');
-    await call('remember', { type: 'dead_end', title: 'Redis lists as the job queue', description: 'lost jobs on failover' }, 'dead end');
-    await call('remember', { type: 'decision', title: 'Try Redis lists for the job queue', description: 'Redis lists as the job queue' }, 'dead-end warning');
-    await call('remember', { type: 'fact', title: 'Queue limit', description: 'at most 10 jobs', fact_key: 'queue.limit' }, 'fact');
-    await call('remember', { type: 'fact', title: 'Queue limit raised', description: 'at most 20 jobs', fact_key: 'queue.limit' }, 'superseding fact');
-    await call('remember', { type: 'runbook', title: 'Rotate the key', description: 'run the rotate script', anchors: ['scripts/rotate.sh'] }, 'anchored');
+    await call(
+      'remember',
+      { type: 'fact', title: 'Never saved', description: 'x', key: 'fact/never-saved', expected_version: 3 },
+      'conflict without current',
+    );
+    await call(
+      'remember',
+      { type: 'fact', title: 'Pin Node 18', description: 'a blog says so', source: 'webpage' },
+      'quarantined',
+    );
+    await call(
+      'remember',
+      { type: 'dead_end', title: 'Redis lists as the job queue', description: 'lost jobs on failover' },
+      'dead end',
+    );
+    await call(
+      'remember',
+      { type: 'decision', title: 'Try Redis lists for the job queue', description: 'Redis lists as the job queue' },
+      'dead-end warning',
+    );
+    await call(
+      'remember',
+      { type: 'fact', title: 'Queue limit', description: 'at most 10 jobs', fact_key: 'queue.limit' },
+      'fact',
+    );
+    await call(
+      'remember',
+      { type: 'fact', title: 'Queue limit raised', description: 'at most 20 jobs', fact_key: 'queue.limit' },
+      'superseding fact',
+    );
+    await call(
+      'remember',
+      {
+        type: 'runbook',
+        title: 'Rotate the key',
+        description: 'run the rotate script',
+        anchors: ['scripts/rotate.sh'],
+      },
+      'anchored',
+    );
     await call('remember', { type: 'decision', title: 'No description' }, 'invalid input');
 
     await call('get', { key: KEY }, 'current');
@@ -77,9 +120,24 @@ describe('MCP results fit their output schemas (strict client)', function () {
     await call('read_file', { path: 'docs/big.md' }, 'cut');
     await call('read_file', { path: '../outside.md' }, 'refused path');
     await call('context', {}, 'open');
-    await call('session_close', { memories: [{ type: 'convention', title: 'Queue names are kebab-case', description: 'e.g. send-email' }] }, 'review');
-    await call('session_close', { memories: [{ type: 'convention', title: 'Queue names are kebab-case', description: 'e.g. send-email' }], mode: 'accept' }, 'accept');
-    await call('session_close', { kind: 'incident', summary: 'we tried Redis lists as the job queue again', mode: 'accept' }, 'incident');
+    await call(
+      'session_close',
+      { memories: [{ type: 'convention', title: 'Queue names are kebab-case', description: 'e.g. send-email' }] },
+      'review',
+    );
+    await call(
+      'session_close',
+      {
+        memories: [{ type: 'convention', title: 'Queue names are kebab-case', description: 'e.g. send-email' }],
+        mode: 'accept',
+      },
+      'accept',
+    );
+    await call(
+      'session_close',
+      { kind: 'incident', summary: 'we tried Redis lists as the job queue again', mode: 'accept' },
+      'incident',
+    );
 
     // Drift: the anchor changes, and the findings, and the flags on recall and get, are listed.
     await h.access.use((engine) => engine.driftScan());
@@ -91,7 +149,11 @@ describe('MCP results fit their output schemas (strict client)', function () {
     await call('recall', { query: 'rotate the key' }, 'with drift');
     await call('get', { key: 'runbook/rotate-the-key' }, 'with drift');
 
-    await call('set_status', { key: 'decision/try-redis-lists-for-the-job-queue', status: 'disputed', reason: 'see the dead end' });
+    await call('set_status', {
+      key: 'decision/try-redis-lists-for-the-job-queue',
+      status: 'disputed',
+      reason: 'see the dead end',
+    });
     await call('set_status', { key: 'decision/nope', status: 'disputed', reason: 'x' }, 'not found');
     await call('supersede', { old_key: 'decision/try-redis-lists-for-the-job-queue', new_key: KEY });
     await call('forget', { key: 'fact/pin-node-18' });

@@ -20,7 +20,20 @@ describe('MCP server (in process)', () => {
   it('lists a small, annotated tool set with input and output schemas, and no promote', async () => {
     const { tools } = await h.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['context', 'drift', 'forget', 'get', 'history', 'list', 'read_file', 'recall', 'remember', 'session_close', 'set_status', 'supersede']);
+    assert.deepEqual(names, [
+      'context',
+      'drift',
+      'forget',
+      'get',
+      'history',
+      'list',
+      'read_file',
+      'recall',
+      'remember',
+      'session_close',
+      'set_status',
+      'supersede',
+    ]);
     assert.ok(tools.length <= 16);
     for (const tool of tools) {
       assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', `${tool.name} readOnlyHint`);
@@ -32,7 +45,7 @@ describe('MCP server (in process)', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.equal(byName.forget.annotations?.destructiveHint, true);
     assert.equal(byName.recall.annotations?.readOnlyHint, true);
-    assert.ok(!names.some((n) => /promote/.test(n)), 'promote is a person\'s act, never a tool');
+    assert.ok(!names.some((n) => /promote/.test(n)), "promote is a person's act, never a tool");
   });
 
   it('gives instructions on when to recall, when to save and what never to save', () => {
@@ -67,7 +80,8 @@ describe('MCP server (in process)', () => {
     assert.ok(text.includes(`</lore-data nonce="${nonce}">`));
     assert.match(text, /untrusted data/);
     assert.ok(!text.includes('We already operate Postgres'), 'recall never returns bodies');
-    const results = (recalled.structuredContent as { results: Array<{ key: string; score: { total: number } }> }).results;
+    const results = (recalled.structuredContent as { results: Array<{ key: string; score: { total: number } }> })
+      .results;
     assert.equal(results[0].key, 'decision/use-postgres-for-the-job-queue');
     const again = textOf(await h.call('recall', { query: 'where do background jobs run' }));
     assert.notEqual(/nonce="([0-9a-f]+)"/.exec(again)?.[1], nonce, 'a fresh nonce per call');
@@ -75,16 +89,42 @@ describe('MCP server (in process)', () => {
 
   it('returns a possible contradiction with the save, through the strict output schema', async () => {
     await h.client.listTools();
-    const first = await h.call('remember', { type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production deploys happen on Tuesday afternoons' });
+    const first = await h.call('remember', {
+      type: 'fact',
+      title: 'Deploys go out on Tuesdays',
+      description: 'Production deploys happen on Tuesday afternoons',
+    });
     assert.ok(!first.isError, textOf(first));
-    assert.deepEqual((first.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions, []);
-    const second = await h.call('remember', { type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings' });
+    assert.deepEqual(
+      (first.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions,
+      [],
+    );
+    const second = await h.call('remember', {
+      type: 'fact',
+      title: 'We deploy on Thursdays now',
+      description: 'Releases moved to Thursday mornings',
+    });
     assert.ok(!second.isError, textOf(second));
-    const warnings = (second.structuredContent as { warnings: { contradictions: Array<{ key: string; value_kind: string; values: string[][] }> } }).warnings;
-    assert.deepEqual(warnings.contradictions.map((c) => [c.key, c.value_kind, c.values]), [['fact/deploys-go-out-on-tuesdays', 'weekday', [['tuesday'], ['thursday']]]]);
+    const warnings = (
+      second.structuredContent as {
+        warnings: { contradictions: Array<{ key: string; value_kind: string; values: string[][] }> };
+      }
+    ).warnings;
+    assert.deepEqual(
+      warnings.contradictions.map((c) => [c.key, c.value_kind, c.values]),
+      [['fact/deploys-go-out-on-tuesdays', 'weekday', [['tuesday'], ['thursday']]]],
+    );
     assert.match(textOf(second), /Possible contradiction: fact\/deploys-go-out-on-tuesdays .* Supersede it\?/);
-    const related = await h.call('remember', { type: 'fact', title: 'Deploy freeze on Fridays', description: 'Nothing ships on Friday' });
-    assert.deepEqual((related.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions, [], 'a related record is not a contradiction');
+    const related = await h.call('remember', {
+      type: 'fact',
+      title: 'Deploy freeze on Fridays',
+      description: 'Nothing ships on Friday',
+    });
+    assert.deepEqual(
+      (related.structuredContent as { warnings: { contradictions: unknown[] } }).warnings.contradictions,
+      [],
+      'a related record is not a contradiction',
+    );
   });
 
   it('neutralises look-alike fences and keeps injected instructions inside the fence', async () => {
@@ -102,7 +142,11 @@ describe('MCP server (in process)', () => {
 
   it('bounds the recall block at 8 KiB and says when it was cut', async () => {
     for (let i = 0; i < 40; i++) {
-      await h.call('remember', { type: 'fact', title: `Kafka topic retention rule ${i}`, description: `Retention for kafka topic group ${i} is ${i} days `.padEnd(280, 'x') });
+      await h.call('remember', {
+        type: 'fact',
+        title: `Kafka topic retention rule ${i}`,
+        description: `Retention for kafka topic group ${i} is ${i} days `.padEnd(280, 'x'),
+      });
     }
     const result = await h.call('recall', { query: 'kafka topic retention', limit: 50 });
     const text = textOf(result);
@@ -112,15 +156,30 @@ describe('MCP server (in process)', () => {
   });
 
   it('warns about a dead end inside recall and remember results', async () => {
-    await h.call('remember', { type: 'dead_end', title: 'Redis lists as the job queue', description: 'Tried it; jobs were lost on failover' });
+    await h.call('remember', {
+      type: 'dead_end',
+      title: 'Redis lists as the job queue',
+      description: 'Tried it; jobs were lost on failover',
+    });
     const recalled = textOf(await h.call('recall', { query: 'job queue in redis' }));
     assert.match(recalled, /Warning: dead_end\/redis-lists-as-the-job-queue is a dead end/);
-    const saved = textOf(await h.call('remember', { type: 'decision', title: 'Move the job queue to Redis lists', description: 'Use Redis lists for the job queue' }));
+    const saved = textOf(
+      await h.call('remember', {
+        type: 'decision',
+        title: 'Move the job queue to Redis lists',
+        description: 'Use Redis lists for the job queue',
+      }),
+    );
     assert.match(saved, /resembles the recorded dead end dead_end\/redis-lists-as-the-job-queue/);
   });
 
   it('quarantines webpage-sourced text; there is no tool to promote it', async () => {
-    const saved = await h.call('remember', { ...decision, title: 'Pin Node 18', description: 'A blog says pin Node 18', source: 'webpage' });
+    const saved = await h.call('remember', {
+      ...decision,
+      title: 'Pin Node 18',
+      description: 'A blog says pin Node 18',
+      source: 'webpage',
+    });
     assert.equal((saved.structuredContent as { status: string }).status, 'quarantined');
     const recalled = await h.call('recall', { query: 'pin node' });
     assert.deepEqual((recalled.structuredContent as { results: unknown[] }).results, []);
@@ -143,8 +202,18 @@ describe('MCP server (in process)', () => {
 
   it('loses no update when two agents save the same key with expected_version', async () => {
     await h.call('remember', decision);
-    const a = await h.call('remember', { ...decision, body: 'agent A', key: 'decision/use-postgres-for-the-job-queue', expected_version: 1 });
-    const b = await h.call('remember', { ...decision, body: 'agent B', key: 'decision/use-postgres-for-the-job-queue', expected_version: 1 });
+    const a = await h.call('remember', {
+      ...decision,
+      body: 'agent A',
+      key: 'decision/use-postgres-for-the-job-queue',
+      expected_version: 1,
+    });
+    const b = await h.call('remember', {
+      ...decision,
+      body: 'agent B',
+      key: 'decision/use-postgres-for-the-job-queue',
+      expected_version: 1,
+    });
     assert.equal((a.structuredContent as { saved: boolean }).saved, true);
     const lost = b.structuredContent as { saved: boolean; conflict: { current: { body: string } } };
     assert.equal(lost.saved, false);
@@ -154,10 +223,28 @@ describe('MCP server (in process)', () => {
   it('serves set_status, supersede, history, list and forget', async () => {
     await h.call('remember', decision);
     await h.call('remember', { ...decision, title: 'Use SQS for the job queue', description: 'Jobs move to SQS' });
-    assert.ok(!(await h.call('set_status', { key: 'decision/use-sqs-for-the-job-queue', status: 'disputed', reason: 'cost unclear' })).isError);
-    assert.ok(!(await h.call('supersede', { old_key: 'decision/use-postgres-for-the-job-queue', new_key: 'decision/use-sqs-for-the-job-queue' })).isError);
+    assert.ok(
+      !(
+        await h.call('set_status', {
+          key: 'decision/use-sqs-for-the-job-queue',
+          status: 'disputed',
+          reason: 'cost unclear',
+        })
+      ).isError,
+    );
+    assert.ok(
+      !(
+        await h.call('supersede', {
+          old_key: 'decision/use-postgres-for-the-job-queue',
+          new_key: 'decision/use-sqs-for-the-job-queue',
+        })
+      ).isError,
+    );
     const history = await h.call('history', { key: 'decision/use-postgres-for-the-job-queue' });
-    assert.deepEqual((history.structuredContent as { events: Array<{ event: string }> }).events.map((e) => e.event), ['created', 'superseded']);
+    assert.deepEqual(
+      (history.structuredContent as { events: Array<{ event: string }> }).events.map((e) => e.event),
+      ['created', 'superseded'],
+    );
     const list = await h.call('list', { statuses: ['superseded'] });
     assert.equal((list.structuredContent as { total: number }).total, 1);
     const forgot = await h.call('forget', { key: 'decision/use-sqs-for-the-job-queue' });
@@ -167,7 +254,10 @@ describe('MCP server (in process)', () => {
   it('serves memories as resources and offers remember and recall prompts', async () => {
     await h.call('remember', decision);
     const { resources } = await h.client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), ['lore://memory/decision/use-postgres-for-the-job-queue']);
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      ['lore://memory/decision/use-postgres-for-the-job-queue'],
+    );
     const read = await h.client.readResource({ uri: 'lore://memory/decision/use-postgres-for-the-job-queue' });
     assert.match(String((read.contents[0] as { text: string }).text), /We already operate Postgres/);
     const { prompts } = await h.client.listPrompts();
@@ -182,7 +272,10 @@ describe('MCP read_file', () => {
   beforeEach(async () => {
     h = await connectInProcess();
     mkdirSync(join(h.workspace, 'docs'), { recursive: true });
-    writeFileSync(join(h.workspace, 'docs', 'runbook.md'), '# Restart\n\n1. drain\n2. restart\naws key AKIAIOSFODNN7EXAMPLE\n');
+    writeFileSync(
+      join(h.workspace, 'docs', 'runbook.md'),
+      '# Restart\n\n1. drain\n2. restart\naws key AKIAIOSFODNN7EXAMPLE\n',
+    );
     writeFileSync(join(h.workspace, '.env'), 'SECRET=1');
     mkdirSync(join(h.workspace, 'src'));
     writeFileSync(join(h.workspace, 'src', 'app.ts'), 'export {};');

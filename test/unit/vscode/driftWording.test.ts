@@ -70,10 +70,13 @@ describe('vscode drift wording', () => {
     const otherLine = finding({ raw: 'src/worker.ts ', target: 'src/worker.ts', source: line9 });
     const current = finding({ raw: 'claim()', target: 'src/worker.ts', symbol: 'claim', state: 'current' });
     const groups = foldFindings([file, fn, otherLine, current]);
-    assert.deepEqual(groups.map((g) => [g.finding.reference.raw, g.also.map((a) => a.reference.raw)]), [
-      ['processJob()', ['src/worker.ts']],
-      ['src/worker.ts ', []],
-    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.finding.reference.raw, g.also.map((a) => a.reference.raw)]),
+      [
+        ['processJob()', ['src/worker.ts']],
+        ['src/worker.ts ', []],
+      ],
+    );
     const alone = foldFindings([file]).map((g) => g.finding);
     assert.deepEqual(alone, [file], 'alone, the file reference is its own warning');
   });

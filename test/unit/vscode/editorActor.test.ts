@@ -7,8 +7,9 @@ import { createFakeVscode, installFakeVscode } from '../../support/fakeVscode';
 describe('VS Code editor actor', () => {
   it('is human only when the command says a modal confirmed the act', () => {
     installFakeVscode(createFakeVscode());
-     
-    const { editorActor } = require('../../../src/vscode/commands/ui') as typeof import('../../../src/vscode/commands/ui');
+
+    const { editorActor } =
+      require('../../../src/vscode/commands/ui') as typeof import('../../../src/vscode/commands/ui');
     assert.equal(editorActor().door, 'ui');
     assert.equal(editorActor().human, false);
     assert.equal(editorActor(true).human, true);

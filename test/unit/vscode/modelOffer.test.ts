@@ -20,7 +20,7 @@ describe('VS Code model offer: when it is made', () => {
 
   before(() => {
     installFakeVscode(createFakeVscode());
-     
+
     offer = require('../../../src/vscode/modelOffer') as Offer;
   });
   beforeEach(() => {

@@ -52,7 +52,12 @@ describe('vscode settings reader', () => {
   });
 
   it('falls back on values it cannot use, and says why for the data dir', () => {
-    const values: Partial<Record<SettingKey, unknown>> = { dataDir: 'relative/dir', 'embedding.threads': 99, 'mcp.transport': 'carrier-pigeon', 'index.onSave': 'yes' };
+    const values: Partial<Record<SettingKey, unknown>> = {
+      dataDir: 'relative/dir',
+      'embedding.threads': 99,
+      'mcp.transport': 'carrier-pigeon',
+      'index.onSave': 'yes',
+    };
     const { settings, problems } = readSettings((key) => values[key]);
     assert.equal(settings.dataDir, null);
     assert.match(problems.join('\n'), /lore\.dataDir must be an absolute path; "relative\/dir" is ignored/);

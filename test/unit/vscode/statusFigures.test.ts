@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import type { IndexStatus } from '../../../src/engine';
 import { combine, describe as statusText } from '../../../src/vscode/statusFigures';
 
-const status = (over: Partial<IndexStatus>): IndexStatus => ({ files: 0, chunks: 0, redactions: 0, by_kind: {}, model: null, model_problem: null, pending: 0, last_update: null, ...over });
+const status = (over: Partial<IndexStatus>): IndexStatus => ({
+  files: 0,
+  chunks: 0,
+  redactions: 0,
+  by_kind: {},
+  model: null,
+  model_problem: null,
+  pending: 0,
+  last_update: null,
+  ...over,
+});
 
 describe('vscode status bar figures', () => {
   it('sums the folders and names the model', () => {

@@ -16,7 +16,7 @@ describe('drift: Ansible roles named in prose', function () {
   let s: DriftSpace;
   afterEach(() => s.cleanup());
 
-  it('watches the role\'s tasks file and follows it when it moves', () => {
+  it("watches the role's tasks file and follows it when it moves", () => {
     s = driftSpace(fixtureFiles(BOOK));
     s.engine.driftScan();
     const [ref] = s.refs(README, '`nodejs` role');
@@ -32,6 +32,9 @@ describe('drift: Ansible roles named in prose', function () {
   it('a role of the same name in another project is not the one the README means', () => {
     s = driftSpace({ ...fixtureFiles(BOOK), 'other/roles/nodejs/tasks/main.yml': '- name: other\n  debug: msg=x\n' });
     s.engine.driftScan();
-    assert.deepEqual(s.refs(README, '`nodejs` role').map((r) => r.reference.target_path), [TASKS]);
+    assert.deepEqual(
+      s.refs(README, '`nodejs` role').map((r) => r.reference.target_path),
+      [TASKS],
+    );
   });
 });

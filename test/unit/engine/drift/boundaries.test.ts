@@ -17,26 +17,55 @@ describe('drift: workspace boundaries', function () {
   let s: DriftSpace;
   let outside: string;
   beforeEach(() => {
-    s = driftSpace({ 'docs/guide.md': '# Guide\n', 'src/app.ts': 'export const A = 1;\n', '.env': 'API_TOKEN=abc123\n', 'config/credentials.json': '{"key":"k"}\n', 'infra/prod.tfvars': 'token = "t"\n', 'package-lock.json': '{}\n' });
+    s = driftSpace({
+      'docs/guide.md': '# Guide\n',
+      'src/app.ts': 'export const A = 1;\n',
+      '.env': 'API_TOKEN=abc123\n',
+      'config/credentials.json': '{"key":"k"}\n',
+      'infra/prod.tfvars': 'token = "t"\n',
+      'package-lock.json': '{}\n',
+    });
     outside = join(dirname(s.root), 'outside');
     mkdirSync(outside);
-    writeFileSync(join(outside, 'secret.txt'), 'the neighbour\'s secret\n');
+    writeFileSync(join(outside, 'secret.txt'), "the neighbour's secret\n");
     symlinkSync(outside, join(s.root, 'linked'));
     symlinkSync(join(outside, 'secret.txt'), join(s.root, 'alias.txt'));
   });
   afterEach(() => s.cleanup());
 
-  it('the disk reader answers nothing for paths outside the workspace, through links, or to secret-bearing files', () => {
-    const reader = new DiskWorkspaceReader(s.root);
-    for (const path of ['linked/secret.txt', 'alias.txt', '../outside/secret.txt', join(outside, 'secret.txt'), '.env', 'config/credentials.json', 'infra/prod.tfvars', 'docs/../../outside/secret.txt']) {
-      assert.equal(reader.stat(path), null, path);
-      assert.equal(reader.read(path), null, path);
-      assert.equal(reader.digest(path), null, path);
-    }
-    assert.equal(reader.read('src/app.ts'), 'export const A = 1;\n', 'a plain file is read');
-    assert.equal(reader.read('package-lock.json'), '{}\n', 'a file the walk skips as noise, not as a secret, is read when named');
-    assert.deepEqual(reader.list().map((f) => f.path).sort(), ['docs/guide.md', 'src/app.ts']);
-  });
+  it(
+    'the disk reader answers nothing for paths outside the workspace, ' + 'through links, or to secret-bearing files',
+    () => {
+      const reader = new DiskWorkspaceReader(s.root);
+      for (const path of [
+        'linked/secret.txt',
+        'alias.txt',
+        '../outside/secret.txt',
+        join(outside, 'secret.txt'),
+        '.env',
+        'config/credentials.json',
+        'infra/prod.tfvars',
+        'docs/../../outside/secret.txt',
+      ]) {
+        assert.equal(reader.stat(path), null, path);
+        assert.equal(reader.read(path), null, path);
+        assert.equal(reader.digest(path), null, path);
+      }
+      assert.equal(reader.read('src/app.ts'), 'export const A = 1;\n', 'a plain file is read');
+      assert.equal(
+        reader.read('package-lock.json'),
+        '{}\n',
+        'a file the walk skips as noise, not as a secret, is read when named',
+      );
+      assert.deepEqual(
+        reader
+          .list()
+          .map((f) => f.path)
+          .sort(),
+        ['docs/guide.md', 'src/app.ts'],
+      );
+    },
+  );
 
   it('a memory anchored through a link to a file outside the workspace is broken, not fingerprinted', () => {
     const saved = s.engine.remember(person, memory({ anchors: ['linked/secret.txt', 'alias.txt', '.env'] }));
@@ -65,29 +94,43 @@ describe('drift: workspace boundaries', function () {
     s.write('src/jobs/queue.ts', 'export function claimNext() {}\n');
     let walks = 0;
     const disk = new DiskWorkspaceReader(s.root);
-    const counting: WorkspaceReader = { list: () => (walks++, disk.list()), stat: (p) => disk.stat(p), read: (p) => disk.read(p), digest: (p) => disk.digest(p) };
+    const counting: WorkspaceReader = {
+      list: () => (walks++, disk.list()),
+      stat: (p) => disk.stat(p),
+      read: (p) => disk.read(p),
+      digest: (p) => disk.digest(p),
+    };
     s.engine.useFiles(counting);
     const saved = s.engine.remember(person, memory({ anchors: ['src/jobs'] }));
     assert.equal(s.engine.driftFindings({ key: saved.key, states: ['current'] }).length, 1, 'the folder is a target');
     const before = walks;
     s.engine.get(saved.key);
     const recalled = await s.engine.recall({ query: 'job queue postgres' });
-    assert.ok(recalled.results.some((h) => h.record === 'memory' && h.key === saved.key), 'the record is recalled');
+    assert.ok(
+      recalled.results.some((h) => h.record === 'memory' && h.key === saved.key),
+      'the record is recalled',
+    );
     assert.equal(walks, before);
   });
 
-  it('a check of a branch switch\'s many paths at once is answered', () => {
+  it("a check of a branch switch's many paths at once is answered", () => {
     s.write('scripts/ship.sh', '#!/bin/sh\necho ship\n');
     s.write('docs/guide.md', '# Guide\nRun `scripts/ship.sh`.\n');
     s.engine.driftScan();
     s.write('scripts/ship.sh', '#!/bin/sh\necho ship --now\n');
     const paths = Array.from({ length: 20_000 }, (_, i) => `gen/part${i % 7}/file${i}.ts`);
     const findings = s.engine.driftCheck([...paths, 'scripts/ship.sh']);
-    assert.deepEqual(findings.map((f) => [f.reference.raw, f.state]), [['scripts/ship.sh', 'changed']]);
+    assert.deepEqual(
+      findings.map((f) => [f.reference.raw, f.state]),
+      [['scripts/ship.sh', 'changed']],
+    );
   });
 
   it('a check refuses anything but a list of paths', () => {
-    assert.throws(() => s.engine.driftCheck('docs/guide.md' as unknown as string[]), /needs a list of workspace-relative paths/);
+    assert.throws(
+      () => s.engine.driftCheck('docs/guide.md' as unknown as string[]),
+      /needs a list of workspace-relative paths/,
+    );
   });
 
   it('a check weighing many vanished targets against many saved paths asks the disk about each path about once', () => {
@@ -97,7 +140,12 @@ describe('drift: workspace boundaries', function () {
     s.engine.driftScan();
     let stats = 0;
     const disk = new DiskWorkspaceReader(s.root);
-    s.engine.useFiles({ list: () => disk.list(), stat: (p) => (stats++, disk.stat(p)), read: (p) => disk.read(p), digest: (p) => disk.digest(p) });
+    s.engine.useFiles({
+      list: () => disk.list(),
+      stat: (p) => (stats++, disk.stat(p)),
+      read: (p) => disk.read(p),
+      digest: (p) => disk.digest(p),
+    });
     files.forEach((path) => s.remove(path));
     const others = Array.from({ length: 300 }, (_, i) => `other/file${i}.ts`);
     others.forEach((path, i) => s.write(path, `export const o${i} = ${i};\n`));

@@ -36,8 +36,14 @@ describe('drift: identical copies in other folders', function () {
     s = locales();
     s.engine.driftScan();
     s.move('locales/en/examples/mysql-database/index.md', 'locales/en/examples/mysql-database/renamed-index.md');
-    const moved = ['locales/en/examples/mysql-database/index.md', 'locales/en/examples/mysql-database/renamed-index.md'];
-    assert.equal(s.engine.driftCheck(moved).find((f) => f.reference.raw === 'mysql-database/index.md')?.state, 'relocated');
+    const moved = [
+      'locales/en/examples/mysql-database/index.md',
+      'locales/en/examples/mysql-database/renamed-index.md',
+    ];
+    assert.equal(
+      s.engine.driftCheck(moved).find((f) => f.reference.raw === 'mysql-database/index.md')?.state,
+      'relocated',
+    );
     s.engine.driftScan();
     const [ref] = s.refs('locales/en/examples/index.md', 'mysql-database/index.md');
     assert.equal(ref.state, 'relocated', JSON.stringify(ref.evidence));

@@ -13,7 +13,9 @@ const DOC = [
   'The claim lives in [app.ts](https://github.com/acme/shop/blob/main/src/app.ts#L2-L3).',
   'Restarting is in [the published runbook](../runbooks/restart.html) and [all runbooks](../runbooks).',
   'Jump to [the restart steps](../runbooks/README.md#restart-the-api).',
-  'Jobs are claimed by `claimNext()` in `JobQueue`; the region is `var.region`, logs go to `aws_s3_bucket.logs`, networking is `module.network`.',
+  'Jobs are claimed by `claimNext()` in `JobQueue`; the region is ' +
+    '`var.region`, logs go to `aws_s3_bucket.logs`, networking is ' +
+    '`module.network`.',
   'Pass `--dry-run` to try it. Chart settings are in `values.yaml`.',
   'Annotate with `kubernetes.io/ingress.class` (not a file of ours). This [link is dead](missing.md).',
   '',
@@ -27,12 +29,15 @@ const FILES: Record<string, string> = {
   'README.md': '# Shop\n',
   'adr/0001-use-postgres.md': '# Use Postgres\n',
   'src/app.ts': 'import x from "y";\nexport function boot() {\n  return start();\n}\n',
-  'src/jobs/queue.ts': 'export class JobQueue {\n  size = 0;\n}\n\nexport function claimNext(db) {\n  return db.query("SELECT 1");\n}\n',
-  'scripts/deploy.sh': '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n    --dry-run) DRY=1 ;;\n  esac\n  shift\ndone\n',
+  'src/jobs/queue.ts':
+    'export class JobQueue {\n  size = 0;\n}\n\nexport function claimNext(db) {\n  return db.query("SELECT 1");\n}\n',
+  'scripts/deploy.sh':
+    '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  case "$1" in\n    --dry-run) DRY=1 ;;\n  esac\n  shift\ndone\n',
   'runbooks/restart.html.md.erb': '# Restart\n',
   'runbooks/README.md': '# Runbooks\n\n## Restart the API\n\nkubectl rollout restart deploy/api\n\n## Other\n',
   'infra/variables.tf': 'variable "region" {\n  default = "eu-west-2"\n}\n',
-  'infra/main.tf': 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n}\n\nmodule "network" {\n  source = "./network"\n}\n',
+  'infra/main.tf':
+    'resource "aws_s3_bucket" "logs" {\n  bucket = "logs"\n}\n\nmodule "network" {\n  source = "./network"\n}\n',
   'charts/a/values.yaml': 'replicas: 1\n',
   'charts/b/values.yaml': 'replicas: 2\n',
 };
@@ -58,14 +63,20 @@ describe('drift: reference extraction', function () {
     assert.equal(ref.state, 'current', `${raw}: ${ref.evidence.detail}`);
   };
 
-  it('finds a path in a code span, from the repository root', () => resolves('scripts/deploy.sh', 'path', 'scripts/deploy.sh'));
-  it('resolves a relative link that climbs out of the document\'s folder', () => resolves('../adr/0001-use-postgres.md', 'link', 'adr/0001-use-postgres.md'));
-  it('resolves a link with a leading slash from the repository root', () => resolves('/README.md', 'link', 'README.md'));
+  it('finds a path in a code span, from the repository root', () =>
+    resolves('scripts/deploy.sh', 'path', 'scripts/deploy.sh'));
+  it("resolves a relative link that climbs out of the document's folder", () =>
+    resolves('../adr/0001-use-postgres.md', 'link', 'adr/0001-use-postgres.md'));
+  it('resolves a link with a leading slash from the repository root', () =>
+    resolves('/README.md', 'link', 'README.md'));
   it('turns a same-repository GitHub blob URL with a line anchor into those lines of the file', () =>
     resolves('https://github.com/acme/shop/blob/main/src/app.ts#L2-L3', 'url', 'src/app.ts', 'L2-L3'));
-  it('finds the source of a published page (x.html → x.html.md.erb)', () => resolves('../runbooks/restart.html', 'published', 'runbooks/restart.html.md.erb'));
-  it('finds the index page of an extensionless folder link', () => resolves('../runbooks', 'index', 'runbooks/README.md'));
-  it('narrows a heading anchor to that section', () => resolves('../runbooks/README.md#restart-the-api', 'link', 'runbooks/README.md', 'restart-the-api'));
+  it('finds the source of a published page (x.html → x.html.md.erb)', () =>
+    resolves('../runbooks/restart.html', 'published', 'runbooks/restart.html.md.erb'));
+  it('finds the index page of an extensionless folder link', () =>
+    resolves('../runbooks', 'index', 'runbooks/README.md'));
+  it('narrows a heading anchor to that section', () =>
+    resolves('../runbooks/README.md#restart-the-api', 'link', 'runbooks/README.md', 'restart-the-api'));
   it('resolves a bare file name that names one file', () => resolves('deploy.sh', 'filename', 'scripts/deploy.sh'));
   it('finds a function named with call syntax, and a class', () => {
     resolves('claimNext()', 'symbol', 'src/jobs/queue.ts', 'claimNext');
@@ -86,14 +97,17 @@ describe('drift: reference extraction', function () {
     const ref = only('values.yaml');
     assert.equal(ref.state, 'ambiguous');
     assert.equal(ref.reference.target_path, null);
-    assert.match(ref.evidence.detail, /ambiguous: 2 files are named values\.yaml \(charts\/a\/values\.yaml, charts\/b\/values\.yaml\)/);
+    assert.match(
+      ref.evidence.detail,
+      /ambiguous: 2 files are named values\.yaml \(charts\/a\/values\.yaml, charts\/b\/values\.yaml\)/,
+    );
   });
   it('reports a dead link as broken at the first scan', () => {
     const ref = only('missing.md');
     assert.equal(ref.state, 'broken');
     assert.match(ref.evidence.detail, /missing\.md does not exist/);
   });
-  it('keeps a path in a code block only when it resolves, and ignores paths that are not the repository\'s', () => {
+  it("keeps a path in a code block only when it resolves, and ignores paths that are not the repository's", () => {
     resolves('./scripts/deploy.sh', 'path', 'scripts/deploy.sh');
     assert.deepEqual(space.refs('docs/guide.md', '/usr/local/bin/not-ours.sh'), []);
     assert.deepEqual(space.refs('docs/guide.md', 'kubernetes.io/ingress.class'), []);
@@ -107,10 +121,22 @@ describe('drift: reference extraction', function () {
 describe('drift: what is never kept', function () {
   it('does not store a reference that looks like a secret', () => {
     const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0'.repeat(2).slice(0, 36);
-    const space = driftSpace({ 'docs/a.md': `Clone [it](https://${token}@github.com/acme/shop/blob/main/x.md) and see [x](https://github.com/acme/shop/blob/main/${token}.md).\n`, 'x.md': '# x\n' }, ['acme/shop']);
+    const space = driftSpace(
+      {
+        'docs/a.md':
+          `Clone [it](https://${token}@github.com/acme/shop/blob/main/x.md) ` +
+          `and see ` +
+          `[x](https://github.com/acme/shop/blob/main/${token}.md).\n`,
+        'x.md': '# x\n',
+      },
+      ['acme/shop'],
+    );
     try {
       space.engine.driftScan();
-      assert.ok(!space.all().some((f) => f.reference.raw.includes(token) || f.evidence.detail.includes(token)), JSON.stringify(space.all()));
+      assert.ok(
+        !space.all().some((f) => f.reference.raw.includes(token) || f.evidence.detail.includes(token)),
+        JSON.stringify(space.all()),
+      );
     } finally {
       space.cleanup();
     }
@@ -119,7 +145,17 @@ describe('drift: what is never kept', function () {
 
 describe('drift: GitHub URLs', function () {
   it('to another repository are not references to the file of the same name here', () => {
-    const space = driftSpace({ 'docs/a.md': 'Upstream: [their readme](https://github.com/other/project/blob/main/README.md); ours: [readme](https://github.com/acme/shop/blob/main/README.md).\n', 'README.md': '# Shop\n' }, ['acme/shop']);
+    const space = driftSpace(
+      {
+        'docs/a.md':
+          'Upstream: [their ' +
+          'readme](https://github.com/other/project/blob/main/README.md); ' +
+          'ours: ' +
+          '[readme](https://github.com/acme/shop/blob/main/README.md).\n',
+        'README.md': '# Shop\n',
+      },
+      ['acme/shop'],
+    );
     try {
       space.engine.driftScan();
       assert.deepEqual(space.refs('docs/a.md', 'https://github.com/other/project/blob/main/README.md'), []);
@@ -130,7 +166,13 @@ describe('drift: GitHub URLs', function () {
   });
 
   it('to this repository on a branch whose name holds a slash resolve to the file', () => {
-    const space = driftSpace({ 'docs/a.md': 'See [the guide](https://github.com/acme/shop/blob/release/1.2/docs/guide.md#L1).\n', 'docs/guide.md': '# Guide\n' }, ['acme/shop']);
+    const space = driftSpace(
+      {
+        'docs/a.md': 'See [the guide](https://github.com/acme/shop/blob/release/1.2/docs/guide.md#L1).\n',
+        'docs/guide.md': '# Guide\n',
+      },
+      ['acme/shop'],
+    );
     try {
       space.engine.driftScan();
       const ref = space.refs('docs/a.md', 'https://github.com/acme/shop/blob/release/1.2/docs/guide.md#L1')[0];

@@ -42,7 +42,12 @@ describe('drift: a renamed folder', () => {
       s.engine.driftScan();
       s.move('packages/web', 'packages/site');
       // The save or watcher event names the files that moved.
-      s.engine.driftCheck(['packages/web/index.ts', 'packages/web/package.json', 'packages/site/index.ts', 'packages/site/package.json']);
+      s.engine.driftCheck([
+        'packages/web/index.ts',
+        'packages/web/package.json',
+        'packages/site/index.ts',
+        'packages/site/package.json',
+      ]);
       s.engine.driftScan();
       const ref = s.refs('README.md', 'packages/web')[0];
       assert.equal(ref.state, 'relocated', JSON.stringify(ref));

@@ -8,7 +8,11 @@ describe('drift: Go flags written with one dash', () => {
   it('resolves `-upgrade-version` to flag.String("upgrade-version") and reports its removal', () => {
     const s = driftSpace({
       'docs/upgrade.md': '# Upgrade\nRun `upgrader -upgrade-version 1.2 -rf` or pass `-kubeconfig`.\n',
-      'cmd/upgrader/main.go': 'package main\n\nimport "flag"\n\nvar v = flag.String("upgrade-version", "", "target")\n\nfunc main() {\n\tvar k string\n\tflag.StringVar(&k, "kubeconfig", "", "path")\n}\n',
+      'cmd/upgrader/main.go':
+        'package main\n\nimport "flag"\n\nvar v = ' +
+        'flag.String("upgrade-version", "", "target")\n\nfunc main() ' +
+        '{\n\tvar k string\n\tflag.StringVar(&k, "kubeconfig", "", ' +
+        '"path")\n}\n',
     });
     try {
       s.engine.driftScan();
@@ -18,7 +22,13 @@ describe('drift: Go flags written with one dash', () => {
       assert.equal(flag[0].reference.target_path, 'cmd/upgrader/main.go');
       assert.equal(s.refs('docs/upgrade.md', '-kubeconfig')[0]?.reference.target_path, 'cmd/upgrader/main.go');
       assert.deepEqual(s.refs('docs/upgrade.md', '-rf'), [], 'a short option cluster is no flag reference');
-      s.write('cmd/upgrader/main.go', 'package main\n\nimport "flag"\n\nvar v = flag.String("target-version", "", "target")\n\nfunc main() {\n\tvar k string\n\tflag.StringVar(&k, "kubeconfig", "", "path")\n}\n');
+      s.write(
+        'cmd/upgrader/main.go',
+        'package main\n\nimport "flag"\n\nvar v = ' +
+          'flag.String("target-version", "", "target")\n\nfunc main() ' +
+          '{\n\tvar k string\n\tflag.StringVar(&k, "kubeconfig", "", ' +
+          '"path")\n}\n',
+      );
       const after = s.engine.driftCheck(['cmd/upgrader/main.go']).find((f) => f.reference.raw === '-upgrade-version');
       assert.ok(after && after.state !== 'current', `expected the flag to drift, got ${JSON.stringify(after)}`);
     } finally {

@@ -43,7 +43,8 @@ describe('drift: in-page heading links', function () {
   it('resolves a link to its own heading as GitHub does, and reports one that is not there as broken', () => {
     s = driftSpace({ 'keps/1-widgets/README.md': KEP });
     s.engine.driftScan();
-    const state = (raw: string) => s.refs('keps/1-widgets/README.md', raw).map((r) => [r.state, r.reference.target_path]);
+    const state = (raw: string) =>
+      s.refs('keps/1-widgets/README.md', raw).map((r) => [r.state, r.reference.target_path]);
     for (const raw of ['#graduation-criteria', '#beta', '#beta-1', '#test-plan']) {
       assert.deepEqual(state(raw), [['current', 'keps/1-widgets/README.md']], raw);
     }
@@ -55,7 +56,10 @@ describe('drift: in-page heading links', function () {
   it('an edit of the section a link of the same page names is a change; an edit elsewhere is not', () => {
     s = driftSpace({ 'keps/1-widgets/README.md': KEP });
     s.engine.driftScan();
-    s.write('keps/1-widgets/README.md', KEP.replace('Deprecated in beta two releases later.', 'Deprecated in beta one release later.'));
+    s.write(
+      'keps/1-widgets/README.md',
+      KEP.replace('Deprecated in beta two releases later.', 'Deprecated in beta one release later.'),
+    );
     s.engine.driftCheck(['keps/1-widgets/README.md']);
     assert.equal(s.refs('keps/1-widgets/README.md', '#beta-1')[0].state, 'changed');
     assert.equal(s.refs('keps/1-widgets/README.md', '#beta')[0].state, 'current');

@@ -42,17 +42,23 @@ describe('drift: remotes added after the store opened', () => {
     const root = tempDir('lore-remotes-');
     mkdirSync(join(root, 'docs'));
     writeFileSync(join(root, 'docs/a.md'), '# A\n');
-    writeFileSync(join(root, 'README.md'), '# R\nUpstream: [their a](https://github.com/other/proj/blob/main/docs/a.md).\n');
+    writeFileSync(
+      join(root, 'README.md'),
+      '# R\nUpstream: [their a](https://github.com/other/proj/blob/main/docs/a.md).\n',
+    );
     const db = new WasmSqlDatabase(':memory:');
     try {
       const engine = new Engine({ db, files: new DiskWorkspaceReader(root), repositories: liveRepositories(root) });
       engine.driftScan();
       const url = 'https://github.com/other/proj/blob/main/docs/a.md';
-      const stored = () => engine.driftFindings({ states: ['current', 'changed', 'gone', 'relocated', 'broken'] }).filter((f) => f.reference.raw === url);
+      const stored = () =>
+        engine
+          .driftFindings({ states: ['current', 'changed', 'gone', 'relocated', 'broken'] })
+          .filter((f) => f.reference.raw === url);
       assert.equal(stored().length, 1, 'without a remote, a URL whose path exists here counts');
       origin(root, 'acme/shop');
       writeFileSync(join(root, 'docs/a.md'), '# A\n\nEdited here.\n');
-      assert.deepEqual(engine.driftCheck(['docs/a.md']), [], 'the other repository\'s URL is no reference of ours');
+      assert.deepEqual(engine.driftCheck(['docs/a.md']), [], "the other repository's URL is no reference of ours");
       assert.deepEqual(stored(), []);
     } finally {
       db.close();
@@ -72,7 +78,10 @@ describe('drift: remotes added after the store opened', () => {
       writeFileSync(join(root, 'docs/a.md'), '# A\n\nEdited.\n');
       origin(root, 'acme/shop');
       const found = engine.driftCheck(['docs/a.md']).filter((f) => f.reference.raw === url);
-      assert.deepEqual(found.map((f) => f.state), ['changed']);
+      assert.deepEqual(
+        found.map((f) => f.state),
+        ['changed'],
+      );
     } finally {
       db.close();
     }

@@ -7,7 +7,10 @@ import { isLoreError, type DriftFlag, type MemoryHit } from '../../../../src/eng
 import { driftSpace, type DriftSpace } from '../../../support/drift';
 import { confirmedPerson, memory, person } from '../../../support/store';
 
-const QUEUE = 'export function claimNext(db) {\n  return db.query("SELECT * FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n\nexport const BATCH = 10;\n';
+const QUEUE =
+  'export function claimNext(db) {\n  return db.query("SELECT * ' +
+  'FROM jobs FOR UPDATE SKIP LOCKED LIMIT 1");\n}\n\nexport const ' +
+  'BATCH = 10;\n';
 
 type Drifted = { flags: string[]; drift?: DriftFlag[] };
 
@@ -15,8 +18,14 @@ describe('drift: memories', function () {
   let s: DriftSpace;
   let key: string;
   beforeEach(() => {
-    s = driftSpace({ 'src/jobs/queue.ts': QUEUE, 'scripts/rotate.sh': '#!/bin/sh\nvault write -f transit/keys/app/rotate\n' });
-    const saved = s.engine.remember(person, memory({ anchors: ['src/jobs/queue.ts#claimNext'], links: ['scripts/rotate.sh', 'decision/another-record'] }));
+    s = driftSpace({
+      'src/jobs/queue.ts': QUEUE,
+      'scripts/rotate.sh': '#!/bin/sh\nvault write -f transit/keys/app/rotate\n',
+    });
+    const saved = s.engine.remember(
+      person,
+      memory({ anchors: ['src/jobs/queue.ts#claimNext'], links: ['scripts/rotate.sh', 'decision/another-record'] }),
+    );
     assert.ok(saved.saved);
     key = saved.key;
   });
@@ -37,19 +46,25 @@ describe('drift: memories', function () {
     ]);
   });
 
-  it('recall and get carry no drift while the anchors are unchanged, even after an edit elsewhere in the file', async () => {
-    s.write('src/jobs/queue.ts', QUEUE.replace('BATCH = 10', 'BATCH = 20'));
-    const h = await hit();
-    assert.equal(h.drift, undefined);
-    assert.ok(!h.flags.some((f) => f.startsWith('drift')), h.flags.join(','));
-    assert.equal((s.engine.get(key) as Drifted).drift, undefined);
-  });
+  it(
+    'recall and get carry no drift while the anchors are unchanged, ' + 'even after an edit elsewhere in the file',
+    async () => {
+      s.write('src/jobs/queue.ts', QUEUE.replace('BATCH = 10', 'BATCH = 20'));
+      const h = await hit();
+      assert.equal(h.drift, undefined);
+      assert.ok(!h.flags.some((f) => f.startsWith('drift')), h.flags.join(','));
+      assert.equal((s.engine.get(key) as Drifted).drift, undefined);
+    },
+  );
 
   it('recall and get flag the record once its anchored function changes, without a scan', async () => {
     s.write('src/jobs/queue.ts', QUEUE.replace('SKIP LOCKED', 'NOWAIT'));
     const h = await hit();
     assert.ok(h.flags.includes('drift:changed'), h.flags.join(','));
-    assert.deepEqual(h.drift?.map((d) => [d.state, d.reference]), [['changed', 'src/jobs/queue.ts#claimNext']]);
+    assert.deepEqual(
+      h.drift?.map((d) => [d.state, d.reference]),
+      [['changed', 'src/jobs/queue.ts#claimNext']],
+    );
     const got = s.engine.get(key) as Drifted;
     assert.ok(got.flags.includes('drift:changed'));
     assert.match(got.drift![0].detail, /claimNext in src\/jobs\/queue\.ts changed/);
@@ -61,9 +76,12 @@ describe('drift: memories', function () {
     assert.ok(h.flags.includes('drift:gone'), h.flags.join(','));
   });
 
-  it('forget removes the record\'s references with it', () => {
+  it("forget removes the record's references with it", () => {
     s.engine.forget(person, key);
-    assert.deepEqual(s.engine.driftFindings({ key, states: ['current', 'changed', 'gone', 'relocated', 'broken'] }), []);
+    assert.deepEqual(
+      s.engine.driftFindings({ key, states: ['current', 'changed', 'gone', 'relocated', 'broken'] }),
+      [],
+    );
     s.engine.driftScan();
     assert.ok(!s.all().some((f) => f.source.key === key));
   });
@@ -89,26 +107,44 @@ describe('drift: memories', function () {
     s.move('scripts/rotate.sh', 'ops/rotate.sh');
     s.engine.driftCheck(['scripts/rotate.sh', 'ops/rotate.sh']);
     s.engine.reverify(person, key);
-    const ref = s.engine.driftFindings({ key, states: ['current'] }).find((r) => r.reference.raw === 'scripts/rotate.sh');
+    const ref = s.engine
+      .driftFindings({ key, states: ['current'] })
+      .find((r) => r.reference.raw === 'scripts/rotate.sh');
     assert.equal(ref?.reference.target_path, 'ops/rotate.sh');
   });
 
   it('re-verify refuses a record whose anchor is gone, and changes nothing', () => {
     s.remove('scripts/rotate.sh');
     const audit = s.engine.stats().audit_events;
-    assert.throws(() => s.engine.reverify(person, key), (e: unknown) => isLoreError(e) && e.code === 'INVALID_STATE' && /scripts\/rotate\.sh, which is gone/.test(e.message));
+    assert.throws(
+      () => s.engine.reverify(person, key),
+      (e: unknown) =>
+        isLoreError(e) && e.code === 'INVALID_STATE' && /scripts\/rotate\.sh, which is gone/.test(e.message),
+    );
     assert.equal(s.engine.get(key).memory.version, 1);
     assert.equal(s.engine.stats().audit_events, audit);
   });
 
-  it('re-verify keeps a promoted record from a web page active: a person checking it does not quarantine it again', () => {
-    const saved = s.engine.remember(person, memory({ key: 'runbook/rotate-from-docs', type: 'runbook', title: 'Rotate keys (from the vendor docs)', anchors: ['scripts/rotate.sh'], provenance: { source: 'webpage', client: 'test' } }));
-    assert.ok(saved.saved);
-    s.engine.promote(confirmedPerson, saved.key);
-    assert.equal(s.engine.get(saved.key).memory.status, 'active');
-    const result = s.engine.reverify(person, saved.key);
-    const got = s.engine.get(saved.key).memory;
-    assert.deepEqual([got.status, got.basis, got.version], ['active', 'verified', result.version]);
-    assert.equal(s.engine.verifyAudit().ok, true);
-  });
+  it(
+    're-verify keeps a promoted record from a web page active: a ' + 'person checking it does not quarantine it again',
+    () => {
+      const saved = s.engine.remember(
+        person,
+        memory({
+          key: 'runbook/rotate-from-docs',
+          type: 'runbook',
+          title: 'Rotate keys (from the vendor docs)',
+          anchors: ['scripts/rotate.sh'],
+          provenance: { source: 'webpage', client: 'test' },
+        }),
+      );
+      assert.ok(saved.saved);
+      s.engine.promote(confirmedPerson, saved.key);
+      assert.equal(s.engine.get(saved.key).memory.status, 'active');
+      const result = s.engine.reverify(person, saved.key);
+      const got = s.engine.get(saved.key).memory;
+      assert.deepEqual([got.status, got.basis, got.version], ['active', 'verified', result.version]);
+      assert.equal(s.engine.verifyAudit().ok, true);
+    },
+  );
 });

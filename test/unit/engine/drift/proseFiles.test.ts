@@ -12,7 +12,8 @@ describe('drift: files named in prose', function () {
   const DOC = [
     '# Scaling',
     '',
-    'To scale the app, edit charts/app/values.yaml and raise **replicas**; the read-only mode is described in UPGRADING.md.',
+    'To scale the app, edit charts/app/values.yaml and raise ' +
+      '**replicas**; the read-only mode is described in UPGRADING.md.',
     'Other projects keep theirs in config/locales/en.yml, which is not ours.',
   ].join('\n');
 

@@ -19,7 +19,7 @@ const GUIDE = [
   '',
 ].join('\n');
 
-describe('drift: recall hits on a document carry their own chunk\'s drift', function () {
+describe("drift: recall hits on a document carry their own chunk's drift", function () {
   let s: DriftSpace;
   afterEach(() => s.cleanup());
 
@@ -28,8 +28,12 @@ describe('drift: recall hits on a document carry their own chunk\'s drift', func
     return hits.find((h) => h.record === 'doc' && words.test(h.title + h.description)) ?? hits[0];
   };
 
-  it('a hit on the rotation section does not carry the restart section\'s changed link', async () => {
-    s = driftSpace({ 'docs/guide.md': GUIDE, 'scripts/restart.sh': '#!/bin/sh\nsystemctl restart billing\n', 'scripts/rotate.sh': '#!/bin/sh\nrotate\n' });
+  it("a hit on the rotation section does not carry the restart section's changed link", async () => {
+    s = driftSpace({
+      'docs/guide.md': GUIDE,
+      'scripts/restart.sh': '#!/bin/sh\nsystemctl restart billing\n',
+      'scripts/rotate.sh': '#!/bin/sh\nrotate\n',
+    });
     const run = s.engine.index(new WorkspaceFileSource(s.root));
     for (let step = await run.next(); !step.done; step = await run.next());
     s.write('scripts/restart.sh', '#!/bin/sh\nsystemctl restart billing-v2\n');
@@ -42,8 +46,14 @@ describe('drift: recall hits on a document carry their own chunk\'s drift', func
     assert.ok(!rotation.flags.includes('drift:changed'), rotation.flags.join(','));
 
     const restart = docHit(await s.engine.recall({ query: 'restarting billing workers after deploy' }), /Restarting/);
-    assert.ok(restart && restart.record === 'doc' && restart.lines[0] <= 5 && restart.lines[1] >= 5, `lines ${restart?.record === 'doc' ? restart.lines : ''}`);
+    assert.ok(
+      restart && restart.record === 'doc' && restart.lines[0] <= 5 && restart.lines[1] >= 5,
+      `lines ${restart?.record === 'doc' ? restart.lines : ''}`,
+    );
     assert.ok(restart.flags.includes('drift:changed'), restart.flags.join(','));
-    assert.deepEqual((restart as { drift?: Array<{ reference: string }> }).drift?.map((d) => d.reference), ['../scripts/restart.sh']);
+    assert.deepEqual(
+      (restart as { drift?: Array<{ reference: string }> }).drift?.map((d) => d.reference),
+      ['../scripts/restart.sh'],
+    );
   });
 });

@@ -29,12 +29,17 @@ describe('drift: release-note fragments', function () {
     assert.equal(s.refs(NOTE, 'resourceName')[0].state, 'changed');
   });
 
-  it('a root link of a note is a page of the project\'s website, not a broken path here', () => {
+  it("a root link of a note is a page of the project's website, not a broken path here", () => {
     const note = 'releasenotes/notes/dns.yaml';
-    const text = 'apiVersion: release-notes/v2\nkind: bug-fix\nreleaseNotes:\n- |\n  **Fixed** a loop; see [DNS proxy](/docs/ops/dns-proxy/).\n';
+    const text =
+      'apiVersion: release-notes/v2\nkind: bug-fix\nreleaseNotes:\n- ' +
+      '|\n  **Fixed** a loop; see [DNS proxy](/docs/ops/dns-proxy/).\n';
     s = driftSpace({ ...fixtureFiles(ISTIO), [note]: text });
     s.engine.driftScan();
-    assert.deepEqual(s.all().filter((f) => f.source.path === note), []);
+    assert.deepEqual(
+      s.all().filter((f) => f.source.path === note),
+      [],
+    );
   });
 
   it('an edit elsewhere in values.yaml leaves the note current', () => {

@@ -13,10 +13,15 @@ describe('drift: relocation keeps the kind of definition', () => {
     });
     try {
       s.engine.driftScan();
-      assert.equal(s.refs('docs/inputs.md', 'cluster_version_pin')[0]?.reference.target_path, 'modules/eks/variables.tf');
+      assert.equal(
+        s.refs('docs/inputs.md', 'cluster_version_pin')[0]?.reference.target_path,
+        'modules/eks/variables.tf',
+      );
       s.write('modules/eks/variables.tf', 'variable "other" {\n  type = string\n}\n');
       s.write('charts/app/values.yaml', 'replicas: 1\ncluster_version_pin: "1.29"\n');
-      const found = s.engine.driftCheck(['modules/eks/variables.tf', 'charts/app/values.yaml']).find((f) => f.reference.raw === 'cluster_version_pin');
+      const found = s.engine
+        .driftCheck(['modules/eks/variables.tf', 'charts/app/values.yaml'])
+        .find((f) => f.reference.raw === 'cluster_version_pin');
       assert.equal(found?.state, 'gone', JSON.stringify(found));
     } finally {
       s.cleanup();

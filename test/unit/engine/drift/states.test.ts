@@ -138,26 +138,35 @@ describe('drift: states', function () {
     assert.equal(state('config/app.yaml').state, 'current');
   });
 
-  it('lines named by number that shifted down the file are relocated to their new numbers; edited ones are changed', () => {
-    s.write('docs/lines.md', 'See [the query](../src/jobs/queue.ts#L1-L2).\n');
-    s.engine.driftCheck(['docs/lines.md']);
-    s.write('src/jobs/queue.ts', `// a new header line\n${QUEUE}`);
-    s.engine.driftCheck(['src/jobs/queue.ts']);
-    const moved = s.refs('docs/lines.md', '../src/jobs/queue.ts#L1-L2')[0];
-    assert.equal(moved.state, 'relocated');
-    assert.equal(moved.evidence.new_path, 'src/jobs/queue.ts#L2-L3');
-    s.write('src/jobs/queue.ts', QUEUE.replace('SKIP LOCKED', 'NOWAIT'));
-    s.engine.driftCheck(['src/jobs/queue.ts']);
-    assert.equal(s.refs('docs/lines.md', '../src/jobs/queue.ts#L1-L2')[0].state, 'changed');
-  });
+  it(
+    'lines named by number that shifted down the file are relocated ' + 'to their new numbers; edited ones are changed',
+    () => {
+      s.write('docs/lines.md', 'See [the query](../src/jobs/queue.ts#L1-L2).\n');
+      s.engine.driftCheck(['docs/lines.md']);
+      s.write('src/jobs/queue.ts', `// a new header line\n${QUEUE}`);
+      s.engine.driftCheck(['src/jobs/queue.ts']);
+      const moved = s.refs('docs/lines.md', '../src/jobs/queue.ts#L1-L2')[0];
+      assert.equal(moved.state, 'relocated');
+      assert.equal(moved.evidence.new_path, 'src/jobs/queue.ts#L2-L3');
+      s.write('src/jobs/queue.ts', QUEUE.replace('SKIP LOCKED', 'NOWAIT'));
+      s.engine.driftCheck(['src/jobs/queue.ts']);
+      assert.equal(s.refs('docs/lines.md', '../src/jobs/queue.ts#L1-L2')[0].state, 'changed');
+    },
+  );
 
   it('findings persist in the store across a reopen', () => {
     s.remove('scripts/deploy.sh');
     s.engine.driftCheck(['scripts/deploy.sh']);
     s.reopen();
     const gone = s.engine.driftFindings({ states: ['gone'] });
-    assert.deepEqual(gone.map((f) => f.reference.raw), ['scripts/deploy.sh']);
-    assert.deepEqual(s.engine.driftFindings({ path: 'scripts/deploy.sh' }).map((f) => f.state), ['gone']);
+    assert.deepEqual(
+      gone.map((f) => f.reference.raw),
+      ['scripts/deploy.sh'],
+    );
+    assert.deepEqual(
+      s.engine.driftFindings({ path: 'scripts/deploy.sh' }).map((f) => f.state),
+      ['gone'],
+    );
   });
 
   it('a dead link is current once the per-save check sees its target created', () => {

@@ -13,35 +13,61 @@ function span(path: string, text: string, name: string): string[] {
 }
 
 describe('drift: symbol definitions', () => {
-  it('Go: a function to its closing brace; a struct field with its doc comments and markers, also by its JSON name', () => {
-    const go = [
-      'package v1',
-      '',
-      '// Spec of a cache.',
-      'type RedisSpec struct {',
-      '\t// NumCacheClusters is between 2 and 6.',
-      '\t// +kubebuilder:validation:Minimum=2',
-      '\tNumCacheClusters int `json:"numCacheClusters"`',
-      '\tEngine string `json:"engine,omitempty"`',
-      '}',
-      '',
-      'func (r *Redis) Validate() error {',
-      '\treturn nil',
-      '}',
-    ].join('\n');
-    assert.deepEqual(span('a.go', go, 'numCacheClusters'), go.split('\n').slice(4, 7));
-    assert.deepEqual(span('a.go', go, 'NumCacheClusters'), go.split('\n').slice(4, 7));
-    assert.deepEqual(span('a.go', go, 'Validate'), go.split('\n').slice(10, 13));
-    assert.deepEqual(span('a.go', go, 'RedisSpec'), go.split('\n').slice(2, 9));
-  });
+  it(
+    'Go: a function to its closing brace; a struct field with its doc ' + 'comments and markers, also by its JSON name',
+    () => {
+      const go = [
+        'package v1',
+        '',
+        '// Spec of a cache.',
+        'type RedisSpec struct {',
+        '\t// NumCacheClusters is between 2 and 6.',
+        '\t// +kubebuilder:validation:Minimum=2',
+        '\tNumCacheClusters int `json:"numCacheClusters"`',
+        '\tEngine string `json:"engine,omitempty"`',
+        '}',
+        '',
+        'func (r *Redis) Validate() error {',
+        '\treturn nil',
+        '}',
+      ].join('\n');
+      assert.deepEqual(span('a.go', go, 'numCacheClusters'), go.split('\n').slice(4, 7));
+      assert.deepEqual(span('a.go', go, 'NumCacheClusters'), go.split('\n').slice(4, 7));
+      assert.deepEqual(span('a.go', go, 'Validate'), go.split('\n').slice(10, 13));
+      assert.deepEqual(span('a.go', go, 'RedisSpec'), go.split('\n').slice(2, 9));
+    },
+  );
 
   it('Python: a function by its indentation', () => {
     const py = 'def handler(event):\n    if event:\n        return 1\n\n    return 0\n\ndef other():\n    pass\n';
-    assert.deepEqual(span('x.py', py, 'handler'), ['def handler(event):', '    if event:', '        return 1', '', '    return 0']);
+    assert.deepEqual(span('x.py', py, 'handler'), [
+      'def handler(event):',
+      '    if event:',
+      '        return 1',
+      '',
+      '    return 0',
+    ]);
   });
 
   it('YAML: a key with what is nested under it; a Kubernetes resource by metadata.name, as its whole document', () => {
-    const yaml = ['apiVersion: apps/v1', 'kind: StatefulSet', 'metadata:', '  labels:', '    app: x', '  name: controller', 'spec:', '  replicas: 1', '---', 'kind: Service', 'metadata:', '  name: controller-service', 'spec:', '  ports:', '  - port: 443', '    name: https'].join('\n');
+    const yaml = [
+      'apiVersion: apps/v1',
+      'kind: StatefulSet',
+      'metadata:',
+      '  labels:',
+      '    app: x',
+      '  name: controller',
+      'spec:',
+      '  replicas: 1',
+      '---',
+      'kind: Service',
+      'metadata:',
+      '  name: controller-service',
+      'spec:',
+      '  ports:',
+      '  - port: 443',
+      '    name: https',
+    ].join('\n');
     assert.deepEqual(span('a.yaml', yaml, 'controller'), yaml.split('\n').slice(0, 8));
     const defs = findDefinitions('a.yaml', yaml).filter((d) => d.name === 'controller');
     assert.equal(defs[0].workload, 'StatefulSet');
@@ -59,10 +85,20 @@ describe('drift: symbol definitions', () => {
     assert.deepEqual(span('run', sh, '--force'), ['  --force) F=1 ;;']);
   });
 
-  it('TypeScript: a module-level const is a definition, a function\'s local of the same name is not', () => {
-    const ts = ['export const retryPolicy = { attempts: 3 };', '', 'export function send() {', '  const retryPolicy = { attempts: 1 };', '  return retryPolicy;', '}'].join('\n');
+  it("TypeScript: a module-level const is a definition, a function's local of the same name is not", () => {
+    const ts = [
+      'export const retryPolicy = { attempts: 3 };',
+      '',
+      'export function send() {',
+      '  const retryPolicy = { attempts: 1 };',
+      '  return retryPolicy;',
+      '}',
+    ].join('\n');
     assert.deepEqual(span('a.ts', ts, 'retryPolicy'), ['export const retryPolicy = { attempts: 3 };']);
-    assert.deepEqual(findDefinitions('b.ts', 'function go() {\n  let retryPolicy = 1;\n}\n').map((d) => d.name), ['go']);
+    assert.deepEqual(
+      findDefinitions('b.ts', 'function go() {\n  let retryPolicy = 1;\n}\n').map((d) => d.name),
+      ['go'],
+    );
   });
 
   it('prose defines nothing', () => {

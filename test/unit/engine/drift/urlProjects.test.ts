@@ -30,7 +30,7 @@ describe('drift: URLs of a project that is a folder of the workspace', function 
     assert.equal(moved.evidence.new_path, 'istio/tests/integration/GUIDE.md');
   });
 
-  it('a package of a monorepo does not take its repository\'s URLs', () => {
+  it("a package of a monorepo does not take its repository's URLs", () => {
     const root = 'https://github.com/acme/mono/blob/main/README.md';
     s = driftSpace({
       'README.md': '# Mono\n',

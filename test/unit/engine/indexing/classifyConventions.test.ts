@@ -10,32 +10,82 @@ const chart = { chartRoots: new Set(['charts/exporter']) };
 
 describe('classify: conventions beyond the tuning corpus', () => {
   it('a KEP README with the proposal sections is an rfc, an ordinary README stays a readme', () => {
-    const kep = '# KEP-1234: Node things\n## Release Signoff Checklist\n## Summary\n## Motivation\n### Goals\n### Non-Goals\n## Proposal\n## Design Details\n### Test Plan\n## Drawbacks\n## Alternatives\n';
+    const kep =
+      '# KEP-1234: Node things\n## Release Signoff Checklist\n## ' +
+      'Summary\n## Motivation\n### Goals\n### Non-Goals\n## ' +
+      'Proposal\n## Design Details\n### Test Plan\n## Drawbacks\n## ' +
+      'Alternatives\n';
     assert.equal(classify('keps/sig-node/1234-node-things/README.md', kep), 'rfc');
-    assert.equal(classify('charts/exporter/README.md', '# Exporter\n## Usage\n## Install Chart\n## Uninstall Chart\n## Configuration\n'), 'readme');
+    assert.equal(
+      classify(
+        'charts/exporter/README.md',
+        '# Exporter\n## Usage\n## Install Chart\n## Uninstall Chart\n## Configuration\n',
+      ),
+      'readme',
+    );
   });
 
   it('an RFC outside an rfcs/ folder is known by its metadata list', () => {
-    const rfc = '- Feature Name: `capture_rules`\n- Start Date: 2024-01-01\n- RFC PR: [rust-lang/rfcs#1](x)\n\n# Summary\n\nWe change things.\n\n# Background\n\nText.\n';
+    const rfc =
+      '- Feature Name: `capture_rules`\n- Start Date: 2024-01-01\n- RFC ' +
+      'PR: [rust-lang/rfcs#1](x)\n\n# Summary\n\nWe change things.\n\n# ' +
+      'Background\n\nText.\n';
     assert.equal(classify('text/3498-capture-rules.md', rfc), 'rfc');
   });
 
   it('templates are other: ADR, KEP and issue templates, issue forms; the issue-chooser config is config', () => {
-    assert.equal(classify('docs/decisions/adr-template.md', '# {short title of solved problem}\n## Context and Problem Statement\n## Decision Outcome\n'), 'other');
-    assert.equal(classify('src/template.md', '# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n\n## Context\n\n## Decision\n\n## Consequences\n'), 'other');
-    assert.equal(classify('keps/NNNN-kep-template/kep.yaml', 'title: KEP Template\nkep-number: NNNN\nstatus: provisional\n'), 'other');
-    assert.equal(classify('.github/ISSUE_TEMPLATE/bug.md', '---\nname: Bug Report\n---\n# Bug Report\n## Description\n## Steps to Reproduce\n'), 'other');
-    assert.equal(classify('.github/ISSUE_TEMPLATE/bug_report.yml', 'name: Bug report\nbody:\n  - type: textarea\n'), 'other');
+    assert.equal(
+      classify(
+        'docs/decisions/adr-template.md',
+        '# {short title of solved problem}\n## Context and Problem Statement\n## Decision Outcome\n',
+      ),
+      'other',
+    );
+    assert.equal(
+      classify(
+        'src/template.md',
+        '# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n\n## Context\n\n## Decision\n\n## Consequences\n',
+      ),
+      'other',
+    );
+    assert.equal(
+      classify('keps/NNNN-kep-template/kep.yaml', 'title: KEP Template\nkep-number: NNNN\nstatus: provisional\n'),
+      'other',
+    );
+    assert.equal(
+      classify(
+        '.github/ISSUE_TEMPLATE/bug.md',
+        '---\nname: Bug Report\n---\n# Bug Report\n## Description\n## Steps to Reproduce\n',
+      ),
+      'other',
+    );
+    assert.equal(
+      classify('.github/ISSUE_TEMPLATE/bug_report.yml', 'name: Bug report\nbody:\n  - type: textarea\n'),
+      'other',
+    );
     assert.equal(classify('.github/ISSUE_TEMPLATE/config.yml', 'blank_issues_enabled: false\n'), 'config');
     assert.equal(classify('.github/PULL_REQUEST_TEMPLATE.md', '## What changed\n## Checklist\n- [ ] tests\n'), 'other');
   });
 
   it('an Ansible role laid out at the repository root is ansible, file by file', () => {
-    assert.equal(classify('tasks/main.yml', '---\n- name: Install Docker packages.\n  package:\n    name: "{{ docker_packages }}"\n  notify: restart docker\n'), 'ansible');
+    assert.equal(
+      classify(
+        'tasks/main.yml',
+        '---\n- name: Install Docker packages.\n  package:\n    name: "{{ ' +
+          'docker_packages }}"\n  notify: restart docker\n',
+      ),
+      'ansible',
+    );
     assert.equal(classify('defaults/main.yml', '---\ndocker_edition: ce\ndocker_service_state: started\n'), 'ansible');
     assert.equal(classify('vars/Debian.yml', '---\ndocker_obsolete_packages:\n  - docker.io\n'), 'ansible');
     assert.equal(classify('meta/main.yml', '---\ndependencies: []\ngalaxy_info:\n  role_name: docker\n'), 'ansible');
-    assert.equal(classify('provisioning/docker.yml', '---\n- name: Build images.\n  docker_image:\n    name: app\n  with_items: []\n'), 'ansible');
+    assert.equal(
+      classify(
+        'provisioning/docker.yml',
+        '---\n- name: Build images.\n  docker_image:\n    name: app\n  with_items: []\n',
+      ),
+      'ansible',
+    );
     assert.equal(classify('requirements.yml', '---\nroles:\n  - name: geerlingguy.git\n'), 'ansible');
     assert.equal(classify('inventory', '[app]\n192.168.60.4\n\n[db]\n192.168.60.6\n'), 'ansible');
     assert.equal(classify('hosts.ini', '[multi:vars]\nansible_user=vagrant\n'), 'ansible');
@@ -46,18 +96,33 @@ describe('classify: conventions beyond the tuning corpus', () => {
   it('values files of a chart are helm wherever they sit in it; a helm-unittest suite is config', () => {
     assert.equal(classify('charts/exporter/ci/ci-values.yaml', 'replicaCount: 2\n', chart), 'helm');
     assert.equal(classify('charts/exporter/values.schema.json', '{"type": "object"}', chart), 'helm');
-    assert.equal(classify('charts/exporter/unittests/a_test.yaml', 'suite: test\ntemplates: [a.yaml]\ntests: []\n', chart), 'config');
+    assert.equal(
+      classify('charts/exporter/unittests/a_test.yaml', 'suite: test\ntemplates: [a.yaml]\ntests: []\n', chart),
+      'config',
+    );
   });
 
   it('HCL is terraform only with Terraform blocks: .tflint.hcl and Packer files are config', () => {
     assert.equal(classify('.tflint.hcl', 'plugin "aws" {\n  enabled = true\n}\n'), 'config');
     assert.equal(classify('ami/ubuntu.pkr.hcl', 'source "amazon-ebs" "ubuntu" {\n}\nbuild {\n}\n'), 'config');
-    assert.equal(classify('live/prod/terragrunt.hcl', 'include {\n  path = find_in_parent_folders()\n}\n'), 'terraform');
+    assert.equal(
+      classify('live/prod/terragrunt.hcl', 'include {\n  path = find_in_parent_folders()\n}\n'),
+      'terraform',
+    );
   });
 
   it('release-note fragments and release-notes pages are changelogs', () => {
-    assert.equal(classify('releasenotes/notes/fix-1.yaml', 'apiVersion: release-notes/v2\nkind: bug-fix\narea: traffic-management\nreleaseNotes:\n- Fixed a thing.\n'), 'changelog');
-    assert.equal(classify('docs/about/release-notes.md', '# Release Notes\n## Version 1.6.1\n### Fixed\n'), 'changelog');
+    assert.equal(
+      classify(
+        'releasenotes/notes/fix-1.yaml',
+        'apiVersion: release-notes/v2\nkind: bug-fix\narea: traffic-management\nreleaseNotes:\n- Fixed a thing.\n',
+      ),
+      'changelog',
+    );
+    assert.equal(
+      classify('docs/about/release-notes.md', '# Release Notes\n## Version 1.6.1\n### Fixed\n'),
+      'changelog',
+    );
   });
 
   it('Jinja templates take the kind of what they render; .mk and .proto are code', () => {
@@ -68,25 +133,56 @@ describe('classify: conventions beyond the tuning corpus', () => {
   });
 
   it('decision records in any folder by their sections (MADR too), not a page that explains the format', () => {
-    const madr = '# Use Log4brains\n## Context and Problem Statement\nWe need x.\n## Considered Options\n- a\n## Decision Outcome\nChosen a.\n';
+    const madr =
+      '# Use Log4brains\n## Context and Problem Statement\nWe need ' +
+      'x.\n## Considered Options\n- a\n## Decision Outcome\nChosen a.\n';
     assert.equal(classify('packages/init/assets/use-log4brains.md', madr), 'adr');
-    const explainer = `# MADR\n${['About', 'News', 'Install', 'Usage', 'Tools', 'Format', 'Context and Problem Statement',
-      'Considered Options', 'Decision Outcome', 'Consequences', 'FAQ', 'Related', 'Licence'].map((h) => `## ${h}\nText.\n`).join('')}`;
+    const explainer = `# MADR\n${[
+      'About',
+      'News',
+      'Install',
+      'Usage',
+      'Tools',
+      'Format',
+      'Context and Problem Statement',
+      'Considered Options',
+      'Decision Outcome',
+      'Consequences',
+      'FAQ',
+      'Related',
+      'Licence',
+    ]
+      .map((h) => `## ${h}\nText.\n`)
+      .join('')}`;
     assert.equal(classify('docs/index.md', explainer), 'guide');
   });
 
   it('docs-site pages: alert pages are runbooks, `type: learn` pages are guides, the front-matter title counts', () => {
-    assert.equal(classify('source/manual/alerts/error-ratio-too-high.html.md', '---\ntitle: Error ratio too high\n---\n## Description\n## Impact\n'), 'runbook');
+    assert.equal(
+      classify(
+        'source/manual/alerts/error-ratio-too-high.html.md',
+        '---\ntitle: Error ratio too high\n---\n## Description\n## Impact\n',
+      ),
+      'runbook',
+    );
     const learn = '---\ntitle: Restore and rotate things\ntype: learn\n---\n\nWhy we restore.\n';
     assert.equal(classify('source/manual/policy.html.md', learn), 'guide');
-    const purge = '---\ntitle: Purge a page from cache\n---\n\n## Purge one page\n\n```\ncurl -X PURGE https://x\n```\n';
+    const purge =
+      '---\ntitle: Purge a page from cache\n---\n\n## Purge one page\n\n```\ncurl -X PURGE https://x\n```\n';
     assert.equal(classify('source/manual/purge-cache.html.md', purge), 'runbook');
   });
 
-  it('an architecture write-up that talks about upgrades and migrations is a guide, the same text as a procedure elsewhere a runbook', () => {
-    const text = '# The control plane\n\nThe upgrade migrates state; a rollback restores it; the migration drains nodes and rotates certs.'
-      + ' Upgrades provision new nodes and destroy old ones.\n';
-    assert.equal(classify('architecture/environments/operator.md', text), 'guide');
-    assert.equal(classify('docs/operator.md', text), 'runbook');
-  });
+  it(
+    'an architecture write-up that talks about upgrades and ' +
+      'migrations is a guide, the same text as a procedure elsewhere a ' +
+      'runbook',
+    () => {
+      const text =
+        '# The control plane\n\nThe upgrade migrates state; a rollback ' +
+        'restores it; the migration drains nodes and rotates certs.' +
+        ' Upgrades provision new nodes and destroy old ones.\n';
+      assert.equal(classify('architecture/environments/operator.md', text), 'guide');
+      assert.equal(classify('docs/operator.md', text), 'runbook');
+    },
+  );
 });

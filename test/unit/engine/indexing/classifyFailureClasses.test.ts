@@ -82,8 +82,9 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
 
   it("decision records in Tyree and Akerman's format, and Nygard's sections in other languages, are adr", () => {
     assert.equal(kindOf('adr', 'records/secrets-storage/index.md'), 'adr');
-    const es = '# Usar colas\n## Estado\nAceptado.\n## Contexto\nTexto.\n'
-      + '## Decisión\nColas.\n## Consecuencias\nMás piezas.\n';
+    const es =
+      '# Usar colas\n## Estado\nAceptado.\n## Contexto\nTexto.\n' +
+      '## Decisión\nColas.\n## Consecuencias\nMás piezas.\n';
     assert.equal(classify('docs/colas.md', es), 'adr');
   });
 
@@ -129,9 +130,9 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
     const upgrade = '# How to upgrade\n\nCopy the vendor manifests:\n\n```sh\ncurl -Ls $URL -o x.tgz\n```\n';
     assert.equal(classify('charts/x/README.md', upgrade), 'runbook');
     // A README named for its project, with a tear-down list at the end, stays a readme.
-    const example = '# Karpenter Example\n## Usage\n```bash\nterraform apply\n```\n'
-      + '### Tear down\n1. Remove the deployment\n2. Remove the resources\n';
+    const example =
+      '# Karpenter Example\n## Usage\n```bash\nterraform apply\n```\n' +
+      '### Tear down\n1. Remove the deployment\n2. Remove the resources\n';
     assert.equal(classify('examples/karpenter/README.md', example), 'readme');
   });
 });
-

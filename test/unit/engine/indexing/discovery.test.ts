@@ -8,13 +8,35 @@ describe('discovery: what infrastructure engineers search for is indexed by defa
   const m = discoveryMatcher();
   it('takes scripts, Makefiles, config and CODEOWNERS', () => {
     for (const path of [
-      'scripts/rotate.sh', 'hack/edit-keps.py', 'cmd/main.go', 'app/config.rb', 'Makefile', 'common/Makefile.common.mk',
-      'package.json', 'tox.ini', 'pyproject.toml', 'setup.cfg', 'nginx/site.conf', '.tflint.hcl', 'templates/vhost.conf.j2',
-      '.github/CODEOWNERS', 'inventory', 'charts/x/values.schema.json',
-    ]) assert.ok(m.accepts(path), path);
+      'scripts/rotate.sh',
+      'hack/edit-keps.py',
+      'cmd/main.go',
+      'app/config.rb',
+      'Makefile',
+      'common/Makefile.common.mk',
+      'package.json',
+      'tox.ini',
+      'pyproject.toml',
+      'setup.cfg',
+      'nginx/site.conf',
+      '.tflint.hcl',
+      'templates/vhost.conf.j2',
+      '.github/CODEOWNERS',
+      'inventory',
+      'charts/x/values.schema.json',
+    ])
+      assert.ok(m.accepts(path), path);
   });
   it('still leaves out secret-bearing files and lock files', () => {
-    for (const path of ['prod.tfvars', '.env', 'certs/server.key', 'tls.pem', 'package-lock.json', 'node_modules/x/index.js.json', 'x.tfvars.json']) {
+    for (const path of [
+      'prod.tfvars',
+      '.env',
+      'certs/server.key',
+      'tls.pem',
+      'package-lock.json',
+      'node_modules/x/index.js.json',
+      'x.tfvars.json',
+    ]) {
       assert.ok(!m.accepts(path), path);
     }
   });

@@ -32,7 +32,13 @@ describe('listDocs by path', () => {
     const [adr, runbook] = ['docs/adr/0001-queue.md', 'docs/runbooks/deploy.md'];
     const { items, total } = store.engine.listDocs({ paths: [adr, runbook, 'nope.md'] });
     assert.equal(total, 2);
-    assert.deepEqual(items.map((d) => [d.path, d.kind]), [[adr, 'adr'], [runbook, 'runbook']]);
+    assert.deepEqual(
+      items.map((d) => [d.path, d.kind]),
+      [
+        [adr, 'adr'],
+        [runbook, 'runbook'],
+      ],
+    );
   });
 
   it('refuses a paths list that is not strings or longer than a page, naming the field', () => {

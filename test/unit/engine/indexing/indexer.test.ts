@@ -53,7 +53,9 @@ describe('workspace index', () => {
 
   it('classifies each file from its content and path', async () => {
     await drain(engine, root);
-    const kinds = Object.fromEntries(db.all<{ path: string; kind: string }>('SELECT path, kind FROM docs').map((d) => [d.path, d.kind]));
+    const kinds = Object.fromEntries(
+      db.all<{ path: string; kind: string }>('SELECT path, kind FROM docs').map((d) => [d.path, d.kind]),
+    );
     assert.deepEqual(kinds, {
       Dockerfile: 'dockerfile',
       'README.md': 'readme',
@@ -81,12 +83,32 @@ describe('workspace index', () => {
 
   it('chunks markdown by heading with line ranges, Terraform by block, YAML by document', async () => {
     await drain(engine, root);
-    const chunks = (path: string) => db.all<{ heading: string; start_line: number; end_line: number }>('SELECT heading, start_line, end_line FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ? ORDER BY ord', [path]);
+    const chunks = (path: string) =>
+      db.all<{ heading: string; start_line: number; end_line: number }>(
+        'SELECT heading, start_line, end_line FROM doc_chunks c JOIN docs ' +
+          'd ON d.id = c.doc_id WHERE d.path = ? ORDER BY ord',
+        [path],
+      );
     const adr = chunks('docs/decisions/0001-use-postgres-for-jobs.md');
-    assert.deepEqual(adr.map((c) => c.heading), ['1. Use Postgres for background jobs', '1. Use Postgres for background jobs > Status', '1. Use Postgres for background jobs > Context', '1. Use Postgres for background jobs > Decision', '1. Use Postgres for background jobs > Consequences']);
+    assert.deepEqual(
+      adr.map((c) => c.heading),
+      [
+        '1. Use Postgres for background jobs',
+        '1. Use Postgres for background jobs > Status',
+        '1. Use Postgres for background jobs > Context',
+        '1. Use Postgres for background jobs > Decision',
+        '1. Use Postgres for background jobs > Consequences',
+      ],
+    );
     assert.deepEqual([adr[3].start_line, adr[3].end_line], [11, 13]);
-    assert.deepEqual(chunks('infra/main.tf').map((c) => c.heading), ['variable region', 'resource aws_db_instance jobs', 'module network']);
-    assert.deepEqual(chunks('infra/k8s/workers.yaml').map((c) => c.heading), ['Deployment workers', 'Service workers']);
+    assert.deepEqual(
+      chunks('infra/main.tf').map((c) => c.heading),
+      ['variable region', 'resource aws_db_instance jobs', 'module network'],
+    );
+    assert.deepEqual(
+      chunks('infra/k8s/workers.yaml').map((c) => c.heading),
+      ['Deployment workers', 'Service workers'],
+    );
   });
 
   it('redacts secrets before storing and reports how many, never what', async () => {
@@ -94,32 +116,52 @@ describe('workspace index', () => {
     assert.equal(summary.redactions, 1);
     const guide = db.get<{ redactions: number }>("SELECT redactions FROM docs WHERE path = 'docs/guide.md'")!;
     assert.equal(guide.redactions, 1);
-    const text = db.all<{ text: string }>('SELECT text FROM doc_chunks').map((c) => c.text).join('\n');
+    const text = db
+      .all<{ text: string }>('SELECT text FROM doc_chunks')
+      .map((c) => c.text)
+      .join('\n');
     assert.ok(!text.includes('AKIAIOSFODNN7EXAMPLE'));
     assert.match(text, /\[REDACTED:aws-access-key-id\]/);
     db.close();
-    assert.ok(!readFileSync(join(dir, 'lore.db')).includes('AKIAIOSFODNN7EXAMPLE'), 'the secret is nowhere in the store file');
+    assert.ok(
+      !readFileSync(join(dir, 'lore.db')).includes('AKIAIOSFODNN7EXAMPLE'),
+      'the secret is nowhere in the store file',
+    );
     db = new WasmSqlDatabase(join(dir, 'lore.db'));
   });
 
-  it('is incremental: unchanged files are skipped, changed ones re-indexed, renames kept, deletes removed', async () => {
-    const first = await drain(engine, root);
-    assert.equal(first.indexed, 10);
-    const again = await drain(engine, root);
-    assert.deepEqual([again.indexed, again.unchanged, again.renamed, again.deleted], [0, 10, 0, 0]);
+  it(
+    'is incremental: unchanged files are skipped, changed ones ' + 're-indexed, renames kept, deletes removed',
+    async () => {
+      const first = await drain(engine, root);
+      assert.equal(first.indexed, 10);
+      const again = await drain(engine, root);
+      assert.deepEqual([again.indexed, again.unchanged, again.renamed, again.deleted], [0, 10, 0, 0]);
 
-    const chunkIds = db.all<{ id: number }>("SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'docs/ops/restart-workers.md'").map((c) => c.id);
-    renameSync(join(root, 'docs', 'ops', 'restart-workers.md'), join(root, 'docs', 'ops', 'restarting-workers.md'));
-    writeFileSync(join(root, 'infra', 'main.tf'), 'resource "aws_sqs_queue" "jobs" {\n  name = "jobs"\n}\n');
-    rmSync(join(root, 'Dockerfile'));
-    const after = await drain(engine, root);
-    assert.deepEqual([after.indexed, after.renamed, after.deleted, after.unchanged], [1, 1, 1, 7]);
-    const chunksOf = "SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ?";
-    const moved = db.all<{ id: number }>(chunksOf, ['docs/ops/restarting-workers.md']).map((c) => c.id);
-    assert.deepEqual(moved, chunkIds, 'a rename keeps the chunks (and so their vectors)');
-    assert.equal(db.get<{ n: number }>("SELECT COUNT(*) AS n FROM docs WHERE path = 'Dockerfile'")!.n, 0);
-    assert.deepEqual(db.all<{ heading: string }>("SELECT heading FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'infra/main.tf'").map((c) => c.heading), ['resource aws_sqs_queue jobs']);
-  });
+      const chunkIds = db
+        .all<{ id: number }>(
+          "SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'docs/ops/restart-workers.md'",
+        )
+        .map((c) => c.id);
+      renameSync(join(root, 'docs', 'ops', 'restart-workers.md'), join(root, 'docs', 'ops', 'restarting-workers.md'));
+      writeFileSync(join(root, 'infra', 'main.tf'), 'resource "aws_sqs_queue" "jobs" {\n  name = "jobs"\n}\n');
+      rmSync(join(root, 'Dockerfile'));
+      const after = await drain(engine, root);
+      assert.deepEqual([after.indexed, after.renamed, after.deleted, after.unchanged], [1, 1, 1, 7]);
+      const chunksOf = 'SELECT c.id FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = ?';
+      const moved = db.all<{ id: number }>(chunksOf, ['docs/ops/restarting-workers.md']).map((c) => c.id);
+      assert.deepEqual(moved, chunkIds, 'a rename keeps the chunks (and so their vectors)');
+      assert.equal(db.get<{ n: number }>("SELECT COUNT(*) AS n FROM docs WHERE path = 'Dockerfile'")!.n, 0);
+      assert.deepEqual(
+        db
+          .all<{ heading: string }>(
+            "SELECT heading FROM doc_chunks c JOIN docs d ON d.id = c.doc_id WHERE d.path = 'infra/main.tf'",
+          )
+          .map((c) => c.heading),
+        ['resource aws_sqs_queue jobs'],
+      );
+    },
+  );
 
   it('stops between batches when cancelled, keeping what was committed', async () => {
     const controller = new AbortController();
@@ -137,7 +179,10 @@ describe('workspace index', () => {
 
   it('recalls documents and memories in one list, each saying why it ranked', async () => {
     await drain(engine, root);
-    engine.remember(person, memory({ type: 'dead_end', title: 'Redis lists for the job queue', description: 'Lost jobs on failover' }));
+    engine.remember(
+      person,
+      memory({ type: 'dead_end', title: 'Redis lists for the job queue', description: 'Lost jobs on failover' }),
+    );
     const { results } = await engine.recall({ query: 'restart stuck job workers' });
     assert.equal(results[0].record, 'doc');
     assert.equal(results[0].record === 'doc' && results[0].path, 'docs/ops/restart-workers.md');
@@ -148,7 +193,10 @@ describe('workspace index', () => {
     assert.ok(mixed[0].flags.includes('dead_end'));
     assert.ok(mixed.some((r) => r.record === 'doc' && r.path === 'docs/incidents/2025-03-01-queue-outage.md'));
     const adr = (await engine.recall({ query: 'which database runs background jobs', kinds: ['adr'] })).results;
-    assert.deepEqual(adr.map((r) => r.record === 'doc' && r.path), ['docs/decisions/0001-use-postgres-for-jobs.md']);
+    assert.deepEqual(
+      adr.map((r) => r.record === 'doc' && r.path),
+      ['docs/decisions/0001-use-postgres-for-jobs.md'],
+    );
     const status = engine.indexStatus();
     assert.equal(status.files, 10);
     assert.equal(status.model, null);

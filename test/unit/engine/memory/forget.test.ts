@@ -14,12 +14,28 @@ describe('forget', () => {
   let s: TestStore;
   beforeEach(() => {
     s = openTestStore();
-    for (let i = 0; i < 40; i++) s.engine.remember(person, memory({ title: `Unrelated decision ${i}`, description: `Filler record number ${i} about caching` }));
+    for (let i = 0; i < 40; i++)
+      s.engine.remember(
+        person,
+        memory({ title: `Unrelated decision ${i}`, description: `Filler record number ${i} about caching` }),
+      );
     for (let v = 1; v <= 3; v++) {
       s.clock.advanceDays(1);
-      s.engine.remember(person, memory({ title: `${MARKER} migration plan`, description: `Move the ${MARKER} service off the monolith, revision ${v}`, body: `${MARKER} body text v${v} zygomorphic` }));
+      s.engine.remember(
+        person,
+        memory({
+          title: `${MARKER} migration plan`,
+          description: `Move the ${MARKER} service off the monolith, revision ${v}`,
+          body: `${MARKER} body text v${v} zygomorphic`,
+        }),
+      );
     }
-    s.db.run("INSERT INTO memory_vectors (memory_id, model, dims, vector) SELECT id, 'test-model', 2, x'0000803f0000803f' FROM memories WHERE key = ?", [KEY]);
+    s.db.run(
+      'INSERT INTO memory_vectors (memory_id, model, dims, vector) ' +
+        "SELECT id, 'test-model', 2, x'0000803f0000803f' FROM memories " +
+        'WHERE key = ?',
+      [KEY],
+    );
     s.engine.setStatus(person, KEY, 'disputed', `${MARKER} numbers are off`);
   });
   afterEach(() => s.cleanup());
@@ -38,7 +54,10 @@ describe('forget', () => {
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE key = ?', [KEY])!.n, 0);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_vectors')!.n, 0);
     assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_events WHERE key = ?', [KEY])!.n, 0);
-    assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [MARKER])!.n, 0);
+    assert.equal(
+      s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_fts WHERE memory_fts MATCH ?', [MARKER])!.n,
+      0,
+    );
     assert.deepEqual((await s.engine.recall({ query: `${MARKER} migration` })).results, []);
     assert.throws(() => s.engine.get(KEY), /no memory with key/);
     assert.throws(() => s.engine.history(KEY), /no memory with key/);

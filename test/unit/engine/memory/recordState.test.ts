@@ -6,7 +6,10 @@ const KEY = 'decision/use-postgres-for-the-job-queue';
 const WEB = 'fact/the-queue-handles-10k-jobs';
 
 function refused(s: TestStore, key: string, pattern: RegExp): void {
-  assert.throws(() => s.engine.get(key), (e: unknown) => e instanceof LoreError && e.code === 'INTEGRITY' && pattern.test(e.message));
+  assert.throws(
+    () => s.engine.get(key),
+    (e: unknown) => e instanceof LoreError && e.code === 'INTEGRITY' && pattern.test(e.message),
+  );
   assert.ok(s.engine.list().refused.some((r) => r.key === key));
   assert.ok(s.engine.verifyRecords().refused.some((r) => r.key === key));
 }
@@ -22,7 +25,15 @@ describe('signed state: status and provenance edited in the file', () => {
   beforeEach(() => {
     s = openTestStore();
     s.engine.remember(person, memory());
-    s.engine.remember(person, memory({ type: 'fact', title: 'The queue handles 10k jobs', description: 'Read on a blog', provenance: { source: 'webpage' } }));
+    s.engine.remember(
+      person,
+      memory({
+        type: 'fact',
+        title: 'The queue handles 10k jobs',
+        description: 'Read on a blog',
+        provenance: { source: 'webpage' },
+      }),
+    );
     assert.equal(s.engine.list({ statuses: ['quarantined'] }).items[0].key, WEB);
   });
   afterEach(() => s.cleanup());
@@ -39,7 +50,10 @@ describe('signed state: status and provenance edited in the file', () => {
   it('a provenance changed from webpage to user is refused and reported', () => {
     s.db.run(`UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]);
     refused(s, WEB, /status or provenance was changed/);
-    assert.deepEqual(problems(s).map((p) => p.key), [WEB]);
+    assert.deepEqual(
+      problems(s).map((p) => p.key),
+      [WEB],
+    );
   });
 
   it('a stripped state signature is refused', () => {
@@ -64,7 +78,10 @@ describe('signed state: status and provenance edited in the file', () => {
     assert.match(problem.problem, /has no current row \(deleted outside Lore\)/);
     // With its events gone too, the record is still reported, by its key digest.
     s.db.run('DELETE FROM memory_events WHERE key = ?', [KEY]);
-    assert.match(problems(s)[0].problem, /the record with key digest [0-9a-f]{16}… \(v1\), written at event 1, has no current row/);
+    assert.match(
+      problems(s)[0].problem,
+      /the record with key digest [0-9a-f]{16}… \(v1\), written at event 1, has no current row/,
+    );
   });
 
   it('a forgotten record re-inserted is reported as back; a row inserted outside Lore as in no event', () => {
@@ -73,7 +90,10 @@ describe('signed state: status and provenance edited in the file', () => {
     const { id: _id, ...columns } = row;
     const names = Object.keys(columns);
     const insert = (values: Record<string, string | number | null>) =>
-      s.db.run(`INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((n) => values[n]));
+      s.db.run(
+        `INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+        names.map((n) => values[n]),
+      );
     insert(columns);
     // Its own signatures still hold: only the chain knows it was forgotten.
     assert.equal(s.engine.get(KEY).memory.title, 'Use Postgres for the job queue');
@@ -104,7 +124,10 @@ describe('signed state: status and provenance edited in the file', () => {
     assert.equal(s.engine.get(KEY).memory.version, 2);
     // The archived version is checked too: an edit of its status is refused.
     s.db.run("UPDATE memories SET status = 'active' WHERE key = ? AND version = 1", [KEY]);
-    assert.deepEqual(s.engine.verifyRecords().refused.map((r) => `${r.key} v${r.version}`), [`${KEY} v1`]);
+    assert.deepEqual(
+      s.engine.verifyRecords().refused.map((r) => `${r.key} v${r.version}`),
+      [`${KEY} v1`],
+    );
   });
 });
 
@@ -115,7 +138,10 @@ describe('signed state: upgrading a store written before it', () => {
       s.engine.remember(person, memory());
       s.engine.setStatus(person, KEY, 'deprecated', 'older');
       // The store as schema version 7 wrote it: no state signatures.
-      s.db.exec('ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE memories DROP COLUMN state_signer; PRAGMA user_version = 7');
+      s.db.exec(
+        'ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE ' +
+          'memories DROP COLUMN state_signer; PRAGMA user_version = 7',
+      );
       s.db.exec('ALTER TABLE chunk_vectors DROP COLUMN code; ALTER TABLE memory_vectors DROP COLUMN code');
       s = s.reopen();
       assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, 9);

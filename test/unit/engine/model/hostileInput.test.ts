@@ -65,27 +65,40 @@ describe('hostile input at the save door', () => {
   before(() => (s = openTestStore()));
   after(() => s.cleanup());
 
-  it(`refuses ${Object.keys(SECRETS).length} kinds of secret in each of ${FIELDS.length} text fields, naming the field, never the value`, () => {
-    let tried = 0;
-    for (const [kind, secret] of Object.entries(SECRETS)) {
-      for (const field of FIELDS) {
-        const value = field.name === 'key' ? secret : `see ${secret}`;
-        const error = refusal(s, field.put(value));
-        tried++;
-        const fits = [...value].length + (field.name === 'key' ? 9 : 0) <= field.limit;
-        assert.equal(error.code, fits ? 'SECRET_DETECTED' : 'LIMIT_EXCEEDED', `${kind} in ${field.name}: ${error.message}`);
-        assert.ok(error.message.startsWith(field.name), `${kind} in ${field.name}: ${error.message}`);
-        const told = JSON.stringify(error.toJSON());
-        for (const part of [secret.slice(0, 12), secret.slice(-12)]) assert.ok(!told.includes(part), `${kind} in ${field.name} echoed: ${told}`);
+  it(
+    `refuses ${Object.keys(SECRETS).length} kinds of secret in each ` +
+      `of ${FIELDS.length} text fields, naming the field, never the ` +
+      `value`,
+    () => {
+      let tried = 0;
+      for (const [kind, secret] of Object.entries(SECRETS)) {
+        for (const field of FIELDS) {
+          const value = field.name === 'key' ? secret : `see ${secret}`;
+          const error = refusal(s, field.put(value));
+          tried++;
+          const fits = [...value].length + (field.name === 'key' ? 9 : 0) <= field.limit;
+          assert.equal(
+            error.code,
+            fits ? 'SECRET_DETECTED' : 'LIMIT_EXCEEDED',
+            `${kind} in ${field.name}: ${error.message}`,
+          );
+          assert.ok(error.message.startsWith(field.name), `${kind} in ${field.name}: ${error.message}`);
+          const told = JSON.stringify(error.toJSON());
+          for (const part of [secret.slice(0, 12), secret.slice(-12)])
+            assert.ok(!told.includes(part), `${kind} in ${field.name} echoed: ${told}`);
+        }
       }
-    }
-    assert.equal(tried, 22 * 11);
-    assert.equal(s.engine.stats().memories, 0);
-    assert.equal(s.engine.stats().audit_events, 0);
-  });
+      assert.equal(tried, 22 * 11);
+      assert.equal(s.engine.stats().memories, 0);
+      assert.equal(s.engine.stats().audit_events, 0);
+    },
+  );
 
   it('refuses a NUL character and a lone surrogate in each text field, naming the field', () => {
-    for (const [bad, says] of [['\0', /contains a NUL character/], ['\uD800', /contains a lone UTF-16 surrogate/]] as const) {
+    for (const [bad, says] of [
+      ['\0', /contains a NUL character/],
+      ['\uD800', /contains a lone UTF-16 surrogate/],
+    ] as const) {
       for (const field of FIELDS) {
         const error = refusal(s, field.put(`plain${bad}text`));
         assert.equal(error.code, 'INVALID_INPUT', `${field.name}: ${error.message}`);

@@ -29,7 +29,11 @@ describe('document recall in a large index', function () {
       const sections = Array.from({ length: SECTIONS }, (_, s) => {
         const n = f * SECTIONS + s;
         // "deploy" is in every other chunk, "cluster" in every third; rare words in a handful.
-        const words = [n % 2 === 0 ? 'deploy the service' : 'write the report', n % 3 === 0 ? 'on the cluster' : 'for the team', n % 997 < RARE.length ? `about ${RARE[n % 997]}` : ''];
+        const words = [
+          n % 2 === 0 ? 'deploy the service' : 'write the report',
+          n % 3 === 0 ? 'on the cluster' : 'for the team',
+          n % 997 < RARE.length ? `about ${RARE[n % 997]}` : '',
+        ];
         return `## Section ${n}\n\n${words.join(' ')} step ${n}.\n`;
       });
       writeFileSync(join(root, 'docs', `doc-${f}.md`), `# Document ${f}\n\n${sections.join('\n')}`);
@@ -48,7 +52,9 @@ describe('document recall in a large index', function () {
   /** The whole query's bm25 ranking, best chunk per document: what recall must agree with. */
   function wholeQueryRanking(query: string, limit: number): string[] {
     const rows = db.all<{ path: string; bm: number }>(
-      `SELECT d.path, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts JOIN doc_chunks c ON c.id = doc_fts.rowid JOIN docs d ON d.id = c.doc_id WHERE doc_fts MATCH ? ORDER BY bm`,
+      `SELECT d.path, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts ` +
+        `JOIN doc_chunks c ON c.id = doc_fts.rowid JOIN docs d ON d.id = ` +
+        `c.doc_id WHERE doc_fts MATCH ? ORDER BY bm`,
       [ftsQuery(query)],
     );
     const seen: string[] = [];
@@ -61,7 +67,11 @@ describe('document recall in a large index', function () {
       const query = `deploy cluster ${rare}`;
       const { results } = await engine.recall({ query, limit: 3 });
       const expected = wholeQueryRanking(query, 3);
-      assert.deepEqual(results.map((r) => (r.record === 'doc' ? r.path : r.key)), expected, query);
+      assert.deepEqual(
+        results.map((r) => (r.record === 'doc' ? r.path : r.key)),
+        expected,
+        query,
+      );
       assert.ok(results.length > 0);
     }
   });

@@ -63,13 +63,20 @@ describe('readable document hits', () => {
 
   it('gives a template heading the front-matter title and drops empty segments', () => {
     const chunks = chunkDocument('guide', TEMPLATE_PAGE);
-    assert.deepEqual(chunks.map((c) => c.heading), ['Rotating the signing keys', 'Rotating the signing keys', 'Rotating the signing keys > Before you start']);
-    for (const c of chunks) assert.ok(!c.heading.split(' > ').some((seg) => !seg.trim()), `empty segment in "${c.heading}"`);
+    assert.deepEqual(
+      chunks.map((c) => c.heading),
+      ['Rotating the signing keys', 'Rotating the signing keys', 'Rotating the signing keys > Before you start'],
+    );
+    for (const c of chunks)
+      assert.ok(!c.heading.split(' > ').some((seg) => !seg.trim()), `empty segment in "${c.heading}"`);
   });
 
   it('keeps front matter out of the chunks, and line ranges on the text kept', () => {
     const chunks = chunkDocument('postmortem', INCIDENT);
-    assert.ok(chunks.every((c) => !/severity:|^---/m.test(c.text)), chunks.map((c) => c.text).join('\n---\n'));
+    assert.ok(
+      chunks.every((c) => !/severity:|^---/m.test(c.text)),
+      chunks.map((c) => c.text).join('\n---\n'),
+    );
     const lines = INCIDENT.split('\n');
     for (const c of chunks) {
       assert.equal(lines[c.startLine - 1].trim(), c.text.split('\n')[0].trim());

@@ -33,7 +33,9 @@ describe('recall: memories among many documents', function () {
       const sections = Array.from({ length: 8 }, (_, i) => {
         const n = f * 8 + i;
         const words = [
-          n % 2 ? 'The billing exporter pushes invoices to the ledger.' : 'The billing service exports usage to the warehouse.',
+          n % 2
+            ? 'The billing exporter pushes invoices to the ledger.'
+            : 'The billing service exports usage to the warehouse.',
           n % 3 ? 'Legacy jobs still run the exporter nightly.' : 'The exporter retries failed billing batches.',
           n % 5 === 0 ? 'We plan to retire old cron hosts.' : 'Dashboards show exporter lag per region.',
         ];
@@ -43,18 +45,33 @@ describe('recall: memories among many documents', function () {
     }
     await indexFiles(s, files);
     assert.ok(s.engine.indexStatus().chunks >= 2400);
-    s.engine.remember(person, memory({ title: TITLE, description: 'The nightly billing exporter is replaced by the ledger stream; the cron host goes away' }));
-    s.engine.remember(person, memory({ title: 'Use Postgres for the job queue', description: 'Jobs run on Postgres with SKIP LOCKED' }));
+    s.engine.remember(
+      person,
+      memory({
+        title: TITLE,
+        description: 'The nightly billing exporter is replaced by the ledger stream; the cron host goes away',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({ title: 'Use Postgres for the job queue', description: 'Jobs run on Postgres with SKIP LOCKED' }),
+    );
   });
   after(() => s.cleanup());
 
   it('ranks a decision asked by its exact title in the top 3', async () => {
     const keys = (await s.engine.recall({ query: TITLE, limit: 10 })).results.map(keyOf);
-    assert.ok(keys.indexOf('decision/retire-the-legacy-billing-exporter') >= 0 && keys.indexOf('decision/retire-the-legacy-billing-exporter') < 3, keys.join('\n'));
+    assert.ok(
+      keys.indexOf('decision/retire-the-legacy-billing-exporter') >= 0 &&
+        keys.indexOf('decision/retire-the-legacy-billing-exporter') < 3,
+      keys.join('\n'),
+    );
   });
 
   it('ranks a decision asked by words of its description in the top 3', async () => {
-    const keys = (await s.engine.recall({ query: 'what replaces the nightly billing exporter', limit: 10 })).results.map(keyOf);
+    const keys = (
+      await s.engine.recall({ query: 'what replaces the nightly billing exporter', limit: 10 })
+    ).results.map(keyOf);
     const rank = keys.indexOf('decision/retire-the-legacy-billing-exporter');
     assert.ok(rank >= 0 && rank < 3, keys.join('\n'));
   });
@@ -66,13 +83,41 @@ describe('recall: a kind named in the question', () => {
     s = openTestStore();
     await indexFiles(s, {
       'docs/adr/0007-message-queue.md':
-        '# ADR 7: RabbitMQ as the message queue\n\n## Status\n\nAccepted\n\n## Decision\n\nThe message queue is RabbitMQ. The message queue runbook lists its alerts; every message queue consumer acks.\n',
-      'docs/runbooks/message-queue.md': '# Runbook: drain the broker\n\n## When\n\nConsumers lag on the message queue.\n\n## Steps\n\n1. Pause the producers.\n2. Drain the queue with rabbitmqadmin.\n',
-      'docs/guides/queues.md': '# Working with the message queue\n\n## Runbook links\n\nThe message queue runbook is in docs/runbooks. Message queue naming: one queue per consumer.\n',
+        '# ADR 7: RabbitMQ as the message queue\n\n## ' +
+        'Status\n\nAccepted\n\n## Decision\n\nThe message queue is ' +
+        'RabbitMQ. The message queue runbook lists its alerts; every ' +
+        'message queue consumer acks.\n',
+      'docs/runbooks/message-queue.md':
+        '# Runbook: drain the broker\n\n## When\n\nConsumers lag on the ' +
+        'message queue.\n\n## Steps\n\n1. Pause the producers.\n2. Drain ' +
+        'the queue with rabbitmqadmin.\n',
+      'docs/guides/queues.md':
+        '# Working with the message queue\n\n## Runbook links\n\nThe ' +
+        'message queue runbook is in docs/runbooks. Message queue naming: ' +
+        'one queue per consumer.\n',
     });
-    s.engine.remember(person, memory({ title: 'Message queue consumers must be idempotent', description: 'Every message queue consumer tolerates redelivery' }));
-    s.engine.remember(person, memory({ type: 'incident', title: 'Checkout outage after a DNS change', description: 'A TTL change on the internal zone broke service discovery for an hour' }));
-    s.engine.remember(person, memory({ title: 'Resolve internal names with CoreDNS', description: 'Pods resolve internal DNS names through CoreDNS; no host resolvers' }));
+    s.engine.remember(
+      person,
+      memory({
+        title: 'Message queue consumers must be idempotent',
+        description: 'Every message queue consumer tolerates redelivery',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        type: 'incident',
+        title: 'Checkout outage after a DNS change',
+        description: 'A TTL change on the internal zone broke service discovery for an hour',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        title: 'Resolve internal names with CoreDNS',
+        description: 'Pods resolve internal DNS names through CoreDNS; no host resolvers',
+      }),
+    );
   });
   after(() => s.cleanup());
 
@@ -96,7 +141,11 @@ describe('recall: a kind named in the question', () => {
     assert.ok(boosted.some((h) => keyOf(h) === 'docs/adr/0007-message-queue.md'));
     assert.ok(boosted.some((h) => h.key === 'decision/message-queue-consumers-must-be-idempotent'));
     const plain = (await s.engine.recall({ query }, { intent: false })).results;
-    assert.notEqual(keyOf(plain[0]), 'docs/runbooks/message-queue.md', 'the case measures nothing if the runbook is first without the boost');
+    assert.notEqual(
+      keyOf(plain[0]),
+      'docs/runbooks/message-queue.md',
+      'the case measures nothing if the runbook is first without the boost',
+    );
   });
 
   it('ranks the incident memory first for "incidents caused by DNS"', async () => {
@@ -113,20 +162,68 @@ describe('recall in a young store', () => {
   });
   afterEach(() => s.cleanup());
 
-  it('ranks the runbook holding two of the question\'s words above a record holding one rarer word', async () => {
-    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the Postgres credentials', description: 'Create a new role password in Vault, update the app secret, roll the API pods' }));
-    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the TLS certificates', description: 'cert-manager renews them; force a renewal with cmctl renew' }));
-    s.engine.remember(person, memory({ title: 'Database backups are encrypted with KMS', description: 'The nightly pg_dump goes to S3 encrypted with the backups KMS key' }));
-    s.engine.remember(person, memory({ type: 'convention', title: 'Credentials never go in .env files', description: 'Local development reads credentials from the 1Password CLI' }));
-    const keys = (await s.engine.recall({ query: 'which credentials rotate for the database' })).results.map((h) => h.key);
+  it("ranks the runbook holding two of the question's words above a record holding one rarer word", async () => {
+    s.engine.remember(
+      person,
+      memory({
+        type: 'runbook',
+        title: 'Rotate the Postgres credentials',
+        description: 'Create a new role password in Vault, update the app secret, roll the API pods',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        type: 'runbook',
+        title: 'Rotate the TLS certificates',
+        description: 'cert-manager renews them; force a renewal with cmctl renew',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        title: 'Database backups are encrypted with KMS',
+        description: 'The nightly pg_dump goes to S3 encrypted with the backups KMS key',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        type: 'convention',
+        title: 'Credentials never go in .env files',
+        description: 'Local development reads credentials from the 1Password CLI',
+      }),
+    );
+    const keys = (await s.engine.recall({ query: 'which credentials rotate for the database' })).results.map(
+      (h) => h.key,
+    );
     assert.equal(keys[0], 'runbook/rotate-the-postgres-credentials', keys.join('\n'));
   });
 
   it('ranks the runbook above a chat fact that repeats a how-to question', async () => {
-    s.engine.remember(person, memory({ type: 'runbook', title: 'Rotate the Postgres credentials', description: 'Create a new role password in Vault, update the app secret, roll the API pods, then revoke the old password' }));
-    s.engine.remember(person, memory({ type: 'fact', title: 'User asked how to rotate database credentials', description: 'In yesterday\'s chat the user asked about rotating the database credentials before the audit' }));
+    s.engine.remember(
+      person,
+      memory({
+        type: 'runbook',
+        title: 'Rotate the Postgres credentials',
+        description:
+          'Create a new role password in Vault, update the app secret, roll the API pods, then revoke the old password',
+      }),
+    );
+    s.engine.remember(
+      person,
+      memory({
+        type: 'fact',
+        title: 'User asked how to rotate database credentials',
+        description: "In yesterday's chat the user asked about rotating the database credentials before the audit",
+      }),
+    );
     const hits = (await s.engine.recall({ query: 'how do I rotate the database credentials' })).results;
-    assert.equal(hits[0].key, 'runbook/rotate-the-postgres-credentials', JSON.stringify(hits.map((h) => [h.key, h.score])));
+    assert.equal(
+      hits[0].key,
+      'runbook/rotate-the-postgres-credentials',
+      JSON.stringify(hits.map((h) => [h.key, h.score])),
+    );
     assert.equal(hits[0].score.intent, 1.5);
   });
 });

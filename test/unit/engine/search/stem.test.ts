@@ -9,20 +9,52 @@ import { stem } from '../../../../src/engine/search/text';
 describe('stem and matchStem', () => {
   it('applies the first suffix rule that leaves three letters, then drops a final e', () => {
     const table: Array<[string, string]> = [
-      ['policies', 'policy'], ['classes', 'class'], ['class', 'class'], ['migrations', 'migration'],
-      ['restarting', 'restart'], ['deployed', 'deploy'], ['migration', 'migrat'], ['quickly', 'quick'],
-      ['cache', 'cach'], ['lies', 'li'], ['ties', 'ti'], ['bus', 'bus'], ['sing', 'sing'], ['red', 'red'],
-      ['bled', 'bled'], ['ring', 'ring'], ['being', 'being'], ['nation', 'nat'], ['fly', 'fly'], ['apply', 'app'],
-      ['stress', 'stress'], ['cases', 'cas'], ['ss', 'ss'], ['abcs', 'abc'], ['rolled', 'roll'],
+      ['policies', 'policy'],
+      ['classes', 'class'],
+      ['class', 'class'],
+      ['migrations', 'migration'],
+      ['restarting', 'restart'],
+      ['deployed', 'deploy'],
+      ['migration', 'migrat'],
+      ['quickly', 'quick'],
+      ['cache', 'cach'],
+      ['lies', 'li'],
+      ['ties', 'ti'],
+      ['bus', 'bus'],
+      ['sing', 'sing'],
+      ['red', 'red'],
+      ['bled', 'bled'],
+      ['ring', 'ring'],
+      ['being', 'being'],
+      ['nation', 'nat'],
+      ['fly', 'fly'],
+      ['apply', 'app'],
+      ['stress', 'stress'],
+      ['cases', 'cas'],
+      ['ss', 'ss'],
+      ['abcs', 'abc'],
+      ['rolled', 'roll'],
     ];
-    assert.deepEqual(table.map(([word]) => [word, stem(word)]), table);
+    assert.deepEqual(
+      table.map(([word]) => [word, stem(word)]),
+      table,
+    );
   });
 
   it('settles a word over several passes, the same each time it is asked', () => {
     const table: Array<[string, string]> = [
-      ['migrations', 'migrat'], ['migrating', 'migrat'], ['migration', 'migrat'], ['rollbacks', 'rollback'],
-      ['certificates', 'certificat'], ['policies', 'policy'], ['restarted', 'restart'],
+      ['migrations', 'migrat'],
+      ['migrating', 'migrat'],
+      ['migration', 'migrat'],
+      ['rollbacks', 'rollback'],
+      ['certificates', 'certificat'],
+      ['policies', 'policy'],
+      ['restarted', 'restart'],
     ];
-    for (let pass = 0; pass < 2; pass++) assert.deepEqual(table.map(([word]) => [word, matchStem(word)]), table);
+    for (let pass = 0; pass < 2; pass++)
+      assert.deepEqual(
+        table.map(([word]) => [word, matchStem(word)]),
+        table,
+      );
   });
 });

@@ -42,7 +42,13 @@ function dot(a: Float32Array, b: Float32Array): number {
 /** Stores `vectors` as the chunks of one document, the way the indexer does (codes around the centre). */
 function storeChunks(s: TestStore, vectors: Float32Array[]): number[] {
   const chunks = vectors.map((_, i) => ({ heading: `h${i}`, startLine: i + 1, endLine: i + 1, text: `chunk ${i}` }));
-  s.db.transaction(() => putDoc(s.db, { path: 'doc.md', kind: 'guide', title: 'doc', contentHash: 'x', size: 1, mtimeMs: 1, redactions: 0, chunks }, '2026-01-01T00:00:00.000Z'));
+  s.db.transaction(() =>
+    putDoc(
+      s.db,
+      { path: 'doc.md', kind: 'guide', title: 'doc', contentHash: 'x', size: 1, mtimeMs: 1, redactions: 0, chunks },
+      '2026-01-01T00:00:00.000Z',
+    ),
+  );
   const ids = s.db.all<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord').map((r) => r.id);
   s.db.transaction(() => {
     for (let at = 0; at < vectors.length; at += 32) {
@@ -56,14 +62,26 @@ function storeChunks(s: TestStore, vectors: Float32Array[]): number[] {
 }
 
 function exactTop(vectors: Float32Array[], ids: number[], query: Float32Array, k: number): number[] {
-  return ids.map((id, i) => ({ id, score: dot(vectors[i], query) })).sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k).map((h) => h.id);
+  return ids
+    .map((id, i) => ({ id, score: dot(vectors[i], query) }))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, k)
+    .map((h) => h.id);
 }
 
 describe('vector search', () => {
   describe('topK', () => {
-    it('equals a full sort\'s top k on random scores, ties included, best first', () => {
+    it("equals a full sort's top k on random scores, ties included, best first", () => {
       const random = prng(7);
-      for (const [n, k] of [[0, 5], [1, 5], [10, 3], [1000, 10], [5000, 100], [50, 50], [50, 80]]) {
+      for (const [n, k] of [
+        [0, 5],
+        [1, 5],
+        [10, 3],
+        [1000, 10],
+        [5000, 100],
+        [50, 50],
+        [50, 80],
+      ]) {
         // Rounded so that ties occur; a tie goes to the lower index.
         const scores = Float32Array.from({ length: n }, () => Math.round(random() * 200) / 200);
         const sorted = [...scores.keys()].sort((a, b) => scores[b] - scores[a] || a - b).slice(0, k);
@@ -75,7 +93,10 @@ describe('vector search', () => {
       const random = prng(9);
       const distances = Uint16Array.from({ length: 3000 }, () => Math.floor(random() * 385));
       const want = [...distances.keys()].sort((a, b) => distances[a] - distances[b] || a - b).slice(0, 250);
-      assert.deepEqual(nearestByDistance(distances, 250, 384).sort((a, b) => a - b), want.sort((a, b) => a - b));
+      assert.deepEqual(
+        nearestByDistance(distances, 250, 384).sort((a, b) => a - b),
+        want.sort((a, b) => a - b),
+      );
       assert.equal(nearestByDistance(distances, 5000, 384).length, 3000);
     });
   });
@@ -91,9 +112,15 @@ describe('vector search', () => {
       const cache = new VectorCache();
       for (const query of anisotropic(12, 2)) {
         const hits = cache.search(s.db, MODEL, query, 10);
-        assert.deepEqual(hits.map((h) => h.id), exactTop(vectors, ids, query, 10));
+        assert.deepEqual(
+          hits.map((h) => h.id),
+          exactTop(vectors, ids, query, 10),
+        );
         assert.ok(hits.every((h) => h.table === 'chunk'));
-        assert.ok(Math.abs(hits[0].score - Math.max(...vectors.map((v) => dot(v, query)))) < 1e-6, 'scores are exact cosines');
+        assert.ok(
+          Math.abs(hits[0].score - Math.max(...vectors.map((v) => dot(v, query)))) < 1e-6,
+          'scores are exact cosines',
+        );
       }
     });
 
@@ -107,7 +134,10 @@ describe('vector search', () => {
         // A question near one stored chunk, as a paraphrase is.
         const near = vectors[Math.floor(random() * vectors.length)];
         const query = unit(near.map((x) => x + (random() - 0.5) * 0.02));
-        assert.deepEqual(cache.search(s.db, MODEL, query, 10).map((h) => h.id), exactTop(vectors, ids, query, 10));
+        assert.deepEqual(
+          cache.search(s.db, MODEL, query, 10).map((h) => h.id),
+          exactTop(vectors, ids, query, 10),
+        );
       }
       // 384 bits, an id and a table tag per vector: under a twentieth of the floats.
       assert.ok(cache.heldBytes() < (5000 * DIMS * 4) / 20, `held ${cache.heldBytes()} bytes`);
@@ -128,7 +158,10 @@ describe('vector search', () => {
       s.db.run("DELETE FROM meta WHERE name LIKE 'index.vector_centre.%'");
       const query = anisotropic(1, 7)[0];
       const hits = new VectorCache().search(s.db, MODEL, query, 5);
-      assert.deepEqual(hits.map((h) => h.id), exactTop(vectors, ids, query, 5));
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        exactTop(vectors, ids, query, 5),
+      );
       assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chunk_vectors WHERE code IS NULL')!.n, 0);
       assert.ok(readCentre(s.db, MODEL), 'the centre is computed from the stored vectors');
     });
@@ -140,7 +173,9 @@ describe('vector search', () => {
       assert.equal(cache.size(s.db, MODEL), 40);
       const extra = vectors[45];
       const id = s.db.get<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord DESC LIMIT 1')!.id;
-      s.db.transaction(() => storeVector(s.db, { table: 'chunk', id, text: '' }, MODEL, extra, readCentre(s.db, MODEL)!));
+      s.db.transaction(() =>
+        storeVector(s.db, { table: 'chunk', id, text: '' }, MODEL, extra, readCentre(s.db, MODEL)!),
+      );
       bumpVectorGeneration({ db: s.db } as never);
       assert.equal(cache.search(s.db, MODEL, extra, 1)[0].id, id);
     });

@@ -17,20 +17,72 @@ function isCode(code: string, pattern?: RegExp) {
   return (e: unknown) => e instanceof LoreError && e.code === code && (!pattern || pattern.test(e.message));
 }
 
-/** One record of each kind the steward must not touch on its own: a near duplicate, a conflict, a stale record, a dead-end collision. */
+/**
+ * One record of each kind the steward must not touch on its own: a near duplicate, a conflict, a stale record, a
+ * dead-end collision.
+ */
 function seedRisky(s: TestStore): void {
   s.engine.remember(person, memory({ anchors: ['src/jobs/queue.ts'] }));
   // Near duplicate of POSTGRES: the same decision, worded a little differently.
-  s.engine.remember(person, memory({ key: 'decision/job-queue-on-postgres', title: 'Use Postgres for the job queue', description: 'Background jobs go through Postgres with SKIP LOCKED instead of a separate broker', anchors: ['src/jobs/queue.ts'] }));
+  s.engine.remember(
+    person,
+    memory({
+      key: 'decision/job-queue-on-postgres',
+      title: 'Use Postgres for the job queue',
+      description: 'Background jobs go through Postgres with SKIP LOCKED instead of a separate broker',
+      anchors: ['src/jobs/queue.ts'],
+    }),
+  );
   // A conflict on one anchor: same topic, opposite advice.
-  s.engine.remember(person, memory({ key: 'convention/retry-jobs', type: 'convention', title: 'Retry failed jobs three times with backoff', description: 'Workers retry a failed job three times with exponential backoff', body: '', anchors: ['src/jobs/worker.ts'] }));
+  s.engine.remember(
+    person,
+    memory({
+      key: 'convention/retry-jobs',
+      type: 'convention',
+      title: 'Retry failed jobs three times with backoff',
+      description: 'Workers retry a failed job three times with exponential backoff',
+      body: '',
+      anchors: ['src/jobs/worker.ts'],
+    }),
+  );
   s.clock.advanceDays(1);
-  s.engine.remember(person, memory({ key: 'convention/never-retry-jobs', type: 'convention', title: 'Never retry failed jobs automatically', description: 'Workers do not retry a failed job; failed jobs go to the dead letter table', body: '', anchors: ['src/jobs/worker.ts#run'] }));
+  s.engine.remember(
+    person,
+    memory({
+      key: 'convention/never-retry-jobs',
+      type: 'convention',
+      title: 'Never retry failed jobs automatically',
+      description: 'Workers do not retry a failed job; failed jobs go to the dead letter table',
+      body: '',
+      anchors: ['src/jobs/worker.ts#run'],
+    }),
+  );
   // Due for review.
-  s.engine.remember(person, memory({ key: 'runbook/rotate-certs', type: 'runbook', title: 'Rotate the TLS certificates', description: 'Renew and deploy the certificates before they expire', body: '', review_after: '2026-01-10' }));
+  s.engine.remember(
+    person,
+    memory({
+      key: 'runbook/rotate-certs',
+      type: 'runbook',
+      title: 'Rotate the TLS certificates',
+      description: 'Renew and deploy the certificates before they expire',
+      body: '',
+      review_after: '2026-01-10',
+    }),
+  );
   // A decision that repeats a dead end.
-  s.engine.remember(person, memory({ type: 'dead_end', title: 'Redis as the session store', description: 'Redis lost sessions on failover; we went back to the database', body: '' }));
-  s.engine.remember(person, memory({ title: 'Keep sessions in Redis', description: 'Move the session store to Redis for speed', body: '' }));
+  s.engine.remember(
+    person,
+    memory({
+      type: 'dead_end',
+      title: 'Redis as the session store',
+      description: 'Redis lost sessions on failover; we went back to the database',
+      body: '',
+    }),
+  );
+  s.engine.remember(
+    person,
+    memory({ title: 'Keep sessions in Redis', description: 'Move the session store to Redis for speed', body: '' }),
+  );
 }
 
 describe('steward', () => {
@@ -42,7 +94,10 @@ describe('steward', () => {
     it('merges exact duplicates on its own, keeping the copy and its history, audited as the steward', async () => {
       s.engine.remember(person, memory());
       s.clock.advanceDays(1);
-      s.engine.remember(agent, memory({ key: 'decision/postgres-job-queue', provenance: { source: 'agent', client: 'copilot' } }));
+      s.engine.remember(
+        agent,
+        memory({ key: 'decision/postgres-job-queue', provenance: { source: 'agent', client: 'copilot' } }),
+      );
       const before = s.engine.stats();
 
       const run = s.engine.stewardRun();
@@ -65,7 +120,11 @@ describe('steward', () => {
       assert.equal(merged.related_key, POSTGRES);
       assert.equal(merged.actor, 'steward:policy');
       assert.match(merged.reason ?? '', /exact duplicate/);
-      assert.ok(s.engine.history(POSTGRES).events.some((e) => e.event === 'supersedes' && e.related_key === 'decision/postgres-job-queue'));
+      assert.ok(
+        s.engine
+          .history(POSTGRES)
+          .events.some((e) => e.event === 'supersedes' && e.related_key === 'decision/postgres-job-queue'),
+      );
 
       const after = s.engine.stats();
       assert.equal(after.memories, before.memories, 'nothing is deleted');
@@ -73,39 +132,49 @@ describe('steward', () => {
       const newAudit = auditRows(s).slice(before.audit_events);
       assert.deepEqual(newAudit, [{ event: 'memory.supersede', actor: 'steward:policy' }]);
       assert.ok(s.engine.verifyAudit().ok);
-      assert.deepEqual((await s.engine.recall({ query: 'postgres job queue' })).results.map((r) => r.key), [POSTGRES]);
+      assert.deepEqual(
+        (await s.engine.recall({ query: 'postgres job queue' })).results.map((r) => r.key),
+        [POSTGRES],
+      );
       assert.equal(s.engine.inbox().open, 0);
     });
 
-    it('applies nothing risky: near duplicates, conflicts, stale records and dead-end collisions wait in the Inbox', () => {
-      seedRisky(s);
-      s.clock.set('2026-02-01T00:00:00Z');
-      const before = s.engine.list({ statuses: ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] }).items.map((m) => `${m.key}@${m.version}:${m.status}`);
+    it(
+      'applies nothing risky: near duplicates, conflicts, stale records ' + 'and dead-end collisions wait in the Inbox',
+      () => {
+        seedRisky(s);
+        s.clock.set('2026-02-01T00:00:00Z');
+        const before = s.engine
+          .list({ statuses: ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] })
+          .items.map((m) => `${m.key}@${m.version}:${m.status}`);
 
-      const run = s.engine.stewardRun();
-      assert.equal(run.applied, 0);
-      const kinds = new Set(run.findings.map((f) => f.kind));
-      assert.deepEqual([...kinds].sort(), ['conflict', 'dead_end_collision', 'duplicate', 'stale']);
-      for (const f of run.findings) {
-        assert.equal(f.auto, false, `${f.kind} ${f.keys} must not be automatic`);
-        assert.notEqual(f.risk, 'low');
-        assert.equal(f.outcome, 'queued');
-        assert.ok(f.inbox_id);
-      }
-      const after = s.engine.list({ statuses: ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] }).items.map((m) => `${m.key}@${m.version}:${m.status}`);
-      assert.deepEqual(after, before, 'no record changed');
-      const inbox = s.engine.inbox();
-      assert.equal(inbox.open, run.findings.length);
-      for (const item of inbox.items) {
-        assert.ok(item.summary.length > 10);
-        assert.ok(Object.keys(item.evidence).length > 0, 'every item carries evidence');
-        assert.equal(item.suggested_action, item.actions[0]);
-        assert.ok(item.actions.includes('dismiss'));
-      }
-      const opened = auditRows(s).filter((e) => e.event === 'inbox.open');
-      assert.equal(opened.length, inbox.open, 'each queued item is audited');
-      assert.ok(opened.every((e) => e.actor === 'steward:policy'));
-    });
+        const run = s.engine.stewardRun();
+        assert.equal(run.applied, 0);
+        const kinds = new Set(run.findings.map((f) => f.kind));
+        assert.deepEqual([...kinds].sort(), ['conflict', 'dead_end_collision', 'duplicate', 'stale']);
+        for (const f of run.findings) {
+          assert.equal(f.auto, false, `${f.kind} ${f.keys} must not be automatic`);
+          assert.notEqual(f.risk, 'low');
+          assert.equal(f.outcome, 'queued');
+          assert.ok(f.inbox_id);
+        }
+        const after = s.engine
+          .list({ statuses: ['active', 'deprecated', 'disputed', 'superseded', 'retracted', 'quarantined'] })
+          .items.map((m) => `${m.key}@${m.version}:${m.status}`);
+        assert.deepEqual(after, before, 'no record changed');
+        const inbox = s.engine.inbox();
+        assert.equal(inbox.open, run.findings.length);
+        for (const item of inbox.items) {
+          assert.ok(item.summary.length > 10);
+          assert.ok(Object.keys(item.evidence).length > 0, 'every item carries evidence');
+          assert.equal(item.suggested_action, item.actions[0]);
+          assert.ok(item.actions.includes('dismiss'));
+        }
+        const opened = auditRows(s).filter((e) => e.event === 'inbox.open');
+        assert.equal(opened.length, inbox.open, 'each queued item is audited');
+        assert.ok(opened.every((e) => e.actor === 'steward:policy'));
+      },
+    );
 
     it('a dry run reports the same decisions and writes nothing', () => {
       seedRisky(s);
@@ -123,7 +192,11 @@ describe('steward', () => {
       const real = s.engine.stewardRun();
       assert.deepEqual(
         real.findings.map((f) => `${f.fingerprint}:${f.outcome}`).sort(),
-        dry.findings.map((f) => `${f.fingerprint}:${f.outcome.replace('would_apply', 'applied').replace('would_queue', 'queued')}`).sort(),
+        dry.findings
+          .map(
+            (f) => `${f.fingerprint}:${f.outcome.replace('would_apply', 'applied').replace('would_queue', 'queued')}`,
+          )
+          .sort(),
       );
     });
 
@@ -138,9 +211,24 @@ describe('steward', () => {
 
       const stale = first.findings.find((f) => f.kind === 'stale')!;
       s.engine.resolveInbox(person, stale.inbox_id!, 'dismiss', 'checked: still right');
-      assert.equal(s.engine.stewardRun().findings.find((f) => f.fingerprint === stale.fingerprint)?.outcome, 'dismissed_before');
-      s.engine.remember(person, memory({ key: 'runbook/rotate-certs', type: 'runbook', title: 'Rotate the TLS certificates', description: 'Renew and deploy the certificates a week before they expire', body: '', review_after: '2026-01-20' }));
-      const again = s.engine.stewardRun().findings.find((f) => f.kind === 'stale' && f.keys[0] === 'runbook/rotate-certs');
+      assert.equal(
+        s.engine.stewardRun().findings.find((f) => f.fingerprint === stale.fingerprint)?.outcome,
+        'dismissed_before',
+      );
+      s.engine.remember(
+        person,
+        memory({
+          key: 'runbook/rotate-certs',
+          type: 'runbook',
+          title: 'Rotate the TLS certificates',
+          description: 'Renew and deploy the certificates a week before they expire',
+          body: '',
+          review_after: '2026-01-20',
+        }),
+      );
+      const again = s.engine
+        .stewardRun()
+        .findings.find((f) => f.kind === 'stale' && f.keys[0] === 'runbook/rotate-certs');
       assert.equal(again?.outcome, 'queued', 'a new version is a new finding');
     });
   });
@@ -151,11 +239,28 @@ describe('steward', () => {
 
     it('finds near duplicates of one type by similarity, with the shared terms as evidence', () => {
       s.engine.remember(person, memory());
-      s.engine.remember(person, memory({ key: 'decision/job-queue-on-postgres', description: 'Background jobs go through Postgres with SKIP LOCKED instead of a separate broker' }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'decision/job-queue-on-postgres',
+          description: 'Background jobs go through Postgres with SKIP LOCKED instead of a separate broker',
+        }),
+      );
       s.engine.remember(person, memory({ type: 'fact', title: 'Use Postgres for the job queue' }));
-      s.engine.remember(person, memory({ title: 'Use Kafka for analytics events', description: 'Analytics events stream through Kafka', body: '' }));
+      s.engine.remember(
+        person,
+        memory({
+          title: 'Use Kafka for analytics events',
+          description: 'Analytics events stream through Kafka',
+          body: '',
+        }),
+      );
       const [near, ...rest] = ofKind(run(s), 'duplicate');
-      assert.equal(rest.length, 0, 'a fact and a decision are not duplicates of each other; an unrelated decision is not either');
+      assert.equal(
+        rest.length,
+        0,
+        'a fact and a decision are not duplicates of each other; an unrelated decision is not either',
+      );
       assert.deepEqual(near.keys.sort(), ['decision/job-queue-on-postgres', POSTGRES]);
       assert.equal(near.evidence.exact, false);
       assert.ok((near.evidence.similarity as number) >= 0.8 && (near.evidence.similarity as number) < 1);
@@ -165,15 +270,64 @@ describe('steward', () => {
 
     it('finds conflicts: two live records holding one fact key, and differing records on one anchor', () => {
       // A web record holding the fact key sat in quarantine while a newer one took it; then a person promoted it.
-      s.engine.remember(agent, memory({ key: 'fact/max-upload-size', type: 'fact', title: 'Uploads are limited to 10 MB', description: 'The API refuses uploads over 10 MB', fact_key: 'upload-limit', provenance: { source: 'webpage' } }));
+      s.engine.remember(
+        agent,
+        memory({
+          key: 'fact/max-upload-size',
+          type: 'fact',
+          title: 'Uploads are limited to 10 MB',
+          description: 'The API refuses uploads over 10 MB',
+          fact_key: 'upload-limit',
+          provenance: { source: 'webpage' },
+        }),
+      );
       s.clock.advanceDays(1);
-      s.engine.remember(person, memory({ key: 'fact/upload-size', type: 'fact', title: 'Uploads are limited to 50 MB', description: 'The API refuses uploads over 50 MB', fact_key: 'upload-limit' }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'fact/upload-size',
+          type: 'fact',
+          title: 'Uploads are limited to 50 MB',
+          description: 'The API refuses uploads over 50 MB',
+          fact_key: 'upload-limit',
+        }),
+      );
       s.engine.promote(confirmedPerson, 'fact/max-upload-size');
-      s.engine.remember(person, memory({ key: 'convention/retry-jobs', type: 'convention', title: 'Retry failed jobs three times with backoff', description: 'Workers retry a failed job three times with exponential backoff', body: '', anchors: ['src/jobs/worker.ts'] }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'convention/retry-jobs',
+          type: 'convention',
+          title: 'Retry failed jobs three times with backoff',
+          description: 'Workers retry a failed job three times with exponential backoff',
+          body: '',
+          anchors: ['src/jobs/worker.ts'],
+        }),
+      );
       s.clock.advanceDays(1);
-      s.engine.remember(person, memory({ key: 'convention/never-retry-jobs', type: 'convention', title: 'Never retry failed jobs automatically', description: 'Workers do not retry a failed job; failed jobs go to the dead letter table', body: '', anchors: ['src/jobs/worker.ts#run'] }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'convention/never-retry-jobs',
+          type: 'convention',
+          title: 'Never retry failed jobs automatically',
+          description: 'Workers do not retry a failed job; failed jobs go to the dead letter table',
+          body: '',
+          anchors: ['src/jobs/worker.ts#run'],
+        }),
+      );
       // Same anchor, different topic: not a conflict.
-      s.engine.remember(person, memory({ key: 'convention/log-format', type: 'convention', title: 'Log as JSON lines', description: 'Every log line is one JSON object with a timestamp', body: '', anchors: ['src/jobs/worker.ts'] }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'convention/log-format',
+          type: 'convention',
+          title: 'Log as JSON lines',
+          description: 'Every log line is one JSON object with a timestamp',
+          body: '',
+          anchors: ['src/jobs/worker.ts'],
+        }),
+      );
 
       const conflicts = ofKind(run(s), 'conflict');
       assert.equal(conflicts.length, 2, JSON.stringify(conflicts.map((c) => c.summary)));
@@ -182,55 +336,165 @@ describe('steward', () => {
       const anchor = conflicts.find((c) => c.evidence.anchor)!;
       assert.equal(anchor.evidence.anchor, 'src/jobs/worker.ts');
       assert.deepEqual(anchor.keys, ['convention/retry-jobs', 'convention/never-retry-jobs'], 'oldest first');
-      assert.deepEqual(anchor.evidence.negated, { 'convention/retry-jobs': false, 'convention/never-retry-jobs': true });
+      assert.deepEqual(anchor.evidence.negated, {
+        'convention/retry-jobs': false,
+        'convention/never-retry-jobs': true,
+      });
       assert.equal(anchor.risk, 'high');
       assert.deepEqual(anchor.actions, ['supersede', 'dispute', 'dismiss']);
     });
 
-    it('finds a contradiction without a fact key: one subject, two values of one exclusive kind; not related records', () => {
-      s.engine.remember(person, memory({ key: 'fact/deploy-day', type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production releases happen on Tuesday afternoons', body: '' }));
-      s.clock.advanceDays(30);
-      s.engine.remember(person, memory({ key: 'fact/deploy-day-now', type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings', body: '' }));
-      // Related, not contradicting: another statement about deploys, another schedule, another type.
-      s.engine.remember(person, memory({ key: 'fact/deploy-freeze', type: 'fact', title: 'Deploy freeze on Fridays', description: 'Nothing ships on Friday', body: '' }));
-      s.engine.remember(person, memory({ key: 'fact/backups-nightly', type: 'fact', title: 'Database backups run nightly', description: 'pg_dump at 02:00 UTC', body: '' }));
-      s.engine.remember(person, memory({ key: 'fact/log-rotation', type: 'fact', title: 'Log rotation runs weekly', description: 'logrotate on Sundays', body: '' }));
-      s.engine.remember(person, memory({ key: 'convention/deploy-review', type: 'convention', title: 'Deploys on Mondays need two reviewers', description: 'Monday releases are reviewed twice', body: '' }));
+    it(
+      'finds a contradiction without a fact key: one subject, two ' +
+        'values of one exclusive kind; not related records',
+      () => {
+        s.engine.remember(
+          person,
+          memory({
+            key: 'fact/deploy-day',
+            type: 'fact',
+            title: 'Deploys go out on Tuesdays',
+            description: 'Production releases happen on Tuesday afternoons',
+            body: '',
+          }),
+        );
+        s.clock.advanceDays(30);
+        s.engine.remember(
+          person,
+          memory({
+            key: 'fact/deploy-day-now',
+            type: 'fact',
+            title: 'We deploy on Thursdays now',
+            description: 'Releases moved to Thursday mornings',
+            body: '',
+          }),
+        );
+        // Related, not contradicting: another statement about deploys, another schedule, another type.
+        s.engine.remember(
+          person,
+          memory({
+            key: 'fact/deploy-freeze',
+            type: 'fact',
+            title: 'Deploy freeze on Fridays',
+            description: 'Nothing ships on Friday',
+            body: '',
+          }),
+        );
+        s.engine.remember(
+          person,
+          memory({
+            key: 'fact/backups-nightly',
+            type: 'fact',
+            title: 'Database backups run nightly',
+            description: 'pg_dump at 02:00 UTC',
+            body: '',
+          }),
+        );
+        s.engine.remember(
+          person,
+          memory({
+            key: 'fact/log-rotation',
+            type: 'fact',
+            title: 'Log rotation runs weekly',
+            description: 'logrotate on Sundays',
+            body: '',
+          }),
+        );
+        s.engine.remember(
+          person,
+          memory({
+            key: 'convention/deploy-review',
+            type: 'convention',
+            title: 'Deploys on Mondays need two reviewers',
+            description: 'Monday releases are reviewed twice',
+            body: '',
+          }),
+        );
 
-      const conflicts = ofKind(run(s), 'conflict');
-      assert.equal(conflicts.length, 1, JSON.stringify(conflicts.map((c) => c.summary)));
-      assert.deepEqual(conflicts[0].keys, ['fact/deploy-day', 'fact/deploy-day-now'], 'older first');
-      assert.equal(conflicts[0].evidence.value_kind, 'weekday');
-      assert.deepEqual(conflicts[0].evidence.values, { 'fact/deploy-day': ['tuesday'], 'fact/deploy-day-now': ['thursday'] });
-      assert.deepEqual(conflicts[0].actions, ['supersede', 'dispute', 'dismiss']);
-    });
+        const conflicts = ofKind(run(s), 'conflict');
+        assert.equal(conflicts.length, 1, JSON.stringify(conflicts.map((c) => c.summary)));
+        assert.deepEqual(conflicts[0].keys, ['fact/deploy-day', 'fact/deploy-day-now'], 'older first');
+        assert.equal(conflicts[0].evidence.value_kind, 'weekday');
+        assert.deepEqual(conflicts[0].evidence.values, {
+          'fact/deploy-day': ['tuesday'],
+          'fact/deploy-day-now': ['thursday'],
+        });
+        assert.deepEqual(conflicts[0].actions, ['supersede', 'dispute', 'dismiss']);
+      },
+    );
 
     it('until the conflict is resolved, recall flags both records and ranks the newer first', async () => {
-      s.engine.remember(person, memory({ key: 'fact/deploy-day', type: 'fact', title: 'Deploys go out on Tuesdays', description: 'Production deploys happen on Tuesday afternoons', body: '' }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'fact/deploy-day',
+          type: 'fact',
+          title: 'Deploys go out on Tuesdays',
+          description: 'Production deploys happen on Tuesday afternoons',
+          body: '',
+        }),
+      );
       s.clock.advanceDays(30);
-      s.engine.remember(person, memory({ key: 'fact/deploy-day-now', type: 'fact', title: 'We deploy on Thursdays now', description: 'Releases moved to Thursday mornings', body: '' }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'fact/deploy-day-now',
+          type: 'fact',
+          title: 'We deploy on Thursdays now',
+          description: 'Releases moved to Thursday mornings',
+          body: '',
+        }),
+      );
       const before = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
       assert.equal(before[0].key, 'fact/deploy-day', 'the older statement matches the question better');
       assert.ok(before.every((h) => !h.flags.includes('conflict')));
       s.engine.stewardRun();
       const after = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
-      assert.deepEqual(after.slice(0, 2).map((h) => h.key), ['fact/deploy-day-now', 'fact/deploy-day']);
+      assert.deepEqual(
+        after.slice(0, 2).map((h) => h.key),
+        ['fact/deploy-day-now', 'fact/deploy-day'],
+      );
       assert.ok(after.slice(0, 2).every((h) => h.flags.includes('conflict')));
     });
 
     it('finds stale records: review date passed, unverified for the configured time; incidents do not age', () => {
       s.engine.remember(person, memory({ review_after: '2026-03-01' }));
-      s.engine.remember(person, memory({ key: 'runbook/restore-db', type: 'runbook', title: 'Restore the database from a snapshot', description: 'Restore the nightly snapshot into a new instance', body: '' }));
-      s.engine.remember(person, memory({ key: 'incident/queue-outage', type: 'incident', title: 'Job queue outage', description: 'The queue stalled for an hour', body: '' }));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'runbook/restore-db',
+          type: 'runbook',
+          title: 'Restore the database from a snapshot',
+          description: 'Restore the nightly snapshot into a new instance',
+          body: '',
+        }),
+      );
+      s.engine.remember(
+        person,
+        memory({
+          key: 'incident/queue-outage',
+          type: 'incident',
+          title: 'Job queue outage',
+          description: 'The queue stalled for an hour',
+          body: '',
+        }),
+      );
       s.clock.set('2026-02-01T00:00:00Z');
       assert.deepEqual(ofKind(run(s), 'stale'), [], 'nothing due yet');
-      assert.deepEqual(ofKind(run(s, { unverifiedDays: 30 }), 'stale').map((f) => f.keys[0]), ['runbook/restore-db'], 'the age limit is configurable; a future review date is the author\'s schedule');
+      assert.deepEqual(
+        ofKind(run(s, { unverifiedDays: 30 }), 'stale').map((f) => f.keys[0]),
+        ['runbook/restore-db'],
+        "the age limit is configurable; a future review date is the author's schedule",
+      );
       s.clock.set('2026-08-01T00:00:00Z');
       const stale = ofKind(run(s), 'stale');
-      assert.deepEqual(stale.map((f) => [f.keys[0], f.evidence.reasons]), [
-        [POSTGRES, ['review_due']],
-        ['runbook/restore-db', ['unverified']],
-      ]);
+      assert.deepEqual(
+        stale.map((f) => [f.keys[0], f.evidence.reasons]),
+        [
+          [POSTGRES, ['review_due']],
+          ['runbook/restore-db', ['unverified']],
+        ],
+      );
       assert.throws(() => s.engine.stewardRun({ unverifiedDays: 0 }), isCode('INVALID_INPUT', /unverifiedDays/));
     });
 
@@ -261,7 +525,17 @@ describe('steward', () => {
       writeFileSync(join(workspace, 'ops', 'restore.sh'), 'pg_restore --clean latest.dump\n');
       s.engine.useFiles(new DiskWorkspaceReader(workspace));
       const key = 'runbook/restore-db';
-      s.engine.remember(person, memory({ key, type: 'runbook', title: 'Restore the database from a snapshot', description: 'Run ops/restore.sh against a new instance', body: '', anchors: ['ops/restore.sh'] }));
+      s.engine.remember(
+        person,
+        memory({
+          key,
+          type: 'runbook',
+          title: 'Restore the database from a snapshot',
+          description: 'Run ops/restore.sh against a new instance',
+          body: '',
+          anchors: ['ops/restore.sh'],
+        }),
+      );
       s.engine.driftScan();
       s.engine.reverify(person, key);
       const version = s.engine.get(key).memory.version;
@@ -278,20 +552,51 @@ describe('steward', () => {
 
     it('reads only drifted states of memory findings', () => {
       const drift = driftByMemory([
-        { id: 'f1', source: { kind: 'memory', key: POSTGRES }, reference: { raw: 'src/jobs/queue.ts' }, state: 'relocated', evidence: { detail: 'moved to src/queue.ts' } },
-        { id: 'f2', source: { kind: 'memory', key: POSTGRES }, reference: { raw: 'README.md' }, state: 'current', evidence: { detail: 'unchanged' } },
-        { id: 'f3', source: { kind: 'doc', path: 'docs/a.md' }, reference: { raw: 'src/x.ts' }, state: 'changed', evidence: { detail: 'edited' } },
+        {
+          id: 'f1',
+          source: { kind: 'memory', key: POSTGRES },
+          reference: { raw: 'src/jobs/queue.ts' },
+          state: 'relocated',
+          evidence: { detail: 'moved to src/queue.ts' },
+        },
+        {
+          id: 'f2',
+          source: { kind: 'memory', key: POSTGRES },
+          reference: { raw: 'README.md' },
+          state: 'current',
+          evidence: { detail: 'unchanged' },
+        },
+        {
+          id: 'f3',
+          source: { kind: 'doc', path: 'docs/a.md' },
+          reference: { raw: 'src/x.ts' },
+          state: 'changed',
+          evidence: { detail: 'edited' },
+        },
       ]);
       assert.deepEqual([...drift.keys()], [POSTGRES]);
-      assert.deepEqual(drift.get(POSTGRES), [{ finding_id: 'f1', state: 'relocated', reference: 'src/jobs/queue.ts', detail: 'moved to src/queue.ts' }]);
+      assert.deepEqual(drift.get(POSTGRES), [
+        { finding_id: 'f1', state: 'relocated', reference: 'src/jobs/queue.ts', detail: 'moved to src/queue.ts' },
+      ]);
       s.engine.remember(person, memory());
       const [finding] = findStale([s.engine.get(POSTGRES).memory], { now: '2026-01-02T00:00:00Z', drift });
       assert.deepEqual(finding.evidence.reasons, ['anchor_drift']);
     });
 
     it('finds an active decision that repeats a recorded dead end', () => {
-      s.engine.remember(person, memory({ type: 'dead_end', title: 'Redis as the session store', description: 'Redis lost sessions on failover; we went back to the database', body: '' }));
-      s.engine.remember(person, memory({ title: 'Keep sessions in Redis', description: 'Move the session store to Redis for speed', body: '' }));
+      s.engine.remember(
+        person,
+        memory({
+          type: 'dead_end',
+          title: 'Redis as the session store',
+          description: 'Redis lost sessions on failover; we went back to the database',
+          body: '',
+        }),
+      );
+      s.engine.remember(
+        person,
+        memory({ title: 'Keep sessions in Redis', description: 'Move the session store to Redis for speed', body: '' }),
+      );
       s.engine.remember(person, memory());
       const [collision, ...rest] = ofKind(run(s), 'dead_end_collision');
       assert.equal(rest.length, 0);
@@ -317,10 +622,18 @@ describe('steward', () => {
       const r = s.engine.resolveInbox(person, ids.duplicate, 'merge');
       assert.deepEqual(r.changed, [other]);
       assert.equal(r.item.state, 'resolved');
-      assert.deepEqual(r.item.resolution && { action: r.item.resolution.action, by: r.item.resolution.by }, { action: 'merge', by: 'test:alice' });
+      assert.deepEqual(r.item.resolution && { action: r.item.resolution.action, by: r.item.resolution.by }, {
+        action: 'merge',
+        by: 'test:alice',
+      });
       assert.equal(s.engine.get(other).memory.superseded_by, survivor);
       assert.ok(s.engine.history(other).events.some((e) => e.event === 'merged' && e.actor === 'test:alice'));
-      assert.deepEqual(auditRows(s).slice(auditBefore).map((e) => e.event), ['memory.supersede', 'inbox.merge']);
+      assert.deepEqual(
+        auditRows(s)
+          .slice(auditBefore)
+          .map((e) => e.event),
+        ['memory.supersede', 'inbox.merge'],
+      );
     });
 
     it('supersede: the older side of a conflict gives way to the newer', () => {
@@ -357,31 +670,76 @@ describe('steward', () => {
       const r = s.engine.resolveInbox(person, String(ids.conflict), 'dismiss');
       assert.equal(r.item.state, 'dismissed');
       assert.deepEqual(r.changed, []);
-      assert.deepEqual(s.engine.list().items.map((m) => `${m.key}:${m.status}`), before);
+      assert.deepEqual(
+        s.engine.list().items.map((m) => `${m.key}:${m.status}`),
+        before,
+      );
       assert.ok(!s.engine.inbox().items.some((i) => i.id === ids.conflict));
       assert.ok(s.engine.inbox({ state: 'all' }).items.some((i) => i.id === ids.conflict && i.state === 'dismissed'));
     });
 
-    it('validates the action, the id and the item\'s state, naming the valid choices', () => {
-      assert.throws(() => s.engine.resolveInbox(person, ids.stale, 'merge'), isCode('INVALID_INPUT', /cannot be resolved with merge; valid actions: deprecate, dispute, dismiss/));
-      assert.throws(() => s.engine.resolveInbox(person, ids.stale, 'keep'), isCode('INVALID_INPUT', /action must be one of merge, supersede, deprecate, dispute, add, promote, dismiss; got "keep"/));
+    it("validates the action, the id and the item's state, naming the valid choices", () => {
+      assert.throws(
+        () => s.engine.resolveInbox(person, ids.stale, 'merge'),
+        isCode('INVALID_INPUT', /cannot be resolved with merge; valid actions: deprecate, dispute, dismiss/),
+      );
+      assert.throws(
+        () => s.engine.resolveInbox(person, ids.stale, 'keep'),
+        isCode(
+          'INVALID_INPUT',
+          /action must be one of merge, supersede, deprecate, dispute, add, promote, dismiss; got "keep"/,
+        ),
+      );
       assert.throws(() => s.engine.resolveInbox(person, 'abc', 'dismiss'), isCode('INVALID_INPUT', /whole number/));
       assert.throws(() => s.engine.resolveInbox(person, 9999, 'dismiss'), isCode('NOT_FOUND', /no inbox item 9999/));
       s.engine.resolveInbox(person, ids.stale, 'dismiss');
-      assert.throws(() => s.engine.resolveInbox(person, ids.stale, 'deprecate'), isCode('INVALID_STATE', /already dismissed/));
+      assert.throws(
+        () => s.engine.resolveInbox(person, ids.stale, 'deprecate'),
+        isCode('INVALID_STATE', /already dismissed/),
+      );
     });
 
     it('refuses to act on a finding whose records changed since', () => {
       s.engine.setStatus(person, 'convention/retry-jobs', 'deprecated', 'replaced by the dead letter table');
-      s.engine.remember(person, memory({ key: 'convention/never-retry-jobs', type: 'convention', title: 'Never retry failed jobs automatically', description: 'Workers never retry a failed job', body: '', anchors: ['src/jobs/worker.ts'] }));
-      assert.throws(() => s.engine.resolveInbox(person, ids.conflict, 'supersede'), isCode('INVALID_STATE', /changed since inbox item/));
+      s.engine.remember(
+        person,
+        memory({
+          key: 'convention/never-retry-jobs',
+          type: 'convention',
+          title: 'Never retry failed jobs automatically',
+          description: 'Workers never retry a failed job',
+          body: '',
+          anchors: ['src/jobs/worker.ts'],
+        }),
+      );
+      assert.throws(
+        () => s.engine.resolveInbox(person, ids.conflict, 'supersede'),
+        isCode('INVALID_STATE', /changed since inbox item/),
+      );
       assert.equal(s.engine.get('convention/retry-jobs').memory.status, 'deprecated', 'nothing was applied');
     });
 
     it('refuses to deprecate a stale record that was brought up to date since', () => {
-      s.engine.remember(person, memory({ key: 'runbook/rotate-certs', type: 'runbook', title: 'Rotate the TLS certificates', description: 'Renew and deploy the certificates before they expire', body: 'Checked again: still how we do it.', review_after: '2027-01-10' }));
-      assert.throws(() => s.engine.resolveInbox(person, ids.stale, 'deprecate'), isCode('INVALID_STATE', /runbook\/rotate-certs changed since inbox item/));
-      assert.equal(s.engine.get('runbook/rotate-certs').memory.status, 'active', 'the fresh version was not deprecated');
+      s.engine.remember(
+        person,
+        memory({
+          key: 'runbook/rotate-certs',
+          type: 'runbook',
+          title: 'Rotate the TLS certificates',
+          description: 'Renew and deploy the certificates before they expire',
+          body: 'Checked again: still how we do it.',
+          review_after: '2027-01-10',
+        }),
+      );
+      assert.throws(
+        () => s.engine.resolveInbox(person, ids.stale, 'deprecate'),
+        isCode('INVALID_STATE', /runbook\/rotate-certs changed since inbox item/),
+      );
+      assert.equal(
+        s.engine.get('runbook/rotate-certs').memory.status,
+        'active',
+        'the fresh version was not deprecated',
+      );
     });
 
     it('forget removes the inbox items that name the forgotten record', () => {

@@ -15,8 +15,13 @@ describe('audit chain', () => {
   afterEach(() => s.cleanup());
 
   it('records every write with digests, actor and time, never content', () => {
-    const events = s.db.all<{ event: string; actor: string; digests: string; key: string }>('SELECT * FROM audit_events ORDER BY seq');
-    assert.deepEqual(events.map((e) => e.event), ['memory.create', 'memory.create', 'memory.dispute', 'memory.supersede', 'memory.create', 'memory.forget']);
+    const events = s.db.all<{ event: string; actor: string; digests: string; key: string }>(
+      'SELECT * FROM audit_events ORDER BY seq',
+    );
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['memory.create', 'memory.create', 'memory.dispute', 'memory.supersede', 'memory.create', 'memory.forget'],
+    );
     assert.ok(events.every((e) => e.actor === 'test:alice'));
     for (const e of events) {
       for (const value of Object.values(JSON.parse(e.digests)).flat()) {
@@ -33,7 +38,10 @@ describe('audit chain', () => {
     s.db.run("UPDATE audit_events SET actor = 'cli:mallory' WHERE seq = 3");
     const verdict = s.engine.verifyAudit();
     assert.equal(verdict.ok, false);
-    assert.deepEqual(verdict.problems.map((p) => p.seq), [3]);
+    assert.deepEqual(
+      verdict.problems.map((p) => p.seq),
+      [3],
+    );
     assert.match(verdict.problems[0].problem, /edited/);
   });
 
@@ -45,7 +53,9 @@ describe('audit chain', () => {
   });
 
   it('detects reordered events', () => {
-    const rows = s.db.all<Record<string, string | number>>('SELECT * FROM audit_events WHERE seq IN (2, 3) ORDER BY seq');
+    const rows = s.db.all<Record<string, string | number>>(
+      'SELECT * FROM audit_events WHERE seq IN (2, 3) ORDER BY seq',
+    );
     s.db.transaction(() => {
       s.db.run('UPDATE audit_events SET seq = -1 WHERE seq = 2');
       s.db.run('UPDATE audit_events SET seq = 2 WHERE seq = 3');

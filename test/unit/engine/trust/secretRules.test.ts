@@ -48,7 +48,8 @@ const KEY_BODY = [
 const KEY = ['-----BEGIN RSA PRIVATE KEY-----', ...KEY_BODY, '-----END RSA PRIVATE KEY-----'].join('\n');
 
 function assertNoKeyMaterial(text: string): void {
-  for (const line of [...KEY_BODY, '-----END RSA PRIVATE KEY-----', '-----BEGIN']) assert.ok(!text.includes(line), `${line} is still in:\n${text}`);
+  for (const line of [...KEY_BODY, '-----END RSA PRIVATE KEY-----', '-----BEGIN'])
+    assert.ok(!text.includes(line), `${line} is still in:\n${text}`);
 }
 
 describe('secret rules', () => {
@@ -63,16 +64,34 @@ describe('secret rules', () => {
     });
 
     it('the shape check itself sees an unbounded or a nested quantifier', () => {
-      assert.deepEqual(quantifiers('[a-z][a-z0-9.-]*:').map((q) => q.bounded), [false]);
-      assert.deepEqual(quantifiers('(?:a{1,3}b){0,9}').map((q) => q.nested), [false, true]);
-      assert.deepEqual(quantifiers('x{3,}').map((q) => q.bounded), [false]);
-      assert.deepEqual(quantifiers('(?<![a-z])y{2,8}').map((q) => [q.bounded, q.nested]), [[true, false]]);
+      assert.deepEqual(
+        quantifiers('[a-z][a-z0-9.-]*:').map((q) => q.bounded),
+        [false],
+      );
+      assert.deepEqual(
+        quantifiers('(?:a{1,3}b){0,9}').map((q) => q.nested),
+        [false, true],
+      );
+      assert.deepEqual(
+        quantifiers('x{3,}').map((q) => q.bounded),
+        [false],
+      );
+      assert.deepEqual(
+        quantifiers('(?<![a-z])y{2,8}').map((q) => [q.bounded, q.nested]),
+        [[true, false]],
+      );
     });
 
     it('finds a secret at the end of adversarial runs (`a.a.a.…`, `-----BEGIN` repeated) like anywhere else', () => {
       for (const run of ['a.', 'a:', 'a-', '-----BEGIN ', 'a://', 'eyJ', 'password=']) {
         const text = `${run.repeat(4000)} ghp_${'a1B2'.repeat(9)}`;
-        assert.deepEqual(findSecrets(text).map((f) => f.rule).filter((r) => r === 'github-token'), ['github-token'], run);
+        assert.deepEqual(
+          findSecrets(text)
+            .map((f) => f.rule)
+            .filter((r) => r === 'github-token'),
+          ['github-token'],
+          run,
+        );
       }
     });
   });
@@ -88,7 +107,9 @@ describe('secret rules', () => {
     });
 
     it('redact a block indented in YAML and a one-line block inside JSON', () => {
-      const yaml = `tls:\n  key: |\n${KEY.split('\n').map((l) => `    ${l}`).join('\n')}\n  port: 443`;
+      const yaml = `tls:\n  key: |\n${KEY.split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n')}\n  port: 443`;
       assertNoKeyMaterial(redact(yaml).text);
       assert.match(redact(yaml).text, /port: 443/);
       const json = `{"private_key": "${KEY.split('\n').join('\\n')}\\n", "client_email": "x@y.z"}`;
@@ -106,7 +127,10 @@ describe('secret rules', () => {
     });
 
     it('leave a certificate (public) alone', () => {
-      const cert = '-----BEGIN CERTIFICATE-----\nMIIDXTCCAkWgAwIBAgIJAJC1HiIAZAiIMA0GCSqGSIb3DQEBBQUAMEUxCzAJBgNV\n-----END CERTIFICATE-----';
+      const cert =
+        '-----BEGIN ' +
+        'CERTIFICATE-----\nMIIDXTCCAkWgAwIBAgIJAJC1HiIAZAiIMA0GCSqGSIb3DQEBBQUAMEUxCzAJBgNV\n-----END ' +
+        'CERTIFICATE-----';
       assert.equal(redact(cert).redactions, 0);
     });
   });
@@ -121,13 +145,28 @@ describe('secret rules', () => {
       ['password-in-url', 'redis://:hunter2secret@cache.internal:6379/0'],
       ['password-in-url', 'postgres://app:hunter2secret@db.internal:5432/app'],
       ['slack-token', 'xapp-1-A0123456789-1234567890123-0123456789abcdef'],
-      ['aws-secret-near-key-id', 'aws_access_key_id AKIAIOSFODNN7EXAMPLE\nsecret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+      [
+        'aws-secret-near-key-id',
+        'aws_access_key_id AKIAIOSFODNN7EXAMPLE\nsecret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      ],
     ];
     for (const [rule, text] of secrets) {
       it(`${rule}: ${text.split('\n')[0]}`, () => {
-        assert.ok(findSecrets(text).some((f) => f.rule === rule), `${rule} should match`);
+        assert.ok(
+          findSecrets(text).some((f) => f.rule === rule),
+          `${rule} should match`,
+        );
         const out = redact(text).text;
-        for (const secret of ['correct-horse', '9f8e7d6c', 'Pa55w0rd', 's3cr3t-Value', 'abcd1234efgh', 'hunter2secret', 'A0123456789', 'wJalrXUtnFEMI']) {
+        for (const secret of [
+          'correct-horse',
+          '9f8e7d6c',
+          'Pa55w0rd',
+          's3cr3t-Value',
+          'abcd1234efgh',
+          'hunter2secret',
+          'A0123456789',
+          'wJalrXUtnFEMI',
+        ]) {
           assert.ok(!out.includes(secret), `${secret} survived in ${out}`);
         }
       });

@@ -27,9 +27,14 @@ describe('signed records', () => {
   afterEach(() => s.cleanup());
 
   it('signs every version over store id, key, version, content digest and author', () => {
-    const row = s.db.get<{ key: string; version: number; content_digest: string; author: string; signature: string }>('SELECT * FROM memories WHERE key = ?', [KEY])!;
+    const row = s.db.get<{ key: string; version: number; content_digest: string; author: string; signature: string }>(
+      'SELECT * FROM memories WHERE key = ?',
+      [KEY],
+    )!;
     assert.match(row.author, /^ed25519:[0-9a-f]{16}$/);
-    const publicKey = s.db.get<{ public_key: string }>('SELECT public_key FROM authors WHERE key_id = ?', [row.author])!.public_key;
+    const publicKey = s.db.get<{ public_key: string }>('SELECT public_key FROM authors WHERE key_id = ?', [
+      row.author,
+    ])!.public_key;
     assert.ok(verifyPayload(publicKey, signingPayload(s.engine.storeId, row), row.signature));
     assert.ok(!verifyPayload(publicKey, signingPayload('another-store', row), row.signature));
     assert.equal(s.engine.get(KEY).memory.author, row.author);
@@ -40,9 +45,15 @@ describe('signed records', () => {
     refusedOnGet(s, /content was changed after it was signed/);
     const recalled = await s.engine.recall({ query: 'job queue postgres mysql' });
     assert.ok(!recalled.results.some((r) => r.key === KEY));
-    assert.deepEqual(recalled.refused.map((r) => r.key), [KEY]);
+    assert.deepEqual(
+      recalled.refused.map((r) => r.key),
+      [KEY],
+    );
     const listed = s.engine.list();
-    assert.deepEqual(listed.items.map((m) => m.key), ['decision/use-utc-in-logs']);
+    assert.deepEqual(
+      listed.items.map((m) => m.key),
+      ['decision/use-utc-in-logs'],
+    );
     assert.equal(listed.refused[0].key, KEY);
   });
 
@@ -67,11 +78,16 @@ describe('signed records', () => {
     const row = s.db.get<Record<string, string | number | null>>('SELECT * FROM memories WHERE key = ?', [KEY])!;
     const other = openTestStore();
     try {
-      const author = s.db.get<{ key_id: string; public_key: string }>('SELECT * FROM authors WHERE key_id = ?', [row.author as string])!;
+      const author = s.db.get<{ key_id: string; public_key: string }>('SELECT * FROM authors WHERE key_id = ?', [
+        row.author as string,
+      ])!;
       registerAuthor({ db: other.db, clock: other.clock }, { keyId: author.key_id, publicKey: author.public_key });
       const { id: _id, ...columns } = row;
       const names = Object.keys(columns);
-      other.db.run(`INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, Object.values(columns) as (string | number | null)[]);
+      other.db.run(
+        `INSERT INTO memories (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+        Object.values(columns) as (string | number | null)[],
+      );
       assert.throws(() => other.engine.get(KEY), /signature does not match/);
     } finally {
       other.cleanup();

@@ -13,7 +13,13 @@ describe('makeTinyModel (generated random-weight BERT)', () => {
   it('writes the transformers.js local-model layout', () => {
     const model = makeTinyModel(dir, { dtypes: ['fp32', 'q8'] });
     assert.equal(model.path, join(dir, 'tiny-bert'));
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx']) {
+    for (const f of [
+      'config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'onnx/model.onnx',
+      'onnx/model_quantized.onnx',
+    ]) {
       assert.ok(model.files.includes(join(model.path, f)), f);
     }
     const config = JSON.parse(readFileSync(join(model.path, 'config.json'), 'utf8'));
@@ -21,7 +27,8 @@ describe('makeTinyModel (generated random-weight BERT)', () => {
     assert.equal(config.hidden_size, 32);
     const tokenizer = JSON.parse(readFileSync(join(model.path, 'tokenizer.json'), 'utf8'));
     assert.equal(tokenizer.model.type, 'WordPiece');
-    for (const t of ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'deploy', 'kubernetes', '##s']) assert.ok(t in tokenizer.model.vocab, t);
+    for (const t of ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'deploy', 'kubernetes', '##s'])
+      assert.ok(t in tokenizer.model.vocab, t);
   });
 
   it('is deterministic for a seed and differs between seeds', () => {

@@ -42,7 +42,12 @@ const QUEUE = [
   '',
 ].join('\n');
 
-const DOC = ['# Jobs', 'Producers call `enqueue()` in `src/jobs/queue.ts`; the queue class buffers with `Queue.enqueue()`; `release()` frees a lock.', 'Infrastructure: `var.region`, and `max_replicas` in `config/app.yaml`.'].join('\n');
+const DOC = [
+  '# Jobs',
+  'Producers call `enqueue()` in `src/jobs/queue.ts`; the queue ' +
+    'class buffers with `Queue.enqueue()`; `release()` frees a lock.',
+  'Infrastructure: `var.region`, and `max_replicas` in `config/app.yaml`.',
+].join('\n');
 
 const VARIABLES = 'variable "region" {\n  default = "eu-west-2"\n}\n';
 const APP_YAML = 'settings:\n  max_replicas: 2\n  timeout: 30\n';
@@ -52,7 +57,11 @@ describe('drift: symbols located by tree-sitter', function () {
   let s: DriftSpace;
   before(() => parser.whenReady);
   beforeEach(() => {
-    s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE, 'infra/variables.tf': VARIABLES, 'config/app.yaml': APP_YAML }, [], parser);
+    s = driftSpace(
+      { 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE, 'infra/variables.tf': VARIABLES, 'config/app.yaml': APP_YAML },
+      [],
+      parser,
+    );
     s.engine.driftScan();
   });
   afterEach(() => s.cleanup());
@@ -154,7 +163,10 @@ describe('drift: symbols located by tree-sitter', function () {
     edit('return this.items.splice(0);', 'return [];');
     assert.deepEqual(flagged(), []);
     edit('return this.items.push(job);', 'return this.items.unshift(job);');
-    assert.deepEqual(flagged().map((f) => f.state), ['changed']);
+    assert.deepEqual(
+      flagged().map((f) => f.state),
+      ['changed'],
+    );
   });
 });
 
@@ -164,78 +176,126 @@ describe('drift: moving between the patterns and the parser', function () {
   before(() => parser.whenReady);
   afterEach(() => s.cleanup());
 
-  it('a pattern fingerprint is re-taken by the parser, with no finding, when the symbol is unchanged; drift is found from then on', () => {
-    s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE });
-    s.engine.driftScan();
-    const before = s.rows('docs/jobs.md', 'enqueue()')[0];
-    assert.equal(before.finder, PATTERN_FINDER);
+  it(
+    'a pattern fingerprint is re-taken by the parser, with no ' +
+      'finding, when the symbol is unchanged; drift is found from then ' +
+      'on',
+    () => {
+      s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE });
+      s.engine.driftScan();
+      const before = s.rows('docs/jobs.md', 'enqueue()')[0];
+      assert.equal(before.finder, PATTERN_FINDER);
 
-    s.reopen(parser);
-    const scan = s.engine.driftScan();
-    assert.deepEqual(scan.findings.filter((f) => f.reference.raw === 'enqueue()'), [], 'no finding on upgrade');
-    const after = s.rows('docs/jobs.md', 'enqueue()')[0];
-    assert.equal(after.state, 'current');
-    assert.equal(after.finder, 'tree-sitter:typescript/1');
-    assert.notEqual(after.fingerprint, before.fingerprint, 'the parser covers the whole function, the patterns stopped at the regex brace');
+      s.reopen(parser);
+      const scan = s.engine.driftScan();
+      assert.deepEqual(
+        scan.findings.filter((f) => f.reference.raw === 'enqueue()'),
+        [],
+        'no finding on upgrade',
+      );
+      const after = s.rows('docs/jobs.md', 'enqueue()')[0];
+      assert.equal(after.state, 'current');
+      assert.equal(after.finder, 'tree-sitter:typescript/1');
+      assert.notEqual(
+        after.fingerprint,
+        before.fingerprint,
+        'the parser covers the whole function, the patterns stopped at the regex brace',
+      );
 
-    s.write('src/jobs/queue.ts', QUEUE.replace('INSERT INTO jobs', 'INSERT INTO queued_jobs'));
-    s.engine.driftCheck(['src/jobs/queue.ts']);
-    assert.equal(s.rows('docs/jobs.md', 'enqueue()')[0].state, 'changed', 'a change past the brace the patterns stopped at');
-  });
-
-  it('a pattern fingerprint whose symbol changed before the parser loaded stays with the patterns and is reported', () => {
-    s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE });
-    s.engine.driftScan();
-    s.write('src/jobs/queue.ts', QUEUE.replace('export function enqueue(db, job) {', 'export function enqueue(db, job, priority) {'));
-    s.reopen(parser);
-    s.engine.driftScan();
-    const after = s.rows('docs/jobs.md', 'enqueue()')[0];
-    assert.equal(after.state, 'changed');
-    assert.equal(after.finder, PATTERN_FINDER);
-  });
-
-  it('while the parser is not loaded, a parser fingerprint is not re-checked: no false changed, and the edit is found once it loads', () => {
-    s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE }, [], parser);
-    s.engine.driftScan();
-    assert.equal(s.rows('docs/jobs.md', 'enqueue()')[0].finder, 'tree-sitter:typescript/1');
-
-    // A second parser object, asked before its grammars have loaded: genuinely not ready.
-    const loading = new TreeSitterSymbols(wasmDirectory());
-    assert.equal(loading.finderFor('src/jobs/queue.ts'), null);
-    s.reopen(loading);
-    s.write('src/jobs/queue.ts', QUEUE.replace('const re = /}/;', 'const re = /}/g;'));
-    const findings = s.engine.driftCheck(['src/jobs/queue.ts']);
-    assert.equal(findings.find((f) => f.reference.raw === 'enqueue()')?.state, 'current', 'not reported changed while the parser is loading');
-    assert.match(s.rows('docs/jobs.md', 'enqueue()')[0].detail, /not re-checked: tree-sitter:typescript\/1 is not loaded yet/);
-    assert.equal(s.rows('docs/jobs.md', 'Queue.enqueue()')[0].state, 'current');
-
-    return loading.whenReady.then(() => {
+      s.write('src/jobs/queue.ts', QUEUE.replace('INSERT INTO jobs', 'INSERT INTO queued_jobs'));
       s.engine.driftCheck(['src/jobs/queue.ts']);
-      assert.equal(s.rows('docs/jobs.md', 'enqueue()')[0].state, 'changed', 'checked with its own finder once loaded');
+      assert.equal(
+        s.rows('docs/jobs.md', 'enqueue()')[0].state,
+        'changed',
+        'a change past the brace the patterns stopped at',
+      );
+    },
+  );
+
+  it(
+    'a pattern fingerprint whose symbol changed before the parser ' + 'loaded stays with the patterns and is reported',
+    () => {
+      s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE });
+      s.engine.driftScan();
+      s.write(
+        'src/jobs/queue.ts',
+        QUEUE.replace('export function enqueue(db, job) {', 'export function enqueue(db, job, priority) {'),
+      );
+      s.reopen(parser);
+      s.engine.driftScan();
+      const after = s.rows('docs/jobs.md', 'enqueue()')[0];
+      assert.equal(after.state, 'changed');
+      assert.equal(after.finder, PATTERN_FINDER);
+    },
+  );
+
+  it(
+    'while the parser is not loaded, a parser fingerprint is not ' +
+      're-checked: no false changed, and the edit is found once it ' +
+      'loads',
+    () => {
+      s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE }, [], parser);
+      s.engine.driftScan();
+      assert.equal(s.rows('docs/jobs.md', 'enqueue()')[0].finder, 'tree-sitter:typescript/1');
+
+      // A second parser object, asked before its grammars have loaded: genuinely not ready.
+      const loading = new TreeSitterSymbols(wasmDirectory());
+      assert.equal(loading.finderFor('src/jobs/queue.ts'), null);
+      s.reopen(loading);
+      s.write('src/jobs/queue.ts', QUEUE.replace('const re = /}/;', 'const re = /}/g;'));
+      const findings = s.engine.driftCheck(['src/jobs/queue.ts']);
+      assert.equal(
+        findings.find((f) => f.reference.raw === 'enqueue()')?.state,
+        'current',
+        'not reported changed while the parser is loading',
+      );
+      assert.match(
+        s.rows('docs/jobs.md', 'enqueue()')[0].detail,
+        /not re-checked: tree-sitter:typescript\/1 is not loaded yet/,
+      );
       assert.equal(s.rows('docs/jobs.md', 'Queue.enqueue()')[0].state, 'current');
-    });
-  });
 
-  it('a fingerprint by other span rules is re-taken only while its file is unchanged; after an edit it is left unchecked, not changed', () => {
-    s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE }, [], parser);
-    s.engine.driftScan();
-    const older = 'tree-sitter:typescript/0';
-    const setOlder = () => s.sql('UPDATE drift_refs SET finder = ?, fingerprint = ? WHERE raw = ?', [older, 'an older span', 'enqueue()']);
-    setOlder();
-    s.engine.driftScan();
-    const retaken = s.rows('docs/jobs.md', 'enqueue()')[0];
-    assert.equal(retaken.state, 'current');
-    assert.equal(retaken.finder, 'tree-sitter:typescript/1');
-    assert.match(retaken.detail, /fingerprinted again by tree-sitter:typescript\/1; unchanged/);
+      return loading.whenReady.then(() => {
+        s.engine.driftCheck(['src/jobs/queue.ts']);
+        assert.equal(
+          s.rows('docs/jobs.md', 'enqueue()')[0].state,
+          'changed',
+          'checked with its own finder once loaded',
+        );
+        assert.equal(s.rows('docs/jobs.md', 'Queue.enqueue()')[0].state, 'current');
+      });
+    },
+  );
 
-    setOlder();
-    s.write('src/jobs/queue.ts', QUEUE.replace('INSERT INTO jobs', 'INSERT INTO queued_jobs'));
-    s.engine.driftCheck(['src/jobs/queue.ts']);
-    const unchecked = s.rows('docs/jobs.md', 'enqueue()')[0];
-    assert.equal(unchecked.state, 'current');
-    assert.equal(unchecked.finder, older);
-    assert.match(unchecked.detail, /not re-checked: tree-sitter:typescript\/1 is loaded, not tree-sitter:typescript\/0/);
-  });
+  it(
+    'a fingerprint by other span rules is re-taken only while its ' +
+      'file is unchanged; after an edit it is left unchecked, not ' +
+      'changed',
+    () => {
+      s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE }, [], parser);
+      s.engine.driftScan();
+      const older = 'tree-sitter:typescript/0';
+      const setOlder = () =>
+        s.sql('UPDATE drift_refs SET finder = ?, fingerprint = ? WHERE raw = ?', [older, 'an older span', 'enqueue()']);
+      setOlder();
+      s.engine.driftScan();
+      const retaken = s.rows('docs/jobs.md', 'enqueue()')[0];
+      assert.equal(retaken.state, 'current');
+      assert.equal(retaken.finder, 'tree-sitter:typescript/1');
+      assert.match(retaken.detail, /fingerprinted again by tree-sitter:typescript\/1; unchanged/);
+
+      setOlder();
+      s.write('src/jobs/queue.ts', QUEUE.replace('INSERT INTO jobs', 'INSERT INTO queued_jobs'));
+      s.engine.driftCheck(['src/jobs/queue.ts']);
+      const unchecked = s.rows('docs/jobs.md', 'enqueue()')[0];
+      assert.equal(unchecked.state, 'current');
+      assert.equal(unchecked.finder, older);
+      assert.match(
+        unchecked.detail,
+        /not re-checked: tree-sitter:typescript\/1 is loaded, not tree-sitter:typescript\/0/,
+      );
+    },
+  );
 
   it('without any parser, a parser fingerprint keeps its state through a full scan', () => {
     s = driftSpace({ 'docs/jobs.md': DOC, 'src/jobs/queue.ts': QUEUE }, [], parser);
@@ -243,7 +303,10 @@ describe('drift: moving between the patterns and the parser', function () {
     s.reopen();
     s.write('src/jobs/queue.ts', `// header\n${QUEUE}`);
     const scan = s.engine.driftScan();
-    assert.deepEqual(scan.findings.filter((f) => f.reference.raw.includes('enqueue')), []);
+    assert.deepEqual(
+      scan.findings.filter((f) => f.reference.raw.includes('enqueue')),
+      [],
+    );
   });
 });
 
@@ -273,14 +336,33 @@ describe('drift: declarations per language', function () {
     assert.deepEqual(spans('a.ts', ts, 'Job'), ['export interface Job { id: string }']);
     assert.deepEqual(spans('a.ts', ts, 'Id'), ['export type Id = string;']);
     assert.deepEqual(spans('a.ts', ts, 'Mode'), ['export enum Mode { A, B }']);
-    assert.deepEqual(spans('a.ts', ts, 'handler'), ['export const handler = async (job: Job) => {\n  return job.id;\n};']);
+    assert.deepEqual(spans('a.ts', ts, 'handler'), [
+      'export const handler = async (job: Job) => {\n  return job.id;\n};',
+    ]);
     assert.equal(spans('a.ts', ts, 'Worker').length, 1);
     assert.match(spans('a.ts', ts, 'Worker.run')[0], /run\(job: Job\): void \{\}$/);
     assert.deepEqual(spans('a.ts', ts, 'Worker.limit'), ['private limit = 3']);
   });
 
   it('Go: functions, methods as Type.Method, types and const blocks', () => {
-    const go = ['package x', '', 'type Server struct {', '\tport int', '}', '', 'func (s *Server) Start() error {', '\treturn nil', '}', '', 'func New() *Server { return &Server{} }', '', 'const (', '\tA = 1', '\tB = 2', ')'].join('\n');
+    const go = [
+      'package x',
+      '',
+      'type Server struct {',
+      '\tport int',
+      '}',
+      '',
+      'func (s *Server) Start() error {',
+      '\treturn nil',
+      '}',
+      '',
+      'func New() *Server { return &Server{} }',
+      '',
+      'const (',
+      '\tA = 1',
+      '\tB = 2',
+      ')',
+    ].join('\n');
     assert.deepEqual(spans('a.go', go, 'Server'), ['type Server struct {\n\tport int\n}']);
     assert.deepEqual(spans('a.go', go, 'Server.Start'), ['func (s *Server) Start() error {\n\treturn nil\n}']);
     assert.deepEqual(spans('a.go', go, 'New'), ['func New() *Server { return &Server{} }']);
@@ -288,14 +370,33 @@ describe('drift: declarations per language', function () {
   });
 
   it('Python: decorated functions and methods', () => {
-    const py = ['@app.route("/")', 'def index():', '    return "hi"', '', 'class Store:', '    def get(self, key):', '        return key', ''].join('\n');
+    const py = [
+      '@app.route("/")',
+      'def index():',
+      '    return "hi"',
+      '',
+      'class Store:',
+      '    def get(self, key):',
+      '        return key',
+      '',
+    ].join('\n');
     assert.deepEqual(spans('a.py', py, 'index'), ['@app.route("/")\ndef index():\n    return "hi"']);
     assert.deepEqual(spans('a.py', py, 'Store.get'), ['def get(self, key):\n        return key']);
   });
 
   it('Rust, Java, Ruby and Bash', () => {
-    const rs = ['#[derive(Debug)]', 'pub struct Config { port: u16 }', '', 'impl Config {', '    pub fn port(&self) -> u16 { self.port }', '}'].join('\n');
-    assert.deepEqual(spans('a.rs', rs, 'Config'), ['#[derive(Debug)]\npub struct Config { port: u16 }', 'impl Config {\n    pub fn port(&self) -> u16 { self.port }\n}']);
+    const rs = [
+      '#[derive(Debug)]',
+      'pub struct Config { port: u16 }',
+      '',
+      'impl Config {',
+      '    pub fn port(&self) -> u16 { self.port }',
+      '}',
+    ].join('\n');
+    assert.deepEqual(spans('a.rs', rs, 'Config'), [
+      '#[derive(Debug)]\npub struct Config { port: u16 }',
+      'impl Config {\n    pub fn port(&self) -> u16 { self.port }\n}',
+    ]);
     assert.deepEqual(spans('a.rs', rs, 'Config.port'), ['pub fn port(&self) -> u16 { self.port }']);
     const java = 'public class Billing {\n  public int total(int a) { return a; }\n}\n';
     assert.deepEqual(spans('A.java', java, 'Billing.total'), ['public int total(int a) { return a; }']);
@@ -308,7 +409,10 @@ describe('drift: declarations per language', function () {
 
   it('the build copies every grammar the parser loads into dist/tree-sitter/', () => {
     const build = readFileSync(join(__dirname, '..', '..', '..', '..', 'esbuild.mjs'), 'utf8');
-    const listed = /const TREE_SITTER_GRAMMARS = \[([^\]]*)\]/.exec(build)?.[1].match(/'([\w-]+)'/g)?.map((g) => g.slice(1, -1));
+    const listed = /const TREE_SITTER_GRAMMARS = \[([^\]]*)\]/
+      .exec(build)?.[1]
+      .match(/'([\w-]+)'/g)
+      ?.map((g) => g.slice(1, -1));
     assert.deepEqual(listed?.sort(), Object.keys(GRAMMARS).sort());
   });
 

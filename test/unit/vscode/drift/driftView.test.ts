@@ -12,10 +12,12 @@ const finding = { id: 'f1', state: 'changed', source: { kind: 'doc', path: 'docs
 describe('VS Code Drift view refresh', () => {
   it('redraws only once the findings are read, and draws them without reading again', async () => {
     installFakeVscode(createFakeVscode());
-     
-    const { LoreTreeProvider } = require('../../../../src/vscode/views/provider') as typeof import('../../../../src/vscode/views/provider');
-     
-    const { DriftTracker } = require('../../../../src/vscode/drift/tracker') as typeof import('../../../../src/vscode/drift/tracker');
+
+    const { LoreTreeProvider } =
+      require('../../../../src/vscode/views/provider') as typeof import('../../../../src/vscode/views/provider');
+
+    const { DriftTracker } =
+      require('../../../../src/vscode/drift/tracker') as typeof import('../../../../src/vscode/drift/tracker');
     const pending: ((findings: DriftFinding[]) => void)[] = [];
     let reads = 0;
     const api = {
@@ -62,11 +64,14 @@ describe('VS Code Drift view refresh', () => {
 
   it('a read that overlapped a resolution is read again, so the resolved finding does not come back', async () => {
     installFakeVscode(createFakeVscode());
-     
-    const { DriftTracker } = require('../../../../src/vscode/drift/tracker') as typeof import('../../../../src/vscode/drift/tracker');
+
+    const { DriftTracker } =
+      require('../../../../src/vscode/drift/tracker') as typeof import('../../../../src/vscode/drift/tracker');
     const answers: DriftFinding[][] = [[finding as unknown as DriftFinding], [finding as unknown as DriftFinding], []];
     const pending: (() => void)[] = [];
-    const api = { driftFindings: () => new Promise<DriftFinding[]>((resolve) => pending.push(() => resolve(answers.shift()!))) };
+    const api = {
+      driftFindings: () => new Promise<DriftFinding[]>((resolve) => pending.push(() => resolve(answers.shift()!))),
+    };
     const store = { folder: FOLDER, api };
     const tracker = new DriftTracker();
     const first = tracker.refresh(store as never);

@@ -5,12 +5,28 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { localApi, runIndex } from '../../../../src/host/engineApi';
 import type { LoreApi } from '../../../../src/vscode/contract';
-import { docGroups, driftNodes, groupChildren, inboxNodes, memoryNodes, type LoreNode } from '../../../../src/vscode/views/treeModel';
+import {
+  docGroups,
+  driftNodes,
+  groupChildren,
+  inboxNodes,
+  memoryNodes,
+  type LoreNode,
+} from '../../../../src/vscode/views/treeModel';
 import { memory, openTestStore, person, type TestStore } from '../../../support/store';
 
 const FIXTURE = join(__dirname, '..', '..', '..', 'fixtures', 'workspace');
 const F = '/repo';
-const keysOf = (nodes: LoreNode[]) => nodes.map((n) => (n.kind === 'memory' ? `${n.memory.key}:${n.memory.status}` : n.kind === 'doc' ? n.doc.path : n.kind === 'group' ? `${n.label}(${n.count})` : n.kind));
+const keysOf = (nodes: LoreNode[]) =>
+  nodes.map((n) =>
+    n.kind === 'memory'
+      ? `${n.memory.key}:${n.memory.status}`
+      : n.kind === 'doc'
+        ? n.doc.path
+        : n.kind === 'group'
+          ? `${n.label}(${n.count})`
+          : n.kind,
+  );
 
 describe('vscode tree data', () => {
   let store: TestStore;
@@ -22,28 +38,31 @@ describe('vscode tree data', () => {
   });
   afterEach(() => store.cleanup());
 
-  it('lists decisions active first, then disputed, deprecated and superseded; never retracted or quarantined', async () => {
-    const save = (title: string, extra = {}) => store.engine.remember(person, memory({ title, ...extra }));
-    save('Old queue choice');
-    store.clock.advanceDays(1);
-    save('Use Postgres queue');
-    store.clock.advanceDays(1);
-    save('Cache in process');
-    save('Scraped advice', { provenance: { source: 'webpage' } });
-    save('Wrong claim');
-    save('A dead end', { type: 'dead_end' });
-    store.engine.setStatus(person, 'decision/cache-in-process', 'disputed', 'measurements disagree');
-    store.engine.setStatus(person, 'decision/wrong-claim', 'retracted', 'was never true');
-    store.engine.supersede(person, 'decision/old-queue-choice', 'decision/use-postgres-queue');
+  it(
+    'lists decisions active first, then disputed, deprecated and ' + 'superseded; never retracted or quarantined',
+    async () => {
+      const save = (title: string, extra = {}) => store.engine.remember(person, memory({ title, ...extra }));
+      save('Old queue choice');
+      store.clock.advanceDays(1);
+      save('Use Postgres queue');
+      store.clock.advanceDays(1);
+      save('Cache in process');
+      save('Scraped advice', { provenance: { source: 'webpage' } });
+      save('Wrong claim');
+      save('A dead end', { type: 'dead_end' });
+      store.engine.setStatus(person, 'decision/cache-in-process', 'disputed', 'measurements disagree');
+      store.engine.setStatus(person, 'decision/wrong-claim', 'retracted', 'was never true');
+      store.engine.supersede(person, 'decision/old-queue-choice', 'decision/use-postgres-queue');
 
-    assert.deepEqual(keysOf(await memoryNodes(api, F, ['decision'])), [
-      'decision/use-postgres-queue:active',
-      'decision/cache-in-process:disputed',
-      'decision/old-queue-choice:superseded',
-    ]);
-    assert.deepEqual(keysOf(await memoryNodes(api, F, ['dead_end'])), ['dead_end/a-dead-end:active']);
-    assert.deepEqual(keysOf(await inboxNodes(api, F, [])), ['decision/scraped-advice:quarantined']);
-  });
+      assert.deepEqual(keysOf(await memoryNodes(api, F, ['decision'])), [
+        'decision/use-postgres-queue:active',
+        'decision/cache-in-process:disputed',
+        'decision/old-queue-choice:superseded',
+      ]);
+      assert.deepEqual(keysOf(await memoryNodes(api, F, ['dead_end'])), ['dead_end/a-dead-end:active']);
+      assert.deepEqual(keysOf(await inboxNodes(api, F, [])), ['decision/scraped-advice:quarantined']);
+    },
+  );
 
   it('groups indexed documents by kind, runbook memories first', async () => {
     await runIndex(store.engine, FIXTURE, {});
@@ -72,7 +91,15 @@ describe('vscode tree data', () => {
       evidence: { detail: state },
       detected_at: '2026-01-01T00:00:00Z',
     });
-    const nodes = driftNodes(F, [finding('a', 'changed'), finding('b', 'current'), finding('c', 'gone'), finding('d', 'relocated')]);
-    assert.deepEqual(nodes.map((n) => (n.kind === 'finding' ? n.finding.state : '')), ['gone', 'changed', 'relocated']);
+    const nodes = driftNodes(F, [
+      finding('a', 'changed'),
+      finding('b', 'current'),
+      finding('c', 'gone'),
+      finding('d', 'relocated'),
+    ]);
+    assert.deepEqual(
+      nodes.map((n) => (n.kind === 'finding' ? n.finding.state : '')),
+      ['gone', 'changed', 'relocated'],
+    );
   });
 });
