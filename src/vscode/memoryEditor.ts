@@ -26,8 +26,6 @@ interface Base {
   version: number;
   mtime: number;
   size: number;
-  /** The store changed under a clean document: its stat shows the new version so VS Code re-reads. */
-  stale?: boolean;
 }
 
 /** Whether a diff editor whose right side is `edited` is open. */
@@ -63,12 +61,15 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    // The base version's time and size while a document is open on it: VS Code sees no change
-    // under a person's edits, and the version check at save time decides (and shows the diff).
+    // Under a person's unsaved edits, the base version's time and size: VS Code sees no change,
+    // and the version check at save time decides (and shows the diff). A clean document whose
+    // record moved on gets the new version's, so VS Code reads it again. Decided here, when VS Code
+    // asks, not when the store's change is heard: that news can arrive after the person started
+    // typing, and a newer time under their edits makes VS Code refuse the save itself, with no diff.
     const memory = await this.current(uri);
     const known = this.bases.get(uri.toString());
-    if (known?.stale && known.version === memory.version) known.stale = false; // nothing new after all
-    const base = !known || known.stale ? this.baseOf(memory) : known;
+    const editing = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty);
+    const base = known && (editing || known.version === memory.version) ? known : this.baseOf(memory);
     return { type: vscode.FileType.File, ctime: Date.parse(memory.recorded_at), mtime: base.mtime, size: base.size };
   }
 
@@ -143,8 +144,6 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== EDIT_SCHEME || doc.isDirty) continue;
       // The version a save expects stays until VS Code re-reads the document (readFile).
-      const base = this.bases.get(doc.uri.toString());
-      if (base) base.stale = true;
       events.push({ type: vscode.FileChangeType.Changed, uri: doc.uri });
     }
     if (events.length) this.changedFiles.fire(events);
