@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { storePaths, type StorePaths } from '../../src/host/dataDir';
+import { tempDir } from './store';
 
 export const CLI = resolve(__dirname, '..', '..', 'dist', 'cli.js');
 export const SCRIPT = '/usr/bin/script';
@@ -146,7 +147,7 @@ export interface CliSpace {
 }
 
 export function makeSpace(prefix = 'lore-e2e-'): CliSpace {
-  const root = mkdtempSync(join(tmpdir(), prefix));
+  const root = tempDir(prefix);
   const home = join(root, 'home');
   const workspace = join(root, 'repo');
   mkdirSync(home);

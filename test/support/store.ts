@@ -33,8 +33,16 @@ export interface TestStore {
   cleanup(): void;
 }
 
+/** Every folder tempDir() made in this process: gone when the test run exits, whatever a test did. */
+const madeHere: string[] = [];
+process.once('exit', () => {
+  for (const dir of madeHere) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'lore-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeHere.push(dir);
+  return dir;
 }
 
 export function openTestStore(dir = tempDir(), clock = new TestClock()): TestStore {
