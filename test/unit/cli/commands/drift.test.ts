@@ -3,8 +3,8 @@
 // usage error rather than silently checking nothing.
 
 import assert from 'node:assert/strict';
-import { isLoreError } from '../../../src/engine';
-import { workspacePaths } from '../../../src/cli/commands/drift';
+import { isLoreError } from '../../../../src/engine';
+import { workspacePaths } from '../../../../src/cli/commands/drift';
 
 describe('lore drift check paths', () => {
   const roots = ['/home/me/repo', '/private/home/me/repo'];
