@@ -62,13 +62,15 @@ describe('MCP over stdio (lore mcp)', () => {
         (recalled.structuredContent as { results: Array<{ key: string }> }).results[0].key,
         'decision/use-postgres-for-the-job-queue',
       );
-      const owner = readOwnerFile(box);
-      assert.ok(owner.port, 'the stdio owner also serves loopback HTTP for later processes');
-      assert.equal(statSync(ownerFile(box)).mode & 0o777, 0o600);
-      // The CLI, run meanwhile, becomes the owner's client instead of failing.
+      // The CLI, run meanwhile, becomes the owner's client instead of failing: it waits for the
+      // owner's loopback HTTP, which starts once drift's symbol parser has loaded (after the first
+      // stdio answers on a slow machine), so the owner file is read after it.
       const listed = cli(box, ['--json', 'list']);
       assert.equal(listed.code, 0, listed.stderr);
       assert.equal(listed.json.total, 1);
+      const owner = readOwnerFile(box);
+      assert.ok(owner.port, 'the stdio owner also serves loopback HTTP for later processes');
+      assert.equal(statSync(ownerFile(box)).mode & 0o777, 0o600);
     } finally {
       await agent.close();
     }
