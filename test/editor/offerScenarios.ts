@@ -73,6 +73,23 @@ const act = (page: Page, request: UiRequest) => perform(page, request, '');
 const statusBar = (page: Page) => page.locator('#workbench\\.parts\\.statusbar').getByText('Lore').first();
 
 /** The offers in the notification center (once one shows, with `shown`). */
+/**
+ * Lore: Show Log, until the panel shows it: a reload still settling can swallow the command (the
+ * palette ran it, nothing opened), so it is run again, at most three times.
+ */
+async function showLog(page: Page): Promise<void> {
+  const panel = page.locator('#workbench\\.parts\\.panel');
+  for (let attempt = 1; ; attempt++) {
+    await palette(page, 'Lore: Show Log');
+    try {
+      await panel.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw new Error('Lore: Show Log opened no panel', { cause: error });
+    }
+  }
+}
+
 async function offersShown(page: Page, shown = false): Promise<string[]> {
   const request = { action: 'notificationTexts', until: shown ? OFFER_COST : undefined, timeoutMs: WAIT_MS } as const;
   const texts = JSON.parse((await act(page, request)) ?? '[]') as string[];
@@ -82,7 +99,7 @@ async function offersShown(page: Page, shown = false): Promise<string[]> {
 /** After this window's first index decided not to ask (its log line shows), no offer is on screen. */
 async function notAskedAgain(page: Page, answer: string): Promise<void> {
   await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: WAIT_MS }));
-  await palette(page, 'Lore: Show Log');
+  await showLog(page);
   const line = `model download not offered: answered before (${answer}`;
   await step(`the log says "${line}"`, () => act(page, { action: 'waitForPanelText', text: line, timeoutMs: WAIT_MS }));
   await showNotifications(page);
@@ -106,7 +123,7 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
     await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: WAIT_MS }));
     // First use of Lore in this folder: its views open the store, and the store's first index runs.
     await palette(page, 'View: Show Lore');
-    await palette(page, 'Lore: Show Log');
+    await showLog(page);
     const offering = 'offering the one-time model download';
     await step(`the log says "${offering}"`, () =>
       act(page, { action: 'waitForPanelText', text: offering, timeoutMs: WAIT_MS }),
