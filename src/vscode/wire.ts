@@ -109,15 +109,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       void status.update();
       if (change !== 'owner') return;
       void mcp.ownersChanged();
-      // A store whose owner this window has just started is brought up to date, quietly.
-      if (store?.connected && !autoIndexed.has(store.folder)) {
-        autoIndexed.add(store.folder);
+      // A store whose owner this window has just started is brought up to date, quietly, once. A
+      // window that first joined another window's owner does this when it later becomes the owner.
+      if (store?.connected) {
         // Then the findings the store has (the index keeps docs' references current) reach the
         // Problems panel, with no Lore view open.
         store
           .owner()
           .then(async (owner) => {
-            if (!owner.self) return;
+            if (!owner.self || autoIndexed.has(store.folder)) return;
+            autoIndexed.add(store.folder);
             await indexing.run(store, { notify: false });
             // The model offer follows the first index this window ran (its text says what the index did).
             const settings = settingsFor(store.folder);
