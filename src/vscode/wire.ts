@@ -18,6 +18,7 @@ import { Indexing, PAUSED_CONTEXT } from './indexing';
 import { cliPathOf, LoreMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
 import { MEMORY_SCHEME, MemoryDocuments } from './memoryDocument';
 import { EDIT_SCHEME, MemoryEditor, STORED_SCHEME } from './memoryEditor';
+import { watchMemoryDocuments } from './memoryLanguage';
 import { readSettings, type LoreSettings } from './settings';
 import { StatusItem } from './status';
 import { homeFor, LoreStores } from './stores';
@@ -63,6 +64,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const memoryEditor = subscribe(new MemoryEditor(stores));
   subscribe(vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, memoryEditor, { isCaseSensitive: true }));
   subscribe(vscode.workspace.registerTextDocumentContentProvider(STORED_SCHEME, memoryEditor));
+  subscribe(watchMemoryDocuments(log));
 
   const providers = VIEW_IDS.map((id) => {
     const provider = subscribe(new LoreTreeProvider(id, stores, tracker, log));

@@ -13,6 +13,7 @@ import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
 import { editUri } from '../memoryEditor';
+import { asMemoryDocument } from '../memoryLanguage';
 import type { CommandDeps } from './deps';
 import { keepEngineOrder } from './recall';
 import { runSteps, type Step } from './steps';
@@ -454,7 +455,8 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   register('lore.edit', async (arg?: unknown) => {
     const editable = ['active', 'disputed', 'deprecated', 'quarantined'];
     const { store, key } = await resolveTarget(stores, arg, 'Edit which memory?', editable);
-    await vscode.window.showTextDocument(editUri(store.folder, key), { preview: false });
+    const document = await asMemoryDocument(await vscode.workspace.openTextDocument(editUri(store.folder, key)));
+    await vscode.window.showTextDocument(document, { preview: false });
   });
   register('lore.copyKey', async (arg?: unknown) => {
     const { key } = await resolveTarget(stores, arg, 'Copy the key of which memory?');

@@ -24,6 +24,7 @@ export async function run(): Promise<void> {
   require('./remember.test');
   require('./recall.test');
   require('./edit.test');
+  require('./memoryAutoSave.test');
   require('./importPlan.test');
   require('./mcp.test');
   require('./owner.test');
