@@ -150,8 +150,9 @@ describe('Remember Selection', () => {
       await ui({ action: 'notificationButton', text: 'Lore could not save it', label: 'Edit and Retry' });
       await vscode.commands.executeCommand('notifications.hideList');
 
-      // Back at step 1 with every value as typed.
-      let state = await read(wizard);
+      // Back at step 1 with every value as typed: read once the step counter says so, so the box
+      // read is the retry's first step and not the last step's, still closing.
+      let state = await read(wizard, undefined, '(1/5)');
       assert.equal(state.value, title, 'the title is kept');
       assert.match(state.title, /\(1\/5\)$/);
       await ui({ action: 'quickInput', prompt: wizard, text: title });
