@@ -12,6 +12,21 @@ export interface SymbolDefinition {
   kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable';
   /** For Kubernetes resources, the resource kind (StatefulSet pods are named `<name>-<n>`). */
   workload?: string;
+  /** For Terraform, the block: `variable`, `output`, `module`, `resource` or `data`. */
+  block?: string;
+}
+
+/**
+ * What a definition is, as drift compares it when a symbol moves: its kind, a Terraform block's type
+ * with it (a variable and an output of one name are two things).
+ */
+export function definitionKind(d: Pick<SymbolDefinition, 'kind' | 'block'>): string {
+  return d.block ? `${d.kind} ${d.block}` : d.kind;
+}
+
+/** The kinds of a name's definitions in one file, as drift stores them: sorted, comma-separated; null: none. */
+export function kindsOf(defs: ReadonlyArray<Pick<SymbolDefinition, 'kind' | 'block'>>): string | null {
+  return defs.length ? [...new Set(defs.map(definitionKind))].sort().join(',') : null;
 }
 
 type Finder = (lines: string[]) => SymbolDefinition[];
@@ -177,7 +192,7 @@ const findTerraform: Finder = (lines) => {
     else if (m[1] === 'resource' && m[3]) names.push(`${m[2]}.${m[3]}`, m[3]);
     else if (m[1] === 'data' && m[3]) names.push(`data.${m[2]}.${m[3]}`);
     for (const name of names)
-      out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform' });
+      out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform', block: m[1] });
   });
   return out;
 };
