@@ -5,6 +5,7 @@
 // reported ambiguous; symbols are looked up in the symbol index and watched at each definition
 // site (a handful at most: a name defined everywhere is no reference to one thing).
 
+import { cliFiles } from './commands';
 import { RELEASE_NOTE, type RawReference } from './extract';
 import { pagePath, pageSources, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
@@ -184,6 +185,11 @@ function sharedDepth(a: string, b: string): number {
   return n;
 }
 
+/** This repository's program a command line runs (commands.ts), found from the document as a path would be. */
+function programFiles(ws: Workspace, command: string, source: string | null): string[] {
+  return cliFiles(ws, command, command.includes('/') ? candidatesFor(ws, command, source, 'path', null) : []);
+}
+
 function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null = null): Resolution[] {
   const name = ref.symbol!;
   if (ref.form === 'symbol' && !name.includes('.')) {
@@ -195,10 +201,16 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
   const pod = POD_ORDINAL.exec(name);
   if (!sites.length && pod)
     sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
-  if (!sites.length)
-    return ref.deliberate
-      ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }]
-      : [];
+  if (!sites.length) {
+    if (ref.deliberate)
+      return [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }];
+    // A flag nothing defines is another tool's, unless the command line gives it to a program of ours.
+    const program = ref.form === 'flag' && ref.command ? programFiles(ws, ref.command, source) : [];
+    if (!program.length) return [];
+    const shown = program.slice(0, 3).join(', ') + (program.length > 3 ? ', …' : '');
+    const detail = `${name} is not defined anywhere in the workspace: not by ${ref.command} (${shown}), nor elsewhere`;
+    return [{ ok: false, form: 'flag', detail }];
+  }
   // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some
   // definitions share folders with the document, only the closest are watched.
   if (source && sites.length > 1) {
