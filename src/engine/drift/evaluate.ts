@@ -6,6 +6,7 @@
 import { sha256 } from '../trust/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
+import { chartOf } from './helmValues';
 import { definitionKind, kindsOf } from './symbols';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState, FileStat } from './types';
@@ -73,9 +74,13 @@ function folderCandidates(ws: Workspace, path: string, row: RefRow, search: Sear
   return [...out].filter((d) => !path.startsWith(`${d}/`) && !d.startsWith(`${path}/`)).sort();
 }
 
-/** Whether a definition in `candidate` is what the row's symbol was: same language, and a kind it had. */
+/** Whether a definition in `candidate` is what the row's symbol was: same language and chart, and a kind it had. */
 function sameKind(ws: Workspace, row: RefRow, target: Target, candidate: string): boolean {
   if (languageOf(candidate) !== languageOf(target.path)) return false;
+  // A chart's value is that chart's: the same key or template line in another chart is a namesake, not where it
+  // went — unless the chart itself is gone (renamed).
+  const chart = chartOf(ws, target.path);
+  if (chart !== null && ws.isFile(`${chart}/Chart.yaml`) && chartOf(ws, candidate) !== chart) return false;
   if (row.symbol_kind === null) return true;
   const had = new Set(row.symbol_kind.split(','));
   return definitionsIn(ws, candidate, target.symbol!, target.finder).some((d) => had.has(definitionKind(d)));

@@ -1,15 +1,18 @@
 // Where symbols are defined, by precise patterns per language: functions, classes and types
 // (TypeScript/JavaScript, Go, Python, shell), Go struct fields and their JSON names, Terraform
 // blocks (variable, output, module, resource, data), YAML keys and Kubernetes resource names,
-// Makefile targets, Dockerfile ARG/ENV and command-line flags. Each definition carries the line
-// span of its own text, which is what a symbol's fingerprint covers.
+// Makefile targets, Dockerfile ARG/ENV, command-line flags and Helm values' dotted paths
+// (helmValues.ts). Each definition carries the line span of its own text, which is what a symbol's
+// fingerprint covers.
+
+import { isValuesFile, valuePaths } from './helmValues';
 
 export interface SymbolDefinition {
   name: string;
   /** 0-based, inclusive. */
   start: number;
   end: number;
-  kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable';
+  kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable' | 'value';
   /** For Kubernetes resources, the resource kind (StatefulSet pods are named `<name>-<n>`). */
   workload?: string;
   /** For Terraform, the block: `variable`, `output`, `module`, `resource` or `data`. */
@@ -317,6 +320,7 @@ export function findDefinitions(path: string, text: string): SymbolDefinition[] 
   const ext = extensionOf(path);
   const finder = FINDERS[ext] ?? (/^#!.*\b(ba)?sh\b/.test(lines[0] ?? '') ? findShell : null);
   const defs = finder ? finder(lines) : [];
+  if (finder === findYaml && isValuesFile(path)) defs.push(...valuePaths(lines, defs));
   if (ext !== 'yaml' && ext !== 'yml' && ext !== 'tf' && ext !== 'hcl') defs.push(...findFlags(lines));
   return defs;
 }
