@@ -25,7 +25,13 @@ export interface DriftSpace {
   rows(
     source: string,
     raw: string,
-  ): Array<{ state: DriftState; finder: string | null; fingerprint: string | null; detail: string }>;
+  ): Array<{
+    state: DriftState;
+    finder: string | null;
+    fingerprint: string | null;
+    detail: string;
+    symbol_kind: string | null;
+  }>;
   /** Rewrites stored rows as an older Lore would have left them. */
   sql(statement: string, params: Array<string | number | null>): void;
   /** Opens the engine again on the same store; `parser` replaces the symbol parser (none: patterns only). */
@@ -63,10 +69,10 @@ export function driftSpace(
     refs: (source, raw) =>
       space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
     rows: (source, raw) =>
-      db.all('SELECT state, finder, fingerprint, detail FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id', [
-        source,
-        raw,
-      ]),
+      db.all(
+        'SELECT state, finder, fingerprint, detail, symbol_kind FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id',
+        [source, raw],
+      ),
     sql: (statement, params) => void db.run(statement, params),
     reopen(next?: SymbolParser) {
       parser = next;

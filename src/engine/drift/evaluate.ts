@@ -6,6 +6,8 @@
 import { sha256 } from '../trust/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
+import { chartOf } from './helmValues';
+import { definitionKind, kindsOf } from './symbols';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState, FileStat } from './types';
 import { parentsOf, type Workspace } from './workspace';
@@ -19,6 +21,8 @@ export interface RefVerdict {
   /** A new baseline, when the finder that locates a symbol changed and the symbol did not (finders.ts). */
   fingerprint?: string;
   finder?: string | null;
+  /** The kinds of the symbol's definitions, when the row had none recorded (an older store's) or a finder changed. */
+  symbol_kind?: string | null;
 }
 
 export interface Search {
@@ -68,6 +72,18 @@ function folderCandidates(ws: Workspace, path: string, row: RefRow, search: Sear
   if (row.new_path && ws.isDir(row.new_path)) out.add(row.new_path);
   out.delete(path);
   return [...out].filter((d) => !path.startsWith(`${d}/`) && !d.startsWith(`${path}/`)).sort();
+}
+
+/** Whether a definition in `candidate` is what the row's symbol was: same language and chart, and a kind it had. */
+function sameKind(ws: Workspace, row: RefRow, target: Target, candidate: string): boolean {
+  if (languageOf(candidate) !== languageOf(target.path)) return false;
+  // A chart's value is that chart's: the same key or template line in another chart is a namesake, not where it
+  // went — unless the chart itself is gone (renamed).
+  const chart = chartOf(ws, target.path);
+  if (chart !== null && ws.isFile(`${chart}/Chart.yaml`) && chartOf(ws, candidate) !== chart) return false;
+  if (row.symbol_kind === null) return true;
+  const had = new Set(row.symbol_kind.split(','));
+  return definitionsIn(ws, candidate, target.symbol!, target.finder).some((d) => had.has(definitionKind(d)));
 }
 
 function findLines(ws: Workspace, target: Target, fingerprint: string): string | null {
@@ -152,8 +168,9 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
     }
   } else {
     for (const candidate of relocationCandidates(ws, row, target, search)) {
-      // A symbol moves only to a definition of its own kind: a Terraform variable never becomes a YAML key.
-      if (target.kind === 'symbol' && languageOf(candidate) !== languageOf(target.path)) continue;
+      // A symbol moves only to a definition of its own kind: a Terraform variable never becomes a YAML key,
+      // nor an output of the same name.
+      if (target.kind === 'symbol' && !sameKind(ws, row, target, candidate)) continue;
       const movedHash = targetHash(ws, { ...target, path: candidate });
       if (movedHash === row.fingerprint && row.fingerprint !== EMPTY_PRINT) exact.push(candidate);
       else if (movedHash !== null && target.kind === 'symbol' && definitionsIn(ws, candidate, target.symbol!).length)
@@ -190,7 +207,7 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
 }
 
 /** The symbol is unchanged and `finder` fingerprinted it again: its span becomes the baseline. */
-function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVerdict {
+function rebaselined(ws: Workspace, target: Target, finder: string, stat: FileStat, fingerprint: string): RefVerdict {
   return {
     state: 'current',
     new_path: null,
@@ -199,7 +216,21 @@ function rebaselined(finder: string, stat: FileStat, fingerprint: string): RefVe
     mtime_ms: stat.mtimeMs,
     fingerprint,
     finder,
+    symbol_kind: kindsOf(definitionsIn(ws, target.path, target.symbol!, finder)),
   };
+}
+
+/**
+ * A row written before kinds were recorded gets them once its symbol is found current: the definitions
+ * there now are the ones it was fingerprinted from.
+ */
+function withKinds(ws: Workspace, row: RefRow, verdict: RefVerdict | null): RefVerdict | null {
+  if (row.target_kind !== 'symbol' || row.symbol_kind !== null || !row.target_path || !row.symbol) return verdict;
+  if ((verdict?.state ?? row.state) !== 'current') return verdict;
+  const kinds = kindsOf(definitionsIn(ws, row.target_path, row.symbol, row.finder));
+  if (!kinds) return verdict;
+  const kept = { state: row.state, new_path: row.new_path, detail: row.detail, size: row.size, mtime_ms: row.mtime_ms };
+  return { ...(verdict ?? kept), symbol_kind: kinds };
 }
 
 /**
@@ -221,7 +252,7 @@ export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, r
       row.state === 'current' && stat !== null && stat.size === row.size && stat.mtimeMs === row.mtime_ms;
     if (rebaseline && unchanged && available) {
       const fingerprint = targetHash(ws, { ...target, finder: available });
-      if (fingerprint) return rebaselined(available, stat, fingerprint);
+      if (fingerprint) return rebaselined(ws, target, available, stat, fingerprint);
     }
     const note = available ? `${available} is loaded, not ${recorded}` : `${recorded} is not loaded yet`;
     return {
@@ -235,7 +266,8 @@ export function evaluateWithFinder(ws: Workspace, row: RefRow, search: Search, r
   if (rebaseline && recorded === PATTERN_FINDER && available && row.state === 'current' && stat) {
     const unchanged = targetHash(ws, { ...target, finder: PATTERN_FINDER }) === row.fingerprint;
     const fingerprint = unchanged ? targetHash(ws, { ...target, finder: available }) : null;
-    if (fingerprint) return rebaselined(available, stat, fingerprint);
+    if (fingerprint) return rebaselined(ws, target, available, stat, fingerprint);
   }
-  return evaluate(ws, row, search);
+  const verdict = evaluate(ws, row, search);
+  return rebaseline ? withKinds(ws, row, verdict) : verdict;
 }

@@ -4,6 +4,7 @@
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
 import { classify, isTemplateDocument } from '../indexing/classify';
+import { commandOf } from './commands';
 import { FenceTracker } from './fences';
 import type { ReferenceForm } from './types';
 
@@ -21,6 +22,8 @@ export interface RawReference {
   inBlock?: boolean;
   /** A link (deliberate) rather than a mention: unresolved, it is broken rather than dropped. */
   deliberate?: boolean;
+  /** For a flag: the program the command line it is written in runs (commands.ts), as written. */
+  command?: string;
 }
 
 const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
@@ -91,7 +94,9 @@ function splitFragment(target: string): [string, string | undefined] {
 
 function codeReferences(code: string, line: number, inBlock: boolean): RawReference[] {
   const out: RawReference[] = [];
-  for (const match of code.matchAll(FLAG)) out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock });
+  const command = commandOf(code);
+  for (const match of code.matchAll(FLAG))
+    out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, ...(command ? { command } : {}) });
   for (const token of code.split(TOKEN_SPLIT)) {
     if (!token || token.startsWith('--')) continue;
     out.push(...classifyToken(token, line, inBlock));
@@ -272,6 +277,10 @@ function dedupe(refs: RawReference[]): RawReference[] {
     // A mention in prose outranks one in a code block (it is kept even when it does not resolve).
     if (!before || (before.inBlock && !ref.inBlock))
       seen.set(key, before ? { ...ref, line: Math.min(before.line, ref.line) } : ref);
+    // A flag is tied to the program of any command line that gives it.
+    const kept = seen.get(key)!;
+    const command = kept.command ?? before?.command ?? ref.command;
+    if (command && !kept.command) seen.set(key, { ...kept, command });
   }
   return [...seen.values()];
 }

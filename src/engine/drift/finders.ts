@@ -8,6 +8,7 @@
 // - recorded by the patterns, parser available: checked by the patterns, and re-baselined by the
 //   parser when the patterns find the symbol unchanged (nothing changed, so nothing is absorbed).
 
+import { valueReads } from './helmValues';
 import { findDefinitions, symbolText, type SymbolDefinition } from './symbols';
 import type { ParsedDeclaration, SymbolParser } from './types';
 import type { Workspace } from './workspace';
@@ -24,7 +25,7 @@ export type LocatedDefinition = SymbolDefinition & {
 };
 
 /** Pattern kinds no parser finder reports: they stay with the patterns even in a parsed file. */
-const PATTERN_ONLY_KINDS = new Set<SymbolDefinition['kind']>(['flag', 'field']);
+const PATTERN_ONLY_KINDS = new Set<SymbolDefinition['kind']>(['flag', 'field', 'value']);
 
 /** The parser's declarations as definitions, with the pattern ones it does not replace. */
 function mergeDefinitions(
@@ -95,7 +96,8 @@ export interface FileDefinitions {
 export function locateAll(path: string, text: string | null, parser: SymbolParser | undefined): FileDefinitions {
   const finder = parser?.finderFor(path) ?? null;
   if (text === null) return { finder, offered: [], patterns: [] };
-  const patterns = findDefinitions(path, text);
+  // A template's reads of a Helm value are no definition of it, but drift watches the one a value has (resolve.ts).
+  const patterns = [...findDefinitions(path, text), ...valueReads(path, text)];
   const parsed = finder ? parser!.declarations(path, text) : [];
   return { finder, offered: mergeDefinitions(finder, parsed, patterns), patterns };
 }

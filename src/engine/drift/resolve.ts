@@ -5,11 +5,13 @@
 // reported ambiguous; symbols are looked up in the symbol index and watched at each definition
 // site (a handful at most: a name defined everywhere is no reference to one thing).
 
+import { cliFiles } from './commands';
 import { RELEASE_NOTE, type RawReference } from './extract';
+import { chartOf, isValuesFile, namedChart } from './helmValues';
 import { pagePath, pageSources, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
-import { basename, parentsOf, type Workspace } from './workspace';
+import { basename, parentsOf, type Site, type Workspace } from './workspace';
 
 const MAX_SYMBOL_SITES = 3;
 
@@ -184,6 +186,11 @@ function sharedDepth(a: string, b: string): number {
   return n;
 }
 
+/** This repository's program a command line runs (commands.ts), found from the document as a path would be. */
+function programFiles(ws: Workspace, command: string, source: string | null): string[] {
+  return cliFiles(ws, command, command.includes('/') ? candidatesFor(ws, command, source, 'path', null) : []);
+}
+
 function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null = null): Resolution[] {
   const name = ref.symbol!;
   if (ref.form === 'symbol' && !name.includes('.')) {
@@ -191,20 +198,38 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
     if (dirs.length === 1)
       return [{ ok: true, form: 'directory', target: { path: dirs[0], kind: 'dir', symbol: null } }];
   }
-  let sites = ws.sitesOf(name);
+  // A template reading a Helm value does not define it: the reads are watched beside the definitions (below).
+  const found = ws.sitesOf(name);
+  const reads = found.filter((s) => s.defs.every((d) => d.kind === 'value'));
+  let sites = found.filter((s) => !reads.includes(s));
   const pod = POD_ORDINAL.exec(name);
   if (!sites.length && pod)
     sites = ws.sitesOf(pod[1]).filter((s) => s.defs.some((d) => d.kind === 'resource' && d.workload === 'StatefulSet'));
-  if (!sites.length)
-    return ref.deliberate
-      ? [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }]
-      : [];
+  if (!sites.length) {
+    if (ref.deliberate)
+      return [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }];
+    // A flag nothing defines is another tool's, unless the command line gives it to a program of ours.
+    const program = ref.form === 'flag' && ref.command ? programFiles(ws, ref.command, source) : [];
+    if (!program.length) return [];
+    const shown = program.slice(0, 3).join(', ') + (program.length > 3 ? ', …' : '');
+    const detail = `${name} is not defined anywhere in the workspace: not by ${ref.command} (${shown}), nor elsewhere`;
+    return [{ ok: false, form: 'flag', detail }];
+  }
   // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some
   // definitions share folders with the document, only the closest are watched.
   if (source && sites.length > 1) {
     const depth = sites.map((s) => sharedDepth(dirOf(source), s.path));
     const best = Math.max(...depth);
     if (best > 0) sites = sites.filter((_, i) => depth[i] === best);
+  }
+  // A value several charts define, in a document outside them: the chart the document names.
+  if (source && sites.length > 1) {
+    const chart = namedChart(
+      ws,
+      sites.map((s) => s.path),
+      ws.text(source) ?? '',
+    );
+    if (chart) sites = sites.filter((s) => chartOf(ws, s.path) === chart);
   }
   if (sites.length > MAX_SYMBOL_SITES) {
     return ref.deliberate
@@ -218,11 +243,27 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
         ]
       : [];
   }
-  return sites.map((s) => ({
+  return [...sites, ...onlyReaders(ws, sites, reads)].map((s) => ({
     ok: true as const,
     form: ref.form,
     target: { path: s.path, kind: 'symbol' as const, symbol: name },
   }));
+}
+
+/**
+ * The template that is the only one of its chart to read a value the chart defines: what makes the
+ * documented value do anything, so deleting it is drift although the key stays (helmValues.ts).
+ */
+function onlyReaders(ws: Workspace, sites: readonly Site[], reads: readonly Site[]): Site[] {
+  if (!reads.length) return [];
+  const charts = new Set(sites.filter((s) => isValuesFile(s.path)).map((s) => chartOf(ws, s.path)));
+  charts.delete(null);
+  const out: Site[] = [];
+  for (const chart of charts) {
+    const readers = reads.filter((r) => chartOf(ws, r.path) === chart);
+    if (readers.length === 1) out.push(readers[0]);
+  }
+  return out;
 }
 
 /**

@@ -118,6 +118,7 @@ export class DriftService {
       verified_at: null,
       verified_by: null,
       finder: null,
+      symbol_kind: null,
     };
     return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
       if (!resolution.ok)
@@ -163,6 +164,7 @@ export class DriftService {
         state: 'current',
         detail: 'fingerprinted',
         finder: print.finder,
+        symbol_kind: print.kinds,
       };
     });
   }
@@ -501,6 +503,7 @@ export class DriftService {
       verified_at: now,
       verified_by: `${actor.door}:${actor.name}`,
       finder: print.finder,
+      symbol_kind: print.kinds,
     };
     updateRef(this.ctx.db, next);
     return next;

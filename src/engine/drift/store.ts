@@ -35,6 +35,11 @@ export interface RefRow {
    * (finders.ts).
    */
   finder: string | null;
+  /**
+   * For a symbol: the kinds of its definitions when fingerprinted (`terraform variable`, `key`...), so it
+   * relocates only to a definition of the same kind; null: not known (rows of an older store, until checked).
+   */
+  symbol_kind: string | null;
 }
 
 export type NewRef = Omit<RefRow, 'id'>;
@@ -89,8 +94,8 @@ export function insertRef(db: SqlDatabase, row: NewRef): number {
   return db.run(
     `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint,
        base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by,
-       finder)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       finder, symbol_kind)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       row.source_kind,
       row.source,
@@ -113,6 +118,7 @@ export function insertRef(db: SqlDatabase, row: NewRef): number {
       row.verified_at,
       row.verified_by,
       row.finder ?? null,
+      row.symbol_kind ?? null,
     ],
   ).lastInsertRowid;
 }
@@ -123,7 +129,7 @@ export function updateRef(db: SqlDatabase, row: RefRow): void {
       `?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, ` +
       `mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, ` +
       `detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ` +
-      `?, finder = ? WHERE id = ?`,
+      `?, finder = ?, symbol_kind = ? WHERE id = ?`,
     [
       row.line,
       row.target_path,
@@ -142,6 +148,7 @@ export function updateRef(db: SqlDatabase, row: RefRow): void {
       row.verified_at,
       row.verified_by,
       row.finder ?? null,
+      row.symbol_kind ?? null,
       row.id,
     ],
   );

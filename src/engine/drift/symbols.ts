@@ -1,17 +1,35 @@
 // Where symbols are defined, by precise patterns per language: functions, classes and types
 // (TypeScript/JavaScript, Go, Python, shell), Go struct fields and their JSON names, Terraform
 // blocks (variable, output, module, resource, data), YAML keys and Kubernetes resource names,
-// Makefile targets, Dockerfile ARG/ENV and command-line flags. Each definition carries the line
-// span of its own text, which is what a symbol's fingerprint covers.
+// Makefile targets, Dockerfile ARG/ENV, command-line flags and Helm values' dotted paths
+// (helmValues.ts). Each definition carries the line span of its own text, which is what a symbol's
+// fingerprint covers.
+
+import { isValuesFile, valuePaths } from './helmValues';
 
 export interface SymbolDefinition {
   name: string;
   /** 0-based, inclusive. */
   start: number;
   end: number;
-  kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable';
+  kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable' | 'value';
   /** For Kubernetes resources, the resource kind (StatefulSet pods are named `<name>-<n>`). */
   workload?: string;
+  /** For Terraform, the block: `variable`, `output`, `module`, `resource` or `data`. */
+  block?: string;
+}
+
+/**
+ * What a definition is, as drift compares it when a symbol moves: its kind, a Terraform block's type
+ * with it (a variable and an output of one name are two things).
+ */
+export function definitionKind(d: Pick<SymbolDefinition, 'kind' | 'block'>): string {
+  return d.block ? `${d.kind} ${d.block}` : d.kind;
+}
+
+/** The kinds of a name's definitions in one file, as drift stores them: sorted, comma-separated; null: none. */
+export function kindsOf(defs: ReadonlyArray<Pick<SymbolDefinition, 'kind' | 'block'>>): string | null {
+  return defs.length ? [...new Set(defs.map(definitionKind))].sort().join(',') : null;
 }
 
 type Finder = (lines: string[]) => SymbolDefinition[];
@@ -177,7 +195,7 @@ const findTerraform: Finder = (lines) => {
     else if (m[1] === 'resource' && m[3]) names.push(`${m[2]}.${m[3]}`, m[3]);
     else if (m[1] === 'data' && m[3]) names.push(`data.${m[2]}.${m[3]}`);
     for (const name of names)
-      out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform' });
+      out.push({ name, start: withLeadingComments(lines, i, /^\s*(#|\/\/)/), end, kind: 'terraform', block: m[1] });
   });
   return out;
 };
@@ -302,6 +320,7 @@ export function findDefinitions(path: string, text: string): SymbolDefinition[] 
   const ext = extensionOf(path);
   const finder = FINDERS[ext] ?? (/^#!.*\b(ba)?sh\b/.test(lines[0] ?? '') ? findShell : null);
   const defs = finder ? finder(lines) : [];
+  if (finder === findYaml && isValuesFile(path)) defs.push(...valuePaths(lines, defs));
   if (ext !== 'yaml' && ext !== 'yml' && ext !== 'tf' && ext !== 'hcl') defs.push(...findFlags(lines));
   return defs;
 }

@@ -5,7 +5,7 @@
 import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
-import type { SymbolDefinition } from './symbols';
+import { kindsOf, type SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
 
@@ -24,6 +24,8 @@ export interface Print {
   mtimeMs: number;
   /** For a symbol, the finder that located it; else null. */
   finder: string | null;
+  /** For a symbol, the kinds of its definitions (symbols.ts kindsOf); else null. */
+  kinds: string | null;
 }
 
 /** A StatefulSet's pod name, `<name>-<n>`: the pod is found through its StatefulSet. */
@@ -166,9 +168,13 @@ export function fingerprintOf(ws: Workspace, target: Target): Print | null {
   const fingerprint = targetHash(ws, target);
   if (fingerprint === null) return null;
   const stat = target.kind === 'dir' ? { size: 0, mtimeMs: 0 } : (ws.stat(target.path) ?? { size: 0, mtimeMs: 0 });
-  const finder =
-    target.kind === 'symbol' && target.symbol
-      ? finderOf(definitionsIn(ws, target.path, target.symbol, target.finder))
-      : null;
-  return { fingerprint, size: stat.size, mtimeMs: stat.mtimeMs, finder };
+  const defs =
+    target.kind === 'symbol' && target.symbol ? definitionsIn(ws, target.path, target.symbol, target.finder) : null;
+  return {
+    fingerprint,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    finder: defs ? finderOf(defs) : null,
+    kinds: defs ? kindsOf(defs) : null,
+  };
 }

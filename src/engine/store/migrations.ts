@@ -302,6 +302,15 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE memory_vectors ADD COLUMN code BLOB;
     `,
   },
+  {
+    version: 10,
+    description: "drift: the kind of a symbol reference's definition (a Terraform variable, an output, a YAML key)",
+    sql: `
+      -- A symbol relocates only to a definition of the kind it had (drift/evaluate.ts). NULL: not known
+      -- yet (rows written before this column get it the first time a check finds them unchanged).
+      ALTER TABLE drift_refs ADD COLUMN symbol_kind TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -143,8 +143,9 @@ describe('signed state: upgrading a store written before it', () => {
           'memories DROP COLUMN state_signer; PRAGMA user_version = 7',
       );
       s.db.exec('ALTER TABLE chunk_vectors DROP COLUMN code; ALTER TABLE memory_vectors DROP COLUMN code');
+      s.db.exec('ALTER TABLE drift_refs DROP COLUMN symbol_kind');
       s = s.reopen();
-      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, 9);
+      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, 10);
       assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
       assert.deepEqual(s.engine.verifyRecords().refused, []);
       assert.equal(s.engine.verifyAudit().ok, true);
