@@ -14,6 +14,7 @@ import {
   type IndexStatus,
   type IndexSummary,
 } from '../engine';
+import { shown } from '../engine/model/shown';
 import type { DiscoveryConfig } from '../engine/indexing/discovery';
 import { WorkspaceFileSource } from './fileSource';
 import { WorkspaceRepoFiles } from './repoFiles';
@@ -136,6 +137,8 @@ export function localApi(engine: Engine, workspaceRoot?: string): EngineApi {
 /** The globs a client sends with indexWorkspace: lists of strings or nothing. */
 function discoveryArg(value: unknown): DiscoveryConfig | undefined {
   if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new LoreError('INVALID_INPUT', 'indexWorkspace: discovery must be an object { include?, exclude? }');
   const { include, exclude } = value as { include?: unknown; exclude?: unknown };
   const globs = (list: unknown, name: string): string[] | undefined => {
     if (list === undefined) return undefined;
@@ -146,30 +149,87 @@ function discoveryArg(value: unknown): DiscoveryConfig | undefined {
   return { include: globs(include, 'include'), exclude: globs(exclude, 'exclude') };
 }
 
-/** Runs one RPC request against the engine; throws LoreError for bad requests. */
+/** The ops whose first argument is who acts: a client must say it, as the engine's Actor. */
+const ACTOR_OPS: ReadonlySet<RpcOp> = new Set([
+  'remember',
+  'setStatus',
+  'supersede',
+  'promote',
+  'forget',
+  'resolveInbox',
+  'sessionClose',
+  'reverify',
+  'reverifyReference',
+  'importBundle',
+  'trustAuthor',
+  'distrustAuthor',
+  'canonicalize',
+]);
+
+function checkActor(op: RpcOp, value: unknown): void {
+  const actor = value as Partial<Actor> | null;
+  if (
+    actor === null ||
+    typeof actor !== 'object' ||
+    typeof actor.door !== 'string' ||
+    typeof actor.name !== 'string' ||
+    (actor.human !== undefined && typeof actor.human !== 'boolean')
+  )
+    throw new LoreError('INVALID_INPUT', `${op}: args[0] must be the actor { door, name, human? }`);
+}
+
+/** A request the owner has checked: a known op, its arguments, and indexing's options. */
+export interface RpcCall {
+  op: RpcOp;
+  args: unknown[];
+  index?: Omit<IndexRequest, 'signal'>;
+}
+
+/**
+ * Checks an RPC body ({ op, args }) before anything runs, so a bad one is answered with a plain
+ * error (indexWorkspace's included, before its stream starts). JSON writes an omitted argument
+ * as null; it is read back as undefined, so the engine's defaults apply as in a local call.
+ */
+export function checkRpc(body: unknown): RpcCall {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new LoreError('INVALID_INPUT', 'the request body must be a JSON object { "op": "…", "args": [ … ] }');
+  const { op, args } = body as { op?: unknown; args?: unknown };
+  if (op === undefined) throw new LoreError('INVALID_INPUT', 'the request has no "op"', `one of ${RPC_OPS.join(', ')}`);
+  if (typeof op !== 'string' || !(RPC_OPS as readonly string[]).includes(op))
+    throw new LoreError('INVALID_INPUT', `unknown operation ${shown(op)}`, `one of ${RPC_OPS.join(', ')}`);
+  const known = op as RpcOp;
+  if (!Array.isArray(args)) throw new LoreError('INVALID_INPUT', `${op}: args must be a list`);
+  const given = args.map((a: unknown) => (a === null ? undefined : a));
+  if (ACTOR_OPS.has(known)) checkActor(known, given[0]);
+  if (known !== 'indexWorkspace') return { op: known, args: given };
+  // The owner indexes its own workspace: a client names no folder to read.
+  const options = (given[1] ?? {}) as { full?: unknown; discovery?: unknown };
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw new LoreError('INVALID_INPUT', 'indexWorkspace: args[1] must be an object { full?, discovery? }');
+  if (options.full !== undefined && typeof options.full !== 'boolean')
+    throw new LoreError('INVALID_INPUT', 'indexWorkspace: full must be true or false');
+  return { op: known, args: given, index: { full: options.full === true, discovery: discoveryArg(options.discovery) } };
+}
+
+/** Runs one checked RPC request against the engine; throws LoreError for bad requests. */
 export async function dispatchRpc(
   engine: Engine,
   workspaceRoot: string,
-  body: unknown,
+  call: RpcCall,
   run: RpcRun = {},
 ): Promise<unknown> {
-  const { op, args } = (body ?? {}) as { op?: unknown; args?: unknown };
-  if (typeof op !== 'string' || !(RPC_OPS as readonly string[]).includes(op))
-    throw new LoreError('INVALID_INPUT', `unknown operation ${JSON.stringify(op)}`);
-  if (!Array.isArray(args)) throw new LoreError('INVALID_INPUT', 'args must be a list');
-  // The owner indexes its own workspace: a client names no folder to read.
-  if (op === 'indexWorkspace') {
-    const given = (args[1] ?? {}) as { full?: unknown; discovery?: unknown };
-    return runIndex(
-      engine,
-      workspaceRoot,
-      { full: given.full === true, discovery: discoveryArg(given.discovery), signal: run.signal },
-      run.onProgress,
-    );
+  const { op, args } = call;
+  if (call.index) return runIndex(engine, workspaceRoot, { ...call.index, signal: run.signal }, run.onProgress);
+  try {
+    if (op === 'canonicalize')
+      return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));
+    return await (engine[op as EngineOp] as (...a: unknown[]) => unknown).apply(engine, args);
+  } catch (error) {
+    // A client's argument of the wrong shape reached code that trusted its type.
+    if (error instanceof TypeError)
+      throw new LoreError('INVALID_INPUT', `${op}: an argument has the wrong type (${error.message})`);
+    throw error;
   }
-  if (op === 'canonicalize')
-    return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));
-  return (engine[op as EngineOp] as (...a: unknown[]) => unknown).apply(engine, args);
 }
 
 type RpcError = { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> };

@@ -11,17 +11,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { LoreError, isLoreError, type Logger } from '../engine';
+import { MAX_BUNDLE_CHARS, isLoreError, type Logger } from '../engine';
 import type { StoreAccess } from '../mcp/access';
 import { MAX_MCP_MESSAGE_BYTES } from '../mcp/jsonRpc';
 import { buildServer } from '../mcp/server';
-import { dispatchRpc } from './engineApi';
+import { checkRpc, dispatchRpc, type RpcCall } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
+import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
 import { McpSessions } from './mcpSessions';
 import { readWorkspaceFile } from './workspaceFiles';
 
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
-const MAX_RPC_BODY_BYTES = 160 * 1024 * 1024;
+const MAX_RPC_BODY_BYTES = MAX_BUNDLE_CHARS * 2.5;
 
 export interface HttpServeOptions {
   access: StoreAccess;
@@ -55,22 +56,6 @@ function authorized(req: IncomingMessage, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new LoreError('LIMIT_EXCEEDED', `request body over ${limit / 1024 / 1024} MiB`);
-    chunks.push(chunk as Buffer);
-  }
-  if (!size) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new LoreError('INVALID_INPUT', 'request body is not JSON');
-  }
-}
-
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
@@ -82,7 +67,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
-    const body = req.method === 'POST' ? await readJson(req, MAX_MCP_MESSAGE_BYTES) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, MAX_MCP_MESSAGE_BYTES, '/mcp') : undefined;
     const existing = typeof sessionId === 'string' ? sessions.use(sessionId) : undefined;
     if (existing) return existing.handleRequest(req, res, body);
     if (sessionId)
@@ -120,15 +105,15 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
-    const body = await readJson(req, MAX_RPC_BODY_BYTES);
-    if ((body as { op?: unknown } | undefined)?.op === 'indexWorkspace') return indexRpc(res, body);
-    const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', body));
+    const call = checkRpc(await readJsonBody(req, MAX_RPC_BODY_BYTES, '/rpc'));
+    if (call.index) return indexRpc(res, call);
+    const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', call));
     sendJson(res, 200, { result });
   };
 
   // Indexing runs for minutes: its answer is lines (progress as it goes, then the result or the
   // error), so a client shows progress and never waits on silence; a client that hangs up cancels it.
-  const indexRpc = async (res: ServerResponse, body: unknown) => {
+  const indexRpc = async (res: ServerResponse, call: RpcCall) => {
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableEnded) controller.abort();
@@ -138,7 +123,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     try {
       const run = { signal: controller.signal, onProgress: (progress: unknown) => res.write(line({ progress })) };
       const result = await options.access.use((engine) =>
-        dispatchRpc(engine, options.workspaceRoot() ?? '', body, run),
+        dispatchRpc(engine, options.workspaceRoot() ?? '', call, run),
       );
       res.end(line({ result }));
     } catch (error) {
@@ -182,8 +167,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
           : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
     work.catch((error) => {
       if (!isLoreError(error)) options.logger.error(`HTTP ${req.method} ${path}: ${(error as Error)?.stack ?? error}`);
+      if (error instanceof RefusedBody) closeAfterRefusal(req, res);
       if (!res.headersSent)
-        sendJson(res, isLoreError(error) ? 400 : 500, {
+        sendJson(res, error instanceof RefusedBody ? error.status : isLoreError(error) ? 400 : 500, {
           error: isLoreError(error)
             ? error.toJSON()
             : { code: 'INTERNAL', message: String((error as Error)?.message ?? error) },
@@ -191,6 +177,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       else res.end();
     });
   });
+
+  // A client that trickles its headers or body (slowloris) holds one connection, never the owner,
+  // and not for long: a whole request, even the largest bundle, arrives on loopback in seconds.
+  http.headersTimeout = 20_000;
+  http.requestTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -1,50 +1,25 @@
 // A stored record restated as a `remember` input: what drift's reverify, the steward's merge and a
-// bundle's content check hand to validation and save. One rebuild, so a field added to a record
-// cannot be dropped by one of them (a merge once lost valid_from and restarted the valid time).
+// bundle's content check hand to validation and save. One rebuild over the record's content fields
+// (contentDigest.ts), so a field added to a record cannot be dropped by one of them (a merge once
+// lost valid_from and restarted the valid time).
 
 import type { Memory, RememberInput } from '../model/types';
+import { CONTENT_FIELDS, type ContentField } from './contentDigest';
 
-/** The fields of a record that a `remember` input carries. */
-export type RestatedFields = Pick<
-  Memory,
-  | 'key'
-  | 'type'
-  | 'title'
-  | 'description'
-  | 'body'
-  | 'links'
-  | 'anchors'
-  | 'tags'
-  | 'scope'
-  | 'basis'
-  | 'confidence'
-  | 'provenance'
-  | 'valid_from'
-  | 'valid_until'
-  | 'review_after'
-  | 'fact_key'
->;
+/** The fields of a record that a `remember` input carries: its content, provenance and valid_until. */
+export type RestatedFields = Pick<Memory, ContentField | 'provenance' | 'valid_until'>;
 
 export function toRememberInput(m: RestatedFields, overrides: Partial<RememberInput> = {}): RememberInput {
   // created_at is the store's bookkeeping of when a version was written, never an input.
   const { created_at: _created, ...provenance } = m.provenance;
+  // A field the record holds no value for (null) is left out, as a person leaves it out.
+  const content = Object.fromEntries(
+    CONTENT_FIELDS.filter((field) => m[field] !== null).map((field) => [field, m[field]]),
+  ) as Pick<RememberInput, ContentField>;
   return {
-    key: m.key,
-    type: m.type,
-    title: m.title,
-    description: m.description,
-    body: m.body,
-    links: m.links,
-    anchors: m.anchors,
-    tags: m.tags,
-    scope: m.scope,
-    basis: m.basis,
-    ...(m.confidence !== null ? { confidence: m.confidence } : {}),
+    ...content,
     provenance: { ...provenance, evidence: provenance.evidence ?? [] },
-    valid_from: m.valid_from,
     ...(m.valid_until ? { valid_until: m.valid_until } : {}),
-    ...(m.review_after ? { review_after: m.review_after } : {}),
-    ...(m.fact_key ? { fact_key: m.fact_key } : {}),
     ...overrides,
   };
 }

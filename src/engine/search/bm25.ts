@@ -6,7 +6,7 @@
 // 50k chunks every document word looks rarer than the same word among memories).
 
 import type { SqlDatabase } from '../ports';
-import { ftsQuery, stem } from './text';
+import { ftsQuery, stem, words } from './text';
 
 /** One field of a candidate: its text, its weight, and how much its length dampens a match. */
 export interface Field {
@@ -58,18 +58,13 @@ interface Counted {
 }
 
 function count(text: string): Counted {
-  const folded = text
-    .slice(0, FIELD_CHARS)
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '');
-  const words = folded.match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+  const all = words(text.slice(0, FIELD_CHARS));
   const counts = new Map<string, number>();
-  for (const w of words) {
+  for (const w of all) {
     const s = matchStem(w);
     counts.set(s, (counts.get(s) ?? 0) + 1);
   }
-  return { counts, length: words.length };
+  return { counts, length: all.length };
 }
 
 const COUNT_CACHE_LIMIT = 20_000;
@@ -137,26 +132,38 @@ export interface WeightedTerm {
   idf: number;
 }
 
-/** Each query word's idf over memories and chunks together (df counted once per word per store state). */
+/** How many chunks and memories hold `word`: counted once per word per store state. */
+function frequency(db: SqlDatabase, known: Frequencies, word: string): { chunks: number; memories: number } {
+  let df = known.byTerm.get(word);
+  if (!df) {
+    const match = ftsQuery(word);
+    const matching = (table: 'doc_fts' | 'memory_fts') =>
+      db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0;
+    df = {
+      chunks: known.chunks ? matching('doc_fts') : 0,
+      memories: known.memories ? matching('memory_fts') : 0,
+    };
+    known.byTerm.set(word, df);
+  }
+  return df;
+}
+
+/** The chunks in the index, and for each word how many of them hold it (the counts recall's idf uses). */
+export function chunkFrequencies(db: SqlDatabase): { chunks: number; holding(word: string): number } {
+  const known = store(db);
+  return { chunks: known.chunks, holding: (word) => frequency(db, known, word).chunks };
+}
+
+/** Each query word's idf over memories and chunks together. */
 export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] {
   const known = store(db);
-  const matching = (table: 'doc_fts' | 'memory_fts', match: string) =>
-    db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0;
   const seen = new Set<string>();
   const out: WeightedTerm[] = [];
   for (const word of words) {
     const s = matchStem(word);
     if (seen.has(s)) continue;
     seen.add(s);
-    let df = known.byTerm.get(word);
-    if (!df) {
-      const match = ftsQuery(word);
-      df = {
-        chunks: known.chunks ? matching('doc_fts', match) : 0,
-        memories: known.memories ? matching('memory_fts', match) : 0,
-      };
-      known.byTerm.set(word, df);
-    }
+    const df = frequency(db, known, word);
     // A handful of records says little about how rare a word is: the counts are smoothed with
     // PRIOR_RECORDS pseudo-records holding each word at PRIOR_SHARE, which a large store outweighs.
     const total = known.chunks + known.memories + PRIOR_RECORDS;

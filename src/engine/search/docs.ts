@@ -3,6 +3,7 @@
 
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from '../indexing/kinds';
+import { chunkFrequencies } from './bm25';
 import { ftsQuery, queryTerms } from './text';
 
 export interface DocCandidate {
@@ -29,29 +30,6 @@ const COLUMNS =
 const PRUNE_MIN_CHUNKS = 5000;
 const PRUNE_SHARE = 0.1;
 
-interface DocFrequencies {
-  generation: string;
-  chunks: number;
-  byTerm: Map<string, number>;
-}
-
-// Per connection, until the index changes (a finished index run stamps index.last_index).
-const frequencies = new WeakMap<SqlDatabase, DocFrequencies>();
-
-function docFrequencies(db: SqlDatabase): DocFrequencies {
-  const generation = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
-  let known = frequencies.get(db);
-  if (!known || known.generation !== generation) {
-    known = {
-      generation,
-      chunks: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0,
-      byTerm: new Map(),
-    };
-    frequencies.set(db, known);
-  }
-  return known;
-}
-
 /**
  * The query's rarer words, when the index is large and some words are common: chunks are found by
  * the words that tell them apart (a word in a tenth of all chunks adds little evidence) and then
@@ -59,16 +37,9 @@ function docFrequencies(db: SqlDatabase): DocFrequencies {
  */
 function rarerWords(db: SqlDatabase, query: string): string | null {
   const words = queryTerms(query);
-  const known = docFrequencies(db);
+  const known = chunkFrequencies(db);
   if (known.chunks < PRUNE_MIN_CHUNKS || words.length < 2) return null;
-  const df = (word: string) => {
-    let n = known.byTerm.get(word);
-    if (n === undefined) {
-      n = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_fts WHERE doc_fts MATCH ?', [ftsQuery(word)])?.n ?? 0;
-      known.byTerm.set(word, n);
-    }
-    return n;
-  };
+  const df = known.holding;
   const rare = words.filter((w) => df(w) <= PRUNE_SHARE * known.chunks);
   if (rare.length === words.length) return null;
   return ftsQuery((rare.length ? rare : [[...words].sort((a, b) => df(a) - df(b))[0]]).join(' '));

@@ -5,6 +5,7 @@
 
 import type { DocCandidate } from './docs';
 import { matchStem } from './bm25';
+import { words } from './text';
 
 const SNIPPET_CHARS = 300;
 /** A line shorter than this is joined with the next content line, so a snippet says something. */
@@ -35,7 +36,7 @@ function contentLines(doc: DocCandidate): Line[] {
 
 function matches(text: string, probe: Set<string>): number {
   const seen = new Set<string>();
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []) {
+  for (const word of words(text)) {
     const s = matchStem(word);
     if (probe.has(s)) seen.add(s);
   }

@@ -13,15 +13,20 @@ const STOP_WORDS = new Set(
 
 const MAX_QUERY_TERMS = 32;
 
-/** Lowercased words of two or more characters (letters, digits), stop words removed, in order, unique. */
-export function terms(text: string): string[] {
-  const words =
+/** Lowercased words of two or more characters (letters, digits), accents folded, in order: every word. */
+export function words(text: string): string[] {
+  return (
     text
       .toLowerCase()
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
-      .match(/[\p{L}\p{N}]{2,}/gu) ?? [];
-  return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
+      .match(/[\p{L}\p{N}]{2,}/gu) ?? []
+  );
+}
+
+/** A text's words with stop words removed, in order, unique. */
+export function terms(text: string): string[] {
+  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w)))];
 }
 
 /**

@@ -48,6 +48,15 @@ const INCIDENT = [
   '',
 ].join('\n');
 
+const MOVE = [
+  '# Office move',
+  '',
+  'The travaux schedule for the second floor is kept on the facilities wiki page, updated weekly.',
+  '',
+  'Le café déménage au rez-de-chaussée le lundi, et la cuisine du deuxième étage ferme ce jour-là.',
+  '',
+].join('\n');
+
 describe('readable document hits', () => {
   let s: TestStore;
   before(async () => {
@@ -56,6 +65,7 @@ describe('readable document hits', () => {
     mkdirSync(join(root, 'docs', 'incidents'), { recursive: true });
     writeFileSync(join(root, 'docs', 'keys.md'), TEMPLATE_PAGE);
     writeFileSync(join(root, 'docs', 'incidents', '2024-03-02-dns.md'), INCIDENT);
+    writeFileSync(join(root, 'docs', 'move.md'), MOVE);
     const run = s.engine.index(new WorkspaceFileSource(root));
     while (!(await run.next()).done);
   });
@@ -101,5 +111,13 @@ describe('readable document hits', () => {
     assert.equal(hit.title, 'Rotating the signing keys');
     assert.match(hit.description, /^Before you start: Check that the new signing key is published/);
     assert.doesNotMatch(hit.description, /(^|>)\s*(>|:)/);
+  });
+
+  it('matches the snippet line with accents folded, as recall scored it', async () => {
+    const { results } = await s.engine.recall({ query: 'cafe demenage travaux' });
+    const hit = results.find((h): h is DocHit => h.record === 'doc' && h.path === 'docs/move.md')!;
+    assert.ok(hit, JSON.stringify(results));
+    assert.match(hit.description, /Le café déménage/);
+    assert.equal(hit.lines[0], 5);
   });
 });
