@@ -7,7 +7,8 @@ import { prng } from '../../../../scripts/prng';
 import { putDoc, storeVector } from '../../../../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
 import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/search/vectors';
-import { openTestStore, type TestStore } from '../../../support/store';
+import { confirmedPerson, memory, openTestStore, type TestStore } from '../../../support/store';
+import type { SqlDatabase } from '../../../../src/engine/ports';
 
 const MODEL = 'test-model@q8#000000000000';
 const DIMS = 384;
@@ -178,6 +179,66 @@ describe('vector search', () => {
       );
       bumpVectorGeneration({ db: s.db } as never);
       assert.equal(cache.search(s.db, MODEL, extra, 1)[0].id, id);
+    });
+
+    it('a new process reads the codes from packed pages, never a vector row, and ranks the same', () => {
+      const vectors = anisotropic(3000, 10, 60);
+      storeChunks(s, vectors);
+      const queries = anisotropic(8, 11);
+      const first = new VectorCache();
+      const before = queries.map((q) => first.search(s.db, MODEL, q, 10));
+      const pages = s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages WHERE model = ?', [MODEL])!;
+      assert.equal(pages.n, 1, '3,000 codes fit one page');
+      const statements: string[] = [];
+      // The store, with every statement it is handed written down.
+      const watched = Object.create(s.db) as SqlDatabase;
+      for (const name of ['get', 'all', 'run'] as const)
+        watched[name] = ((sql: string, params?: never) => {
+          statements.push(sql);
+          return s.db[name](sql, params);
+        }) as never;
+      const second = new VectorCache();
+      assert.equal(second.size(watched, MODEL), 3000);
+      const scans = statements.filter((sql) => /FROM (chunk|memory)_vectors/.test(sql));
+      assert.deepEqual(scans, [], 'no statement reads the vector tables to load the codes');
+      assert.deepEqual(
+        queries.map((q) => second.search(s.db, MODEL, q, 10)),
+        before,
+      );
+    });
+
+    it("any write to a model's vectors drops its pages; the next search finds the new vector and writes them again", () => {
+      const vectors = anisotropic(60, 12);
+      storeChunks(s, vectors.slice(0, 50));
+      const pages = () =>
+        s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages WHERE model = ?', [MODEL])!.n;
+      new VectorCache().size(s.db, MODEL);
+      assert.equal(pages(), 1);
+      const id = s.db.get<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord DESC LIMIT 1')!.id;
+      s.db.transaction(() =>
+        storeVector(s.db, { table: 'chunk', id, text: '' }, MODEL, vectors[55], readCentre(s.db, MODEL)!),
+      );
+      assert.equal(pages(), 0, 'a vector stored drops the pages');
+      bumpVectorGeneration({ db: s.db } as never);
+      assert.equal(new VectorCache().search(s.db, MODEL, vectors[55], 1)[0].id, id);
+      assert.equal(pages(), 1);
+      s.db.run('DELETE FROM chunk_vectors WHERE chunk_id = ?', [id]);
+      assert.equal(pages(), 0, 'a vector deleted drops the pages');
+    });
+
+    it("forgetting a memory drops the pages that held its vector's code", () => {
+      const key = s.engine.remember(confirmedPerson, memory()).key;
+      const row = s.db.get<{ id: number }>('SELECT id FROM memories WHERE key = ?', [key])!;
+      const [vector] = anisotropic(1, 13);
+      s.db.transaction(() =>
+        storeVector(s.db, { table: 'memory', id: row.id, text: '' }, MODEL, vector, centreFor(s.db, MODEL, [vector])),
+      );
+      bumpVectorGeneration({ db: s.db } as never);
+      assert.equal(new VectorCache().search(s.db, MODEL, vector, 1)[0].table, 'memory');
+      const held = () => s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n;
+      assert.equal(held(), 1);
+      s.engine.forget(confirmedPerson, key);
+      assert.equal(held(), 0);
     });
   });
 });
