@@ -191,6 +191,8 @@ function backfillCodes(db: SqlDatabase, model: string): void {
 
 /** Codes a packed page holds (384-bit codes: 393 KB a page, 31 pages at 250k vectors). */
 const CODES_PER_PAGE = 8192;
+/** Pages read by one statement (3 MB of codes at 384 dimensions). */
+const PAGES_PER_READ = 8;
 
 function bytes(array: Int32Array | Uint32Array | Uint8Array, from: number, to: number): Uint8Array {
   const size = array.BYTES_PER_ELEMENT;
@@ -256,7 +258,7 @@ export class VectorCache {
 
   /** The packed pages of the model's codes, when they are current (any write to its vectors drops them). */
   private loadPages(db: SqlDatabase, model: string): boolean {
-    // Sizes first, then one page at a time: never every page's blobs at once beside the arrays.
+    // Sizes first, then a few pages at a time: never every page's blobs at once beside the arrays.
     const pages = db.all<{ page: number; n: number; idBytes: number; codeBytes: number }>(
       'SELECT page, length(tables) AS n, length(ids) AS idBytes, length(codes) AS codeBytes ' +
         'FROM vector_code_pages WHERE model = ? ORDER BY page',
@@ -271,17 +273,23 @@ export class VectorCache {
     const ids = new Int32Array(total);
     const tables = new Uint8Array(total);
     let at = 0;
-    for (const { page, n } of pages) {
-      const row = db.get<{ ids: Uint8Array; tables: Uint8Array; codes: Uint8Array }>(
-        'SELECT ids, tables, codes FROM vector_code_pages WHERE model = ? AND page = ?',
-        [model, page],
+    // A few pages a statement: each statement outside a transaction takes and drops the store's lock.
+    for (let first = 0; first < pages.length; first += PAGES_PER_READ) {
+      const rows = db.all<{ page: number; ids: Uint8Array; tables: Uint8Array; codes: Uint8Array }>(
+        'SELECT page, ids, tables, codes FROM vector_code_pages WHERE model = ? AND page >= ? AND page < ? ' +
+          'ORDER BY page',
+        [model, first, first + PAGES_PER_READ],
       );
-      if (!row || row.tables.byteLength !== n) return false;
-      ids.set(new Int32Array(aligned(row.ids).buffer, aligned(row.ids).byteOffset, n), at);
-      tables.set(row.tables, at);
-      codes.set(new Uint32Array(aligned(row.codes).buffer, aligned(row.codes).byteOffset, n * words), at * words);
-      at += n;
+      for (const [i, row] of rows.entries()) {
+        const n = pages[first + i]?.n;
+        if (row.page !== first + i || row.tables.byteLength !== n) return false;
+        ids.set(new Int32Array(aligned(row.ids).buffer, aligned(row.ids).byteOffset, n), at);
+        tables.set(row.tables, at);
+        codes.set(new Uint32Array(aligned(row.codes).buffer, aligned(row.codes).byteOffset, n * words), at * words);
+        at += n;
+      }
     }
+    if (at !== total) return false;
     this.count = total;
     this.words = words;
     this.codes = codes;

@@ -207,6 +207,39 @@ describe('vector search', () => {
       );
     });
 
+    it('codes over several pages come back in their order', () => {
+      // 32 dimensions (one word a code) keep 20,000 vectors quick to store; 8,192 codes a page.
+      const random = prng(14);
+      const vectors = Array.from({ length: 20000 }, () =>
+        unit(Float32Array.from({ length: 32 }, () => random() - 0.5)),
+      );
+      const chunks = vectors.map((_, i) => ({ heading: '', startLine: i + 1, endLine: i + 1, text: `c${i}` }));
+      s.db.transaction(() =>
+        putDoc(
+          s.db,
+          { path: 'big.md', kind: 'guide', title: 'big', contentHash: 'y', size: 1, mtimeMs: 1, redactions: 0, chunks },
+          '2026-01-01T00:00:00.000Z',
+        ),
+      );
+      const ids = s.db.all<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord').map((r) => r.id);
+      s.db.transaction(() => {
+        const centre = centreFor(s.db, MODEL, vectors.slice(0, 32));
+        vectors.forEach((v, i) => storeVector(s.db, { table: 'chunk', id: ids[i], text: '' }, MODEL, v, centre));
+      });
+      bumpVectorGeneration({ db: s.db } as never);
+      const queries = vectors.filter((_, i) => i % 4999 === 0);
+      const rowsCache = new VectorCache();
+      const fromRows = queries.map((q) => rowsCache.search(s.db, MODEL, q, 5));
+      assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n, 3);
+      const fromPages = new VectorCache();
+      assert.equal(fromPages.size(s.db, MODEL), 20000);
+      assert.deepEqual(
+        queries.map((q) => fromPages.search(s.db, MODEL, q, 5)),
+        fromRows,
+      );
+      queries.forEach((q, i) => assert.equal(fromRows[i][0].id, ids[vectors.indexOf(q)], 'a vector finds itself'));
+    });
+
     it("any write to a model's vectors drops its pages; the next search finds the new vector and writes them again", () => {
       const vectors = anisotropic(60, 12);
       storeChunks(s, vectors.slice(0, 50));
