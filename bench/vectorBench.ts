@@ -13,7 +13,7 @@
 // - the same answered by a live owner (`lore serve`, its model loaded) vs LORE_EMBED=off.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { prng } from '../scripts/prng';
@@ -437,4 +437,22 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
     details,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+// npx tsx bench/vectorBench.ts [--files 1500,6000,24000] [--out FILE]: this section alone.
+if (require.main === module) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i < 0 ? undefined : process.argv[i + 1];
+  };
+  const files = arg('--files')?.split(',').map(Number);
+  vectorSection(vectorOptions(false, { ...(files ? { files } : {}), log: (line) => console.error(line) })).then(
+    (section) => {
+      const text = JSON.stringify(section, null, 1);
+      const out = arg('--out');
+      if (out) writeFileSync(out, text);
+      for (const f of section.figures)
+        console.log(`${f.name} ${JSON.stringify(f.sizes)} ${f.median} / ${f.baseline?.median}`);
+    },
+  );
 }
