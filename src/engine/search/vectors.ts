@@ -248,8 +248,11 @@ export class VectorCache {
     const key = `${model}@${generation}`;
     if (key === this.key) return;
     if (!this.loadPages(db, model)) {
+      // Pages are written by a process's first load only: a long-lived one that reloads is
+      // following an index as it embeds, and the next batch would drop them again.
+      const first = this.key === '';
       this.loadRows(db, model);
-      savePages(db, model, this.count, this.words, this.ids, this.tables, this.codes);
+      if (first) savePages(db, model, this.count, this.words, this.ids, this.tables, this.codes);
     }
     // After the rows: codes written for vectors from before codes existed fix the centre.
     this.centre = readCentre(db, model);

@@ -179,6 +179,8 @@ describe('vector search', () => {
       );
       bumpVectorGeneration({ db: s.db } as never);
       assert.equal(cache.search(s.db, MODEL, extra, 1)[0].id, id);
+      const pages = s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n;
+      assert.equal(pages, 0, 'a process that reloads while an index embeds leaves the pages to a first load');
     });
 
     it('a new process reads the codes from packed pages, never a vector row, and ranks the same', () => {
