@@ -242,7 +242,7 @@ describe('vector search', () => {
       queries.forEach((q, i) => assert.equal(fromRows[i][0].id, ids[vectors.indexOf(q)], 'a vector finds itself'));
     });
 
-    it("any write to a model's vectors drops its pages; the next search finds the new vector and writes them again", () => {
+    it("any write to a model's vectors drops its pages; the next search finds the vector and writes them", () => {
       const vectors = anisotropic(60, 12);
       storeChunks(s, vectors.slice(0, 50));
       const pages = () =>
