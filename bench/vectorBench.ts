@@ -9,10 +9,11 @@
 //   its growth exponent;
 // - the vector search alone (sign codes + exact re-ranking) vs what it replaced: every float
 //   vector in memory, every score computed and fully sorted;
-// - whole-process `lore recall` with the model vs LORE_EMBED=off: wall, CPU and peak RSS.
+// - whole-process `lore recall` with the model vs LORE_EMBED=off: wall, CPU and peak RSS;
+// - the same answered by a live owner (`lore serve`, its model loaded) vs LORE_EMBED=off.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { prng } from '../scripts/prng';
@@ -23,7 +24,8 @@ import { runIndex } from '../src/host/engineApi';
 import { createTransformersEmbedder, isEmbedderUnavailable } from '../src/host/embed/transformersEmbedder';
 import { openStore } from '../src/host/openStore';
 import { WasmSqlDatabase } from '../src/host/sqlite';
-import { CLI } from '../test/support/processes';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CLI, startServe } from '../test/support/processes';
 import { docsCorpus, writeCorpus } from './docsCorpus';
 import { benchModel } from './embed';
 import { median } from './memory';
@@ -43,7 +45,8 @@ export interface VectorBenchOptions {
 export function vectorOptions(quick: boolean, overrides: Partial<VectorBenchOptions> = {}): VectorBenchOptions {
   return {
     quick,
-    files: quick ? [20, 60] : [1500, 6000],
+    // 24,000 files are about 250k chunks, the issue's size (laying them out and indexing take minutes).
+    files: quick ? [20, 60] : [1500, 6000, 24000],
     queries: quick ? 3 : 30,
     processRuns: quick ? 1 : 7,
     ...overrides,
@@ -85,12 +88,13 @@ function unitVectors(
 }
 
 /** What VectorCache did before sign codes: every vector as floats, every score, a full sort. */
-function bruteForce(matrix: Float32Array, dims: number, query: Float32Array, k: number): number[] {
-  const n = matrix.length / dims;
+function bruteForce(vectors: Float32Array[], query: Float32Array, k: number): number[] {
+  const n = vectors.length;
   const scores = new Float32Array(n);
   for (let i = 0; i < n; i++) {
+    const v = vectors[i];
     let dot = 0;
-    for (let d = 0; d < dims; d++) dot += matrix[i * dims + d] * query[d];
+    for (let d = 0; d < query.length; d++) dot += v[d] * query[d];
     scores[i] = dot;
   }
   return [...scores.keys()].sort((a, b) => scores[b] - scores[a]).slice(0, k);
@@ -151,7 +155,10 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
       store = openStore({ workspace, home, door: 'bench', symbols: false });
       try {
         store.engine.useEmbedder(embedder);
-        await store.engine.recall({ query: queries[0] }); // loads the codes
+        // The first search after the vectors were written reads them row by row and writes the pages.
+        const firstStart = now();
+        await store.engine.recall({ query: queries[0] });
+        details[`first_recall_ms_${chunks}`] = elapsedMs(firstStart);
         const withVectors: number[] = [];
         const lexical: number[] = [];
         const withVectorsCpu: number[] = [];
@@ -208,9 +215,6 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
       try {
         const cache = new VectorCache();
         cache.size(db, embedder.modelId);
-        const dims = embedder.dims;
-        const matrix = new Float32Array(vectors.length * dims);
-        vectors.forEach((v, i) => matrix.set(v, i * dims));
         // Questions near stored chunks (a paraphrase lies near its passage): a stored vector plus noise.
         const random = prng(files + 1);
         const probes = queries.map(() => {
@@ -227,7 +231,7 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
           const hits = cache.search(db, embedder.modelId, probe, 100);
           coded.push(elapsedMs(start));
           start = now();
-          const exact = bruteForce(matrix, dims, probe, 10).map((i) => rows[i].id);
+          const exact = bruteForce(vectors, probe, 10).map((i) => rows[i].id);
           brute.push(elapsedMs(start));
           const top = new Set(hits.slice(0, 10).map((h) => h.id));
           agree += exact.filter((id) => top.has(id)).length / 10;
@@ -243,7 +247,10 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
           }),
         );
         details[`top10_agreement_${chunks}`] = agree / probes.length;
-        details[`held_mb_${chunks}`] = { codes: cache.heldBytes() / 1e6, floats: matrix.byteLength / 1e6 };
+        details[`held_mb_${chunks}`] = {
+          codes: cache.heldBytes() / 1e6,
+          floats: (vectors.length * embedder.dims * 4) / 1e6,
+        };
         log(
           `vectors: ${chunks} chunks: recall p50 ` +
             `${longLived[longLived.length - 1].p50.toFixed(1)} ms, search ` +
@@ -323,6 +330,64 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
         }),
       );
       details.cold = runs;
+
+      // With a live owner (\`lore serve\`, as the editor or an MCP client starts), the CLI asks it:
+      // no store opened, no model loaded in the CLI. Baseline: the lexical one-shot runs above.
+      const owner = await startServe({ home, workspace, env: base });
+      try {
+        for (let i = 0; ; i++) {
+          const r = spawnSync(process.execPath, [CLI, '--json', 'doctor'], {
+            cwd: workspace,
+            env: base,
+            encoding: 'utf8',
+          });
+          const model = (JSON.parse(r.stdout) as { stats?: { index?: { model?: string } } }).stats?.index?.model;
+          if (model === embedder.modelId) break;
+          if (i >= 600) throw new Error(`the owner has no model after a minute: ${r.stdout}`);
+          await delay(100);
+        }
+        const viaOwner = { wall: [] as number[], cpu: [] as number[], rss: [] as number[] };
+        for (let round = 0; round <= options.processRuns; round++) {
+          rmSync(rssFile, { force: true });
+          const start = now();
+          const r = spawnSync(
+            process.execPath,
+            [...preload, CLI, '--json', 'recall', QUERIES[round % QUERIES.length]],
+            { cwd: workspace, env: base, encoding: 'utf8' },
+          );
+          const wall = elapsedMs(start);
+          if (r.status !== 0 || !(JSON.parse(r.stdout) as { vectors: boolean }).vectors)
+            throw new Error(`lore recall through the owner: ${r.status} ${r.stderr}`);
+          if (round === 0) continue;
+          const [cpu, rss] = readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
+          viaOwner.wall.push(wall);
+          viaOwner.cpu.push(cpu);
+          viaOwner.rss.push(rss);
+        }
+        figures.push(
+          figure({
+            name: 'vectors.cold_recall_owner',
+            label: 'whole-process lore recall answered by a live owner (its model), wall p50',
+            sizes,
+            unit: 'ms',
+            runs: viaOwner.wall,
+            baseline: { label: 'LORE_EMBED=off, no owner', runs: runs.lexical.wall },
+            target: { on: 'ratio', op: '<=', limit: 2 },
+          }),
+          figure({
+            name: 'vectors.cold_recall_owner_rss',
+            label: 'whole-process lore recall answered by a live owner, peak RSS of the CLI',
+            sizes,
+            unit: 'MB',
+            runs: viaOwner.rss,
+            baseline: { label: 'LORE_EMBED=off, no owner', runs: runs.lexical.rss },
+            target: { on: 'median', op: '<=', limit: 250 },
+          }),
+        );
+        details.cold_owner = viaOwner;
+      } finally {
+        await owner.stop();
+      }
     }
   } finally {
     await embedder.close();
@@ -361,11 +426,33 @@ export async function vectorSection(options: VectorBenchOptions): Promise<Sectio
       whole_process:
         '`node dist/cli.js --json recall Q` with the model vs ' +
         'LORE_EMBED=off, alternating, after a warm-up round; CPU and peak ' +
-        'RSS from bench/rssAtExit.cjs',
+        'RSS from bench/rssAtExit.cjs; the codes come from the packed pages ' +
+        'the first search wrote (details.first_recall_ms_N: that first search)',
+      through_owner:
+        'the same command while `lore serve` (model loaded) owns the store: ' +
+        'the CLI sends the recall over /rpc and loads no model',
     },
     figures,
     notes,
     details,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+// npx tsx bench/vectorBench.ts [--files 1500,6000,24000] [--out FILE]: this section alone.
+if (require.main === module) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i < 0 ? undefined : process.argv[i + 1];
+  };
+  const files = arg('--files')?.split(',').map(Number);
+  vectorSection(vectorOptions(false, { ...(files ? { files } : {}), log: (line) => console.error(line) })).then(
+    (section) => {
+      const text = JSON.stringify(section, null, 1);
+      const out = arg('--out');
+      if (out) writeFileSync(out, text);
+      for (const f of section.figures)
+        console.log(`${f.name} ${JSON.stringify(f.sizes)} ${f.median} / ${f.baseline?.median}`);
+    },
+  );
 }

@@ -157,6 +157,32 @@ class GraphBuilder {
     return this.op('Add', [scaled, bias]);
   }
 
+  /**
+   * Rows of an embedding table picked by `ids`; with `quantize`, the table is stored as int8 and
+   * the rows dequantized after the Gather, as dynamic quantization does (the real q8 MiniLM's
+   * word embeddings are int8 too: its file is a quarter of the fp32 one).
+   */
+  embedding(name: string, dims: number[], std: number, ids: string): string {
+    if (!this.quantize) return this.op('Gather', [this.weight(name, dims, std), ids], { axis: 0 });
+    const w = this.gaussian(
+      dims.reduce((a, b) => a * b, 1),
+      std,
+    );
+    let max = 0;
+    for (const v of w) max = Math.max(max, Math.abs(v));
+    const scale = max / 127 || 1;
+    this.others.push(
+      int8Tensor(
+        `${name}_q`,
+        dims,
+        Int8Array.from(w, (v) => Math.max(-127, Math.min(127, Math.round(v / scale)))),
+      ),
+    );
+    this.others.push(int8Tensor(`${name}_zp`, [], Int8Array.of(0)));
+    const rows = this.op('Gather', [`${name}_q`, ids], { axis: 0 });
+    return this.op('DequantizeLinear', [rows, this.constant(`${name}_scale`, [], [scale]), `${name}_zp`]);
+  }
+
   layerNorm(x: string, name: string, hidden: number): string {
     const gamma = this.constant(`${name}.weight`, [hidden], new Array(hidden).fill(1));
     const beta = this.constant(`${name}.bias`, [hidden], new Array(hidden).fill(0));
@@ -184,7 +210,7 @@ function buildGraph(shape: Shape, seed: number, quantize: boolean): OnnxModel {
   const g = new GraphBuilder(seed, quantize);
 
   // Embeddings: word + position + token type, then LayerNorm.
-  const words = g.op('Gather', [g.weight('embeddings.word', [vocabSize, hidden], 1), 'input_ids'], { axis: 0 });
+  const words = g.embedding('embeddings.word', [vocabSize, hidden], 1, 'input_ids');
   const inputShape = g.op('Shape', ['input_ids']);
   const seqLen = g.op('Gather', [inputShape, g.int64('const.one_index', [], [1])], { axis: 0 });
   const positionIds = g.op('Range', [g.int64('const.zero', [], [0]), seqLen, g.int64('const.one', [], [1])]);

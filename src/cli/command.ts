@@ -8,8 +8,8 @@ import { WasmSqlDatabase } from '../host/sqlite';
 import { storePaths } from '../host/dataDir';
 import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
-import { openStore } from '../host/openStore';
-import { attachEmbedder } from '../host/embedSettings';
+import { openStore, type OpenStore } from '../host/openStore';
+import { startEmbedder } from '../host/embedSettings';
 import { findLiveOwner } from '../host/owner';
 import { connect } from '../host/connect';
 
@@ -61,6 +61,11 @@ export interface StoreUse {
   create: boolean;
   /** Load the embedding model (recall, index); without one, recall is lexical. */
   embed?: boolean;
+  /**
+   * The command may start before the model has loaded (recall): the store opens and the lexical
+   * search runs while it loads, and a model that fails to load leaves this answer lexical.
+   */
+  embedLate?: boolean;
   /** Load drift's symbol parser (default true); false for a read that fingerprints nothing. */
   symbols?: boolean;
 }
@@ -84,16 +89,31 @@ export async function withStore<T>(
       empty.close();
     }
   }
+  // A live owner answers with its own model; otherwise the model loads (in its worker) while
+  // this process opens the store.
+  const model =
+    use.embed && !(await findLiveOwner(paths.owner))
+      ? startEmbedder(paths.home, stderrLogger(), { late: use.embedLate === true })
+      : undefined;
   // Another command may hold the store for a moment (an owner with no port yet): connect waits.
-  const found = await connect(workspace, {
-    become: () => openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols }),
-  });
-  if (found.kind === 'client') return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
+  let found: Awaited<ReturnType<typeof connect<OpenStore>>>;
+  try {
+    found = await connect(workspace, {
+      become: () => openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols }),
+    });
+  } catch (error) {
+    await model?.release();
+    throw error;
+  }
+  if (found.kind === 'client') {
+    await model?.release();
+    return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
+  }
   const store = found.store;
   // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
   await store.symbols;
   const releaseEmbedder = use.embed
-    ? await attachEmbedder(store.engine, store.paths.home, stderrLogger())
+    ? await (model ?? startEmbedder(paths.home, stderrLogger())).attach(store.engine)
     : async () => {};
   try {
     return await work(localApi(store.engine, store.paths.workspaceRoot));

@@ -15,6 +15,8 @@
 import type { Engine, Logger } from '../engine';
 import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './embed/createEmbedder';
 import type { ModelDtype, ModelSettingNames } from './embed/modelFiles';
+import { DeferredEmbedder } from './embed/deferredEmbedder';
+import { transformersModelId } from './embed/transformersEmbedder';
 
 /** What the reasons call the settings, so a person sees the variable to change. */
 export const ENV_SETTING_NAMES: ModelSettingNames = {
@@ -53,16 +55,52 @@ export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = p
 
 /** Loads the model for `engine`; returns a function that releases it (and its worker). */
 export async function attachEmbedder(engine: Engine, home: string, logger: Logger): Promise<() => Promise<void>> {
+  return startEmbedder(home, logger).attach(engine);
+}
+
+export interface StartedEmbedder {
+  /**
+   * Gives `engine` the model; returns the function that releases it. Waits for the load, unless
+   * it was started `late` and is a local model whose id is known without loading it.
+   */
+  attach(engine: Engine): Promise<() => Promise<void>>;
+  /** Releases a model that was never attached. */
+  release(): Promise<void>;
+}
+
+/** Starts loading the model from the environment's settings now, to attach it to an engine later. */
+export function startEmbedder(home: string, logger: Logger, options: { late?: boolean } = {}): StartedEmbedder {
   const settings = embedderSettingsFromEnv(home);
-  if (!settings) {
-    engine.useEmbedder(undefined, 'embeddings are turned off (LORE_EMBED=off)');
-    return async () => {};
-  }
-  const embedder = await createEmbedder({ ...settings, logger });
-  if (isEmbedderUnavailable(embedder)) {
-    engine.useEmbedder(undefined, embedder.reason);
-    return async () => {};
-  }
-  engine.useEmbedder(embedder);
-  return () => embedder.close();
+  if (!settings)
+    return {
+      attach: async (engine) => {
+        engine.useEmbedder(undefined, 'embeddings are turned off (LORE_EMBED=off)');
+        return async () => {};
+      },
+      release: async () => {},
+    };
+  const loading = createEmbedder({ ...settings, logger });
+  loading.catch(() => {}); // awaited by attach or release
+  const release = async () => {
+    const loaded = await loading.catch(() => undefined);
+    if (loaded && !isEmbedderUnavailable(loaded)) await loaded.close();
+  };
+  const knownId = options.late && settings.provider !== 'endpoint' ? transformersModelId(settings) : undefined;
+  return {
+    release,
+    async attach(engine) {
+      const modelId = await knownId?.catch(() => undefined);
+      if (modelId) {
+        engine.useEmbedder(new DeferredEmbedder(modelId, loading));
+        return release;
+      }
+      const embedder = await loading;
+      if (isEmbedderUnavailable(embedder)) {
+        engine.useEmbedder(undefined, embedder.reason);
+        return async () => {};
+      }
+      engine.useEmbedder(embedder);
+      return release;
+    },
+  };
 }

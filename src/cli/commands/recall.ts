@@ -26,6 +26,7 @@ export const recallCommand: Command = {
     const result = await ctx.withEngine((engine) => engine.recall(input), {
       create: false,
       embed: true,
+      embedLate: true,
       symbols: false,
     });
     ctx.print(result, renderRecall);

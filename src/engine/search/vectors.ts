@@ -7,8 +7,11 @@
 // vectors has norm 0.98), so codes are taken around the model's centre, fixed when its first
 // vectors are stored; raw signs would all agree.
 //
-// Codes are reloaded only when the store's vector generation changes, page by page (a one-shot
-// process never holds every row at once). Vectors are unit length: the dot product is the cosine.
+// Codes are reloaded only when the store's vector generation changes. They come from packed pages
+// (vector_code_pages: a few blobs, 8,192 codes each) written by the first search after the
+// vectors changed, so a one-shot process reads no vector rows; without pages, from the rows, a
+// page of rows at a time, and the pages are written then. Vectors are unit length: the dot
+// product is the cosine.
 
 import type { SqlDatabase } from '../ports';
 
@@ -37,8 +40,13 @@ const TABLES = [
   { table: 'memory' as const, name: 'memory_vectors', id: 'memory_id' },
 ];
 
+/** `blob`, copied only when its bytes do not start on a 4-byte boundary (a typed array's need). */
+function aligned(blob: Uint8Array): Uint8Array {
+  return blob.byteOffset % 4 === 0 ? blob : blob.slice();
+}
+
 function floats(blob: Uint8Array): Float32Array {
-  const bytes = blob.byteOffset % 4 === 0 ? blob : blob.slice();
+  const bytes = aligned(blob);
   return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 
@@ -181,6 +189,49 @@ function backfillCodes(db: SqlDatabase, model: string): void {
   });
 }
 
+/** Codes a packed page holds (384-bit codes: 393 KB a page, 31 pages at 250k vectors). */
+const CODES_PER_PAGE = 8192;
+/** Pages read by one statement (3 MB of codes at 384 dimensions). */
+const PAGES_PER_READ = 8;
+
+function bytes(array: Int32Array | Uint32Array | Uint8Array, from: number, to: number): Uint8Array {
+  const size = array.BYTES_PER_ELEMENT;
+  return new Uint8Array(array.buffer, array.byteOffset + from * size, (to - from) * size);
+}
+
+/**
+ * Writes the model's codes as packed pages for the next process that searches. A store that
+ * cannot be written (read only, or busy) keeps none: the next search reads the rows again.
+ */
+function savePages(
+  db: SqlDatabase,
+  model: string,
+  count: number,
+  words: number,
+  ids: Int32Array,
+  tables: Uint8Array,
+  codes: Uint32Array,
+): void {
+  if (!count || !words) return;
+  try {
+    db.transaction(() => {
+      db.run('DELETE FROM vector_code_pages WHERE model = ?', [model]);
+      for (let page = 0, at = 0; at < count; page++, at += CODES_PER_PAGE) {
+        const end = Math.min(count, at + CODES_PER_PAGE);
+        db.run('INSERT INTO vector_code_pages (model, page, ids, tables, codes) VALUES (?, ?, ?, ?, ?)', [
+          model,
+          page,
+          bytes(ids, at, end),
+          bytes(tables, at, end),
+          bytes(codes, at * words, end * words),
+        ]);
+      }
+    });
+  } catch {
+    // Derived data only: searching works the same without it.
+  }
+}
+
 export class VectorCache {
   private key = '';
   private count = 0;
@@ -196,12 +247,67 @@ export class VectorCache {
       db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.vector_generation'")?.value ?? '0';
     const key = `${model}@${generation}`;
     if (key === this.key) return;
+    if (!this.loadPages(db, model)) {
+      // Pages are written by a process's first load only: a long-lived one that reloads is
+      // following an index as it embeds, and the next batch would drop them again.
+      const first = this.key === '';
+      this.loadRows(db, model);
+      if (first) savePages(db, model, this.count, this.words, this.ids, this.tables, this.codes);
+    }
+    // After the rows: codes written for vectors from before codes existed fix the centre.
+    this.centre = readCentre(db, model);
+    this.key = key;
+  }
+
+  /** The packed pages of the model's codes, when they are current (any write to its vectors drops them). */
+  private loadPages(db: SqlDatabase, model: string): boolean {
+    // Sizes first, then a few pages at a time: never every page's blobs at once beside the arrays.
+    const pages = db.all<{ page: number; n: number; idBytes: number; codeBytes: number }>(
+      'SELECT page, length(tables) AS n, length(ids) AS idBytes, length(codes) AS codeBytes ' +
+        'FROM vector_code_pages WHERE model = ? ORDER BY page',
+      [model],
+    );
+    if (!pages.length || !pages[0].n) return false;
+    const words = pages[0].codeBytes / 4 / pages[0].n;
+    const sound = pages.every((p, i) => p.page === i && p.idBytes === p.n * 4 && p.codeBytes === p.n * words * 4);
+    if (!sound || !Number.isInteger(words)) return false;
+    const total = pages.reduce((n, p) => n + p.n, 0);
+    const codes = new Uint32Array(total * words);
+    const ids = new Int32Array(total);
+    const tables = new Uint8Array(total);
+    let at = 0;
+    // A few pages a statement: each statement outside a transaction takes and drops the store's lock.
+    for (let first = 0; first < pages.length; first += PAGES_PER_READ) {
+      const rows = db.all<{ page: number; ids: Uint8Array; tables: Uint8Array; codes: Uint8Array }>(
+        'SELECT page, ids, tables, codes FROM vector_code_pages WHERE model = ? AND page >= ? AND page < ? ' +
+          'ORDER BY page',
+        [model, first, first + PAGES_PER_READ],
+      );
+      for (const [i, row] of rows.entries()) {
+        const n = pages[first + i]?.n;
+        if (row.page !== first + i || row.tables.byteLength !== n) return false;
+        ids.set(new Int32Array(aligned(row.ids).buffer, aligned(row.ids).byteOffset, n), at);
+        tables.set(row.tables, at);
+        codes.set(new Uint32Array(aligned(row.codes).buffer, aligned(row.codes).byteOffset, n * words), at * words);
+        at += n;
+      }
+    }
+    if (at !== total) return false;
+    this.count = total;
+    this.words = words;
+    this.codes = codes;
+    this.ids = ids;
+    this.tables = tables;
+    return true;
+  }
+
+  /** Every code from the vector tables, a page of rows at a time. */
+  private loadRows(db: SqlDatabase, model: string): void {
     backfillCodes(db, model);
     const total = TABLES.reduce(
       (n, t) => n + (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name} WHERE model = ?`, [model])?.n ?? 0),
       0,
     );
-    this.centre = readCentre(db, model);
     this.words = 0;
     this.count = 0;
     this.codes = new Uint32Array(0);
@@ -228,7 +334,6 @@ export class VectorCache {
         after = rows[rows.length - 1].rowid;
       }
     });
-    this.key = key;
   }
 
   size(db: SqlDatabase, model: string): number {

@@ -311,6 +311,41 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE drift_refs ADD COLUMN symbol_kind TEXT;
     `,
   },
+  {
+    version: 11,
+    description: "vector search: a model's sign codes packed in pages, so a one-shot search reads no vector rows",
+    sql: `
+      -- search/vectors.ts: derived from the code columns, written by the first search after a
+      -- change. Any write to a model's vectors drops its pages (the triggers), so pages that
+      -- exist are current, and a forgotten record's code does not outlive its vector.
+      CREATE TABLE vector_code_pages (
+        model TEXT NOT NULL,
+        page INTEGER NOT NULL,
+        ids BLOB NOT NULL,
+        tables BLOB NOT NULL,
+        codes BLOB NOT NULL,
+        PRIMARY KEY (model, page)
+      );
+      CREATE TRIGGER chunk_vectors_pages_insert AFTER INSERT ON chunk_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model = new.model;
+      END;
+      CREATE TRIGGER chunk_vectors_pages_update AFTER UPDATE ON chunk_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model IN (old.model, new.model);
+      END;
+      CREATE TRIGGER chunk_vectors_pages_delete AFTER DELETE ON chunk_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model = old.model;
+      END;
+      CREATE TRIGGER memory_vectors_pages_insert AFTER INSERT ON memory_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model = new.model;
+      END;
+      CREATE TRIGGER memory_vectors_pages_update AFTER UPDATE ON memory_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model IN (old.model, new.model);
+      END;
+      CREATE TRIGGER memory_vectors_pages_delete AFTER DELETE ON memory_vectors BEGIN
+        DELETE FROM vector_code_pages WHERE model = old.model;
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -143,7 +143,7 @@ export class TransformersEmbedder implements Embedder {
     private readonly logger: Logger,
   ) {
     this.model = model;
-    this.modelId = `${model.name}@${model.dtype}#${fingerprint.slice(0, 12)}`;
+    this.modelId = modelIdOf(model, fingerprint);
     this.dims = ready.dims;
     this.backend = ready.backend;
     this.fallbackReason = ready.fallbackReason;
@@ -274,6 +274,26 @@ export class TransformersEmbedder implements Embedder {
   }
 }
 
+/** The id stored with every vector the model makes: its name, dtype and the ONNX file's digest. */
+export function modelIdOf(model: ModelLocation, sha256: string): string {
+  return `${model.name}@${model.dtype}#${sha256.slice(0, 12)}`;
+}
+
+function digestOf(model: ModelLocation, options: TransformersEmbedderOptions): ReturnType<typeof modelDigest> {
+  const cacheFile = options.digestCache ?? (options.dataDir ? join(options.dataDir, 'model-digests.json') : undefined);
+  return modelDigest(model.file, cacheFile);
+}
+
+/**
+ * The id the local model in `options` has, without loading it (from the cached digest, so no
+ * hashing on most starts); undefined when there is no such model.
+ */
+export async function transformersModelId(options: TransformersEmbedderOptions = {}): Promise<string | undefined> {
+  const model = locateModel(preferBundled(options));
+  if ('reason' in model) return undefined;
+  return modelIdOf(model, (await digestOf(model, options)).sha256);
+}
+
 /**
  * Starts an embedder for a local model, or says why there is none. Never throws for a missing or
  * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
@@ -300,8 +320,7 @@ export async function createTransformersEmbedder(
     maxTokens: Math.max(8, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS)),
   };
   // Hashed (or read from the cache) on this thread while the worker loads the model.
-  const cacheFile = options.digestCache ?? (options.dataDir ? join(options.dataDir, 'model-digests.json') : undefined);
-  const digest = modelDigest(model.file, cacheFile);
+  const digest = digestOf(model, options);
   digest.catch(() => {}); // awaited below; a load failure may come first
   let worker: Worker;
   try {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { LoreError } from '../../../../src/engine';
+import { SCHEMA_VERSION } from '../../../../src/engine/store/migrations';
 import { confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
@@ -142,10 +143,13 @@ describe('signed state: upgrading a store written before it', () => {
         'ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE ' +
           'memories DROP COLUMN state_signer; PRAGMA user_version = 7',
       );
+      for (const table of ['chunk_vectors', 'memory_vectors'])
+        for (const change of ['insert', 'update', 'delete']) s.db.exec(`DROP TRIGGER ${table}_pages_${change}`);
+      s.db.exec('DROP TABLE vector_code_pages');
       s.db.exec('ALTER TABLE chunk_vectors DROP COLUMN code; ALTER TABLE memory_vectors DROP COLUMN code');
       s.db.exec('ALTER TABLE drift_refs DROP COLUMN symbol_kind');
       s = s.reopen();
-      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, 10);
+      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
       assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
       assert.deepEqual(s.engine.verifyRecords().refused, []);
       assert.equal(s.engine.verifyAudit().ok, true);

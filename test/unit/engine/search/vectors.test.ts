@@ -7,7 +7,8 @@ import { prng } from '../../../../scripts/prng';
 import { putDoc, storeVector } from '../../../../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
 import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/search/vectors';
-import { openTestStore, type TestStore } from '../../../support/store';
+import { confirmedPerson, memory, openTestStore, type TestStore } from '../../../support/store';
+import type { SqlDatabase } from '../../../../src/engine/ports';
 
 const MODEL = 'test-model@q8#000000000000';
 const DIMS = 384;
@@ -178,6 +179,101 @@ describe('vector search', () => {
       );
       bumpVectorGeneration({ db: s.db } as never);
       assert.equal(cache.search(s.db, MODEL, extra, 1)[0].id, id);
+      const pages = s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n;
+      assert.equal(pages, 0, 'a process that reloads while an index embeds leaves the pages to a first load');
+    });
+
+    it('a new process reads the codes from packed pages, never a vector row, and ranks the same', () => {
+      const vectors = anisotropic(3000, 10, 60);
+      storeChunks(s, vectors);
+      const queries = anisotropic(8, 11);
+      const first = new VectorCache();
+      const before = queries.map((q) => first.search(s.db, MODEL, q, 10));
+      const pages = s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages WHERE model = ?', [MODEL])!;
+      assert.equal(pages.n, 1, '3,000 codes fit one page');
+      const statements: string[] = [];
+      // The store, with every statement it is handed written down.
+      const watched = Object.create(s.db) as SqlDatabase;
+      for (const name of ['get', 'all', 'run'] as const)
+        watched[name] = ((sql: string, params?: never) => {
+          statements.push(sql);
+          return s.db[name](sql, params);
+        }) as never;
+      const second = new VectorCache();
+      assert.equal(second.size(watched, MODEL), 3000);
+      const scans = statements.filter((sql) => /FROM (chunk|memory)_vectors/.test(sql));
+      assert.deepEqual(scans, [], 'no statement reads the vector tables to load the codes');
+      assert.deepEqual(
+        queries.map((q) => second.search(s.db, MODEL, q, 10)),
+        before,
+      );
+    });
+
+    it('codes over several pages come back in their order', () => {
+      // 32 dimensions (one word a code) keep 20,000 vectors quick to store; 8,192 codes a page.
+      const random = prng(14);
+      const vectors = Array.from({ length: 20000 }, () =>
+        unit(Float32Array.from({ length: 32 }, () => random() - 0.5)),
+      );
+      const chunks = vectors.map((_, i) => ({ heading: '', startLine: i + 1, endLine: i + 1, text: `c${i}` }));
+      s.db.transaction(() =>
+        putDoc(
+          s.db,
+          { path: 'big.md', kind: 'guide', title: 'big', contentHash: 'y', size: 1, mtimeMs: 1, redactions: 0, chunks },
+          '2026-01-01T00:00:00.000Z',
+        ),
+      );
+      const ids = s.db.all<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord').map((r) => r.id);
+      s.db.transaction(() => {
+        const centre = centreFor(s.db, MODEL, vectors.slice(0, 32));
+        vectors.forEach((v, i) => storeVector(s.db, { table: 'chunk', id: ids[i], text: '' }, MODEL, v, centre));
+      });
+      bumpVectorGeneration({ db: s.db } as never);
+      const queries = vectors.filter((_, i) => i % 4999 === 0);
+      const rowsCache = new VectorCache();
+      const fromRows = queries.map((q) => rowsCache.search(s.db, MODEL, q, 5));
+      assert.equal(s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n, 3);
+      const fromPages = new VectorCache();
+      assert.equal(fromPages.size(s.db, MODEL), 20000);
+      assert.deepEqual(
+        queries.map((q) => fromPages.search(s.db, MODEL, q, 5)),
+        fromRows,
+      );
+      queries.forEach((q, i) => assert.equal(fromRows[i][0].id, ids[vectors.indexOf(q)], 'a vector finds itself'));
+    });
+
+    it("any write to a model's vectors drops its pages; the next search finds the vector and writes them", () => {
+      const vectors = anisotropic(60, 12);
+      storeChunks(s, vectors.slice(0, 50));
+      const pages = () =>
+        s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages WHERE model = ?', [MODEL])!.n;
+      new VectorCache().size(s.db, MODEL);
+      assert.equal(pages(), 1);
+      const id = s.db.get<{ id: number }>('SELECT id FROM doc_chunks ORDER BY ord DESC LIMIT 1')!.id;
+      s.db.transaction(() =>
+        storeVector(s.db, { table: 'chunk', id, text: '' }, MODEL, vectors[55], readCentre(s.db, MODEL)!),
+      );
+      assert.equal(pages(), 0, 'a vector stored drops the pages');
+      bumpVectorGeneration({ db: s.db } as never);
+      assert.equal(new VectorCache().search(s.db, MODEL, vectors[55], 1)[0].id, id);
+      assert.equal(pages(), 1);
+      s.db.run('DELETE FROM chunk_vectors WHERE chunk_id = ?', [id]);
+      assert.equal(pages(), 0, 'a vector deleted drops the pages');
+    });
+
+    it("forgetting a memory drops the pages that held its vector's code", () => {
+      const key = s.engine.remember(confirmedPerson, memory()).key;
+      const row = s.db.get<{ id: number }>('SELECT id FROM memories WHERE key = ?', [key])!;
+      const [vector] = anisotropic(1, 13);
+      s.db.transaction(() =>
+        storeVector(s.db, { table: 'memory', id: row.id, text: '' }, MODEL, vector, centreFor(s.db, MODEL, [vector])),
+      );
+      bumpVectorGeneration({ db: s.db } as never);
+      assert.equal(new VectorCache().search(s.db, MODEL, vector, 1)[0].table, 'memory');
+      const held = () => s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM vector_code_pages')!.n;
+      assert.equal(held(), 1);
+      s.engine.forget(confirmedPerson, key);
+      assert.equal(held(), 0);
     });
   });
 });
