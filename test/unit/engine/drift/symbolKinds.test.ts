@@ -63,8 +63,11 @@ describe('drift: a symbol keeps the kind of its definition', function () {
   it('a store written before kinds were recorded is upgraded; its references learn their kind on the next scan', () => {
     s = driftSpace(fixtureFiles(FIXTURE));
     s.engine.driftScan();
-    // The store as schema version 9 left it: no symbol_kind column.
+    // The store as schema version 9 left it: no symbol_kind column (nor version 11's code pages).
     s.sql('ALTER TABLE drift_refs DROP COLUMN symbol_kind', []);
+    for (const table of ['chunk_vectors', 'memory_vectors'])
+      for (const change of ['insert', 'update', 'delete']) s.sql(`DROP TRIGGER ${table}_pages_${change}`, []);
+    s.sql('DROP TABLE vector_code_pages', []);
     s.sql('PRAGMA user_version = 9', []);
     s.reopen();
     const kinds = () => s.rows(README, 'cluster_name').map((r) => r.symbol_kind);
