@@ -23,7 +23,8 @@ function list(name: string, items: string[]): string {
 
 /** The generated comment line under the opening "---": which version the text is (parsing skips it). */
 export function editableHeader(memory: Pick<Memory, 'key' | 'version' | 'status'>): string {
-  return `# ${memory.key} · version ${memory.version} · ${memory.status}. Edit, then save: a new version is recorded.`;
+  const which = `${memory.key} · version ${memory.version} · ${memory.status}`;
+  return `# ${which}. Edit, then save: a new version is recorded.`;
 }
 
 export function renderEditable(memory: Memory): string {
