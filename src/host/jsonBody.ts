@@ -6,9 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoreError, type ErrorCode } from '../engine';
-
-/** Deeper than anything Lore's own requests nest (a session close with evidence is about 6). */
-export const MAX_JSON_DEPTH = 64;
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../mcp/jsonRpc';
 
 /** A request refused for its body; `status` is the HTTP answer (413 too large, 400 otherwise). */
 export class RefusedBody extends LoreError {
@@ -97,21 +95,4 @@ export function closeAfterRefusal(req: IncomingMessage, res: ServerResponse): vo
     req.resume();
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
   });
-}
-
-/** Whether brackets outside strings nest deeper than `max`: one pass, no parsing. */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
 }

@@ -19,6 +19,30 @@ const REQUESTS = new Map<string, MethodSchema>(
 /** The largest single message Lore's MCP transports accept (stdio line, HTTP body). */
 export const MAX_MCP_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The deepest JSON a message or request body may nest (Lore's own nest about 6), checked before
+ * it is used: JSON.stringify recurses, so a relay or an error message that restates 100,000
+ * brackets overflows the stack. The HTTP bodies (host/jsonBody.ts) are held to it too.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether brackets outside strings nest deeper than `max`: one pass, no parsing. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
@@ -76,6 +100,18 @@ export function inspectMessage(text: string): Verdict {
       reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number'),
     };
   const id = hasId ? (value.id as MessageId) : null;
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    if (!('method' in value) || !hasId)
+      return { kind: 'drop', reason: `a message nested deeper than ${MAX_JSON_DEPTH}` };
+    return {
+      kind: 'reply',
+      reply: errorReply(
+        id,
+        INVALID_REQUEST,
+        `Invalid Request: the message nests JSON deeper than ${MAX_JSON_DEPTH} levels`,
+      ),
+    };
+  }
   const invalid = (why: string): Verdict => ({
     kind: 'reply',
     reply: errorReply(id, INVALID_REQUEST, `Invalid Request: ${why}`),

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../engine';
 import { editorActor } from './commands/ui';
-import { FrontMatterError, parseEditable, renderEditable } from './memoryFrontMatter';
+import { FrontMatterError, editableHeader, parseEditable, renderEditable } from './memoryFrontMatter';
 import type { LoreStores } from './stores';
 
 export const EDIT_SCHEME = 'lore-edit';
@@ -35,6 +35,18 @@ function diffShown(edited: vscode.Uri): boolean {
       (tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === edited.toString(),
     ),
   );
+}
+
+/** Rewrites the open edit document's header line (editableHeader) for `memory`, if it says otherwise. */
+async function restampHeader(uri: vscode.Uri, memory: Memory): Promise<void> {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!document || document.lineCount < 2) return;
+  const line = document.lineAt(1);
+  const header = editableHeader(memory);
+  if (!line.text.startsWith('# ') || line.text === header) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, line.range, header);
+  await vscode.workspace.applyEdit(edit);
 }
 
 export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocumentContentProvider {
@@ -106,22 +118,27 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
       provenance: { source: 'user', client: 'vscode' },
     });
     if (!result.saved) {
-      const version = result.conflict.current_version ?? memory.version;
+      const stored = await this.current(uri).catch(() => memory);
+      const version = result.conflict.current_version ?? stored.version;
       // The next save is based on what the person has now been shown (the stat stays as it was).
       const shown = this.bases.get(uri.toString()) ?? this.baseOf(memory);
       this.bases.set(uri.toString(), { ...shown, version });
-      const stored = editUri(folder, key, STORED_SCHEME);
-      this.changedStored.fire(stored);
+      const storedUri = editUri(folder, key, STORED_SCHEME);
+      this.changedStored.fire(storedUri);
       // Both versions side by side to merge: the stored one (read-only) left, the person's edit
       // right, where they merge and save again. Asked for once the failed save has returned.
       const title = `${key}: stored version ${version} ↔ your edit`;
-      const open = () => vscode.commands.executeCommand('vscode.diff', stored, uri, title, { preview: false });
+      const open = () => vscode.commands.executeCommand('vscode.diff', storedUri, uri, title, { preview: false });
       // Asked for while the failed save is still settling, the diff is sometimes dropped (about one
       // run in ten in code-server 1.139): asked once more, a moment later, if no diff tab came.
+      // The edit's generated header first names the version its next save builds on, so the diff
+      // shows only what people wrote, not "version 1" against "version 2".
       setTimeout(() => {
-        void open().then(() => {
-          if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
-        });
+        void restampHeader(uri, { ...stored, version })
+          .then(open)
+          .then(() => {
+            if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
+          });
       }, 0);
       throw vscode.FileSystemError.Unavailable(
         `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +

@@ -21,10 +21,16 @@ function list(name: string, items: string[]): string {
   return items.length ? `${name}:\n${items.map((i) => `  - ${i}`).join('\n')}` : `${name}: []`;
 }
 
+/** The generated comment line under the opening "---": which version the text is (parsing skips it). */
+export function editableHeader(memory: Pick<Memory, 'key' | 'version' | 'status'>): string {
+  const which = `${memory.key} · version ${memory.version} · ${memory.status}`;
+  return `# ${which}. Edit, then save: a new version is recorded.`;
+}
+
 export function renderEditable(memory: Memory): string {
   return [
     '---',
-    `# ${memory.key} · version ${memory.version} · ${memory.status}. Edit, then save: a new version is recorded.`,
+    editableHeader(memory),
     `title: ${memory.title}`,
     `description: ${memory.description}`,
     list('anchors', memory.anchors),

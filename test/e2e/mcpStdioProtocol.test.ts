@@ -124,6 +124,14 @@ describe('lore mcp answers malformed and oversized JSON-RPC on stdio', function 
       'big-18',
     ],
     ['a line over 4 MiB of garbage', '{'.repeat(BIG), -32600, null],
+    [
+      // Relayed to an owner, it was re-serialised and overflowed the stack ("restart the MCP server").
+      'JSON nested 100,000 levels deep',
+      '{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"recall","arguments":{"query":' +
+        `${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`,
+      -32600,
+      19,
+    ],
   ];
   for (const [name, line, code, id] of cases) {
     it(`answers ${name} with ${code}`, async () => {

@@ -10,7 +10,7 @@
 // Knobs: LORE_EDITOR_GREP (run matching tests only), LORE_EDITOR_VERBOSE (editor and host logs),
 // LORE_EDITOR_KEEP (keep the scratch folder), LORE_EDITOR_TIMEOUT_MS, LORE_EDITOR_CACHE.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,38 +19,14 @@ import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
 import { FIGURES_FILE, RESULTS_FILE, writeWhole, type Figure, type SuiteResults } from './bridge';
 import { cliRunner, runScenarios } from './scenarios';
 import { runOfferScenarios } from './offerScenarios';
-import type { PlaywrightCore, TestElectron } from './tools';
+import { CACHE, HarnessError, launchChromium, readToolPaths, startCodeServer, type ToolPaths } from './codeServer';
+import type { TestElectron } from './tools';
 import { serveUiRequests } from './ui';
 
 const ROOT = resolve(__dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
 const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
-const CACHE =
-  process.env.LORE_EDITOR_CACHE ??
-  join(process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? tmpdir(), '.cache'), 'lore-editor');
 const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
-// The flags ARCHITECTURE.md fixes for the browser: no sandbox (root in CI), and nothing that
-// reaches for the network on its own.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-interface ToolPaths {
-  node: string;
-  codeServer: string;
-  playwrightCore: string;
-  chromium: string;
-}
-
-class HarnessError extends Error {}
-
 async function main(): Promise<number> {
   const desktop = vscodeExecutable();
   buildAll();
@@ -88,19 +64,6 @@ function vscodeExecutable(): string | undefined {
   if (path !== undefined && !existsSync(path))
     throw new HarnessError(`VS Code executable ${path} does not exist (from --vscode or LORE_VSCODE_EXECUTABLE)`);
   return path;
-}
-
-function readToolPaths(): ToolPaths {
-  const file = join(CACHE, 'paths.json');
-  if (!existsSync(file))
-    throw new HarnessError(
-      `the editor tools are not installed (${file} is missing): run scripts/editor/setup.sh first`,
-    );
-  const paths = JSON.parse(readFileSync(file, 'utf8')) as ToolPaths;
-  for (const [name, path] of Object.entries(paths)) {
-    if (!existsSync(path)) throw new HarnessError(`${name} is missing at ${path}: run scripts/editor/setup.sh again`);
-  }
-  return paths;
 }
 
 /** dist/ (the extension and the CLI) and the suite bundle the extension host loads. */
@@ -243,54 +206,16 @@ async function runCodeServer(
   await buildSuite();
   const userDataDir = join(scratch, 'user-data');
   writeUserSettings(userDataDir);
-  writeFileSync(join(scratch, 'code-server.yaml'), 'auth: none\n');
-  const server = spawn(
-    tools.node,
-    [
-      tools.codeServer,
-      '--config',
-      join(scratch, 'code-server.yaml'),
-      '--bind-addr',
-      '127.0.0.1:0',
-      '--auth',
-      'none',
-      '--user-data-dir',
-      userDataDir,
-      '--extensions-dir',
-      join(scratch, 'extensions'),
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-workspace-trust',
-      '--disable-getting-started-override',
-      '--ignore-last-opened',
-      // A built workbench honours extensionDevelopmentPath/extensionTestsPath from the URL's
-      // payload only when the server runs with VS Code's test driver enabled.
-      '--vscode-option',
-      'enable-smoke-test-driver',
-    ],
-    {
-      cwd: scratch,
-      detached: true, // its own process group, so the extension host goes with it
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...env,
-        PATH: `${dirname(tools.node)}:${env.PATH ?? ''}`,
-        // code-server keeps its own state under XDG folders: keep it in the scratch folder.
-        XDG_CONFIG_HOME: join(scratch, 'xdg'),
-        XDG_DATA_HOME: join(scratch, 'xdg'),
-      },
-    },
-  );
-  const serverLog: string[] = [];
-  const stopServer = () => {
-    if (server.exitCode === null && server.pid) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-    }
-  };
+  const server = startCodeServer(tools, {
+    scratch,
+    userDataDir,
+    extensionsDir: join(scratch, 'extensions'),
+    env,
+    // A built workbench honours extensionDevelopmentPath/extensionTestsPath from the URL's
+    // payload only when the server runs with VS Code's test driver enabled.
+    extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+  });
+  const stopServer = server.stop;
   const interrupted = () => {
     stopServer();
     process.exit(130);
@@ -299,16 +224,9 @@ async function runCodeServer(
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
-    const base = await listeningUrl(server, serverLog);
+    const base = await server.url;
     console.log(`editor: code-server at ${base} (workspace ${workspace})`);
-    const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
-    const launch = (profile: string) =>
-      chromium.launchPersistentContext(join(scratch, profile), {
-        executablePath: tools.chromium,
-        headless: true,
-        args: CHROMIUM_FLAGS,
-        viewport: { width: 1400, height: 900 },
-      });
+    const launch = (profile: string) => launchChromium(tools, join(scratch, profile), { width: 1400, height: 900 });
     const context = await launch('chromium-profile');
     try {
       const page = context.pages()[0] ?? (await context.newPage());
@@ -335,7 +253,7 @@ async function runCodeServer(
       const ui = serveUiRequests(page, bridge, ARTIFACTS);
       try {
         await raceTimeout(
-          Promise.race([exited, serverExit(server, serverLog)]),
+          Promise.race([exited, server.exited]),
           TIMEOUT_MS,
           `the suite did not finish within ${TIMEOUT_MS / 1000}s`,
         );
@@ -383,7 +301,7 @@ async function runCodeServer(
       await context.close();
     }
   } catch (error) {
-    writeFileSync(join(ARTIFACTS, 'code-server.log'), serverLog.join(''));
+    writeFileSync(join(ARTIFACTS, 'code-server.log'), server.log.join(''));
     throw error;
   } finally {
     stopServer();
@@ -391,30 +309,6 @@ async function runCodeServer(
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
   }
-}
-
-function listeningUrl(server: ChildProcess, log: string[]): Promise<string> {
-  return new Promise((resolveUrl, reject) => {
-    const onData = (chunk: Buffer) => {
-      log.push(chunk.toString());
-      const match = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(log.join(''));
-      if (match) resolveUrl(match[1]);
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.once('exit', (code) =>
-      reject(new HarnessError(`code-server exited (${code}) before listening:\n${log.join('')}`)),
-    );
-    server.once('error', (error) => reject(new HarnessError(`code-server did not start: ${error.message}`)));
-  });
-}
-
-function serverExit(server: ChildProcess, log: string[]): Promise<never> {
-  return new Promise((_, reject) => {
-    server.once('exit', (code) =>
-      reject(new HarnessError(`code-server exited (${code}) during the run:\n${log.join('').slice(-4000)}`)),
-    );
-  });
 }
 
 function raceTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

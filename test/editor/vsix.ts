@@ -5,40 +5,19 @@
 // nothing can be downloaded. The CLI that asks is the repository's (no bundled model of its own),
 // so the vectors it reports were made by the extension host. Prints "N passed, N failed".
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { makeTinyModel } from '../../scripts/makeTinyModel';
 import { storePaths } from '../../src/host/dataDir';
 import { findLiveOwner } from '../../src/host/owner';
-import type { PlaywrightCore } from './tools';
+import { launchChromium, readToolPaths, startCodeServer, type CodeServer } from './codeServer';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
-const CACHE = process.env.LORE_EDITOR_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'lore-editor');
 const WAIT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 180_000);
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 const results: Array<{ name: string; error?: string }> = [];
 function check(name: string, ok: boolean, detail: string): void {
   results.push(ok ? { name } : { name, error: detail });
@@ -56,27 +35,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-function listening(server: ChildProcess): Promise<string> {
-  return new Promise((done, fail) => {
-    let log = '';
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(log);
-      if (match) done(match[1]);
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.once('exit', (code) => fail(new Error(`code-server exited (${code}):\n${log}`)));
-  });
-}
-
 async function main(): Promise<number> {
-  const tools = JSON.parse(readFileSync(join(CACHE, 'paths.json'), 'utf8')) as {
-    node: string;
-    codeServer: string;
-    playwrightCore: string;
-    chromium: string;
-  };
+  const tools = readToolPaths();
   const scratch = mkdtempSync(join(tmpdir(), 'lore-vsix-'));
   const home = join(scratch, 'lore-home');
   const workspace = join(scratch, 'workspace');
@@ -94,7 +54,7 @@ async function main(): Promise<number> {
   };
   delete env.LORE_MODEL_DIR;
   delete env.LORE_MODEL;
-  let server: ChildProcess | undefined;
+  let server: CodeServer | undefined;
   try {
     const model = makeTinyModel(join(scratch, 'model'), { name: 'tiny-bert', dtypes: ['q8'] });
     const packaged = execFileSync(process.execPath, ['scripts/packageVsix.mjs', '--model', model.path], {
@@ -112,8 +72,12 @@ async function main(): Promise<number> {
     );
 
     const extensions = join(scratch, 'extensions');
-    const csArgs = ['--extensions-dir', extensions, '--user-data-dir', join(scratch, 'user-data')];
-    execFileSync(tools.node, [tools.codeServer, ...csArgs, '--install-extension', vsix], { env, encoding: 'utf8' });
+    const userDataDir = join(scratch, 'user-data');
+    execFileSync(
+      tools.node,
+      [tools.codeServer, '--extensions-dir', extensions, '--user-data-dir', userDataDir, '--install-extension', vsix],
+      { env, encoding: 'utf8' },
+    );
     const installed = readdirSync(extensions).find((d) => d.startsWith('lore-dev.lore-'));
     const bundled = installed && join(extensions, installed, 'dist/models/bundled.json');
     check(
@@ -153,38 +117,9 @@ async function main(): Promise<number> {
       { env },
     );
 
-    writeFileSync(join(scratch, 'code-server.yaml'), 'auth: none\n');
-    server = spawn(
-      tools.node,
-      [
-        tools.codeServer,
-        '--config',
-        join(scratch, 'code-server.yaml'),
-        '--bind-addr',
-        '127.0.0.1:0',
-        '--auth',
-        'none',
-        ...csArgs,
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        '--disable-getting-started-override',
-        '--ignore-last-opened',
-      ],
-      {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...env, PATH: `${dirname(tools.node)}:${env.PATH ?? ''}` },
-      },
-    );
-    const base = await listening(server);
-    const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
-    const browser = await chromium.launchPersistentContext(join(scratch, 'chromium'), {
-      executablePath: tools.chromium,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1200, height: 800 },
-    });
+    server = startCodeServer(tools, { scratch, userDataDir, extensionsDir: extensions, env });
+    const base = await server.url;
+    const browser = await launchChromium(tools, join(scratch, 'chromium'), { width: 1200, height: 800 });
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(`${base}?folder=${encodeURIComponent(workspace)}`);
@@ -255,13 +190,7 @@ async function main(): Promise<number> {
   } catch (error) {
     check('the run completed', false, (error as Error).stack ?? String(error));
   } finally {
-    if (server?.pid && server.exitCode === null) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
+    server?.stop();
     if (!process.env.LORE_EDITOR_KEEP) rmSync(scratch, { recursive: true, force: true });
   }
   const failed = results.filter((r) => r.error).length;

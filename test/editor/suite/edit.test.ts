@@ -130,6 +130,9 @@ describe('Editing a memory', () => {
         /^description: Changed elsewhere meanwhile\.$/m,
         'the left side is the stored version',
       );
+      // Only what people wrote differs: the edit's generated header names version 2, as the stored side's does.
+      assert.match(document.lineAt(1).text, /^# decision\/edited-in-two-places · version 2 · active\. /);
+      assert.equal(document.lineAt(1).text, stored.lineAt(1).text);
       if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
 
       // The person merges (keeps both sentences) and saves again: based on version 2, it goes through.

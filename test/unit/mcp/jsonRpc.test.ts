@@ -10,9 +10,11 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   PARSE_ERROR,
+  MAX_JSON_DEPTH,
   TopLevelIdScanner,
   inspectMessage,
   isMessageId,
+  nestsDeeperThan,
 } from '../../../src/mcp/jsonRpc';
 
 const valid = [
@@ -66,6 +68,26 @@ describe('the JSON-RPC gate (generated bad input)', () => {
     assert.deepEqual(reply.id, id, text);
     if (!parsed) assert.equal(reply.error.code, PARSE_ERROR, text);
   }
+
+  it('measures nesting by brackets outside strings only, escaped quotes included', () => {
+    const nest = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    assert.equal(nestsDeeperThan(nest(MAX_JSON_DEPTH), MAX_JSON_DEPTH), false);
+    assert.equal(nestsDeeperThan(nest(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH), true);
+    // Brackets inside a string, after an escaped quote, do not count.
+    const inString = JSON.stringify({ query: `${'['.repeat(500)} \\" ${'{'.repeat(500)}` });
+    assert.equal(nestsDeeperThan(inString, MAX_JSON_DEPTH), false);
+    // A string ending in an escaped backslash closes there: what follows counts.
+    const afterBackslash = JSON.stringify(['\\']).slice(0, -1) + ',' + nest(MAX_JSON_DEPTH) + ']';
+    assert.equal(nestsDeeperThan(afterBackslash, MAX_JSON_DEPTH), true);
+    const verdict = inspectMessage(
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"a":${nest(1000)}}}}`,
+    );
+    assert.equal(verdict.kind, 'reply');
+    const reply = (verdict as { reply: { id: unknown; error: { code: number; message: string } } }).reply;
+    assert.equal(reply.id, 7);
+    assert.equal(reply.error.code, INVALID_REQUEST);
+    assert.match(reply.error.message, /nests JSON deeper than 64 levels/);
+  });
 
   it('passes valid messages on unchanged', () => {
     for (const message of valid) {
