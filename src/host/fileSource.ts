@@ -2,7 +2,7 @@
 // with the maintained `ignore` library), the discovery rules and the size cap, lists only plain
 // files (no symbolic links, no second hard link: workspacePath.ts), and reads no binary file.
 
-import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -22,6 +22,14 @@ function ignoredByGit(scopes: Scope[], path: string, isDir: boolean): boolean {
     if (relative && scope.rules.ignores(isDir ? `${relative}/` : relative)) return true;
   }
   return false;
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
 }
 
 const FOLDER_DONE = Symbol('folder done');
@@ -59,40 +67,38 @@ export class WorkspaceFileSource implements FileSource {
     const root = this.root;
     function* folder(dir: string, scopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
       const absolute = join(root, dir);
-      let names: string[];
+      let entries: Dirent[];
       try {
-        names = readdirSync(absolute).sort();
+        // With the entries' types, only files the rules accept are stat'ed (for size, mtime, links).
+        entries = readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
       } catch {
         return; // unreadable folder: skipped, not fatal
       }
       let here = scopes;
-      if (names.includes('.gitignore')) {
+      if (entries.some((entry) => entry.name === '.gitignore')) {
         try {
           here = [...scopes, { base: dir, rules: ignore().add(readFileSync(join(absolute, '.gitignore'), 'utf8')) }];
         } catch {
           // an unreadable .gitignore is ignored itself
         }
       }
-      for (const name of names) {
+      for (const entry of entries) {
+        const name = entry.name;
         const path = dir ? `${dir}/${name}` : name;
-        let stat;
-        try {
-          stat = lstatSync(join(root, path));
-        } catch {
-          continue;
-        }
-        if (stat.isSymbolicLink()) continue;
-        if (stat.isDirectory()) {
+        if (entry.isSymbolicLink()) continue;
+        // A file system that reports no type (DT_UNKNOWN) is asked with lstat.
+        const known = entry.isDirectory() || entry.isFile();
+        let stat = known ? undefined : lstatOrNull(join(root, path));
+        if (!known && (!stat || stat.isSymbolicLink())) continue;
+        if (known ? entry.isDirectory() : stat!.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
           yield* folder(path, here);
-        } else if (
-          isPlainFile(stat) &&
-          stat.size <= matcher.maxBytes &&
-          matcher.accepts(path) &&
-          !ignoredByGit(here, path, false)
-        ) {
-          yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
+          continue;
         }
+        if (!matcher.accepts(path) || ignoredByGit(here, path, false)) continue;
+        stat ??= lstatOrNull(join(root, path));
+        if (stat && isPlainFile(stat) && stat.size <= matcher.maxBytes)
+          yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
       }
       yield FOLDER_DONE;
     }
