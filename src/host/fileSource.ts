@@ -6,7 +6,12 @@ import { lstatSync, readFileSync, readdirSync, type Dirent, type Stats } from 'n
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { discoveryMatcher, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/indexing/discovery';
+import {
+  discoveryMatcher,
+  MAX_INDEXED_BYTES,
+  type DiscoveryMatcher,
+  type DiscoveryRules,
+} from '../engine/indexing/discovery';
 import type { FileSource, SourceFile } from '../engine';
 import { fileText } from './fileText';
 import { isPlainFile, locateInWorkspace } from './workspacePath';
@@ -32,14 +37,50 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** The walk's rule for one file (`stat` asked only once the rules accept the path). */
+function listed(
+  matcher: DiscoveryMatcher,
+  scopes: Scope[],
+  path: string,
+  stat: Stats | null | (() => Stats | null),
+): SourceFile | null {
+  if (!matcher.accepts(path) || ignoredByGit(scopes, path, false)) return null;
+  const found = typeof stat === 'function' ? stat() : stat;
+  if (!found || !isPlainFile(found) || found.size > matcher.maxBytes) return null;
+  return { path, size: found.size, mtimeMs: Math.floor(found.mtimeMs) };
+}
+
 const FOLDER_DONE = Symbol('folder done');
 const FOLDERS_PER_TURN = 4;
 
+/** Told of each folder the walk enters (before it is read), and what the walk found there. */
+export interface WalkObserver {
+  folder(dir: string): void;
+}
+
 export class WorkspaceFileSource implements FileSource {
+  /** The .gitignore scopes of each folder the last walk entered, kept only for an observed walk (fileAt). */
+  private readonly scopes = new Map<string, Scope[]>();
+  private readonly matcher: DiscoveryMatcher;
+
   constructor(
     private readonly root: string,
     private readonly rules: DiscoveryRules = {},
-  ) {}
+    private readonly observer?: WalkObserver,
+  ) {
+    this.matcher = discoveryMatcher(rules);
+  }
+
+  /**
+   * One path as the last observed walk would list it now (null: it would not), without walking:
+   * its folder's rules are the ones that walk read. A path in a folder that walk skipped is null.
+   */
+  fileAt(path: string): SourceFile | null {
+    const cut = path.lastIndexOf('/');
+    const here = this.scopes.get(cut < 0 ? '' : path.slice(0, cut));
+    if (!here || path.split('/').includes('.git')) return null;
+    return listed(this.matcher, here, path, lstatOrNull(join(this.root, path)));
+  }
 
   /**
    * The walk, giving the event loop a turn every few folders: an owner process keeps answering its
@@ -63,10 +104,11 @@ export class WorkspaceFileSource implements FileSource {
 
   /** Depth-first over the workspace: each accepted file, and a marker after each folder. */
   private *walk(): Generator<SourceFile | typeof FOLDER_DONE> {
-    const matcher = discoveryMatcher(this.rules);
-    const root = this.root;
-    function* folder(dir: string, scopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
+    const { matcher, root, observer, scopes } = this;
+    scopes.clear();
+    function* folder(dir: string, parentScopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
       const absolute = join(root, dir);
+      observer?.folder(dir);
       let entries: Dirent[];
       try {
         // With the entries' types, only files the rules accept are stat'ed (for size, mtime, links).
@@ -74,31 +116,30 @@ export class WorkspaceFileSource implements FileSource {
       } catch {
         return; // unreadable folder: skipped, not fatal
       }
-      let here = scopes;
+      let here = parentScopes;
       if (entries.some((entry) => entry.name === '.gitignore')) {
         try {
-          here = [...scopes, { base: dir, rules: ignore().add(readFileSync(join(absolute, '.gitignore'), 'utf8')) }];
+          here = [...here, { base: dir, rules: ignore().add(readFileSync(join(absolute, '.gitignore'), 'utf8')) }];
         } catch {
           // an unreadable .gitignore is ignored itself
         }
       }
+      if (observer) scopes.set(dir, here);
       for (const entry of entries) {
         const name = entry.name;
         const path = dir ? `${dir}/${name}` : name;
         if (entry.isSymbolicLink()) continue;
         // A file system that reports no type (DT_UNKNOWN) is asked with lstat.
         const known = entry.isDirectory() || entry.isFile();
-        let stat = known ? undefined : lstatOrNull(join(root, path));
+        const stat = known ? undefined : lstatOrNull(join(root, path));
         if (!known && (!stat || stat.isSymbolicLink())) continue;
         if (known ? entry.isDirectory() : stat!.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
           yield* folder(path, here);
           continue;
         }
-        if (!matcher.accepts(path) || ignoredByGit(here, path, false)) continue;
-        stat ??= lstatOrNull(join(root, path));
-        if (stat && isPlainFile(stat) && stat.size <= matcher.maxBytes)
-          yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
+        const file = listed(matcher, here, path, stat ?? (() => lstatOrNull(join(root, path))));
+        if (file) yield file;
       }
       yield FOLDER_DONE;
     }
