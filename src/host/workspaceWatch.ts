@@ -11,8 +11,11 @@ import type { FileSource, Logger, SourceFile } from '../engine';
 import { WorkspaceFileSource } from './fileSource';
 import { WORKSPACE_CONFIG } from './workspaceConfig';
 
-/** inotify spends a watch per folder; past this many the owner walks instead (it warns once). */
-export const MAX_WATCHED_FOLDERS = 20_000;
+/**
+ * inotify spends a watch per folder (and Node about 4 KB with it); past this many the owner walks
+ * instead, warning once. A system whose inotify limit is lower fails to add one and walks too.
+ */
+export const MAX_WATCHED_FOLDERS = 50_000;
 
 export class WorkspaceWatch {
   /** Full walks so far (the first index's, then one per folder-level change). */
