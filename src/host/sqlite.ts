@@ -76,6 +76,8 @@ export class WasmSqlDatabase implements SqlDatabase {
   }
 
   grouped<T>(work: () => T): T {
+    // Inside a caller's own transaction there is nothing to group: that transaction commits it.
+    if (this.groupSince === undefined && this.depth > 0) return this.nest(work);
     if (this.groupSince === undefined) {
       this.db.exec('BEGIN IMMEDIATE');
       this.depth++;

@@ -51,6 +51,17 @@ describe('WasmSqlDatabase grouped commits', () => {
     assert.deepEqual(onDisk(path), ['a', 'b', 'c']);
   });
 
+  it("runs grouped work inside a caller's transaction as part of it", () => {
+    assert.throws(() =>
+      db.transaction(() => {
+        db.grouped(() => db.run('INSERT INTO t VALUES (?)', ['inner']));
+        throw new Error('the caller fails');
+      }),
+    );
+    db.transaction(() => db.grouped(() => db.run('INSERT INTO t VALUES (?)', ['kept'])));
+    assert.deepEqual(onDisk(path), ['kept']);
+  });
+
   it('commits an open group when it closes', () => {
     db.grouped(() => db.run('INSERT INTO t VALUES (?)', ['a']));
     db.close();
