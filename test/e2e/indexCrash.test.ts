@@ -65,7 +65,7 @@ describe('kill -9 in the middle of indexing', function () {
   });
   after(() => space.cleanup());
 
-  it('keeps the committed batches, loses only those written since, and the next index finishes without redoing them', async () => {
+  it('keeps committed batches, loses only those written since; the next index redoes just those', async () => {
     const { signal, exitSignal } = await runAndKill({
       workspace: space.workspace,
       home: space.home,

@@ -1,7 +1,8 @@
 // The indexer: a content-hash catalog diffed against the workspace's files into work (index,
 // rename, delete), done in batches that share commits (a few batches or a second at most, where
-// the store groups them) — a kill loses at most the uncommitted batches — then embeddings for whatever has no vector from the current model. An async
-// generator: it yields progress and stops between batches when its signal aborts.
+// the store groups them) — a kill loses at most the uncommitted batches — then embeddings for
+// whatever has no vector from the current model. An async generator: it yields progress and stops
+// between batches when its signal aborts.
 
 import { sha256 } from '../trust/digest';
 import type { Embedder } from '../embed/embedder';
