@@ -7,15 +7,17 @@
 //                    file-system floor), interleaved run by run.
 //   re-index         one edited ~20 KB markdown file, incrementally (the whole tree is still
 //                    listed and stat'ed). Baseline: the same incremental run with nothing changed.
+//                    And a run with nothing changed, walking or from the owner's watched listing.
 //   --corpus DIR     also a full index of a real folder, when given (not written to).
 
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../src/engine';
+import { Engine, silentLogger } from '../src/engine';
 import { runIndex } from '../src/host/engineApi';
 import { WorkspaceFileSource } from '../src/host/fileSource';
 import { WasmSqlDatabase } from '../src/host/sqlite';
+import { WorkspaceWatch } from '../src/host/workspaceWatch';
 import { EDITED_FILE, docsCorpus, writeCorpus } from './docsCorpus';
 import { elapsedMs, figure, now, type Figure, type Section } from './result';
 
@@ -160,6 +162,11 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
       const edited: number[] = [];
       const unchanged: number[] = [];
       const listed: number[] = [];
+      const watchedRuns: number[] = [];
+      // What `lore serve` does after its first index: the watched listing instead of a walk.
+      const watch = new WorkspaceWatch(root, silentLogger, () => {});
+      const watched = () => runIndex(store.engine, root, {}, undefined, (rules) => watch.source(rules));
+      await watched();
       for (let i = 0; i < options.edits; i++) {
         let start = now();
         await new WorkspaceFileSource(root).list();
@@ -168,6 +175,10 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
         const idle = await runIndex(store.engine, root, {});
         unchanged.push(elapsedMs(start));
         if (idle.summary.indexed !== 0) throw new Error(`an unchanged tree re-indexed ${idle.summary.indexed} files`);
+        start = now();
+        const fromWatch = await watched();
+        watchedRuns.push(elapsedMs(start));
+        if (fromWatch.summary.indexed !== 0) throw new Error(`a watched run re-indexed ${fromWatch.summary.indexed}`);
         appendFileSync(join(root, EDITED_FILE), `\nEdit ${i}: ${'rollback the gateway certificates '.repeat(2)}\n`);
         start = now();
         const run = await runIndex(store.engine, root, {});
@@ -191,6 +202,17 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
           sizes: { files: kept.files },
           unit: 'ms',
           runs: unchanged,
+          baseline: { label: 'listing the workspace (walk + stat) alone', runs: listed },
+        }),
+      );
+      watch.close();
+      figures.push(
+        figure({
+          name: 'index.reindex_unchanged_watched',
+          label: 're-index with nothing changed, from file events (lore serve)',
+          sizes: { files: kept.files },
+          unit: 'ms',
+          runs: watchedRuns,
           baseline: { label: 'listing the workspace (walk + stat) alone', runs: listed },
         }),
       );
@@ -241,6 +263,10 @@ export async function indexSection(options: IndexBenchOptions): Promise<Section>
         'an incremental runIndex with nothing changed (lists and stats ' +
         'every file, reads none); baseline: WorkspaceFileSource.list() ' +
         'alone',
+      reindex_unchanged_watched:
+        "the same incremental run through the owner's watched listing " +
+        '(src/host/workspaceWatch.ts, after its first run walked): no walk; ' +
+        'baseline: WorkspaceFileSource.list() alone',
       reindex_one_file:
         `append a line to ${EDITED_FILE} (~20 KB), then an incremental ` +
         `runIndex (lists and stats every file, reads, chunks and writes ` +

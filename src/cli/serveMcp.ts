@@ -35,7 +35,15 @@ export async function runServe(ctx: CommandContext, v: Record<string, unknown>):
   // Checked before the store opens, so a refused --host takes no lock.
   const host = bindAddress(stringOption(v.host), allowRemote);
   const logger = stderrLogger('info');
-  const owner = ownerServer({ workspace: ctx.workspace, door: 'lore serve', logger, host, port, allowRemote });
+  const owner = ownerServer({
+    workspace: ctx.workspace,
+    door: 'lore serve',
+    logger,
+    host,
+    port,
+    allowRemote,
+    watchWorkspace: true,
+  });
   const store = owner.access.open();
   let http;
   try {

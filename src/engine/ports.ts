@@ -16,6 +16,14 @@ export interface SqlDatabase {
   all<T>(sql: string, params?: SqlParams): T[];
   exec(sql: string): void;
   transaction<T>(work: () => T): T;
+  /**
+   * Like transaction, but consecutive grouped calls may share one commit (a bulk index's batches:
+   * each commit costs fsyncs). Any other write commits the group first, so only grouped work ever
+   * waits for durability; a kill loses at most the uncommitted group.
+   */
+  grouped?<T>(work: () => T): T;
+  /** Commits an open group now. */
+  flush?(): void;
   close(): void;
 }
 

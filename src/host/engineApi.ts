@@ -15,7 +15,8 @@ import {
   type IndexSummary,
 } from '../engine';
 import { shown } from '../engine/model/shown';
-import type { DiscoveryConfig } from '../engine/indexing/discovery';
+import type { DiscoveryConfig, DiscoveryRules } from '../engine/indexing/discovery';
+import type { FileSource } from '../engine/indexing/indexer';
 import { WorkspaceFileSource } from './fileSource';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
@@ -60,6 +61,8 @@ export type IndexRequest = Pick<IndexOptions, 'full' | 'signal'> & { discovery?:
 export interface RpcRun {
   onProgress?: (p: IndexProgress) => void;
   signal?: AbortSignal;
+  /** The owner's watched listing (workspaceWatch.ts), used instead of a walk. */
+  files?: (rules: DiscoveryRules) => FileSource;
 }
 
 type Method<K extends EngineOp> = Engine[K] extends (...args: infer A) => infer R
@@ -104,8 +107,26 @@ export async function runIndex(
   root: string,
   options: IndexRequest,
   onProgress?: (p: IndexProgress) => void,
+  files?: (rules: DiscoveryRules) => FileSource,
 ): Promise<{ summary: IndexSummary; status: IndexStatus }> {
-  const run = engine.index(new WorkspaceFileSource(root, workspaceDiscoveryRules(root, options.discovery)), {
+  // One run at a time per store: the owner's own re-index on file events and a client's request queue.
+  const before = indexRuns.get(engine) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => indexOnce(engine, root, options, onProgress, files));
+  indexRuns.set(engine, run);
+  return run;
+}
+
+const indexRuns = new WeakMap<Engine, Promise<unknown>>();
+
+async function indexOnce(
+  engine: Engine,
+  root: string,
+  options: IndexRequest,
+  onProgress?: (p: IndexProgress) => void,
+  files?: (rules: DiscoveryRules) => FileSource,
+): Promise<{ summary: IndexSummary; status: IndexStatus }> {
+  const rules = workspaceDiscoveryRules(root, options.discovery);
+  const run = engine.index(files ? files(rules) : new WorkspaceFileSource(root, rules), {
     full: options.full,
     signal: options.signal,
   });
@@ -219,7 +240,8 @@ export async function dispatchRpc(
   run: RpcRun = {},
 ): Promise<unknown> {
   const { op, args } = call;
-  if (call.index) return runIndex(engine, workspaceRoot, { ...call.index, signal: run.signal }, run.onProgress);
+  if (call.index)
+    return runIndex(engine, workspaceRoot, { ...call.index, signal: run.signal }, run.onProgress, run.files);
   try {
     if (op === 'canonicalize')
       return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));

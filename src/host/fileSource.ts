@@ -2,11 +2,16 @@
 // with the maintained `ignore` library), the discovery rules and the size cap, lists only plain
 // files (no symbolic links, no second hard link: workspacePath.ts), and reads no binary file.
 
-import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { discoveryMatcher, MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/indexing/discovery';
+import {
+  discoveryMatcher,
+  MAX_INDEXED_BYTES,
+  type DiscoveryMatcher,
+  type DiscoveryRules,
+} from '../engine/indexing/discovery';
 import type { FileSource, SourceFile } from '../engine';
 import { fileText } from './fileText';
 import { isPlainFile, locateInWorkspace } from './workspacePath';
@@ -24,14 +29,58 @@ function ignoredByGit(scopes: Scope[], path: string, isDir: boolean): boolean {
   return false;
 }
 
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The walk's rule for one file (`stat` asked only once the rules accept the path). */
+function listed(
+  matcher: DiscoveryMatcher,
+  scopes: Scope[],
+  path: string,
+  stat: Stats | null | (() => Stats | null),
+): SourceFile | null {
+  if (!matcher.accepts(path) || ignoredByGit(scopes, path, false)) return null;
+  const found = typeof stat === 'function' ? stat() : stat;
+  if (!found || !isPlainFile(found) || found.size > matcher.maxBytes) return null;
+  return { path, size: found.size, mtimeMs: Math.floor(found.mtimeMs) };
+}
+
 const FOLDER_DONE = Symbol('folder done');
 const FOLDERS_PER_TURN = 4;
 
+/** Told of each folder the walk enters (before it is read), and what the walk found there. */
+export interface WalkObserver {
+  folder(dir: string): void;
+}
+
 export class WorkspaceFileSource implements FileSource {
+  /** The .gitignore scopes of each folder the last walk entered, kept only for an observed walk (fileAt). */
+  private readonly scopes = new Map<string, Scope[]>();
+  private readonly matcher: DiscoveryMatcher;
+
   constructor(
     private readonly root: string,
     private readonly rules: DiscoveryRules = {},
-  ) {}
+    private readonly observer?: WalkObserver,
+  ) {
+    this.matcher = discoveryMatcher(rules);
+  }
+
+  /**
+   * One path as the last observed walk would list it now (null: it would not), without walking:
+   * its folder's rules are the ones that walk read. A path in a folder that walk skipped is null.
+   */
+  fileAt(path: string): SourceFile | null {
+    const cut = path.lastIndexOf('/');
+    const here = this.scopes.get(cut < 0 ? '' : path.slice(0, cut));
+    if (!here || path.split('/').includes('.git')) return null;
+    return listed(this.matcher, here, path, lstatOrNull(join(this.root, path)));
+  }
 
   /**
    * The walk, giving the event loop a turn every few folders: an owner process keeps answering its
@@ -55,44 +104,42 @@ export class WorkspaceFileSource implements FileSource {
 
   /** Depth-first over the workspace: each accepted file, and a marker after each folder. */
   private *walk(): Generator<SourceFile | typeof FOLDER_DONE> {
-    const matcher = discoveryMatcher(this.rules);
-    const root = this.root;
-    function* folder(dir: string, scopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
+    const { matcher, root, observer, scopes } = this;
+    scopes.clear();
+    function* folder(dir: string, parentScopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
       const absolute = join(root, dir);
-      let names: string[];
+      observer?.folder(dir);
+      let entries: Dirent[];
       try {
-        names = readdirSync(absolute).sort();
+        // With the entries' types, only files the rules accept are stat'ed (for size, mtime, links).
+        entries = readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
       } catch {
         return; // unreadable folder: skipped, not fatal
       }
-      let here = scopes;
-      if (names.includes('.gitignore')) {
+      let here = parentScopes;
+      if (entries.some((entry) => entry.name === '.gitignore')) {
         try {
-          here = [...scopes, { base: dir, rules: ignore().add(readFileSync(join(absolute, '.gitignore'), 'utf8')) }];
+          here = [...here, { base: dir, rules: ignore().add(readFileSync(join(absolute, '.gitignore'), 'utf8')) }];
         } catch {
           // an unreadable .gitignore is ignored itself
         }
       }
-      for (const name of names) {
+      if (observer) scopes.set(dir, here);
+      for (const entry of entries) {
+        const name = entry.name;
         const path = dir ? `${dir}/${name}` : name;
-        let stat;
-        try {
-          stat = lstatSync(join(root, path));
-        } catch {
-          continue;
-        }
-        if (stat.isSymbolicLink()) continue;
-        if (stat.isDirectory()) {
+        if (entry.isSymbolicLink()) continue;
+        // A file system that reports no type (DT_UNKNOWN) is asked with lstat.
+        const known = entry.isDirectory() || entry.isFile();
+        const stat = known ? undefined : lstatOrNull(join(root, path));
+        if (!known && (!stat || stat.isSymbolicLink())) continue;
+        if (known ? entry.isDirectory() : stat!.isDirectory()) {
           if (name === '.git' || matcher.skipsFolder(path) || ignoredByGit(here, path, true)) continue;
           yield* folder(path, here);
-        } else if (
-          isPlainFile(stat) &&
-          stat.size <= matcher.maxBytes &&
-          matcher.accepts(path) &&
-          !ignoredByGit(here, path, false)
-        ) {
-          yield { path, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs) };
+          continue;
         }
+        const file = listed(matcher, here, path, stat ?? (() => lstatOrNull(join(root, path))));
+        if (file) yield file;
       }
       yield FOLDER_DONE;
     }

@@ -15,7 +15,7 @@ import { MAX_BUNDLE_CHARS, isLoreError, type Logger } from '../engine';
 import type { StoreAccess } from '../mcp/access';
 import { MAX_MCP_MESSAGE_BYTES } from '../mcp/jsonRpc';
 import { buildServer } from '../mcp/server';
-import { checkRpc, dispatchRpc, type RpcCall } from './engineApi';
+import { checkRpc, dispatchRpc, type RpcCall, type RpcRun } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
 import { McpSessions } from './mcpSessions';
@@ -38,6 +38,8 @@ export interface HttpServeOptions {
   /** How many MCP sessions stay open at most, and how long an idle one is kept (defaults in mcpSessions.ts). */
   maxSessions?: number;
   sessionIdleMs?: number;
+  /** The owner's watched listing for indexWorkspace (workspaceWatch.ts); without it each run walks. */
+  files?: RpcRun['files'];
 }
 
 export interface RunningHttpServer {
@@ -121,7 +123,11 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const line = (value: unknown) => JSON.stringify(value) + '\n';
     try {
-      const run = { signal: controller.signal, onProgress: (progress: unknown) => res.write(line({ progress })) };
+      const run = {
+        signal: controller.signal,
+        onProgress: (progress: unknown) => res.write(line({ progress })),
+        files: options.files,
+      };
       const result = await options.access.use((engine) =>
         dispatchRpc(engine, options.workspaceRoot() ?? '', call, run),
       );

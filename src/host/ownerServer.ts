@@ -6,6 +6,7 @@ import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
 import type { OpenStore } from './openStore';
+import { OwnerWatch } from './ownerWatch';
 import { OwnedStoreAccess } from './storeAccess';
 
 export interface OwnerServerOptions {
@@ -18,6 +19,8 @@ export interface OwnerServerOptions {
   allowRemote?: boolean;
   /** Loads the embedding model for the opened store; default: from the environment (LORE_MODEL…). */
   attachEmbedder?: (store: OpenStore) => Promise<() => Promise<void>>;
+  /** Keep the index current from file events once a first index has run (`lore serve`: ownerWatch.ts). */
+  watchWorkspace?: boolean;
 }
 
 export interface OwnerServer {
@@ -30,12 +33,14 @@ export interface OwnerServer {
 export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let started: Promise<RunningHttpServer> | undefined;
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
+  let watcher: OwnerWatch | undefined;
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
     door: options.door,
     logger: options.logger,
     onOpen: (store) => {
+      if (options.watchWorkspace) watcher = new OwnerWatch(access, store.paths.workspaceRoot, options.logger);
       // The model loads in the background: lexical recall serves until it is ready.
       releaseEmbedder = (
         options.attachEmbedder
@@ -60,6 +65,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
             port: options.port,
             allowRemote: options.allowRemote,
             logger: options.logger,
+            files: watcher && ((rules) => watcher!.watch.source(rules)),
           }),
         );
       started.then(
@@ -73,6 +79,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     http: () => started ?? Promise.reject(new Error('the store is not open: call access.open() first')),
     close: async () => {
       if (started) await (await started.catch(() => undefined))?.close();
+      await watcher?.close();
       if (releaseEmbedder) await (await releaseEmbedder)();
       access.close();
     },

@@ -136,10 +136,22 @@ export interface DiscoveryMatcher {
   maxBytes: number;
 }
 
+/**
+ * One regular expression for a list of globs: the walk tests every path against both lists, and
+ * one alternation costs about half of picomatch's matcher per glob. Falls back to picomatch for a
+ * list it cannot join (a negated glob, whose meaning depends on being tested alone).
+ */
+function anyGlob(globs: readonly string[], options: picomatch.PicomatchOptions): (path: string) => boolean {
+  if (!globs.length) return () => false;
+  if (globs.some((glob) => glob.startsWith('!'))) return picomatch([...globs], options);
+  const joined = new RegExp(globs.map((glob) => `(?:${picomatch.makeRe(glob, options).source})`).join('|'));
+  return (path) => joined.test(path);
+}
+
 export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const options = { dot: true, nocase: false };
-  const include = picomatch([...(rules.include ?? DEFAULT_INCLUDE)], options);
-  const exclude = picomatch([...(rules.exclude ?? DEFAULT_EXCLUDE)], options);
+  const include = anyGlob(rules.include ?? DEFAULT_INCLUDE, options);
+  const exclude = anyGlob(rules.exclude ?? DEFAULT_EXCLUDE, options);
   const allowGlobs = rules.allow ?? [];
   const allow = allowGlobs.length ? picomatch([...allowGlobs], options) : () => false;
   // An allow glob reaches into an excluded folder only along its literal leading path

@@ -1,0 +1,90 @@
+// `lore serve` keeps its index current from file events: after a first index, a file written to
+// the workspace becomes recallable and a deleted one leaves the index, with no index command;
+// a new folder and a .gitignore written later are followed too. Waits on the owner's own log
+// lines (each change's run), never on a timer.
+
+import { strict as assert } from 'node:assert';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, sandbox, startServe, type Sandbox, type ServeProcess } from '../support/processes';
+
+function lore(box: Sandbox, args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], {
+    env: box.env,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const paths = (box: Sandbox, query: string): string[] =>
+  (lore(box, ['recall', query]).results as Array<{ path?: string }>).map((r) => r.path ?? '');
+
+/** Resolves at the owner's next log line matching `pattern` (lines already seen do not count). */
+function nextLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    let pending = '';
+    const onData = (data: Buffer) => {
+      pending += data.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      const hit = lines.find((line) => pattern.test(line));
+      if (hit) {
+        child.stderr!.off('data', onData);
+        resolve(hit);
+      }
+    };
+    child.stderr!.on('data', onData);
+  });
+}
+
+describe('lore serve indexes changed files from file events', function () {
+  this.timeout(120_000);
+  let box: Sandbox;
+  let serve: ServeProcess;
+  beforeEach(async () => {
+    box = sandbox();
+    mkdirSync(join(box.workspace, 'docs'), { recursive: true });
+    writeFileSync(join(box.workspace, 'docs', 'first.md'), '# First\n\nAbout zebra crossings and traffic lights.\n');
+    serve = await startServe(box);
+  });
+  afterEach(async () => {
+    await serve.stop();
+  });
+
+  it('makes a written file recallable and drops a deleted one, without an index command', async () => {
+    assert.equal(lore(box, ['index']).summary.indexed, 1);
+    const added = nextLine(serve.child, /indexed changed files: 1 indexed/);
+    writeFileSync(join(box.workspace, 'docs', 'second.md'), '# Second\n\nHow we rotate the flamingo certificates.\n');
+    await added;
+    assert.deepEqual(paths(box, 'flamingo certificates'), ['docs/second.md']);
+
+    const removed = nextLine(serve.child, /indexed changed files: 0 indexed, 0 renamed, 1 removed/);
+    rmSync(join(box.workspace, 'docs', 'second.md'));
+    await removed;
+    assert.deepEqual(paths(box, 'flamingo certificates'), []);
+    const again = lore(box, ['index']);
+    assert.deepEqual([again.summary.indexed, again.summary.deleted, again.status.files], [0, 0, 1]);
+  });
+
+  it('follows a new folder, and a .gitignore written later takes its files out', async () => {
+    lore(box, ['index']);
+    const added = nextLine(serve.child, /indexed changed files: 1 indexed/);
+    mkdirSync(join(box.workspace, 'runbooks', 'db'), { recursive: true });
+    writeFileSync(join(box.workspace, 'runbooks', 'db', 'failover.md'), '# Failover\n\nPromote the pelican replica.\n');
+    await added;
+    assert.deepEqual(paths(box, 'pelican replica'), ['runbooks/db/failover.md']);
+
+    // A file in the new folder is watched too (its watcher was added by the walk the folder caused).
+    const edited = nextLine(serve.child, /indexed changed files: 1 indexed/);
+    writeFileSync(join(box.workspace, 'runbooks', 'db', 'failover.md'), '# Failover\n\nPromote the walrus replica.\n');
+    await edited;
+    assert.deepEqual(paths(box, 'walrus replica'), ['runbooks/db/failover.md']);
+
+    const ignored = nextLine(serve.child, /indexed changed files: 0 indexed, 0 renamed, 1 removed/);
+    writeFileSync(join(box.workspace, '.gitignore'), 'runbooks/\n');
+    await ignored;
+    assert.deepEqual(paths(box, 'walrus replica'), []);
+  });
+});
