@@ -103,6 +103,8 @@ function lineToEdit(text: string, reference: string, path: string): number | nul
     for (let i = span.start; i <= span.end; i++)
       if (token.test(lines[i]) && !/^\s*(\/\/|#|\*|\/\*)/.test(lines[i])) return i;
   }
+  // A Helm value's dotted path (`serviceMonitor.enabled`) is written as nested keys: its leaf key's line.
+  if (spans.length && ref.includes('.')) return spans[0].start;
   const parts = ref.split(/(?=[-_])/);
   const tries = /[/.]/.test(ref)
     ? [ref]

@@ -70,7 +70,8 @@ export function driftSpace(
       space.all().filter((f) => (f.source.path ?? f.source.key) === source && f.reference.raw === raw),
     rows: (source, raw) =>
       db.all(
-        'SELECT state, finder, fingerprint, detail, symbol_kind FROM drift_refs WHERE source = ? AND raw = ? ORDER BY id',
+        'SELECT state, finder, fingerprint, detail, symbol_kind FROM drift_refs ' +
+          'WHERE source = ? AND raw = ? ORDER BY id',
         [source, raw],
       ),
     sql: (statement, params) => void db.run(statement, params),

@@ -81,9 +81,11 @@ function sameKind(ws: Workspace, row: RefRow, target: Target, candidate: string)
   // went — unless the chart itself is gone (renamed).
   const chart = chartOf(ws, target.path);
   if (chart !== null && ws.isFile(`${chart}/Chart.yaml`) && chartOf(ws, candidate) !== chart) return false;
-  if (row.symbol_kind === null) return true;
+  const defs = definitionsIn(ws, candidate, target.symbol!, target.finder);
+  // A row of an older store (no kind recorded) was fingerprinted before template reads were watched.
+  if (row.symbol_kind === null) return defs.some((d) => d.kind !== 'value');
   const had = new Set(row.symbol_kind.split(','));
-  return definitionsIn(ws, candidate, target.symbol!, target.finder).some((d) => had.has(definitionKind(d)));
+  return defs.some((d) => had.has(definitionKind(d)));
 }
 
 function findLines(ws: Workspace, target: Target, fingerprint: string): string | null {

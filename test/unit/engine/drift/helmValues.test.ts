@@ -88,6 +88,23 @@ describe('drift: Helm values named by their dotted path', function () {
     );
   });
 
+  it("a key of an older store's reference that is deleted does not move to a template reading it", () => {
+    // Values and templates outside a chart (no Chart.yaml): the read is not watched, so it is a candidate of a move.
+    s = driftSpace({
+      'deploy/README.md': '# Deploy\n\nSet `global.networkPolicy.enabled` to create a NetworkPolicy.\n',
+      'deploy/values.yaml': 'global:\n  networkPolicy:\n    enabled: false\nreplicaCount: 1\n',
+      'deploy/templates/np.yaml': '{{- if .Values.global.networkPolicy.enabled }}\nkind: NetworkPolicy\n{{- end }}\n',
+    });
+    s.engine.driftScan();
+    const readme = 'deploy/README.md';
+    assert.deepEqual(targets(readme, VALUE), [['deploy/values.yaml', 'current']]);
+    s.sql('UPDATE drift_refs SET symbol_kind = NULL WHERE source = ?', [readme]);
+    s.write('deploy/values.yaml', 'replicaCount: 1\n');
+    s.engine.driftCheck(['deploy/values.yaml']);
+    s.engine.driftScan();
+    assert.deepEqual(targets(readme, VALUE), [['deploy/values.yaml', 'gone']]);
+  });
+
   it("a chart README's partial path is its own chart's key", () => {
     s = driftSpace(fixtureFiles(FIXTURE));
     s.engine.driftScan();
