@@ -91,8 +91,9 @@ function loadRuntime(): { transformers: Transformers; backend: Backend; fallback
 }
 
 let extractor: FeatureExtractionPipeline;
-/** Requests run one at a time, in arrival order. */
-let queue: Promise<void> = Promise.resolve();
+/** Requests waiting, run one at a time in arrival order. */
+const waiting: WorkerRequest[] = [];
+let draining = false;
 let encoder: Encoder;
 let cap = 0;
 let withTokenTypes = false;
@@ -165,15 +166,22 @@ async function start(): Promise<void> {
   post({ type: 'ready', dims, backend, fallbackReason, sessionOptions, maxTokens: cap, loadMs: Date.now() - started });
 }
 
-port.on('message', (request: WorkerRequest) => {
-  queue = queue.then(async () => {
+async function drain(): Promise<void> {
+  draining = true;
+  for (let request = waiting.shift(); request; request = waiting.shift()) {
     try {
       const { dims, vectors } = await embed(request.texts);
       post({ type: 'embedded', id: request.id, dims, vectors }, [vectors.buffer as ArrayBuffer]);
     } catch (err) {
       post({ type: 'error', id: request.id, message: message(err) });
     }
-  });
+  }
+  draining = false;
+}
+
+port.on('message', (request: WorkerRequest) => {
+  waiting.push(request);
+  if (!draining) void drain();
 });
 
 start().catch((err) => post({ type: 'failed', message: message(err) }));

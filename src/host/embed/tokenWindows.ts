@@ -65,7 +65,7 @@ export class MeanPool {
   /** Adds one call's output: row r of `batch` belongs to text `textOfRow[r]`. */
   add(hidden: Float32Array, batch: PaddedBatch, dims: number, textOfRow: number[]): void {
     this.dims = dims;
-    this.sums ??= new Float32Array(this.texts * dims);
+    const sums = (this.sums ??= new Float32Array(this.texts * dims));
     for (let row = 0; row < batch.rows; row++) {
       const text = textOfRow[row];
       const length = batch.lengths[row];
@@ -73,7 +73,7 @@ export class MeanPool {
       this.tokens[text] += length;
       for (let t = 0; t < length; t++) {
         const at = (row * batch.width + t) * dims;
-        for (let d = 0; d < dims; d++) this.sums[base + d] += hidden[at + d];
+        for (let d = 0; d < dims; d++) sums[base + d] += hidden[at + d];
       }
     }
   }
