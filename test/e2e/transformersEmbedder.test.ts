@@ -68,10 +68,6 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
     assert.equal(e.batchSize, 8);
   });
 
-  it("keeps no memory pattern per input shape (every sequence length is one: RSS grew with the corpus's lengths)", () => {
-    assert.equal(e.sessionOptions.enableMemPattern, false);
-  });
-
   it(
     'returns unit vectors of the model size; the same text gives the ' + 'same vector, different texts differ',
     async () => {
