@@ -6,14 +6,17 @@
 // transformers.js tokenizer and ONNX model with mean pooling over token windows in its
 // worker_thread — at the product's defaults (q8, native onnxruntime-node, 1 intra-op thread,
 // batches of 1, 256-token windows), on chunk texts from the docs corpus; against raw
-// onnxruntime-node on the same windows in the same process (tokenized beforehand, untimed), and
-// against the old settings (batches of 16, 512-token cut). Wall and CPU time (every thread).
+// onnxruntime-node from the same texts in the same process (the same tokenizer and windows, one
+// window per call, timed), against inference alone (the windows tokenized beforehand), against
+// the old settings (batches of 16, 512-token cut), and on 2 threads against raw on 2 threads.
+// Wall and CPU time (every thread). Then a whole `lore index` process with the model: peak RSS.
 //
 // `npx tsx bench/embed.ts --matrix [--quick] [--texts N] [--reps N] [--words N] [--out FILE]
 // [--model-dir DIR]` is the older exploration: texts/s at batch 1, 8, 32, 1 vs 2 threads, native
 // vs WebAssembly, q8 vs fp32; it writes bench/embed-results.json.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,7 +27,8 @@ import { onnxFile } from '../src/host/embed/modelFiles';
 import type { Backend } from '../src/host/embed/protocol';
 import { padBatch, tokenWindows } from '../src/host/embed/tokenWindows';
 import { byLength, createTransformersEmbedder, isEmbedderUnavailable } from '../src/host/embed/transformersEmbedder';
-import { docsCorpus } from './docsCorpus';
+import { CLI } from '../test/support/processes';
+import { docsCorpus, writeCorpus } from './docsCorpus';
 import { median } from './memory';
 import { elapsedMs, figure, machine, now, type Section } from './result';
 
@@ -99,7 +103,7 @@ interface Ort {
  * same texts, longest first, split into the same token windows, one window per run, tokenized
  * beforehand (untimed).
  */
-async function rawRuntime(modelRoot: string, name: string, threads: number, texts: string[], cap: number) {
+export async function rawRuntime(modelRoot: string, name: string, threads: number, texts: string[], cap: number) {
   const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
   const ort = fromTransformers('onnxruntime-node') as Ort;
   const transformers = fromTransformers('@huggingface/transformers') as typeof import('@huggingface/transformers');
@@ -118,7 +122,8 @@ async function rawRuntime(modelRoot: string, name: string, threads: number, text
     suffix: empty.slice(1),
   };
   const windows = byLength(texts).flatMap((i) => tokenWindows(encoder, texts[i], cap));
-  const feeds = windows.map((w) => {
+  const tokens = windows.reduce((n, w) => n + w.length, 0);
+  const feedOf = (w: number[]) => {
     const batch = padBatch([w], 0);
     const dims = [1, batch.width];
     const all: Record<string, OrtTensor> = {
@@ -127,18 +132,72 @@ async function rawRuntime(modelRoot: string, name: string, threads: number, text
       token_type_ids: new ort.Tensor('int64', new BigInt64Array(batch.ids.length), dims),
     };
     return Object.fromEntries(session.inputNames.map((n) => [n, all[n]]));
-  });
-  const tokens = windows.reduce((n, w) => n + w.length, 0);
+  };
+  const feeds = windows.map(feedOf);
+  const order = byLength(texts);
   return {
     tokens,
     windows: windows.length,
+    /** Inference alone: the windows tokenized beforehand. */
     run: async (): Promise<number> => {
       const start = now();
       for (const feed of feeds) await session.run(feed);
       return elapsedMs(start);
     },
+    /** Texts to model outputs: the same tokenizer and windows, tokenized as it goes, no pooling. */
+    runFromTexts: async (): Promise<number> => {
+      const start = now();
+      for (const i of order) for (const w of tokenWindows(encoder, texts[i], cap)) await session.run(feedOf(w));
+      return elapsedMs(start);
+    },
     close: () => session.release(),
   };
+}
+
+/**
+ * A whole `lore index` process with the model (1 thread) on the docs corpus laid out on disk: its
+ * peak resident set (rssAtExit.cjs), CPU time and the chunks it embedded. A fresh store each run.
+ */
+function indexWithModel(model: { root: string; name: string }, files: number, runs: number) {
+  const parent = mkdtempSync(join(tmpdir(), 'lore-bench-embed-rss-'));
+  try {
+    const workspace = join(parent, 'repo');
+    writeCorpus(workspace, docsCorpus(files, 20261205));
+    mkdirSync(join(workspace, '.git'), { recursive: true });
+    const out = { rss: [] as number[], cpu: [] as number[], embedded: 0, chunks: 0 };
+    for (let run = 0; run < runs; run++) {
+      const home = join(parent, `home-${run}`);
+      const rssFile = join(parent, 'rss.txt');
+      rmSync(rssFile, { force: true });
+      const r = spawnSync(
+        process.execPath,
+        ['--require', resolve(__dirname, 'rssAtExit.cjs'), CLI, '--workspace', workspace, '--json', 'index'],
+        {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            LORE_HOME: home,
+            LORE_BENCH_RSS: rssFile,
+            LORE_MODEL_DIR: model.root,
+            LORE_MODEL: model.name,
+            LORE_MODEL_DTYPE: 'q8',
+            LORE_EMBED_THREADS: '1',
+          },
+        },
+      );
+      if (r.status !== 0) throw new Error(`lore index exited ${r.status}: ${r.stderr}`);
+      const result = JSON.parse(r.stdout) as { summary: { embedded: number }; status: { chunks: number } };
+      if (result.summary.embedded === 0) throw new Error(`lore index embedded nothing: ${r.stderr}`);
+      const [cpu, rss] = readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
+      out.rss.push(rss);
+      out.cpu.push(cpu);
+      out.embedded = result.summary.embedded;
+      out.chunks = result.status.chunks;
+    }
+    return out;
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
 }
 
 /** Wall and CPU (every thread of this process) time of `work`, in ms. */
@@ -176,45 +235,58 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
   const before = await open({ batchSize: 16, maxTokens: 512 });
   const twoThreads = await open({ threads: 2 });
   const raw = await rawRuntime(model.root, model.name, options.threads, texts, embedder.maxTokens);
+  const rawTwo = await rawRuntime(model.root, model.name, 2, texts, embedder.maxTokens);
   try {
     // Warm-up, untimed.
     await embedder.embed(texts.slice(0, 4));
     await before.embed(texts.slice(0, 16));
     await twoThreads.embed(texts.slice(0, 4));
     await raw.run();
+    await rawTwo.run();
     const rate = (ms: number) => texts.length / (ms / 1000);
     const runs = {
       pipeline: [] as number[],
       pipelineCpu: [] as number[],
       raw: [] as number[],
       rawCpu: [] as number[],
+      inference: [] as number[],
+      inferenceCpu: [] as number[],
       before: [] as number[],
       beforeCpu: [] as number[],
       two: [] as number[],
+      twoCpu: [] as number[],
+      rawTwo: [] as number[],
     };
     for (let rep = 0; rep < options.reps; rep++) {
       let vectors: Float32Array[] = [];
       const p = await timed(async () => (vectors = await embedder.embed(texts)));
       if (vectors.length !== texts.length) throw new Error(`embedded ${vectors.length} of ${texts.length} texts`);
-      const r = await timed(() => raw.run());
+      const r = await timed(() => raw.runFromTexts());
+      const i = await timed(() => raw.run());
       const b = await timed(() => before.embed(texts));
       const t = await timed(() => twoThreads.embed(texts));
+      const r2 = await timed(() => rawTwo.runFromTexts());
       runs.pipeline.push(rate(p.wall));
       runs.pipelineCpu.push(rate(p.cpu));
       runs.raw.push(rate(r.wall));
       runs.rawCpu.push(rate(r.cpu));
+      runs.inference.push(rate(i.wall));
+      runs.inferenceCpu.push(rate(i.cpu));
       runs.before.push(rate(b.wall));
       runs.beforeCpu.push(rate(b.cpu));
       runs.two.push(rate(t.wall));
+      runs.twoCpu.push(rate(t.cpu));
+      runs.rawTwo.push(rate(r2.wall));
     }
     const sizes = { chunks: texts.length };
+    const rawLabel = 'raw onnxruntime from the same texts: same tokenizer, windows, threads, one window per call';
     const throughput = figure({
       name: 'embed.chunks_per_second',
       label: 'embedding (pipeline, worker), wall',
       sizes,
       unit: 'chunks/s',
       runs: runs.pipeline,
-      baseline: { label: 'raw onnxruntime, same windows', runs: runs.raw },
+      baseline: { label: rawLabel, runs: runs.raw },
       target: { on: 'ratio', op: '>=', limit: 0.9 },
     });
     const perCpu = figure({
@@ -223,16 +295,24 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
       sizes,
       unit: 'chunks/s',
       runs: runs.pipelineCpu,
-      baseline: { label: 'raw onnxruntime, same windows', runs: runs.rawCpu },
+      baseline: { label: rawLabel, runs: runs.rawCpu },
       target: { on: 'ratio', op: '>=', limit: 0.9 },
     });
     const overhead = figure({
       name: 'embed.overhead',
-      label: 'embedding pipeline overhead (CPU)',
+      label: 'embedding pipeline overhead (CPU) over raw onnxruntime from the same texts',
       sizes,
       unit: '%',
       runs: runs.pipelineCpu.map((p, i) => (runs.rawCpu[i] / p - 1) * 100),
       target: { on: 'median', op: '<=', limit: 10 },
+    });
+    const inference = figure({
+      name: 'embed.vs_inference_alone',
+      label: 'embedding per CPU-second, against inference alone (the windows tokenized beforehand)',
+      sizes,
+      unit: 'chunks/s',
+      runs: runs.pipelineCpu,
+      baseline: { label: 'raw onnxruntime session.run on pre-tokenized windows', runs: runs.inferenceCpu },
     });
     const gain = figure({
       name: 'embed.vs_before',
@@ -248,7 +328,7 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
       sizes,
       unit: 'chunks/s',
       runs: runs.two,
-      baseline: { label: '1 thread', runs: runs.pipeline },
+      baseline: { label: 'raw onnxruntime from the same texts, 2 threads', runs: runs.rawTwo },
       target: { on: 'median', op: '>=', limit: 40 },
     });
     const hours61k = figure({
@@ -257,6 +337,22 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
       sizes: { chunks: 61000 },
       unit: 'min',
       runs: runs.pipelineCpu.map((r) => 61000 / r / 60),
+    });
+    const whole = indexWithModel(model, options.quick ? 8 : 150, options.quick ? 1 : 2);
+    const rss = figure({
+      name: 'embed.index_peak_rss',
+      label: 'peak RSS of a whole lore index process embedding (1 thread)',
+      sizes: { chunks: whole.chunks },
+      unit: 'MB',
+      runs: whole.rss,
+      target: { on: 'median', op: '<=', limit: 600 },
+    });
+    const wall61k = figure({
+      name: 'embed.time_61k_two_threads',
+      label: 'time to embed 61k chunks at the 2-thread wall rate',
+      sizes: { chunks: 61000 },
+      unit: 'min',
+      runs: runs.two.map((r) => 61000 / r / 60),
     });
     log(
       `embed: ${throughput.median.toFixed(1)} chunks/s (raw ` +
@@ -277,9 +373,13 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
           `(bench/docsCorpus.ts), q8, native, ${options.threads} intra-op ` +
           `thread(s), batches of ${embedder.batchSize}`,
         baseline:
-          'raw onnxruntime-node InferenceSession.run on the same windows in ' +
-          'the same order, tokenized beforehand (untimed), same thread ' +
-          "count, same process; runs alternate with the pipeline's",
+          'raw onnxruntime-node InferenceSession.run from the same texts in the same order: the same ' +
+          'transformers.js tokenizer and token windows (tokenized as it goes, timed), one window per ' +
+          "call, same thread count, on the bench's own thread, no pooling, no worker; runs alternate " +
+          "with the pipeline's",
+        inference_alone:
+          'the same session.run on the windows tokenized beforehand (untimed): the floor, what the ' +
+          'tokenizer costs included in the gap',
         cpu:
           'process.cpuUsage() around each run: every thread of the process, ' +
           "the worker's included; steadier than wall time on a shared " +
@@ -287,12 +387,13 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
         before: 'the same pipeline with the old settings: batches of 16, sequences cut at 512 tokens',
         overhead: 'per run: raw chunks per CPU-second ÷ pipeline chunks per CPU-second − 1',
       },
-      figures: [throughput, perCpu, overhead, gain, threads, hours61k],
+      figures: [throughput, perCpu, overhead, inference, gain, threads, hours61k, wall61k, rss],
       notes: options.quick ? ['--quick uses the tiny model: throughput and overhead mean nothing'] : [],
       seconds: (Date.now() - started) / 1000,
       details: {
         model: { name: model.name, ...model.preset, dtype: 'q8' },
         tokens: raw.tokens,
+        indexProcess: whole,
         windows: raw.windows,
         loadMs: embedder.loadMs,
         runs,
@@ -301,6 +402,7 @@ export async function embedSection(options: EmbedBenchOptions): Promise<Section>
   } finally {
     await Promise.all([embedder.close(), before.close(), twoThreads.close()]);
     await raw.close();
+    await rawTwo.close();
   }
 }
 

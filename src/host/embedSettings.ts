@@ -25,9 +25,31 @@ export const ENV_SETTING_NAMES: ModelSettingNames = {
   dtype: 'LORE_MODEL_DTYPE',
 };
 
-export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = process.env): EmbedderSettings | null {
+/** Values of LORE_EMBED_THREADS already warned about: a long-lived process says it once. */
+const warnedThreads = new Set<string>();
+
+/** LORE_EMBED_THREADS: a whole number from 1, or auto (the default); anything else is auto, said once in the log. */
+export function threadsFromEnv(value: string | undefined, logger?: Logger): number | 'auto' {
+  const text = value?.trim();
+  if (!text || text === 'auto') return 'auto';
+  const n = Number(text);
+  if (Number.isInteger(n) && n > 0) return n;
+  if (logger && !warnedThreads.has(text)) {
+    warnedThreads.add(text);
+    logger.warn(
+      `LORE_EMBED_THREADS="${text}" is not a thread count: set it to a whole number from 1, or to auto ` +
+        `(the default: cores − 1, at most 4); using auto`,
+    );
+  }
+  return 'auto';
+}
+
+export function embedderSettingsFromEnv(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  logger?: Logger,
+): EmbedderSettings | null {
   if (env.LORE_EMBED === 'off') return null;
-  const threads = env.LORE_EMBED_THREADS && env.LORE_EMBED_THREADS !== 'auto' ? Number(env.LORE_EMBED_THREADS) : NaN;
   const maxTokens = env.LORE_EMBED_MAX_TOKENS ? Number(env.LORE_EMBED_MAX_TOKENS) : NaN;
   if (env.LORE_EMBED_URL) {
     return {
@@ -48,7 +70,7 @@ export function embedderSettingsFromEnv(home: string, env: NodeJS.ProcessEnv = p
     modelName: env.LORE_MODEL || undefined,
     dtype: (env.LORE_MODEL_DTYPE || undefined) as ModelDtype | undefined,
     settingNames: ENV_SETTING_NAMES,
-    threads: Number.isInteger(threads) && threads > 0 ? threads : 'auto',
+    threads: threadsFromEnv(env.LORE_EMBED_THREADS, logger),
     maxTokens: Number.isInteger(maxTokens) && maxTokens >= 8 ? maxTokens : undefined,
   };
 }
@@ -70,7 +92,7 @@ export interface StartedEmbedder {
 
 /** Starts loading the model from the environment's settings now, to attach it to an engine later. */
 export function startEmbedder(home: string, logger: Logger, options: { late?: boolean } = {}): StartedEmbedder {
-  const settings = embedderSettingsFromEnv(home);
+  const settings = embedderSettingsFromEnv(home, process.env, logger);
   if (!settings)
     return {
       attach: async (engine) => {

@@ -22,7 +22,8 @@ export interface LoreSettings {
     enabled: boolean;
     model: string | null;
     modelDir: string | null;
-    threads: number;
+    /** 'auto' (the setting's 0, its default): the engine picks (cores − 1, at most 4). */
+    threads: number | 'auto';
     endpoint: EndpointSetting | null;
   };
   drift: { onSave: boolean };
@@ -66,8 +67,9 @@ function globs(value: unknown): string[] {
   return value.filter((g): g is string => typeof g === 'string' && g.trim() !== '').map((g) => g.trim());
 }
 
-function threads(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) ? Math.min(MAX_THREADS, Math.max(1, value)) : 1;
+function threads(value: unknown): number | 'auto' {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) return 'auto';
+  return Math.min(MAX_THREADS, value);
 }
 
 /**

@@ -80,4 +80,28 @@ describe('embedding pauses and resumes across a restart', function () {
       s.cleanup();
     }
   });
+
+  it('answers a recall while the index is still embedding, with the model, before the embedding ends', async () => {
+    const s = openTestStore();
+    const e = await load();
+    try {
+      const engine = new Engine({ db: s.db, clock: s.clock, embedder: e });
+      const run = engine.index(new WorkspaceFileSource(FIXTURE), { embedBatchSize: 1 });
+      let step = await run.next();
+      while (!step.done && step.value.phase !== 'embed') step = await run.next();
+      assert.ok(!step.done, 'the run reached its embedding');
+      // The next batch is in flight while recall runs: its query embedding takes the next turn.
+      const next = run.next();
+      const recall = await engine.recall({ query: 'restart stuck workers' });
+      assert.ok(recall.results.length > 0, 'recall answers from the lexical index');
+      const pending = engine.indexStatus().pending;
+      assert.ok(pending > 0, `the embedding is not over when recall has answered (${pending} pending)`);
+      step = await next;
+      while (!step.done) step = await run.next();
+      assert.equal(engine.indexStatus().pending, 0);
+    } finally {
+      await e.close();
+      s.cleanup();
+    }
+  });
 });

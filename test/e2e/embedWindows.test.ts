@@ -9,7 +9,7 @@ import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
 import { modelDigest } from '../../src/host/embed/modelDigest';
-import { tokenWindows } from '../../src/host/embed/tokenWindows';
+import { MeanPool, padBatch, tokenWindows, windowCalls } from '../../src/host/embed/tokenWindows';
 import {
   autoThreads,
   createTransformersEmbedder,
@@ -57,6 +57,38 @@ describe('embedding windows, turns and the model digest', function () {
     assert.deepEqual(tokenWindows({ ...encoder, body: () => [] }, '', 6), [[101, 102]]);
   });
 
+  it("runs each window as a row of its own, longest first, never padding a text's last window to the cap", () => {
+    const w = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+    // Text 0 is split into windows of 256 and 40 tokens; text 1 is one window of 120.
+    const calls = windowCalls([[w(256), w(40)], [w(120)]], 1);
+    assert.deepEqual(
+      calls.map((c) => [c.windows.map((x) => x.length), c.textOfRow]),
+      [
+        [[256], [0]],
+        [[120], [1]],
+        [[40], [0]],
+      ],
+    );
+    const two = windowCalls([[w(256), w(40)], [w(120)]], 2);
+    assert.deepEqual(
+      two.map((c) => c.windows.map((x) => x.length)),
+      [[256, 120], [40]],
+      'at most as many rows per call as the batch size, grouped by length',
+    );
+  });
+
+  it('pools a text whose windows fall in different calls into the mean over all its tokens', () => {
+    const dims = 2;
+    const pool = new MeanPool(2);
+    // Call 1: text 0's first window (2 tokens) and text 1 (1 token, padded to 2).
+    pool.add(new Float32Array([1, 0, 3, 0, 0, 5, 9, 9]), padBatch([[7, 7], [7]], 0), dims, [0, 1]);
+    // Call 2: text 0's second window (1 token).
+    pool.add(new Float32Array([2, 0]), padBatch([[7]], 0), dims, [0]);
+    const out = pool.finish();
+    assert.deepEqual([...out.subarray(0, 2)], [1, 0], 'text 0: mean (2, 0) normalised');
+    assert.deepEqual([...out.subarray(2, 4)], [0, 1], 'text 1: the padding row is not counted');
+  });
+
   it("caps sequences at 256 tokens by default and never past the model's positions", async () => {
     assert.equal(e.maxTokens, 256);
     const wide = await embedder({ modelDir: dir, modelName: model.name, dtype: 'fp32', threads: 1, maxTokens: 4000 });
@@ -76,6 +108,19 @@ describe('embedding windows, turns and the model digest', function () {
     ]);
     assert.ok(cosine(a, b) < 0.99999, `a cut-off text would give the same vector: cosine ${cosine(a, b)}`);
     assert.ok(cosine(a, again) > 0.99999);
+  });
+
+  it('gives a long text the same vector alone and in a batch with others', async () => {
+    const long = 'deploy the service then restart the worker '.repeat(90);
+    const [alone] = await e.embed([long]);
+    const before = e.batchSize;
+    e.batchSize = 4;
+    try {
+      const [, inBatch] = await e.embed(['a short chunk', long, 'another one about postgres', 'x']);
+      assert.ok(cosine(alone, inBatch) > 0.9999, `cosine ${cosine(alone, inBatch)}`);
+    } finally {
+      e.batchSize = before;
+    }
   });
 
   it("gives a text within the cap the vector of transformers.js's own feature-extraction pipeline", async () => {

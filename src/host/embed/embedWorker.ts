@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Backend, WorkerInit, WorkerMessage, WorkerRequest } from './protocol';
-import { padBatch, poolWindows, sequenceCap, tokenWindows, type Encoder } from './tokenWindows';
+import { MeanPool, padBatch, sequenceCap, tokenWindows, windowCalls, type Encoder } from './tokenWindows';
 
 type Transformers = typeof import('@huggingface/transformers');
 
@@ -91,36 +91,37 @@ function loadRuntime(): { transformers: Transformers; backend: Backend; fallback
 }
 
 let extractor: FeatureExtractionPipeline;
-/** Requests run one at a time, in arrival order. */
-let queue: Promise<void> = Promise.resolve();
+/** Requests waiting, run one at a time in arrival order. */
+const waiting: WorkerRequest[] = [];
+let draining = false;
 let encoder: Encoder;
 let cap = 0;
 let withTokenTypes = false;
 let pad = 0;
 let TensorClass: Transformers['Tensor'];
 
-/** One model call for the request's texts: each split into windows of at most `cap` tokens. */
+/**
+ * The request's texts, each split into windows of at most `cap` tokens; as many windows per
+ * model call as the request has texts (the caller's batch size), longest first.
+ */
 async function embed(texts: string[]): Promise<{ dims: number; vectors: Float32Array }> {
   const pieces = texts.map((text) => tokenWindows(encoder, text, cap));
-  const batch = padBatch(pieces.flat(), pad);
-  const shape = [batch.rows, batch.width];
-  const feeds: Record<string, unknown> = {
-    input_ids: new TensorClass('int64', batch.ids, shape),
-    attention_mask: new TensorClass('int64', batch.mask, shape),
-  };
-  if (withTokenTypes) feeds.token_type_ids = new TensorClass('int64', new BigInt64Array(batch.ids.length), shape);
-  type Out = { dims: number[]; data: Float32Array; dispose?(): void };
-  const outputs = (await extractor.model(feeds)) as Record<string, Out>;
-  const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
-  const dims = hidden.dims[hidden.dims.length - 1];
-  const vectors = poolWindows(
-    hidden.data,
-    batch,
-    dims,
-    pieces.map((p) => p.length),
-  );
-  for (const out of Object.values(outputs)) out.dispose?.();
-  return { dims, vectors };
+  const pool = new MeanPool(texts.length);
+  for (const call of windowCalls(pieces, texts.length)) {
+    const batch = padBatch(call.windows, pad);
+    const shape = [batch.rows, batch.width];
+    const feeds: Record<string, unknown> = {
+      input_ids: new TensorClass('int64', batch.ids, shape),
+      attention_mask: new TensorClass('int64', batch.mask, shape),
+    };
+    if (withTokenTypes) feeds.token_type_ids = new TensorClass('int64', new BigInt64Array(batch.ids.length), shape);
+    type Out = { dims: number[]; data: Float32Array; dispose?(): void };
+    const outputs = (await extractor.model(feeds)) as Record<string, Out>;
+    const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+    pool.add(hidden.data, batch, hidden.dims[hidden.dims.length - 1], call.textOfRow);
+    for (const out of Object.values(outputs)) out.dispose?.();
+  }
+  return { dims: pool.dims, vectors: pool.finish() };
 }
 
 /** The tokenizer as token windows need it: ids without special tokens, and those tokens. */
@@ -165,15 +166,22 @@ async function start(): Promise<void> {
   post({ type: 'ready', dims, backend, fallbackReason, sessionOptions, maxTokens: cap, loadMs: Date.now() - started });
 }
 
-port.on('message', (request: WorkerRequest) => {
-  queue = queue.then(async () => {
+async function drain(): Promise<void> {
+  draining = true;
+  for (let request = waiting.shift(); request; request = waiting.shift()) {
     try {
       const { dims, vectors } = await embed(request.texts);
       post({ type: 'embedded', id: request.id, dims, vectors }, [vectors.buffer as ArrayBuffer]);
     } catch (err) {
       post({ type: 'error', id: request.id, message: message(err) });
     }
-  });
+  }
+  draining = false;
+}
+
+port.on('message', (request: WorkerRequest) => {
+  waiting.push(request);
+  if (!draining) void drain();
 });
 
 start().catch((err) => post({ type: 'failed', message: message(err) }));

@@ -1,6 +1,6 @@
 // Messages between TransformersEmbedder (the caller's thread) and embedWorker (its worker_thread).
-// One request is in flight at a time; each carries one batch, so cancellation happens between
-// batches on the caller's side.
+// Each request carries one batch; a call keeps at most two in flight, so cancellation happens
+// between batches on the caller's side. The worker runs them in arrival order.
 
 export type BackendChoice = 'auto' | 'native' | 'wasm';
 export type Backend = 'native' | 'wasm';

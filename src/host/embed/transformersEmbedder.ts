@@ -1,8 +1,9 @@
 // The real Embedder: transformers.js (tokenizer and ONNX model; mean pooling and L2
 // normalisation over token windows) in a worker_thread, so ONNX inference never blocks the
 // caller's event loop. The texts of one embed() call are sent longest first in batches of
-// similar length (padding costs as much as text), one batch at a time; an aborted signal stops
-// the work between batches and rejects with an AbortError. Sequences are capped (default 256
+// similar length (padding costs as much as text), two batches ahead, so a call made while a long
+// one runs (a recall's query) waits for at most two of its batches; an aborted signal stops the
+// work between batches and rejects with an AbortError. Sequences are capped (default 256
 // tokens, MiniLM's training length): longer texts are split into windows, never cut off.
 //
 // The worker file is dist/embedWorker.js next to the bundle, or the project's build of it when
@@ -51,6 +52,12 @@ export interface TransformersEmbedderOptions extends ModelSource {
 export const DEFAULT_BATCH = 1;
 /** MiniLM-class models are trained on 256-token sequences; attention costs grow with its square. */
 export const DEFAULT_MAX_TOKENS = 256;
+/**
+ * Batches one embed() call has sent the worker and not had back: with two, the worker starts the
+ * next as soon as one ends instead of waiting for this thread to wake and send it (on a loaded
+ * machine that wait cost a third of the wall time at batches of 1).
+ */
+const IN_FLIGHT = 2;
 /** More intra-op threads than this stop paying for a model of MiniLM's size. */
 const MAX_AUTO_THREADS = 4;
 
@@ -122,11 +129,6 @@ export class TransformersEmbedder implements Embedder {
 
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /**
-   * One batch in flight at a time, taken in turn: a call made while a long one runs (a recall's
-   * query while the index embeds) gets the next turn instead of waiting for every batch.
-   */
-  private lock: Promise<void> = Promise.resolve();
   private batch_: number;
   private closed = false;
   private exited = false;
@@ -225,23 +227,26 @@ export class TransformersEmbedder implements Embedder {
       const out: Float32Array[] = new Array(texts.length);
       const order = byLength(texts);
       const size = this.batchSize;
+      let done = 0;
+      const inFlight: Promise<void>[] = [];
       for (let at = 0; at < order.length; at += size) {
         if (signal?.aborted) throw abortError(signal);
         if (this.closed) throw new Error('the embedder is closed');
         if (this.broken) throw this.broken;
         const slot = order.slice(at, at + size);
-        const vectors = await this.turn(async () => {
-          if (signal?.aborted) throw abortError(signal);
-          if (this.closed) throw new Error('the embedder is closed');
-          if (this.broken) throw this.broken;
-          return this.batch(
-            slot.map((i) => texts[i]),
-            signal,
-          );
+        const result = this.batch(
+          slot.map((i) => texts[i]),
+          signal,
+        ).then((vectors) => {
+          slot.forEach((i, j) => (out[i] = vectors[j]));
+          done += slot.length;
+          this.onBatch?.(done, texts.length);
         });
-        slot.forEach((i, j) => (out[i] = vectors[j]));
-        this.onBatch?.(Math.min(order.length, at + size), texts.length);
+        result.catch(() => {}); // awaited below, in order
+        inFlight.push(result);
+        if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
       }
+      for (const result of inFlight) await result;
       return out;
     };
     if (signal?.aborted) return Promise.reject(abortError(signal));
@@ -250,18 +255,6 @@ export class TransformersEmbedder implements Embedder {
     // A caller that awaits it later (after close(), say) leaves no unhandled rejection meanwhile.
     result.catch(() => {});
     return result;
-  }
-
-  private async turn<T>(work: () => Promise<T>): Promise<T> {
-    const previous = this.lock;
-    let release!: () => void;
-    this.lock = new Promise((done) => (release = done));
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-    }
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ownerEnv } from '../../../src/vscode/embedding';
 import { MAX_THREADS, readSettings, SETTING_KEYS, type SettingKey } from '../../../src/vscode/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
@@ -24,7 +25,7 @@ describe('vscode settings reader', () => {
     assert.deepEqual(unset, {
       dataDir: null,
       index: { include: [], exclude: [], onSave: true },
-      embedding: { enabled: true, model: null, modelDir: null, threads: 1, endpoint: null },
+      embedding: { enabled: true, model: null, modelDir: null, threads: 'auto', endpoint: null },
       drift: { onSave: true },
       mcp: { enabled: true, transport: 'http' },
     });
@@ -64,5 +65,13 @@ describe('vscode settings reader', () => {
     assert.equal(settings.embedding.threads, MAX_THREADS);
     assert.equal(settings.mcp.transport, 'http');
     assert.equal(settings.index.onSave, true);
+  });
+
+  it('defaults the embedding threads to auto, as the engine does, and hands the owner LORE_EMBED_THREADS=auto', () => {
+    const fromDefaults = readSettings((key) => properties[`lore.${key}`].default).settings;
+    assert.equal(fromDefaults.embedding.threads, 'auto');
+    assert.equal(ownerEnv(fromDefaults, '/tmp/lore-home', {}).LORE_EMBED_THREADS, 'auto');
+    const two = readSettings((key) => (key === 'embedding.threads' ? 2 : properties[`lore.${key}`].default)).settings;
+    assert.equal(ownerEnv(two, '/tmp/lore-home', {}).LORE_EMBED_THREADS, '2');
   });
 });
