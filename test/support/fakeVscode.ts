@@ -228,6 +228,7 @@ export function createFakeVscode(): FakeVscode {
   const ws = { folders: [] as string[], trusted: true };
   const events = {
     save: new EventEmitter<unknown>(),
+    open: new EventEmitter<unknown>(),
     rename: new EventEmitter<unknown>(),
     configuration: new EventEmitter<unknown>(),
     folders: new EventEmitter<unknown>(),
@@ -490,6 +491,7 @@ export function createFakeVscode(): FakeVscode {
         return disposable;
       },
       onDidSaveTextDocument: events.save.event,
+      onDidOpenTextDocument: events.open.event,
       onDidRenameFiles: events.rename.event,
       onDidChangeConfiguration: events.configuration.event,
       onDidChangeWorkspaceFolders: events.folders.event,
