@@ -5,7 +5,7 @@
 // docs/bundle.md describes the format for someone writing their own verifier.
 
 import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
-import { contentDigest } from '../memory/contentDigest';
+import { CONTENT_FIELDS, contentDigest } from '../memory/contentDigest';
 import { toRememberInput } from '../memory/rememberInput';
 import { parseKey } from '../model/keys';
 import {
@@ -45,20 +45,7 @@ export interface RecordSignature {
 
 /** The memory fields a bundle record carries, in the order it writes them (bookkeeping of this store is left out). */
 const RECORD_FIELDS = [
-  'key',
-  'type',
-  'title',
-  'description',
-  'body',
-  'links',
-  'anchors',
-  'tags',
-  'scope',
-  'basis',
-  'confidence',
-  'fact_key',
-  'valid_from',
-  'review_after',
+  ...CONTENT_FIELDS,
   'content_digest',
   'status',
   'status_reason',
