@@ -90,68 +90,42 @@ export function allRefs(db: SqlDatabase): RefRow[] {
   return db.all<RefRow>('SELECT * FROM drift_refs ORDER BY id');
 }
 
+/** The columns a check rewrites; a reference's source, text and form are fixed when it is extracted. */
+const CHECKED_COLUMNS = [
+  'line',
+  'target_path',
+  'target_kind',
+  'symbol',
+  'fingerprint',
+  'base_size',
+  'size',
+  'mtime_ms',
+  'state',
+  'old_path',
+  'new_path',
+  'detail',
+  'detected_at',
+  'checked_at',
+  'verified_at',
+  'verified_by',
+  'finder',
+  'symbol_kind',
+] as const satisfies readonly (keyof RefRow)[];
+const INSERTED_COLUMNS = ['source_kind', 'source', 'raw', 'form', ...CHECKED_COLUMNS] as const;
+
+const valuesOf = (row: NewRef, columns: readonly (keyof NewRef)[]) => columns.map((c) => row[c] ?? null);
+
 export function insertRef(db: SqlDatabase, row: NewRef): number {
+  const marks = INSERTED_COLUMNS.map(() => '?').join(', ');
   return db.run(
-    `INSERT INTO drift_refs (source_kind, source, line, raw, form, target_path, target_kind, symbol, fingerprint,
-       base_size, size, mtime_ms, state, old_path, new_path, detail, detected_at, checked_at, verified_at, verified_by,
-       finder, symbol_kind)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.source_kind,
-      row.source,
-      row.line,
-      row.raw,
-      row.form,
-      row.target_path,
-      row.target_kind,
-      row.symbol,
-      row.fingerprint,
-      row.base_size,
-      row.size,
-      row.mtime_ms,
-      row.state,
-      row.old_path,
-      row.new_path,
-      row.detail,
-      row.detected_at,
-      row.checked_at,
-      row.verified_at,
-      row.verified_by,
-      row.finder ?? null,
-      row.symbol_kind ?? null,
-    ],
+    `INSERT INTO drift_refs (${INSERTED_COLUMNS.join(', ')}) VALUES (${marks})`,
+    valuesOf(row, INSERTED_COLUMNS),
   ).lastInsertRowid;
 }
 
 export function updateRef(db: SqlDatabase, row: RefRow): void {
-  db.run(
-    `UPDATE drift_refs SET line = ?, target_path = ?, target_kind = ` +
-      `?, symbol = ?, fingerprint = ?, base_size = ?, size = ?, ` +
-      `mtime_ms = ?, state = ?, old_path = ?, new_path = ?, detail = ?, ` +
-      `detected_at = ?, checked_at = ?, verified_at = ?, verified_by = ` +
-      `?, finder = ?, symbol_kind = ? WHERE id = ?`,
-    [
-      row.line,
-      row.target_path,
-      row.target_kind,
-      row.symbol,
-      row.fingerprint,
-      row.base_size,
-      row.size,
-      row.mtime_ms,
-      row.state,
-      row.old_path,
-      row.new_path,
-      row.detail,
-      row.detected_at,
-      row.checked_at,
-      row.verified_at,
-      row.verified_by,
-      row.finder ?? null,
-      row.symbol_kind ?? null,
-      row.id,
-    ],
-  );
+  const sets = CHECKED_COLUMNS.map((c) => `${c} = ?`).join(', ');
+  db.run(`UPDATE drift_refs SET ${sets} WHERE id = ?`, [...valuesOf(row, CHECKED_COLUMNS), row.id]);
 }
 
 export function deleteRefs(db: SqlDatabase, ids: readonly number[]): void {
