@@ -4,16 +4,14 @@
 // (test/support/embedVictim.ts) stops right after its first committed batch of vectors.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { makeTinyModel } from '../../scripts/makeTinyModel';
+import { runAndKill } from '../support/killVictim';
 import { makeSpace, ok, runCli, type CliSpace } from '../support/cli';
 import type { EmbeddingSignal, EmbedVictimOptions } from '../support/embedVictim';
 
-const ROOT = resolve(__dirname, '../..');
-const VICTIM = join(ROOT, 'test/support/embedVictim.ts');
+const VICTIM = 'test/support/embedVictim.ts';
 const FILES = 30;
 
 function writeWorkspace(workspace: string): void {
@@ -25,31 +23,6 @@ function writeWorkspace(workspace: string): void {
         `1. Drain worker ${i}.\n2. Restart it.\n`,
     );
   }
-}
-
-async function runAndKill(
-  options: EmbedVictimOptions,
-  env: NodeJS.ProcessEnv,
-): Promise<{ signal: EmbeddingSignal; exitSignal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM, JSON.stringify(options)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const line = await new Promise<string>((done, fail) => {
-    createInterface({ input: child.stdout! }).once('line', done);
-    void exited.then(({ code, signal }) =>
-      fail(new Error(`the embed victim ended (code ${code}, signal ${signal}) before blocking:\n${stderr}`)),
-    );
-  });
-  child.kill('SIGKILL');
-  const { signal } = await exited;
-  return { signal: JSON.parse(line) as EmbeddingSignal, exitSignal: signal };
 }
 
 describe('kill -9 in the middle of embedding', function () {
@@ -67,8 +40,9 @@ describe('kill -9 in the middle of embedding', function () {
   after(() => space.cleanup());
 
   it('keeps the vectors it committed, and the next index embeds only the rest', async () => {
-    const { signal, exitSignal } = await runAndKill(
-      { workspace: space.workspace, home: space.home, embedBatchSize: 4 },
+    const { signal, exitSignal } = await runAndKill<EmbeddingSignal>(
+      VICTIM,
+      { workspace: space.workspace, home: space.home, embedBatchSize: 4 } satisfies EmbedVictimOptions,
       env,
     );
     assert.equal(exitSignal, 'SIGKILL');

@@ -4,15 +4,13 @@
 // known file read, so the kill always lands with a batch half-built.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { runAndKill } from '../support/killVictim';
 import { makeSpace, ok, type CliSpace } from '../support/cli';
 import type { BlockedSignal, IndexVictimOptions } from '../support/indexVictim';
 
-const ROOT = resolve(__dirname, '../..');
-const VICTIM = join(ROOT, 'test/support/indexVictim.ts');
+const VICTIM = 'test/support/indexVictim.ts';
 const FILES = 120;
 const BATCH = 20;
 const BATCHES_PER_COMMIT = 2;
@@ -32,29 +30,6 @@ function writeWorkspace(workspace: string): void {
   }
 }
 
-async function runAndKill(
-  options: IndexVictimOptions,
-): Promise<{ signal: BlockedSignal; exitSignal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM, JSON.stringify(options)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const line = await new Promise<string>((done, fail) => {
-    createInterface({ input: child.stdout! }).once('line', done);
-    void exited.then(({ code, signal }) =>
-      fail(new Error(`the index victim ended (code ${code}, signal ${signal}) before blocking:\n${stderr}`)),
-    );
-  });
-  child.kill('SIGKILL');
-  const { signal } = await exited;
-  return { signal: JSON.parse(line) as BlockedSignal, exitSignal: signal };
-}
-
 describe('kill -9 in the middle of indexing', function () {
   this.timeout(120_000);
   let space: CliSpace;
@@ -66,13 +41,13 @@ describe('kill -9 in the middle of indexing', function () {
   after(() => space.cleanup());
 
   it('keeps committed batches, loses only those written since; the next index redoes just those', async () => {
-    const { signal, exitSignal } = await runAndKill({
+    const { signal, exitSignal } = await runAndKill<BlockedSignal>(VICTIM, {
       workspace: space.workspace,
       home: space.home,
       batchSize: BATCH,
       batchesPerCommit: BATCHES_PER_COMMIT,
       blockAtRead: BLOCK_AT_READ,
-    });
+    } satisfies IndexVictimOptions);
     assert.equal(exitSignal, 'SIGKILL');
     const committed = signal.committedDocs;
     assert.ok(
