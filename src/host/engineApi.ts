@@ -118,6 +118,17 @@ export async function runIndex(
 
 const indexRuns = new WeakMap<Engine, Promise<unknown>>();
 
+/**
+ * The globs of the last index a client asked the owner for (the editor's `lore.index.*` settings,
+ * or none from the CLI): the owner's own runs on file events (ownerWatch.ts) index by the same
+ * rules, or a file a setting excludes would come back with the next change and go with the next request.
+ */
+const requestedDiscovery = new WeakMap<Engine, DiscoveryConfig | undefined>();
+
+export function lastRequestedDiscovery(engine: Engine): DiscoveryConfig | undefined {
+  return requestedDiscovery.get(engine);
+}
+
 async function indexOnce(
   engine: Engine,
   root: string,
@@ -240,8 +251,10 @@ export async function dispatchRpc(
   run: RpcRun = {},
 ): Promise<unknown> {
   const { op, args } = call;
-  if (call.index)
+  if (call.index) {
+    requestedDiscovery.set(engine, call.index.discovery);
     return runIndex(engine, workspaceRoot, { ...call.index, signal: run.signal }, run.onProgress, run.files);
+  }
   try {
     if (op === 'canonicalize')
       return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));

@@ -3,7 +3,7 @@
 // then indexed, one run at a time; index requests from clients take the same watched listing.
 
 import type { Logger } from '../engine';
-import { runIndex } from './engineApi';
+import { lastRequestedDiscovery, runIndex } from './engineApi';
 import type { OwnedStoreAccess } from './storeAccess';
 import { WorkspaceWatch } from './workspaceWatch';
 
@@ -56,7 +56,13 @@ export class OwnerWatch {
   private async reindex(): Promise<void> {
     if (!this.watch.pending) return;
     const { summary } = await this.access.use((engine) =>
-      runIndex(engine, this.root, { signal: this.controller.signal }, undefined, (rules) => this.watch.source(rules)),
+      runIndex(
+        engine,
+        this.root,
+        { signal: this.controller.signal, discovery: lastRequestedDiscovery(engine) },
+        undefined,
+        (rules) => this.watch.source(rules),
+      ),
     );
     const changed = summary.indexed + summary.renamed + summary.deleted;
     if (changed)

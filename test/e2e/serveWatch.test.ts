@@ -68,6 +68,24 @@ describe('lore serve indexes changed files from file events', function () {
     assert.deepEqual([again.summary.indexed, again.summary.deleted, again.status.files], [0, 0, 1]);
   });
 
+  it('indexes changes by the globs its client last indexed with (the editor’s lore.index settings)', async () => {
+    // What the editor sends: its exclude setting on top of the workspace's rules.
+    const reply = await fetch(new URL('/rpc', serve.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ op: 'indexWorkspace', args: [null, { discovery: { exclude: ['scratch/**'] } }] }),
+    });
+    assert.equal(reply.status, 200, await reply.clone().text());
+    assert.match(await reply.text(), /"result"/);
+    // Written together, so one run takes both: the excluded one is not indexed.
+    const added = nextLine(serve.child, /indexed changed files: \d+ indexed/);
+    mkdirSync(join(box.workspace, 'scratch'), { recursive: true });
+    writeFileSync(join(box.workspace, 'scratch', 'draft.md'), '# Draft\n\nThe okapi migration plan.\n');
+    writeFileSync(join(box.workspace, 'docs', 'kept.md'), '# Kept\n\nThe okapi rollout checklist.\n');
+    assert.match(await added, /indexed changed files: 1 indexed/);
+    assert.deepEqual(paths(box, 'okapi'), ['docs/kept.md']);
+  });
+
   it('follows a new folder, and a .gitignore written later takes its files out', async () => {
     lore(box, ['index']);
     const added = nextLine(serve.child, /indexed changed files: 1 indexed/);
