@@ -1,6 +1,8 @@
-// The owner keeping its index current from file events: once a first index has walked the
-// workspace (and so started watching it, workspaceWatch.ts), changes are gathered for a moment and
-// then indexed, one run at a time; index requests from clients take the same watched listing.
+// The owner keeping its index and drift current from file events: once a first index has walked
+// the workspace (and so started watching it, workspaceWatch.ts), changes are gathered for a moment
+// and then indexed, one run at a time; index requests from clients take the same watched listing.
+// A changed file the index does not take (code a doc names, a script) gets drift's check, as a save
+// in the editor does: an edit from a terminal or a `git pull` reaches the doc's references too.
 
 import type { Logger } from '../engine';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
@@ -53,8 +55,24 @@ export class OwnerWatch {
     this.timer.unref();
   }
 
+  /** Changed files not yet checked by drift (a run that failed leaves them to the next change). */
+  private touched: string[] = [];
+
   private async reindex(): Promise<void> {
-    if (!this.watch.pending) return;
+    this.touched = [...new Set([...this.touched, ...this.watch.takeTouched()])];
+    if (this.watch.pending) await this.index();
+    // The indexed ones were checked as their batches committed; the rest are checked here.
+    const unindexed = this.touched.filter((path) => !this.watch.lists(path));
+    this.touched = [];
+    if (!unindexed.length) return;
+    const findings = await this.access.use((engine) => engine.driftCheck(unindexed));
+    const stale = findings.filter((f) => f.state !== 'current').length;
+    this.logger.debug(`drift: checked the references into ${unindexed.length} changed file(s) the index leaves out`);
+    if (stale)
+      this.logger.info(`drift: ${stale} reference(s) into files changed on disk need a look (lore drift list)`);
+  }
+
+  private async index(): Promise<void> {
     const { summary } = await this.access.use((engine) =>
       runIndex(
         engine,

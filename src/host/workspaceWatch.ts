@@ -25,6 +25,8 @@ export class WorkspaceWatch {
   private rulesKey = '';
   private readonly watchers = new Map<string, FSWatcher>();
   private changed = new Set<string>();
+  /** Files reported changed since drift last took them, indexed or not (an index request takes `changed`). */
+  private touched = new Set<string>();
   private rewalk = false;
   private broken: string | null = null;
   private closed = false;
@@ -45,6 +47,21 @@ export class WorkspaceWatch {
   /** Whether a change is waiting for the next index run. */
   get pending(): boolean {
     return this.broken === null && !this.closed && (this.rewalk || this.changed.size > 0);
+  }
+
+  /**
+   * The files reported changed since the last call, whether the index takes them or not: the
+   * references docs make into code, scripts and config the index leaves out are checked from these.
+   */
+  takeTouched(): string[] {
+    const paths = [...this.touched];
+    this.touched = new Set();
+    return paths;
+  }
+
+  /** Whether the listing (what the index takes) holds this path. */
+  lists(path: string): boolean {
+    return this.listing?.has(path) ?? false;
   }
 
   /** The index's file source for these rules (a client may send its own globs: other rules walk again). */
@@ -123,6 +140,7 @@ export class WorkspaceWatch {
     )
       return this.changedFolder();
     this.changed.add(path);
+    this.touched.add(path);
     this.onChange();
   }
 

@@ -105,4 +105,42 @@ describe('lore serve indexes changed files from file events', function () {
     await ignored;
     assert.deepEqual(paths(box, 'walrus replica'), []);
   });
+
+  it('checks drift for a changed file the index leaves out: code a doc names, edited or deleted on disk', async () => {
+    mkdirSync(join(box.workspace, 'src'), { recursive: true });
+    const code = join(box.workspace, 'src', 'worker.ts');
+    writeFileSync(code, 'export function processJob(job: string): string {\n  return `done ${job}`;\n}\n');
+    writeFileSync(
+      join(box.workspace, 'docs', 'worker.md'),
+      '# Worker\n\nThe loop is `processJob()` in `src/worker.ts`.\n',
+    );
+    const first = lore(box, ['index']);
+    assert.equal(first.status.files, 2, 'the two docs are indexed; the TypeScript file is not (a docs repository)');
+    const states = () =>
+      (
+        lore(box, [
+          'drift',
+          'list',
+          '--path',
+          'docs/worker.md',
+          ...['current', 'changed', 'gone'].flatMap((s) => ['--state', s]),
+        ]) as Array<{
+          reference: { raw: string };
+          state: string;
+        }>
+      )
+        .map((f) => `${f.reference.raw} ${f.state}`)
+        .sort();
+    assert.deepEqual(states(), ['processJob() current', 'src/worker.ts current']);
+
+    const changed = nextLine(serve.child, /drift: 2 reference\(s\) into files changed on disk/);
+    writeFileSync(code, 'export function processJob(job: string): string {\n  return `finished ${job}`;\n}\n');
+    await changed;
+    assert.deepEqual(states(), ['processJob() changed', 'src/worker.ts changed']);
+
+    const gone = nextLine(serve.child, /drift: \d+ reference\(s\) into files changed on disk/);
+    rmSync(code);
+    await gone;
+    assert.deepEqual(states(), ['processJob() gone', 'src/worker.ts gone']);
+  });
 });

@@ -6,6 +6,7 @@
 // person to review and save). Each clears at once and stays cleared in the store.
 
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { DRIFT_DOC, SEED_FILES } from '../seed';
 import { activeLore, loreCli, nextEvent, saveFile, skip, workspaceFile } from './lore';
@@ -191,6 +192,30 @@ describe('Drift of docs, on a repository just opened', function () {
       assert.deepEqual(stored, [], 'the store has no changed reference on that line left (function nor file)');
     },
   );
+
+  it('code changed outside the editor (a terminal, git) warns on the doc too, with no save in VS Code', async () => {
+    const named = (d: vscode.Diagnostic) => d.range.start.line === NAMING_LINE;
+    // The function as the last tests accepted it: no warning for it to start with.
+    const forFunction = (d: vscode.Diagnostic) => named(d) && d.message.includes(`\`${DRIFT_DOC.symbol}\``);
+    assert.ok(!docDiagnostics().some(forFunction), `none before: ${JSON.stringify(docDiagnostics())}`);
+    const saves: string[] = [];
+    const listening = vscode.workspace.onDidSaveTextDocument((d) => saves.push(d.uri.fsPath));
+    try {
+      const warned = docWarnings((list) => list.some((d) => named(d) && d.message === CHANGED));
+      // Written straight to disk, as another program would: VS Code sees no save, only the owner's file watch.
+      writeFileSync(workspaceFile(DRIFT_DOC.code).fsPath, SEED_FILES[DRIFT_DOC.code].replace('done', 'rewritten'));
+      const onLine = (await warned).filter(named);
+      assert.deepEqual(
+        onLine.map((d) => d.message),
+        [CHANGED],
+        'the same one sentence a save in the editor gives',
+      );
+      assert.deepEqual(saves, [], 'nothing was saved through VS Code');
+      await photograph('drift-doc-outside-change');
+    } finally {
+      listening.dispose();
+    }
+  });
 
   it('a moved script: update the link (quick fix) edits the doc for review; saved, it stays cleared', async () => {
     const relocated = (d: vscode.Diagnostic) => d.code === 'drift.relocated';
