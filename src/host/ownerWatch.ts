@@ -11,6 +11,8 @@ import { WorkspaceWatch } from './workspaceWatch';
 
 /** Changes closer together than this are indexed in one run (an editor's save writes several times). */
 const SETTLE_MS = 300;
+/** Changed files the index leaves out are checked by drift this many at a time (a rename inside one slice pairs up). */
+const DRIFT_PATHS_PER_CHECK = 500;
 
 export class OwnerWatch {
   readonly watch: WorkspaceWatch;
@@ -65,8 +67,13 @@ export class OwnerWatch {
     const unindexed = this.touched.filter((path) => !this.watch.lists(path));
     this.touched = [];
     if (!unindexed.length) return;
-    const findings = await this.access.use((engine) => engine.driftCheck(unindexed));
-    const stale = findings.filter((f) => f.state !== 'current').length;
+    let stale = 0;
+    // A branch switch can touch thousands of files: checked a slice at a time, so requests are answered in between.
+    for (let i = 0; i < unindexed.length; i += DRIFT_PATHS_PER_CHECK) {
+      const slice = unindexed.slice(i, i + DRIFT_PATHS_PER_CHECK);
+      const findings = await this.access.use((engine) => engine.driftCheck(slice));
+      stale += findings.filter((f) => f.state !== 'current').length;
+    }
     this.logger.debug(`drift: checked the references into ${unindexed.length} changed file(s) the index leaves out`);
     if (stale)
       this.logger.info(`drift: ${stale} reference(s) into files changed on disk need a look (lore drift list)`);
