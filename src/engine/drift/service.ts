@@ -12,6 +12,7 @@ import { firstSecret } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
+import { Neighbours } from './mention';
 import { MARKDOWN, resolveReference } from './resolve';
 import {
   allRefs,
@@ -105,6 +106,7 @@ export class DriftService {
     ws: Workspace,
     sourcePath: string | null,
     now: string,
+    near?: Neighbours,
   ): NewRef[] {
     const base = {
       source_kind: kind,
@@ -120,7 +122,7 @@ export class DriftService {
       finder: null,
       symbol_kind: null,
     };
-    return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
+    return resolveReference(ws, ref, sourcePath, this.repositories(), near).map((resolution) => {
       if (!resolution.ok)
         return {
           ...base,
@@ -173,6 +175,7 @@ export class DriftService {
    * Makes the stored references of one source match what it says now. A reference it still makes
    * keeps its row and baseline (a doc edit must not absorb a change to what it points at); new
    * ones are resolved and fingerprinted; dropped ones go. With `retry`, broken ones are resolved again.
+   * `near`: the listing by folder a scan shares between its documents (one per source otherwise).
    */
   private syncSource(
     kind: 'memory' | 'doc',
@@ -180,6 +183,7 @@ export class DriftService {
     refs: RawReference[],
     ws: Workspace,
     retry: boolean,
+    near = new Neighbours(ws),
   ): void {
     const now = nowIso(this.ctx);
     const sourcePath = kind === 'doc' ? source : null;
@@ -200,7 +204,7 @@ export class DriftService {
         }
         continue;
       }
-      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now);
+      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now, near);
       if (rows?.length && fresh.every((f) => f.state === 'broken')) {
         rows.forEach((r) => kept.add(r.id));
         continue;
@@ -214,10 +218,10 @@ export class DriftService {
     deleteRefs(this.ctx.db, stale);
   }
 
-  private syncDoc(path: string, ws: Workspace, retry: boolean): void {
+  private syncDoc(path: string, ws: Workspace, retry: boolean, near?: Neighbours): void {
     const text = ws.text(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
-    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry);
+    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry, near);
   }
 
   private syncMemory(memory: Pick<Memory, 'key' | 'anchors' | 'links'>, ws: Workspace, retry: boolean): void {
@@ -282,7 +286,8 @@ export class DriftService {
       const present = new Set(docs);
       for (const source of sourcesOf(this.ctx.db, 'doc'))
         if (!present.has(source)) deleteSource(this.ctx.db, 'doc', source);
-      for (const path of docs) this.syncDoc(path, ws, true);
+      const near = new Neighbours(ws);
+      for (const path of docs) this.syncDoc(path, ws, true, near);
       const memories = trackedMemories(this.ctx.db);
       const live = new Set(memories.map((m) => m.key));
       for (const source of sourcesOf(this.ctx.db, 'memory'))
@@ -565,5 +570,6 @@ export class DriftService {
 function unreadable(target: Target): string {
   if (target.kind === 'heading') return `${target.path} has no heading #${target.symbol}`;
   if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
+  if (target.kind === 'mention') return `${target.path} no longer uses ${target.symbol}`;
   return `${target.path} could not be read`;
 }
