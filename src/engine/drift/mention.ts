@@ -11,8 +11,13 @@ import type { Workspace } from './workspace';
 /** More files than this using the name beside the document: a common word, not a reference. */
 export const MAX_MENTION_FILES = 3;
 
-/** Prose beside the document (and release notes, prose written as YAML) repeats the name; it does not use it. */
-const PROSE = /\.(md|mdx|markdown|md\.erb|rst|txt|adoc|asciidoc|html?)$/i;
+/**
+ * Prose beside the document (and release notes, prose written as YAML) repeats the name, and a
+ * diagram (an SVG, a draw.io file) draws it: neither uses it.
+ */
+const NOT_USERS = /\.(md|mdx|markdown|md\.erb|rst|txt|adoc|asciidoc|html?|svg|drawio)$/i;
+/** A line this long is generated or minified: an edit anywhere in it says nothing about the name. */
+const MAX_LINE = 500;
 
 function folderOf(path: string): string {
   const i = path.lastIndexOf('/');
@@ -30,9 +35,11 @@ function tokenPattern(name: string): RegExp {
 
 /** The lines of `text` that use `name`, in order: what a mention's fingerprint covers; null when none does. */
 export function mentionLines(text: string, name: string): string | null {
+  // Most files beside a document never contain the name: a plain search rules them out cheaply.
+  if (!text.includes(name)) return null;
   const token = tokenPattern(name);
   if (!token.test(text)) return null;
-  const lines = text.split(/\r?\n/).filter((line) => token.test(line));
+  const lines = text.split(/\r?\n/).filter((line) => line.length <= MAX_LINE && token.test(line));
   return lines.length ? lines.join('\n') : null;
 }
 
@@ -74,9 +81,9 @@ export class Neighbours {
   }
 }
 
-/** Whether a file beside a document can be what uses a name: code or config, not prose, not the document. */
+/** Whether a file beside a document can be what uses a name: code or config, not prose or a diagram. */
 function implementsNames(path: string, source: string): boolean {
-  return path !== source && !PROSE.test(path) && !RELEASE_NOTE.test(path);
+  return path !== source && !NOT_USERS.test(path) && !RELEASE_NOTE.test(path);
 }
 
 /**
@@ -85,7 +92,10 @@ function implementsNames(path: string, source: string): boolean {
  */
 export function mentionSites(near: Neighbours, name: string, source: string): string[] {
   const out: string[] = [];
-  for (const path of near.filesIn(folderOf(source)).filter((p) => implementsNames(p, source)).sort()) {
+  for (const path of near
+    .filesIn(folderOf(source))
+    .filter((p) => implementsNames(p, source))
+    .sort()) {
     const text = near.text(path);
     if (text === null || mentionLines(text, name) === null) continue;
     out.push(path);

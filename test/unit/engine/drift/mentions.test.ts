@@ -172,7 +172,7 @@ describe('drift: names that are not mentions', () => {
     withFixture((s) => assert.deepEqual(s.refs('tools/certs/NOTES.md', 'shared-name'), []), { ...four, ...note });
   });
 
-  it('a name only a code block writes, only prose beside the document uses, or only another folder uses', () => {
+  it('a name only a code block writes, or only prose, a diagram, a generated line or another folder uses', () => {
     withFixture(
       (s) => {
         // `cacerts-backup` is in the README's code block; the Makefile does not use it anyway, and a block is no claim.
@@ -184,6 +184,9 @@ describe('drift: names that are not mentions', () => {
         [README]: `${fixtureFiles()[README]}\nSee \`other-secret\` and \`far-away-name\`.\n`,
         'tools/certs/GUIDE.md': '# Guide\nThe `other-secret` Secret.\n',
         'tools/other/run.sh': 'echo far-away-name\n',
+        // A diagram draws names, and a generated line (minified, one huge line) holds everything.
+        'tools/certs/flow.drawio.svg': '<svg><text>other-secret</text></svg>\n',
+        'tools/certs/schema.json': `${JSON.stringify({ pattern: 'x'.repeat(600), name: 'other-secret' })}\n`,
       },
     );
   });
