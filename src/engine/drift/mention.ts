@@ -44,8 +44,8 @@ export function mentionLines(text: string, name: string): string | null {
 }
 
 /**
- * The files directly in each folder, listed once per operation (a scan resolves every document's
- * mentions from one listing; a check's from its own), so looking beside a document costs no walk.
+ * The files directly in each folder, listed once per operation (a scan or a check resolves every
+ * document's mentions from one listing, service.ts), so looking beside a document costs no walk.
  * The texts of one folder are kept while its documents are resolved (a scan goes folder by folder),
  * never the whole tree's.
  */
@@ -54,7 +54,7 @@ export class Neighbours {
   private folder: string | null = null;
   private texts = new Map<string, string | null>();
 
-  constructor(private readonly ws: Workspace) {}
+  constructor(readonly ws: Workspace) {}
 
   filesIn(folder: string): string[] {
     if (!this.byFolder) {

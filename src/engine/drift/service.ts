@@ -71,6 +71,8 @@ function memoryRefs(key: string, row: { anchors: string; links: string }): Pick<
 
 export class DriftService {
   private workspace: Workspace | null = null;
+  /** The listing by folder (mention.ts) of the check or scan under way, made when first needed. */
+  private neighbours: Neighbours | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -96,7 +98,15 @@ export class DriftService {
   /** One workspace view kept between checks; a full scan starts a fresh one. */
   private ws(fresh = false): Workspace {
     if (fresh || !this.workspace) this.workspace = new Workspace(this.requireReader());
+    // Every check and scan starts here, before it refreshes the view: its listing by folder is made anew.
+    this.neighbours = null;
     return this.workspace;
+  }
+
+  /** One listing by folder for every document a check or scan resolves, however many (an index batch's). */
+  private near(ws: Workspace): Neighbours {
+    if (this.neighbours?.ws !== ws) this.neighbours = new Neighbours(ws);
+    return this.neighbours;
   }
 
   private freshRow(
@@ -175,7 +185,6 @@ export class DriftService {
    * Makes the stored references of one source match what it says now. A reference it still makes
    * keeps its row and baseline (a doc edit must not absorb a change to what it points at); new
    * ones are resolved and fingerprinted; dropped ones go. With `retry`, broken ones are resolved again.
-   * `near`: the listing by folder a scan shares between its documents (one per source otherwise).
    */
   private syncSource(
     kind: 'memory' | 'doc',
@@ -183,8 +192,8 @@ export class DriftService {
     refs: RawReference[],
     ws: Workspace,
     retry: boolean,
-    near = new Neighbours(ws),
   ): void {
+    const near = this.near(ws);
     const now = nowIso(this.ctx);
     const sourcePath = kind === 'doc' ? source : null;
     const existing = new Map<string, RefRow[]>();
@@ -218,10 +227,10 @@ export class DriftService {
     deleteRefs(this.ctx.db, stale);
   }
 
-  private syncDoc(path: string, ws: Workspace, retry: boolean, near?: Neighbours): void {
+  private syncDoc(path: string, ws: Workspace, retry: boolean): void {
     const text = ws.text(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
-    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry, near);
+    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry);
   }
 
   private syncMemory(memory: Pick<Memory, 'key' | 'anchors' | 'links'>, ws: Workspace, retry: boolean): void {
@@ -286,8 +295,7 @@ export class DriftService {
       const present = new Set(docs);
       for (const source of sourcesOf(this.ctx.db, 'doc'))
         if (!present.has(source)) deleteSource(this.ctx.db, 'doc', source);
-      const near = new Neighbours(ws);
-      for (const path of docs) this.syncDoc(path, ws, true, near);
+      for (const path of docs) this.syncDoc(path, ws, true);
       const memories = trackedMemories(this.ctx.db);
       const live = new Set(memories.map((m) => m.key));
       for (const source of sourcesOf(this.ctx.db, 'memory'))

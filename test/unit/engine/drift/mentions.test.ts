@@ -131,6 +131,21 @@ describe('drift: a name nothing defines, used by a file beside the document', ()
     });
   });
 
+  it('a document and the script it names, saved after an earlier check, are resolved from the listing now', () => {
+    withFixture((s) => {
+      s.write(README, `${readFileSync(join(s.root, README), 'utf8')}\nThe \`istio-ca-secret\` is also read.\n`);
+      s.engine.driftCheck([README]);
+      s.write('tools/new/README.md', '# New\nThe `new-secret` Secret is read by run.sh.\n');
+      s.write('tools/new/run.sh', '#!/bin/sh\nkubectl get secret new-secret\n');
+      s.engine.driftCheck(['tools/new/README.md', 'tools/new/run.sh']);
+      const refs = s.refs('tools/new/README.md', 'new-secret');
+      assert.deepEqual(
+        refs.map((r) => [r.reference.target_path, r.state]),
+        [['tools/new/run.sh', 'current']],
+      );
+    });
+  });
+
   it('is re-verified like any reference once the change is accepted', () => {
     withFixture((s) => {
       editMakefile(s, (lines) => {
