@@ -358,6 +358,8 @@ export interface UnmodifiedResult {
   false_alarms: DriftFinding[];
   /** Findings broken.tsv accounts for (really broken in the repository). */
   known: number;
+  /** References watched as mentions (drift/mention.ts): the lines of a file beside the document using a name. */
+  mentions: number;
   seconds: number;
 }
 
@@ -380,11 +382,13 @@ export function scanUnmodified(
     const isKnown = (f: DriftFinding) =>
       known.some((k) => k.doc === f.source.path && (k.reference === f.reference.raw || k.reference === '*'));
     const falseAlarms = findings.filter((f) => !isKnown(f));
+    const mentions = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM drift_refs WHERE target_kind = 'mention'");
     return {
       references: scan.references,
       by_state: scan.by_state,
       false_alarms: falseAlarms,
       known: findings.length - falseAlarms.length,
+      mentions: mentions?.n ?? 0,
       seconds: (Date.now() - started) / 1000,
     };
   } finally {

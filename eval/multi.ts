@@ -86,7 +86,7 @@ export async function runAll(argv: string[]): Promise<number> {
         `   unmodified tree: ${unmodified.references} references, ` +
           `${unmodified.false_alarms.length} false alarms, ` +
           `${unmodified.by_state.ambiguous} ambiguous, ${unmodified.known} ` +
-          `labelled really broken (${unmodified.seconds.toFixed(1)} s)`,
+          `labelled really broken, ${unmodified.mentions} mentions (${unmodified.seconds.toFixed(1)} s)`,
       );
       const shown = values.verbose ? unmodified.false_alarms : unmodified.false_alarms.slice(0, 15);
       for (const f of shown)

@@ -1,12 +1,15 @@
 // Classifying one reference against the workspace now: `current` (its fingerprint still holds),
 // `changed` (the target is there, its text is not what it was), `relocated` (gone from its path
-// but found again — same content, or the same symbol — elsewhere), `gone`. A file whose stat is
+// but found again — same content, or the same symbol — elsewhere), `gone`. A mention (mention.ts)
+// whose lines left their file unchanged for one neighbour is followed there, not reported: the
+// document names the name, not the file. A file whose stat is
 // the one last checked is not read again, which keeps a per-save check to the files it names.
 
 import { sha256 } from '../trust/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
 import { chartOf } from './helmValues';
+import { mentionCandidates } from './mention';
 import { definitionKind, kindsOf } from './symbols';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState, FileStat } from './types';
@@ -23,6 +26,8 @@ export interface RefVerdict {
   finder?: string | null;
   /** The kinds of the symbol's definitions, when the row had none recorded (an older store's) or a finder changed. */
   symbol_kind?: string | null;
+  /** A mention followed to the file its lines moved to (the reference's target from now on). */
+  target_path?: string;
 }
 
 export interface Search {
@@ -39,6 +44,7 @@ function describe(target: Target): string {
   if (target.kind === 'heading') return `section #${target.symbol} of ${target.path}`;
   if (target.kind === 'lines') return `lines ${target.symbol} of ${target.path}`;
   if (target.kind === 'dir') return `folder ${target.path}`;
+  if (target.kind === 'mention') return `the lines of ${target.path} that use ${target.symbol}`;
   return target.path;
 }
 
@@ -49,7 +55,8 @@ function relocationCandidates(ws: Workspace, row: RefRow, target: Target, search
   const out = new Set<string>(search.candidates.filter((p) => p !== target.path && fits(p)));
   if (row.new_path && ws.isFile(row.new_path)) out.add(row.new_path);
   if (search.wide) {
-    if (target.kind === 'symbol') {
+    if (target.kind === 'mention') for (const path of mentionCandidates(ws, target.path)) out.add(path);
+    else if (target.kind === 'symbol') {
       for (const site of ws.sitesOf(target.symbol!)) out.add(site.path);
       const pod = POD_ORDINAL.exec(target.symbol!);
       if (pod) for (const site of ws.sitesOf(pod[1])) out.add(site.path);
@@ -153,7 +160,7 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
     return {
       state: 'changed',
       new_path: null,
-      detail: `${describe(target)} changed since it was fingerprinted`,
+      detail: `${describe(target)} changed since ${target.kind === 'mention' ? 'they were' : 'it was'} fingerprinted`,
       ...keep,
     };
   }
@@ -179,6 +186,7 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
         namesakes.push(candidate);
     }
   }
+  if (target.kind === 'mention') return mentionGone(ws, target, exact, keep);
   // Where a check already saw it go stays the answer while it holds the same content (a copy elsewhere is no rival).
   if (row.state === 'relocated' && row.new_path && exact.includes(row.new_path))
     exact.splice(0, exact.length, row.new_path);
@@ -205,6 +213,34 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       : `${describe(target)} is no longer there`
     : `${target.path} was ` +
       `deleted${ambiguous.length ? '' : search.wide || search.candidates.length ? ' and was not found elsewhere' : ''}`;
+  return { state: 'gone', new_path: null, detail: detail + elsewhere, ...keep };
+}
+
+/**
+ * A mention whose lines are no longer in its file: followed when one other file now holds exactly
+ * those lines (the file renamed; the document's sentence holds), else gone — the name is no longer used there.
+ */
+function mentionGone(
+  ws: Workspace,
+  target: Target,
+  exact: readonly string[],
+  keep: { size: number | null; mtime_ms: number | null },
+): RefVerdict {
+  if (exact.length === 1) {
+    const stat = ws.stat(exact[0]);
+    return {
+      state: 'current',
+      new_path: null,
+      target_path: exact[0],
+      detail: `followed to ${exact[0]}: the lines that use ${target.symbol} moved there unchanged`,
+      size: stat?.size ?? null,
+      mtime_ms: stat?.mtimeMs ?? null,
+    };
+  }
+  const detail = ws.isFile(target.path)
+    ? `${target.symbol} is no longer used in ${target.path}`
+    : `${target.path} was deleted, and no file beside it holds its lines that used ${target.symbol}`;
+  const elsewhere = exact.length ? `; ${exact.length} files now hold them (${exact.slice(0, 5).join(', ')})` : '';
   return { state: 'gone', new_path: null, detail: detail + elsewhere, ...keep };
 }
 

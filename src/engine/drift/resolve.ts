@@ -3,11 +3,13 @@
 // their source (`x.html` → `x.html.md.erb`), folder links their index page; same-repository
 // GitHub URLs become paths (with `#L70` line anchors); bare file names must be unique or they are
 // reported ambiguous; symbols are looked up in the symbol index and watched at each definition
-// site (a handful at most: a name defined everywhere is no reference to one thing).
+// site (a handful at most: a name defined everywhere is no reference to one thing); a name nothing
+// defines is watched where a few files beside the document use it (mention.ts).
 
 import { cliFiles } from './commands';
 import { RELEASE_NOTE, type RawReference } from './extract';
 import { chartOf, isValuesFile, namedChart } from './helmValues';
+import { mentionSites, Neighbours } from './mention';
 import { pagePath, pageSources, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
@@ -191,7 +193,27 @@ function programFiles(ws: Workspace, command: string, source: string | null): st
   return cliFiles(ws, command, command.includes('/') ? candidatesFor(ws, command, source, 'path', null) : []);
 }
 
-function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null = null): Resolution[] {
+/**
+ * A name written in a code span of a document that nothing defines and no file or folder is named:
+ * the few files beside the document that use it (mention.ts), each watched on its lines using it.
+ */
+function resolveMention(ws: Workspace, ref: RawReference, source: string | null, near: Neighbours): Resolution[] {
+  const name = ref.symbol!;
+  if (ref.form !== 'symbol' || ref.inBlock || ref.deliberate || !source) return [];
+  if (ws.withBasename(name).length || ws.dirsNamed(name).length) return [];
+  return mentionSites(near, name, source).map((path) => ({
+    ok: true as const,
+    form: ref.form,
+    target: { path, kind: 'mention' as const, symbol: name },
+  }));
+}
+
+function resolveSymbol(
+  ws: Workspace,
+  ref: RawReference,
+  source: string | null = null,
+  near = new Neighbours(ws),
+): Resolution[] {
   const name = ref.symbol!;
   if (ref.form === 'symbol' && !name.includes('.')) {
     const dirs = ws.dirsNamed(name);
@@ -208,6 +230,10 @@ function resolveSymbol(ws: Workspace, ref: RawReference, source: string | null =
   if (!sites.length) {
     if (ref.deliberate)
       return [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }];
+    if (!found.length) {
+      const mentions = resolveMention(ws, ref, source, near);
+      if (mentions.length) return mentions;
+    }
     // A flag nothing defines is another tool's, unless the command line gives it to a program of ours.
     const program = ref.form === 'flag' && ref.command ? programFiles(ws, ref.command, source) : [];
     if (!program.length) return [];
@@ -350,11 +376,13 @@ function resolveUrl(
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
 }
 
+/** `near`: the listing by folder a scan or a check shares between its documents (mention.ts). */
 export function resolveReference(
   ws: Workspace,
   ref: RawReference,
   source: string | null,
   repositories: readonly string[] = [],
+  near = new Neighbours(ws),
 ): Resolution[] {
   if (ref.form === 'url') return resolveUrl(ws, ref, repositories, source);
   // An in-page anchor names a heading of the document it is written in.
@@ -365,13 +393,13 @@ export function resolveReference(
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
       const asFile = resolveFilename(ws, ref, source);
       if (ref.symbol && !asFile.some((r) => r.ok)) {
-        const asSymbol = resolveSymbol(ws, { ...ref, form: 'symbol' }, source);
+        const asSymbol = resolveSymbol(ws, { ...ref, form: 'symbol' }, source, near);
         if (asSymbol.some((r) => r.ok)) return asSymbol;
       }
       return asFile;
     }
     return resolvePath(ws, ref, source);
   }
-  if (ref.symbol) return resolveSymbol(ws, ref, source);
+  if (ref.symbol) return resolveSymbol(ws, ref, source, near);
   return [];
 }

@@ -12,6 +12,7 @@ import { firstSecret } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
+import { Neighbours } from './mention';
 import { MARKDOWN, resolveReference } from './resolve';
 import {
   allRefs,
@@ -70,6 +71,8 @@ function memoryRefs(key: string, row: { anchors: string; links: string }): Pick<
 
 export class DriftService {
   private workspace: Workspace | null = null;
+  /** The listing by folder (mention.ts) of the check or scan under way, made when first needed. */
+  private neighbours: Neighbours | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -95,7 +98,15 @@ export class DriftService {
   /** One workspace view kept between checks; a full scan starts a fresh one. */
   private ws(fresh = false): Workspace {
     if (fresh || !this.workspace) this.workspace = new Workspace(this.requireReader());
+    // Every check and scan starts here, before it refreshes the view: its listing by folder is made anew.
+    this.neighbours = null;
     return this.workspace;
+  }
+
+  /** One listing by folder for every document a check or scan resolves, however many (an index batch's). */
+  private near(ws: Workspace): Neighbours {
+    if (this.neighbours?.ws !== ws) this.neighbours = new Neighbours(ws);
+    return this.neighbours;
   }
 
   private freshRow(
@@ -105,6 +116,7 @@ export class DriftService {
     ws: Workspace,
     sourcePath: string | null,
     now: string,
+    near?: Neighbours,
   ): NewRef[] {
     const base = {
       source_kind: kind,
@@ -120,7 +132,7 @@ export class DriftService {
       finder: null,
       symbol_kind: null,
     };
-    return resolveReference(ws, ref, sourcePath, this.repositories()).map((resolution) => {
+    return resolveReference(ws, ref, sourcePath, this.repositories(), near).map((resolution) => {
       if (!resolution.ok)
         return {
           ...base,
@@ -181,6 +193,7 @@ export class DriftService {
     ws: Workspace,
     retry: boolean,
   ): void {
+    const near = this.near(ws);
     const now = nowIso(this.ctx);
     const sourcePath = kind === 'doc' ? source : null;
     const existing = new Map<string, RefRow[]>();
@@ -200,7 +213,7 @@ export class DriftService {
         }
         continue;
       }
-      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now);
+      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now, near);
       if (rows?.length && fresh.every((f) => f.state === 'broken')) {
         rows.forEach((r) => kept.add(r.id));
         continue;
@@ -565,5 +578,6 @@ export class DriftService {
 function unreadable(target: Target): string {
   if (target.kind === 'heading') return `${target.path} has no heading #${target.symbol}`;
   if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
+  if (target.kind === 'mention') return `${target.path} no longer uses ${target.symbol}`;
   return `${target.path} could not be read`;
 }

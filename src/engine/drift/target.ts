@@ -1,10 +1,11 @@
 // Targets and their fingerprints: a file's content hash, a folder's listing, a symbol's own text
 // (every definition of that name in the file, so an edit elsewhere in the file does not count), a
-// markdown section under a heading, or a range of lines.
+// markdown section under a heading, a range of lines, or the lines of a file that use a name (mention.ts).
 
 import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
+import { mentionLines } from './mention';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
@@ -12,7 +13,7 @@ import type { Workspace } from './workspace';
 export interface Target {
   path: string;
   kind: TargetKind;
-  /** The symbol name, heading slug or `L10-L20` the fingerprint is narrowed to. */
+  /** The symbol name, heading slug, `L10-L20` or mentioned name the fingerprint is narrowed to. */
   symbol: string | null;
   /** For a symbol: the finder whose spans the fingerprint covers (see finders.ts); absent: the best one now. */
   finder?: string | null;
@@ -139,6 +140,7 @@ function targetText(ws: Workspace, target: Target): string | null {
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;
   if (target.kind === 'heading') return sectionText(text, target.symbol);
+  if (target.kind === 'mention') return mentionLines(text, target.symbol);
   if (target.kind === 'lines') {
     const range = lineRange(target.symbol);
     const lines = text.split(/\r?\n/);

@@ -22,8 +22,11 @@ export type ReferenceForm =
   | 'anchor' // a memory's anchor
   | 'memory_link'; // a memory's link
 
-/** What a resolved reference points at; the fingerprint covers exactly this. */
-export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'none';
+/**
+ * What a resolved reference points at; the fingerprint covers exactly this. `mention`: the lines of a
+ * file beside the document that use a name nothing defines (mention.ts).
+ */
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'none';
 
 export interface DriftFinding {
   id: string;
