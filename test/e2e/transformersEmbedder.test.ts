@@ -1,5 +1,5 @@
-// The real embedding path: a generated random-weight BERT loaded by transformers.js's
-// feature-extraction pipeline inside the worker_thread, remote models disabled.
+// The real embedding path: a generated random-weight BERT, its tokenizer and ONNX session loaded
+// inside the worker_thread from files on disk only.
 
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
@@ -42,7 +42,7 @@ function unavailable(result: TransformersEmbedder | EmbedderUnavailable): string
   return result.reason;
 }
 
-describe('TransformersEmbedder (generated model, real transformers.js pipeline in a worker)', function () {
+describe('TransformersEmbedder (generated model, real tokenizer and onnxruntime session in a worker)', function () {
   let dir: string;
   let model: TinyModel;
   let e: TransformersEmbedder;
@@ -261,7 +261,7 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
       assert.match(reason, /could not be loaded/);
     });
 
-    it('never fetches: the worker refuses a model that is not on disk (allowRemoteModels=false)', async () => {
+    it('never fetches: the worker reads the model from disk only, and names the missing file', async () => {
       const worker: Worker = startEmbedWorker({
         modelRoot: join(dir, 'empty-root'),
         modelName: 'Xenova/all-MiniLM-L6-v2',
@@ -278,7 +278,10 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
           worker.once('error', reject);
         });
         assert.equal(first.type, 'failed');
-        assert.match((first as { message: string }).message, /allowRemoteModels=false/);
+        assert.match(
+          (first as { message: string }).message,
+          /ENOENT.*empty-root\/Xenova\/all-MiniLM-L6-v2\/config\.json/,
+        );
       } finally {
         await worker.terminate();
       }

@@ -1,4 +1,4 @@
-// The real Embedder: transformers.js (tokenizer and ONNX model; mean pooling and L2
+// The real Embedder: a local model in transformers.js's layout (tokenizer and ONNX model; mean pooling and L2
 // normalisation over token windows) in a worker_thread, so ONNX inference never blocks the
 // caller's event loop. The texts of one embed() call are sent longest first in batches of
 // similar length (padding costs as much as text), two batches ahead, so a call made while a long
@@ -8,7 +8,7 @@
 //
 // The worker file is dist/embedWorker.js next to the bundle, or the project's build of it when
 // this module runs from source (tests and benches under tsx, after `npm run build`): production
-// code never loads TypeScript. Either way transformers.js and onnxruntime are loaded from
+// code never loads TypeScript. Either way the tokenizer and onnxruntime are loaded from
 // node_modules at run time (the bundles keep them external).
 
 import { existsSync } from 'node:fs';
