@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
 import type { EmbedderUnavailable } from '../../src/engine/embed/embedder';
 import type { WorkerMessage } from '../../src/host/embed/protocol';
+import { createInProcessEmbedder } from '../../src/host/embed/inProcessEmbedder';
 import {
   createTransformersEmbedder,
   isEmbedderUnavailable,
@@ -163,6 +164,27 @@ describe('TransformersEmbedder (generated model, real tokenizer and onnxruntime 
       assert.ok(cosine(a, b) > 0.9999, `${cosine(a, b)}`);
     } finally {
       await wasm.close();
+    }
+  });
+
+  it("one-shot, on the caller's thread, gives the worker's vectors for both dtypes, and the same id", async () => {
+    const texts = [TEXTS[0], TEXTS[17], '', 'deploy '.repeat(700)];
+    for (const dtype of ['fp32', 'q8'] as const) {
+      const worker = await embedder({ modelDir: dir, modelName: model.name, dtype, threads: 1 });
+      const oneShot = await createInProcessEmbedder({ modelDir: dir, modelName: model.name, dtype, oneShot: true });
+      try {
+        if (isEmbedderUnavailable(oneShot)) assert.fail(oneShot.reason);
+        assert.equal(oneShot.modelId, worker.modelId);
+        assert.equal(oneShot.dims, worker.dims);
+        const [ours, theirs] = [await oneShot.embed(texts), await worker.embed(texts)];
+        for (let i = 0; i < texts.length; i++) {
+          const worst = Math.max(...Array.from(theirs[i], (x, d) => Math.abs(x - ours[i][d])));
+          assert.ok(worst < 1e-6, `${dtype} text ${i}: largest difference ${worst}`);
+        }
+      } finally {
+        await worker.close();
+        if (!isEmbedderUnavailable(oneShot)) await oneShot.close();
+      }
     }
   });
 
