@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const out = process.env.LORE_TRACE_WASM;
 const note = (file) => {
   const name = String(file instanceof URL ? file.pathname : file);
-  if (out && (name.endsWith('.wasm') || name.endsWith('.js') || name.endsWith('.cjs'))) fs.appendFileSync(out, `${name}\n`);
+  if (out && /\.(wasm|js|cjs)$/.test(name)) fs.appendFileSync(out, `${name}\n`);
 };
 for (const [owner, key] of [
   [fs, 'readFileSync'],
