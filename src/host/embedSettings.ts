@@ -12,7 +12,7 @@
 //   LORE_EMBED_MODEL     with the model it serves, and its bearer token from
 //   LORE_EMBED_TOKEN_FILE  a file (preferred) or LORE_EMBED_TOKEN; the token is never stored
 
-import type { Engine, Logger } from '../engine';
+import type { Embedder, EmbedderUnavailable, Engine, Logger } from '../engine';
 import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './embed/createEmbedder';
 import type { ModelDtype, ModelSettingNames } from './embed/modelFiles';
 import { DeferredEmbedder } from './embed/deferredEmbedder';
@@ -90,7 +90,10 @@ export interface StartedEmbedder {
   release(): Promise<void>;
 }
 
-/** Starts loading the model from the environment's settings now, to attach it to an engine later. */
+/**
+ * Starts loading the model from the environment's settings now (a `late` one when it is first
+ * used), to attach it to an engine later.
+ */
 export function startEmbedder(home: string, logger: Logger, options: { late?: boolean } = {}): StartedEmbedder {
   const settings = embedderSettingsFromEnv(home, process.env, logger);
   if (!settings)
@@ -101,22 +104,30 @@ export function startEmbedder(home: string, logger: Logger, options: { late?: bo
       },
       release: async () => {},
     };
-  const loading = createEmbedder({ ...settings, logger });
-  loading.catch(() => {}); // awaited by attach or release
+  // Started late = a one-shot recall: it embeds its question and exits, so the model runs on its
+  // thread (no worker to start) and loads only when the question is embedded.
+  const oneShot = options.late === true && settings.provider !== 'endpoint';
+  let loading: Promise<Embedder | EmbedderUnavailable> | undefined;
+  const load = () => {
+    loading ??= createEmbedder({ ...settings, logger, oneShot });
+    loading.catch(() => {}); // awaited by attach, embed or release
+    return loading;
+  };
+  if (!oneShot) void load();
   const release = async () => {
-    const loaded = await loading.catch(() => undefined);
+    const loaded = await loading?.catch(() => undefined);
     if (loaded && !isEmbedderUnavailable(loaded)) await loaded.close();
   };
-  const knownId = options.late && settings.provider !== 'endpoint' ? transformersModelId(settings) : undefined;
+  const knownId = oneShot ? transformersModelId(settings) : undefined;
   return {
     release,
     async attach(engine) {
       const modelId = await knownId?.catch(() => undefined);
       if (modelId) {
-        engine.useEmbedder(new DeferredEmbedder(modelId, loading));
+        engine.useEmbedder(new DeferredEmbedder(modelId, load));
         return release;
       }
-      const embedder = await loading;
+      const embedder = await load();
       if (isEmbedderUnavailable(embedder)) {
         engine.useEmbedder(undefined, embedder.reason);
         return async () => {};

@@ -1,4 +1,4 @@
-// Embedding throughput rules on the real pipeline (generated model, transformers.js in a worker):
+// Embedding throughput rules on the real pipeline (generated model, its tokenizer and ONNX session in a worker):
 // texts past the sequence cap are split into windows, never cut off; short texts get exactly the
 // vector transformers.js's own feature-extraction pipeline gives; a call made during a long one
 // gets the next turn; the model file is hashed once, then known by its size and mtime.
@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
+import { loadTokenizer } from '../../src/host/embed/modelConfig';
 import { modelDigest } from '../../src/host/embed/modelDigest';
 import { MeanPool, padBatch, tokenWindows, windowCalls } from '../../src/host/embed/tokenWindows';
 import {
@@ -30,6 +31,16 @@ async function embedder(options: TransformersEmbedderOptions): Promise<Transform
   if (isEmbedderUnavailable(e)) throw new Error(e.reason);
   return e;
 }
+
+/** Texts a tokenizer could treat differently: accents, case, CJK, punctuation, emoji, empty. */
+const TRICKY_TEXTS = [
+  'Roll back the Kubernetes deployment',
+  'Postgres migration failed at step 3 of 7',
+  '',
+  'Café DÉJÀ-vu: naïve résumé — “quoted” text…',
+  '数据库迁移失败 at 10:45 UTC',
+  'emoji 🚀 and tabs\tand\nnewlines, x=y+z; foo.bar(baz)',
+];
 
 describe('embedding windows, turns and the model digest', function () {
   let dir: string;
@@ -130,15 +141,31 @@ describe('embedding windows, turns and the model digest', function () {
     transformers.env.localModelPath = dir;
     const pipe = await transformers.pipeline('feature-extraction', model.name, { dtype: 'fp32' });
     try {
-      const texts = ['Roll back the Kubernetes deployment', 'Postgres migration failed at step 3 of 7', ''];
-      const ours = await e.embed(texts);
-      for (let i = 0; i < texts.length; i++) {
-        const theirs = (await pipe([texts[i]], { pooling: 'mean', normalize: true })).data as Float32Array;
-        assert.ok(cosine(ours[i], theirs) > 0.99999, `text ${i}: cosine ${cosine(ours[i], theirs)}`);
+      const ours = await e.embed(TRICKY_TEXTS);
+      for (let i = 0; i < TRICKY_TEXTS.length; i++) {
+        const theirs = (await pipe([TRICKY_TEXTS[i]], { pooling: 'mean', normalize: true })).data as Float32Array;
+        const worst = Math.max(...Array.from(theirs, (x, d) => Math.abs(x - ours[i][d])));
+        assert.ok(worst < 1e-6, `text ${i}: largest difference ${worst}`);
       }
     } finally {
       await pipe.dispose();
     }
+  });
+
+  it("tokenizes as transformers.js's tokenizer does: same ids, same special tokens, same pad id", async () => {
+    const fromTransformers = createRequire(require.resolve('@huggingface/transformers'));
+    const transformers = fromTransformers('@huggingface/transformers') as typeof import('@huggingface/transformers');
+    transformers.env.allowRemoteModels = false;
+    transformers.env.localModelPath = dir;
+    const theirs = await transformers.AutoTokenizer.from_pretrained(model.name);
+    const ours = loadTokenizer(fromTransformers, model.path);
+    for (const text of TRICKY_TEXTS) {
+      assert.deepEqual(ours.encoder.body(text), theirs.encode(text, { add_special_tokens: false }), text);
+      const wrapped = [...ours.encoder.prefix, ...ours.encoder.body(text), ...ours.encoder.suffix];
+      assert.deepEqual(wrapped, theirs.encode(text), text);
+    }
+    assert.equal(ours.padId, theirs.pad_token_id);
+    assert.equal(ours.maxLength, theirs.model_max_length);
   });
 
   it('a call made while a long one runs gets the next turn, not the end of the queue', async () => {

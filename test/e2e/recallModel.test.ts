@@ -1,6 +1,8 @@
 // `lore recall` with a local model, as a one-shot process: it answers from the packed sign codes
 // the first search wrote; with a live owner (`lore serve`) the owner's model answers and the CLI
-// loads none; a model that fails to load after its id was known leaves the answer lexical.
+// loads none; a model that fails to load after its id was known leaves the answer lexical; the
+// one-shot process embeds on its own thread, loading its tokenizer and onnxruntime (not
+// transformers.js), and only when the store has vectors for the model.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +15,8 @@ import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { CLI, sandbox, startServe, type Sandbox } from '../support/processes';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'workspace');
+/** Lists the scripts and WebAssembly files a process reads, worker threads included. */
+const TRACE = join(__dirname, '..', 'support', 'traceWasmLoads.cjs');
 const QUERY = 'restart stuck workers';
 
 interface Recalled {
@@ -88,6 +92,42 @@ describe('lore recall with a local model, one process at a time', () => {
     const alone = cli(box, noModel, ['recall', QUERY]) as Recalled;
     assert.equal(alone.vectors, false, 'without the owner, these settings give no model');
     assert.equal(alone.results[0].path, 'docs/ops/restart-workers.md');
+  });
+
+  it('embeds the question on its own thread (no worker), loading neither transformers.js nor its image library', () => {
+    const { box, withModel } = setUp();
+    cli(box, withModel, ['index']);
+    const trace = join(box.home, '..', 'trace.txt');
+    const r = cli(box, { ...withModel, NODE_OPTIONS: `--require ${TRACE}`, LORE_TRACE_WASM: trace }, [
+      'recall',
+      QUERY,
+    ]) as Recalled;
+    assert.equal(r.vectors, true);
+    const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    const from = (part: string) => loaded.filter((f) => f.includes(part));
+    assert.ok(from('/@huggingface/tokenizers/').length > 0, `the tokenizer: ${loaded.join(', ')}`);
+    assert.ok(from('/onnxruntime-node/').length > 0, `onnxruntime: ${loaded.join(', ')}`);
+    assert.deepEqual(from('/@huggingface/transformers/'), []);
+    assert.deepEqual(from('/sharp/'), []);
+    assert.deepEqual(from('/onnxruntime-web/'), []);
+    assert.deepEqual(from('embedWorker.js'), [], 'a one-shot recall starts no embedding worker');
+  });
+
+  it('loads no model when the store has no vectors for it', () => {
+    const { box, withModel } = setUp();
+    cli(box, { ...box.env, LORE_EMBED: 'off' }, ['index']);
+    const trace = join(box.home, '..', 'trace.txt');
+    const r = cli(box, { ...withModel, NODE_OPTIONS: `--require ${TRACE}`, LORE_TRACE_WASM: trace }, [
+      'recall',
+      QUERY,
+    ]) as Recalled;
+    assert.equal(r.vectors, false);
+    assert.equal(r.results[0].path, 'docs/ops/restart-workers.md');
+    const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    assert.deepEqual(
+      loaded.filter((f) => f.includes('/onnxruntime') || f.includes('/@huggingface/')),
+      [],
+    );
   });
 
   it('a model that fails to load after its id came from the cached digest leaves the answer lexical', () => {

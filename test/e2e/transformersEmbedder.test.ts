@@ -1,5 +1,5 @@
-// The real embedding path: a generated random-weight BERT loaded by transformers.js's
-// feature-extraction pipeline inside the worker_thread, remote models disabled.
+// The real embedding path: a generated random-weight BERT, its tokenizer and ONNX session loaded
+// inside the worker_thread from files on disk only.
 
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { makeTinyModel, type TinyModel } from '../../scripts/makeTinyModel';
 import type { EmbedderUnavailable } from '../../src/engine/embed/embedder';
 import type { WorkerMessage } from '../../src/host/embed/protocol';
+import { createInProcessEmbedder } from '../../src/host/embed/inProcessEmbedder';
 import {
   createTransformersEmbedder,
   isEmbedderUnavailable,
@@ -42,7 +43,7 @@ function unavailable(result: TransformersEmbedder | EmbedderUnavailable): string
   return result.reason;
 }
 
-describe('TransformersEmbedder (generated model, real transformers.js pipeline in a worker)', function () {
+describe('TransformersEmbedder (generated model, real tokenizer and onnxruntime session in a worker)', function () {
   let dir: string;
   let model: TinyModel;
   let e: TransformersEmbedder;
@@ -166,6 +167,27 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
     }
   });
 
+  it("one-shot, on the caller's thread, gives the worker's vectors for both dtypes, and the same id", async () => {
+    const texts = [TEXTS[0], TEXTS[17], '', 'deploy '.repeat(700)];
+    for (const dtype of ['fp32', 'q8'] as const) {
+      const worker = await embedder({ modelDir: dir, modelName: model.name, dtype, threads: 1 });
+      const oneShot = await createInProcessEmbedder({ modelDir: dir, modelName: model.name, dtype, oneShot: true });
+      try {
+        if (isEmbedderUnavailable(oneShot)) assert.fail(oneShot.reason);
+        assert.equal(oneShot.modelId, worker.modelId);
+        assert.equal(oneShot.dims, worker.dims);
+        const [ours, theirs] = [await oneShot.embed(texts), await worker.embed(texts)];
+        for (let i = 0; i < texts.length; i++) {
+          const worst = Math.max(...Array.from(theirs[i], (x, d) => Math.abs(x - ours[i][d])));
+          assert.ok(worst < 1e-6, `${dtype} text ${i}: largest difference ${worst}`);
+        }
+      } finally {
+        await worker.close();
+        if (!isEmbedderUnavailable(oneShot)) await oneShot.close();
+      }
+    }
+  });
+
   it('picks q8 (onnx/model_quantized.onnx) when no dtype is given and it exists', async () => {
     const q8 = await embedder({ modelDir: model.path });
     try {
@@ -261,7 +283,7 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
       assert.match(reason, /could not be loaded/);
     });
 
-    it('never fetches: the worker refuses a model that is not on disk (allowRemoteModels=false)', async () => {
+    it('never fetches: the worker reads the model from disk only, and names the missing file', async () => {
       const worker: Worker = startEmbedWorker({
         modelRoot: join(dir, 'empty-root'),
         modelName: 'Xenova/all-MiniLM-L6-v2',
@@ -278,7 +300,10 @@ describe('TransformersEmbedder (generated model, real transformers.js pipeline i
           worker.once('error', reject);
         });
         assert.equal(first.type, 'failed');
-        assert.match((first as { message: string }).message, /allowRemoteModels=false/);
+        assert.match(
+          (first as { message: string }).message,
+          /ENOENT.*empty-root\/Xenova\/all-MiniLM-L6-v2\/config\.json/,
+        );
       } finally {
         await worker.terminate();
       }

@@ -14,6 +14,7 @@
 // product is the cosine.
 
 import type { SqlDatabase } from '../ports';
+import { HammingCodes } from './hammingKernel';
 
 export interface VectorHit {
   table: 'chunk' | 'memory';
@@ -57,12 +58,6 @@ export function signCode(vector: Float32Array, centre: Float32Array): Uint32Arra
   return code;
 }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
 /**
  * The indexes of the `k` largest scores, best first (ties: lower index first), with a bounded
  * min-heap: O(n log k), never a sort of every score.
@@ -100,11 +95,22 @@ export function topK(scores: ArrayLike<number>, k: number): number[] {
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
 }
 
-/** The `count` smallest distances' indexes (ties: lower index), by a histogram over 0..maxDistance. */
-export function nearestByDistance(distances: Uint16Array, count: number, maxDistance: number): number[] {
+/**
+ * The `count` smallest distances' indexes (ties: lower index), by a histogram over 0..maxDistance
+ * (counted here unless the caller has it: how many distances are 0, 1, ...).
+ */
+export function nearestByDistance(
+  distances: Uint16Array,
+  count: number,
+  maxDistance: number,
+  counted?: Uint32Array,
+): number[] {
   if (count >= distances.length) return [...distances.keys()];
-  const histogram = new Uint32Array(maxDistance + 2);
-  for (let i = 0; i < distances.length; i++) histogram[distances[i]]++;
+  let histogram = counted;
+  if (!histogram) {
+    histogram = new Uint32Array(maxDistance + 2);
+    for (let i = 0; i < distances.length; i++) histogram[distances[i]]++;
+  }
   let cut = 0;
   for (let seen = 0; cut <= maxDistance; cut++) {
     seen += histogram[cut];
@@ -236,7 +242,8 @@ export class VectorCache {
   private key = '';
   private count = 0;
   private words = 0;
-  private codes = new Uint32Array(0);
+  /** The codes, in the Hamming kernel's memory. */
+  private codes: HammingCodes | undefined;
   private ids = new Int32Array(0);
   /** 0 chunk, 1 memory. */
   private tables = new Uint8Array(0);
@@ -251,8 +258,10 @@ export class VectorCache {
       // Pages are written by a process's first load only: a long-lived one that reloads is
       // following an index as it embeds, and the next batch would drop them again.
       const first = this.key === '';
-      this.loadRows(db, model);
-      if (first) savePages(db, model, this.count, this.words, this.ids, this.tables, this.codes);
+      const codes = this.loadRows(db, model);
+      if (first) savePages(db, model, this.count, this.words, this.ids, this.tables, codes);
+      this.codes = new HammingCodes(this.count, this.words);
+      this.codes.fill(codes.subarray(0, this.count * this.words), 0);
     }
     // After the rows: codes written for vectors from before codes existed fix the centre.
     this.centre = readCentre(db, model);
@@ -272,7 +281,7 @@ export class VectorCache {
     const sound = pages.every((p, i) => p.page === i && p.idBytes === p.n * 4 && p.codeBytes === p.n * words * 4);
     if (!sound || !Number.isInteger(words)) return false;
     const total = pages.reduce((n, p) => n + p.n, 0);
-    const codes = new Uint32Array(total * words);
+    const codes = new HammingCodes(total, words);
     const ids = new Int32Array(total);
     const tables = new Uint8Array(total);
     let at = 0;
@@ -288,7 +297,7 @@ export class VectorCache {
         if (row.page !== first + i || row.tables.byteLength !== n) return false;
         ids.set(new Int32Array(aligned(row.ids).buffer, aligned(row.ids).byteOffset, n), at);
         tables.set(row.tables, at);
-        codes.set(new Uint32Array(aligned(row.codes).buffer, aligned(row.codes).byteOffset, n * words), at * words);
+        codes.fill(new Uint32Array(aligned(row.codes).buffer, aligned(row.codes).byteOffset, n * words), at);
         at += n;
       }
     }
@@ -301,8 +310,8 @@ export class VectorCache {
     return true;
   }
 
-  /** Every code from the vector tables, a page of rows at a time. */
-  private loadRows(db: SqlDatabase, model: string): void {
+  /** Every code from the vector tables, a page of rows at a time (returned: the codes, one after another). */
+  private loadRows(db: SqlDatabase, model: string): Uint32Array {
     backfillCodes(db, model);
     const total = TABLES.reduce(
       (n, t) => n + (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.name} WHERE model = ?`, [model])?.n ?? 0),
@@ -310,7 +319,7 @@ export class VectorCache {
     );
     this.words = 0;
     this.count = 0;
-    this.codes = new Uint32Array(0);
+    let codes = new Uint32Array(0);
     this.ids = new Int32Array(total);
     this.tables = new Uint8Array(total);
     TABLES.forEach((t, which) => {
@@ -323,10 +332,10 @@ export class VectorCache {
         for (const row of rows) {
           if (!this.words) {
             this.words = row.code.byteLength / 4;
-            this.codes = new Uint32Array(total * this.words);
+            codes = new Uint32Array(total * this.words);
           }
           if (this.count >= total || row.code.byteLength !== this.words * 4) continue;
-          this.codes.set(new Uint32Array(row.code.slice().buffer), this.count * this.words);
+          codes.set(new Uint32Array(row.code.slice().buffer), this.count * this.words);
           this.ids[this.count] = row.id;
           this.tables[this.count++] = which;
         }
@@ -334,6 +343,7 @@ export class VectorCache {
         after = rows[rows.length - 1].rowid;
       }
     });
+    return codes;
   }
 
   size(db: SqlDatabase, model: string): number {
@@ -343,21 +353,16 @@ export class VectorCache {
 
   /** Bytes held for the current model's vectors (their codes and ids). */
   heldBytes(): number {
-    return this.codes.byteLength + this.ids.byteLength + this.tables.byteLength;
+    return (this.codes?.byteLength ?? 0) + this.ids.byteLength + this.tables.byteLength;
   }
 
   search(db: SqlDatabase, model: string, query: Float32Array, k: number): VectorHit[] {
     this.load(db, model);
     if (!this.count || !this.centre || query.length !== this.centre.length) return [];
     const probe = signCode(query, this.centre);
-    const { words, codes, count } = this;
-    const distances = new Uint16Array(count);
-    for (let i = 0, at = 0; i < count; i++) {
-      let distance = 0;
-      for (let w = 0; w < words; w++, at++) distance += popcount(codes[at] ^ probe[w]);
-      distances[i] = distance;
-    }
-    const candidates = nearestByDistance(distances, Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_HIT), words * 32);
+    const { distances, histogram } = this.codes!.distances(probe);
+    const want = Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_HIT);
+    const candidates = nearestByDistance(distances, want, this.words * 32, histogram);
     const hits: VectorHit[] = [];
     TABLES.forEach((t, which) => {
       const ids = candidates.filter((c) => this.tables[c] === which).map((c) => this.ids[c]);

@@ -4,6 +4,7 @@
 import type { Embedder, EmbedderUnavailable } from '../../engine/embed/embedder';
 import { readFileSync } from 'node:fs';
 import { createEndpointEmbedder, type EndpointSettings } from './endpointEmbedder';
+import { createInProcessEmbedder } from './inProcessEmbedder';
 import { createTransformersEmbedder, type TransformersEmbedderOptions } from './transformersEmbedder';
 
 export interface EmbedderSettings extends TransformersEmbedderOptions {
@@ -38,7 +39,8 @@ export async function createEmbedder(settings: EmbedderSettings = {}): Promise<E
       reason: `Unknown embedding provider "${settings.provider}": use "transformers" (a local model) or "endpoint".`,
     };
   }
-  return createTransformersEmbedder(settings);
+  // A one-shot process has nothing else to do while its question is embedded: no worker.
+  return settings.oneShot ? createInProcessEmbedder(settings) : createTransformersEmbedder(settings);
 }
 
 export { DEFAULT_DTYPE, DEFAULT_MODEL, modelsDir } from './modelFiles';

@@ -21,6 +21,8 @@ export interface WorkerInit {
   modelFile: string;
   /** Sequence cap in tokens; longer texts are split into windows of this size, never cut off. */
   maxTokens: number;
+  /** The caller embeds a question or two and exits: weights are not prepacked for speed (see embedWorker). */
+  oneShot?: boolean;
 }
 
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] };

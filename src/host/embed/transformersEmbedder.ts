@@ -1,4 +1,4 @@
-// The real Embedder: transformers.js (tokenizer and ONNX model; mean pooling and L2
+// The real Embedder: a local model in transformers.js's layout (tokenizer and ONNX model; mean pooling and L2
 // normalisation over token windows) in a worker_thread, so ONNX inference never blocks the
 // caller's event loop. The texts of one embed() call are sent longest first in batches of
 // similar length (padding costs as much as text), two batches ahead, so a call made while a long
@@ -8,7 +8,7 @@
 //
 // The worker file is dist/embedWorker.js next to the bundle, or the project's build of it when
 // this module runs from source (tests and benches under tsx, after `npm run build`): production
-// code never loads TypeScript. Either way transformers.js and onnxruntime are loaded from
+// code never loads TypeScript. Either way the tokenizer and onnxruntime are loaded from
 // node_modules at run time (the bundles keep them external).
 
 import { existsSync } from 'node:fs';
@@ -41,6 +41,11 @@ export interface TransformersEmbedderOptions extends ModelSource {
   onBatch?: (done: number, total: number) => void;
   /** For tests: the module to load as the native backend (a missing one forces the WASM fallback). */
   nativeModule?: string;
+  /**
+   * The process embeds a question or two and exits (a one-shot `lore recall`): one intra-op thread
+   * when threads are auto (a thread pool costs CPU on every thread to start), weights not prepacked.
+   */
+  oneShot?: boolean;
 }
 
 /**
@@ -287,21 +292,21 @@ export async function transformersModelId(options: TransformersEmbedderOptions =
   return modelIdOf(model, (await digestOf(model, options)).sha256);
 }
 
-/**
- * Starts an embedder for a local model, or says why there is none. Never throws for a missing or
- * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
- */
-export async function createTransformersEmbedder(
-  options: TransformersEmbedderOptions = {},
-): Promise<TransformersEmbedder | EmbedderUnavailable> {
+/** What loading a local model needs, from the options: where it is and how to run it. */
+export interface ModelPlan {
+  model: ModelLocation;
+  init: WorkerInit;
+  threads: number;
+  batchSize: number;
+  logger: Logger;
+}
+
+/** The options turned into a plan for loading the model, or the reason there is no model to load. */
+export function planModel(options: TransformersEmbedderOptions): ModelPlan | EmbedderUnavailable {
   const model = locateModel(preferBundled(options));
   if ('reason' in model) return model;
-  const threads =
-    options.threads === undefined || options.threads === 'auto'
-      ? autoThreads()
-      : Math.max(1, Math.floor(options.threads));
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
-  const logger = options.logger ?? silentLogger;
+  const auto = options.threads === undefined || options.threads === 'auto';
+  const threads = auto ? (options.oneShot ? 1 : autoThreads()) : Math.max(1, Math.floor(options.threads as number));
   const init: WorkerInit = {
     modelRoot: model.root,
     modelName: model.name,
@@ -311,10 +316,63 @@ export async function createTransformersEmbedder(
     backend: options.backend ?? 'auto',
     nativeModule: options.nativeModule ?? 'onnxruntime-node',
     maxTokens: Math.max(8, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS)),
+    oneShot: options.oneShot === true,
   };
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH));
+  return { model, init, threads, batchSize, logger: options.logger ?? silentLogger };
+}
+
+/** Why a model's files did not load (the worker's or the session's own words in `why`). */
+export function loadFailure(model: ModelLocation, why: string): EmbedderUnavailable {
+  return {
+    reason:
+      `The embedding model in ${model.folder} (${model.dtype}) could ` +
+      `not be loaded: ${why}. Check that the folder holds a complete ` +
+      `transformers.js model, or change the model settings; recall ` +
+      `stays lexical-only meanwhile.`,
+  };
+}
+
+/** The model file's digest (the model id's), or why it cannot be read. */
+export async function fingerprintOf(
+  model: ModelLocation,
+  options: TransformersEmbedderOptions,
+): Promise<string | EmbedderUnavailable> {
+  try {
+    return (await digestOf(model, options)).sha256;
+  } catch (err) {
+    return {
+      reason:
+        `The model file ${model.file} could not be read: ` +
+        `${(err as Error).message}. Check its permissions; recall stays ` +
+        `lexical-only meanwhile.`,
+    };
+  }
+}
+
+/** Logs the model that loaded and how it runs. */
+export function logLoaded(plan: ModelPlan, loaded: Omit<Extract<WorkerMessage, { type: 'ready' }>, 'type'>): void {
+  const { model, logger, threads } = plan;
+  if (loaded.fallbackReason) logger.warn(`embedder: using WebAssembly: ${loaded.fallbackReason}`);
+  logger.info(
+    `embedder: ${model.name} (${model.dtype}, ${loaded.dims} dims) on ` +
+      `${loaded.backend}, ${threads} thread(s), ${loaded.maxTokens}-token ` +
+      `windows, loaded in ${loaded.loadMs} ms`,
+  );
+}
+
+/**
+ * Starts an embedder for a local model, or says why there is none. Never throws for a missing or
+ * broken model: the reason tells the user what to do, and recall stays lexical-only meanwhile.
+ */
+export async function createTransformersEmbedder(
+  options: TransformersEmbedderOptions = {},
+): Promise<TransformersEmbedder | EmbedderUnavailable> {
+  const plan = planModel(options);
+  if ('reason' in plan) return plan;
+  const { model, init, threads, batchSize, logger } = plan;
   // Hashed (or read from the cache) on this thread while the worker loads the model.
-  const digest = digestOf(model, options);
-  digest.catch(() => {}); // awaited below; a load failure may come first
+  const digest = fingerprintOf(model, options);
   let worker: Worker;
   try {
     worker = startEmbedWorker(init);
@@ -329,14 +387,7 @@ export async function createTransformersEmbedder(
   worker.stdout.on('data', (chunk: Buffer) => logger.debug(`embed worker: ${chunk.toString().trimEnd()}`));
   worker.stderr.on('data', (chunk: Buffer) => logger.warn(`embed worker: ${chunk.toString().trimEnd()}`));
   const ready = await new Promise<Extract<WorkerMessage, { type: 'ready' }> | EmbedderUnavailable>((resolve) => {
-    const failed = (why: string): void =>
-      resolve({
-        reason:
-          `The embedding model in ${model.folder} (${model.dtype}) could ` +
-          `not be loaded: ${why}. Check that the folder holds a complete ` +
-          `transformers.js model, or change the model settings; recall ` +
-          `stays lexical-only meanwhile.`,
-      });
+    const failed = (why: string): void => resolve(loadFailure(model, why));
     const crashed = (why: string): void =>
       resolve({
         reason:
@@ -356,24 +407,12 @@ export async function createTransformersEmbedder(
     await worker.terminate();
     return ready;
   }
-  let fingerprint: string;
-  try {
-    fingerprint = (await digest).sha256;
-  } catch (err) {
+  const fingerprint = await digest;
+  if (typeof fingerprint !== 'string') {
     await worker.terminate();
-    return {
-      reason:
-        `The model file ${model.file} could not be read: ` +
-        `${(err as Error).message}. Check its permissions; recall stays ` +
-        `lexical-only meanwhile.`,
-    };
+    return fingerprint;
   }
-  if (ready.fallbackReason) logger.warn(`embedder: using WebAssembly: ${ready.fallbackReason}`);
-  logger.info(
-    `embedder: ${model.name} (${model.dtype}, ${ready.dims} dims) on ` +
-      `${ready.backend}, ${threads} thread(s), ${ready.maxTokens}-token ` +
-      `windows, loaded in ${ready.loadMs} ms`,
-  );
+  logLoaded(plan, ready);
   const embedder = new TransformersEmbedder(worker, ready, fingerprint, model, threads, batchSize, logger);
   embedder.onBatch = options.onBatch;
   return embedder;

@@ -1,11 +1,13 @@
 // Vector search: top-k selection without a full sort, and the sign-code index (search/vectors.ts)
 // on a real SQLite store — it ranks what an exact search ranks, holds codes rather than vectors,
-// and gives vectors stored before codes existed theirs.
+// and gives vectors stored before codes existed theirs; the WebAssembly Hamming kernel counts
+// what counting bits one by one counts.
 
 import { strict as assert } from 'node:assert';
 import { prng } from '../../../../scripts/prng';
 import { putDoc, storeVector } from '../../../../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
+import { HammingCodes } from '../../../../src/engine/search/hammingKernel';
 import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/search/vectors';
 import { confirmedPerson, memory, openTestStore, type TestStore } from '../../../support/store';
 import type { SqlDatabase } from '../../../../src/engine/ports';
@@ -99,6 +101,42 @@ describe('vector search', () => {
         want.sort((a, b) => a - b),
       );
       assert.equal(nearestByDistance(distances, 5000, 384).length, 3000);
+    });
+  });
+
+  describe('the Hamming kernel (WebAssembly)', () => {
+    const bits = (x: number) => {
+      let n = 0;
+      for (let v = x >>> 0; v; v >>>= 1) n += v & 1;
+      return n;
+    };
+    it('gives every code the distance counting bits one by one gives, with their histogram, for any width', () => {
+      const random = prng(21);
+      const word = () => Math.floor(random() * 2 ** 32) >>> 0;
+      for (const words of [1, 3, 12, 24]) {
+        const count = 997;
+        const codes = Uint32Array.from({ length: count * words }, word);
+        const probe = Uint32Array.from({ length: words }, word);
+        const kernel = new HammingCodes(count, words);
+        kernel.fill(codes.subarray(0, 500 * words), 0);
+        kernel.fill(codes.subarray(500 * words), 500);
+        const { distances, histogram } = kernel.distances(probe);
+        const expected = Array.from({ length: count }, (_, i) => {
+          let d = 0;
+          for (let w = 0; w < words; w++) d += bits(codes[i * words + w] ^ probe[w]);
+          return d;
+        });
+        assert.deepEqual(Array.from(distances), expected, `${words} words`);
+        const counts = new Array(words * 32 + 1).fill(0);
+        for (const d of expected) counts[d]++;
+        assert.deepEqual(Array.from(histogram.subarray(0, words * 32 + 1)), counts, `${words} words`);
+        // A second query starts from a clean histogram.
+        assert.equal(
+          kernel.distances(probe).histogram.reduce((a, b) => a + b, 0),
+          count,
+        );
+      }
+      assert.equal(new HammingCodes(0, 12).distances(new Uint32Array(12)).distances.length, 0);
     });
   });
 

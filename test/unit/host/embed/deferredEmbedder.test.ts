@@ -1,6 +1,7 @@
 // DeferredEmbedder (src/host/embed/deferredEmbedder.ts): the engine has the model's id before the
-// model has loaded, the first embed waits for the load, and a load that fails leaves recall
-// lexical with the reason in status. The loads here are promises the test settles; the store is real.
+// model has loaded, the first embed loads it (a recall with no vectors for the model never does),
+// and a load that fails leaves recall lexical with the reason in status. The loads here are
+// promises the test settles; the store is real.
 
 import { strict as assert } from 'node:assert';
 import type { Embedder, EmbedderUnavailable } from '../../../../src/engine/embed/embedder';
@@ -59,7 +60,7 @@ describe('DeferredEmbedder', () => {
 
   it('gives the id at once; the first embed waits for the load, then recall uses the vectors', async () => {
     const load = settled<Embedder | EmbedderUnavailable>();
-    const deferred = new DeferredEmbedder(MODEL, load.promise);
+    const deferred = new DeferredEmbedder(MODEL, () => load.promise);
     s.engine.useEmbedder(deferred);
     assert.equal(s.engine.indexStatus().model, MODEL, 'status names the model before it has loaded');
     assert.equal(deferred.dims, 0);
@@ -77,8 +78,24 @@ describe('DeferredEmbedder', () => {
     assert.equal(model.closed, true);
   });
 
+  it('loads the model only when a question is embedded, and only once', async () => {
+    let loads = 0;
+    const load = async () => (loads++, fixedEmbedder(vector));
+    const unused = new DeferredEmbedder('unused@fp32#222222222222', load);
+    s.engine.useEmbedder(unused);
+    assert.equal((await s.engine.recall({ query: 'gateway certificates' })).vectors, false);
+    assert.equal(loads, 0, 'the store has no vectors for that model: nothing to embed the question for');
+    await unused.close();
+    const deferred = new DeferredEmbedder(MODEL, load);
+    s.engine.useEmbedder(deferred);
+    await s.engine.recall({ query: 'gateway certificates' });
+    await s.engine.recall({ query: 'certificates' });
+    assert.equal(loads, 1);
+    await deferred.close();
+  });
+
   it('a model that fails to load leaves recall lexical, with the reason in status', async () => {
-    const deferred = new DeferredEmbedder(MODEL, Promise.resolve({ reason: 'the ONNX file is damaged' }));
+    const deferred = new DeferredEmbedder(MODEL, async () => ({ reason: 'the ONNX file is damaged' }));
     s.engine.useEmbedder(deferred);
     const result = await s.engine.recall({ query: 'gateway certificates' });
     assert.equal(result.vectors, false);
@@ -89,7 +106,7 @@ describe('DeferredEmbedder', () => {
 
   it('refuses a model that is not the one its id named', async () => {
     const other = { ...fixedEmbedder(vector), modelId: 'other@fp32#111111111111' };
-    const deferred = new DeferredEmbedder(MODEL, Promise.resolve(other));
+    const deferred = new DeferredEmbedder(MODEL, async () => other);
     await assert.rejects(
       deferred.embed(['x']),
       (e: Error) => e.name === 'EmbedderUnreachable' && /changed/.test(e.message),
