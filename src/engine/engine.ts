@@ -205,27 +205,28 @@ export class Engine {
   ): AsyncGenerator<IndexProgress, IndexSummary> {
     const mark = this.memoryMark();
     // The changed documents' references are kept current as the run goes: committed batches are
-    // handed to drift a few hundred paths at a time (each check has a fixed cost; each is bounded).
+    // handed to drift a few hundred paths at a time (each check has a fixed cost), between the
+    // index's steps, where drift can turn the thread between its own small slices.
     let pending: string[] = [];
-    const flush = () => {
-      if (pending.length) this.drift.indexed(pending);
+    const flush = async () => {
+      const paths = pending;
       pending = [];
+      if (paths.length) await this.drift.indexed(paths);
     };
     const committed = (paths: string[]) => {
       options.committed?.(paths);
       pending.push(...paths);
-      if (pending.length >= DRIFT_PATHS_PER_CHECK) flush();
     };
     const run = indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder, committed });
     for (;;) {
       const step = await run.next();
       if (step.done) {
-        flush();
+        await flush();
         // `.lore/` records the run imported are fingerprinted like any other write.
         this.trackSince(mark);
         return step.value;
       }
-      if (step.value.phase === 'embed') flush();
+      if (step.value.phase === 'embed' || pending.length >= DRIFT_PATHS_PER_CHECK) await flush();
       yield step.value;
     }
   }

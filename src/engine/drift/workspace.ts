@@ -36,6 +36,8 @@ export class Workspace {
   private symbols: Map<string, Set<string>> | null = null;
   /** Whether the parser had loaded when the symbol index was built: once it has, the index is built again. */
   private indexedParsed = false;
+  /** Paths refreshed while a symbol index is being built in steps (indexingSymbols), one set per build. */
+  private readonly building = new Set<Set<string>>();
 
   constructor(readonly reader: WorkspaceReader) {}
 
@@ -73,6 +75,7 @@ export class Workspace {
   /** Forgets what is known about these paths; the next question reads them again. */
   refresh(paths: readonly string[]): void {
     for (const path of paths) {
+      for (const changed of this.building) changed.add(path);
       this.texts.delete(path);
       this.stats.delete(path);
       const before = this.defs.get(path);
@@ -182,14 +185,40 @@ export class Workspace {
   /** Every file defining `name`, with the definitions of that name. */
   sitesOf(name: string): Site[] {
     if (!this.symbols || this.indexedParsed !== this.parsing()) {
-      this.symbols = new Map();
-      this.indexedParsed = this.parsing();
-      for (const path of this.listed().keys())
-        if (definesSymbols(path) || this.parserFinder(path)) this.indexSymbols(path);
+      const build = this.indexingSymbols();
+      while (!build.next().done);
     }
-    return [...(this.symbols.get(name) ?? [])]
+    return [...(this.symbols!.get(name) ?? [])]
       .sort()
       .map((path) => ({ path, defs: this.definitions(path).filter((d) => d.name === name) }));
+  }
+
+  /**
+   * Builds the symbol index (when there is none, or the parser has loaded since) a file at a time,
+   * a step each, for a caller that lets other work run between steps: a path refreshed meanwhile
+   * is indexed again at the end, and an index someone else built meanwhile is kept.
+   */
+  *indexingSymbols(): Generator<void> {
+    if (this.symbols && this.indexedParsed === this.parsing()) return;
+    const parsed = this.parsing();
+    const symbols = new Map<string, Set<string>>();
+    const changed = new Set<string>();
+    this.building.add(changed);
+    try {
+      for (const path of [...this.listed().keys()]) {
+        if (!changed.has(path) && (definesSymbols(path) || this.parserFinder(path))) {
+          for (const d of this.definitions(path)) add(symbols, d.name, path);
+          yield;
+        }
+      }
+    } finally {
+      this.building.delete(changed);
+    }
+    if (this.symbols && this.indexedParsed === this.parsing()) return;
+    for (const path of changed) for (const paths of symbols.values()) paths.delete(path);
+    this.symbols = symbols;
+    this.indexedParsed = parsed;
+    for (const path of changed) if (this.files?.has(path)) this.indexSymbols(path);
   }
 }
 

@@ -115,8 +115,14 @@ function extension(name: string): string {
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 }
 
+/**
+ * Whether a folder holding the path is a chart root. The path's own folders are looked up, never
+ * the roots walked: a repository has a chart per service, so a walk per file grew the index as N².
+ */
 function inChart(path: string, ctx: ClassifyContext): boolean {
-  for (const root of ctx.chartRoots) if (root === '' || path.startsWith(root + '/')) return true;
+  if (ctx.chartRoots.has('')) return true;
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1))
+    if (ctx.chartRoots.has(path.slice(0, i))) return true;
   return false;
 }
 

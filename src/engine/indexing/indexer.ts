@@ -103,6 +103,13 @@ const CHUNKS_PER_BATCH = 100;
  */
 const BATCHES_PER_COMMIT = 5;
 
+/**
+ * Files read ahead of the one being indexed: reading is a round trip to the host's I/O threads
+ * (open, stat, read, close), which a sequential index waited out file by file, about a sixth of a
+ * full index's wall time. A few in flight hide it behind the chunking and writing of the current one.
+ */
+const READ_AHEAD = 8;
+
 export async function* indexWorkspace(
   ctx: EngineContext,
   source: FileSource,
@@ -152,6 +159,27 @@ export async function* indexWorkspace(
     if (paths.length) options.committed?.(paths);
   };
 
+  // Whether a listed file is read at all: a record file is not a document, an unchanged one is not read.
+  const toRead = (file: SourceFile): boolean => {
+    if (isRepoRecordPath(file.path)) return false;
+    const entry = known.get(file.path);
+    return !(entry && !options.full && entry.size === file.size && entry.mtime_ms === file.mtimeMs);
+  };
+  const reads = new Map<number, Promise<string | null>>();
+  let readUpTo = 0;
+  const read = (i: number): Promise<string | null> => {
+    for (; readUpTo < files.length && readUpTo <= i + READ_AHEAD; readUpTo++) {
+      if (!toRead(files[readUpTo])) continue;
+      const text = source.read(files[readUpTo].path);
+      // A read ahead that fails is reported when its file's turn comes; until then it is not unhandled.
+      text.catch(() => undefined);
+      reads.set(readUpTo, text);
+    }
+    const text = reads.get(i)!;
+    reads.delete(i);
+    return text;
+  };
+
   for (let i = 0; i < files.length; i++) {
     if (aborted(options.signal)) {
       summary.cancelled = true;
@@ -160,11 +188,11 @@ export async function* indexWorkspace(
     const file = files[i];
     if (isRepoRecordPath(file.path)) continue;
     const entry = known.get(file.path);
-    if (entry && !options.full && entry.size === file.size && entry.mtime_ms === file.mtimeMs) {
+    if (!toRead(file)) {
       summary.unchanged++;
       continue;
     }
-    const raw = await source.read(file.path);
+    const raw = await read(i);
     if (raw === null) {
       // No text: the file is left out of the index like an excluded one (an earlier version removed).
       if (entry) batch.push(() => deleteDoc(ctx.db, entry.id));

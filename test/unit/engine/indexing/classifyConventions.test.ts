@@ -102,6 +102,23 @@ describe('classify: conventions beyond the tuning corpus', () => {
     );
   });
 
+  it("a file's chart is found from its own folders, the repository's chart roots never walked", () => {
+    // A repository with a chart per service: walking every root for every YAML file made the index quadratic.
+    class Unwalkable extends Set<string> {
+      override [Symbol.iterator](): SetIterator<string> {
+        throw new Error('the chart roots were walked');
+      }
+      override forEach(): void {
+        throw new Error('the chart roots were walked');
+      }
+    }
+    const many = { chartRoots: new Unwalkable(['charts/api', 'charts/exporter', 'deploy/charts/worker']) };
+    assert.equal(classify('charts/exporter/ci/ci-values.yaml', 'replicaCount: 2\n', many), 'helm');
+    assert.equal(classify('deploy/charts/worker/files/extra.yaml', 'replicaCount: 2\n', many), 'helm');
+    assert.notEqual(classify('charts/exporter-two/ci/ci-values.yaml', 'replicaCount: 2\n', many), 'helm');
+    assert.equal(classify('x.yaml', 'replicaCount: 2\n', { chartRoots: new Unwalkable(['']) }), 'helm');
+  });
+
   it('HCL is terraform only with Terraform blocks: .tflint.hcl and Packer files are config', () => {
     assert.equal(classify('.tflint.hcl', 'plugin "aws" {\n  enabled = true\n}\n'), 'config');
     assert.equal(classify('ami/ubuntu.pkr.hcl', 'source "amazon-ebs" "ubuntu" {\n}\nbuild {\n}\n'), 'config');
