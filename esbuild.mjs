@@ -86,13 +86,20 @@ await Promise.all([
     outfile: 'dist/cliMain.js',
     banner: { js: CLI_MAIN_BANNER },
     plugins: [mcpSdkShims, builtinImports],
+    // A one-shot recall runs the model in-process (src/host/embed/modelSession.ts), from node_modules as the worker does.
+    external: EMBED_EXTERNAL,
   }),
   build({
     ...common,
     stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' },
     outfile: 'dist/mcpSdk.js',
   }),
-  build({ ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({
+    ...common,
+    entryPoints: ['src/vscode/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode', ...EMBED_EXTERNAL],
+  }),
   build({
     ...common,
     entryPoints: ['src/host/embed/embedWorker.ts'],
