@@ -234,7 +234,7 @@ const DECISION_SECTIONS = [
     /決定|결정/,
   ],
   [
-    /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b/,
+    /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b|\bpros and cons\b/,
     words('etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau'),
     /結果|결과/,
   ],
@@ -253,12 +253,27 @@ function decisionSections(hs: string[]): number {
 /** A title that names the page a record: "Architecture Decision Record: X", "Decision record for X", "ADR-7: X". */
 const RECORD_TITLE = /^(architecture )?decision record( for |:| - )|^adr[-_ ]?\d+\b|(^|[ :])karar kayd[ıi](?![a-z])/;
 
+/**
+ * The headings at the level of a record's own sections and above: the options a MADR record weighs
+ * (`### Option 1`, `#### Pros`, `#### Cons`) and a long section's sub-headings are parts of a section.
+ */
+function outlineHeadings(text: string): string[] {
+  const all = atxHeadings(text).map((h) => ({ level: h.level, text: h.text.toLowerCase() }));
+  // The page title may name the kind ("Decision Records") without being one of its sections.
+  const levels = all
+    .slice(1)
+    .filter((h) => DECISION_SECTIONS.some((p) => p.test(h.text)))
+    .map((h) => h.level);
+  const deepest = levels.length ? Math.max(...levels) : 6;
+  return all.filter((h) => h.level <= deepest).map((h) => h.text);
+}
+
 /** A decision record by content, in any folder: its title says so, or its sections are mostly a record's. */
 function isDecisionRecord(text: string, hs: string[]): boolean {
   const sections = decisionSections(hs);
   const title = pageTitle(text, hs);
   if (RECORD_TITLE.test(title) && !TEMPLATE_WORD.test(title)) return true;
-  if (sections >= 3 && sections * 4 >= hs.length) return true;
+  if (sections >= 3 && sections * 4 >= outlineHeadings(text).length) return true;
   return sections >= 3 && hs.filter((h) => TYREE_AKERMAN_SECTIONS.test(h)).length >= 4;
 }
 
@@ -294,6 +309,13 @@ function bodyWords(text: string): number {
     .filter(Boolean).length;
 }
 
+/**
+ * A folder named for decision records, with at most one word in front: adr/, adrs/, decisions/,
+ * decision-records/, decision-log/, architecture-decision-record/, design-decisions/. A longer name
+ * that ends in "decisions" is a page's own folder (guidelines-to-achieve-sustainable-decisions/).
+ */
+const ADR_FOLDER = /(^|\/)([a-z]+[-_ ])?(adrs?|decisions?|decision[-_ ](records?|logs?))\//;
+
 /** Markdown and similar prose: which kind of document is it? */
 function classifyProse(path: string, name: string, text: string, page = false): DocKind {
   const lower = path.toLowerCase();
@@ -314,7 +336,7 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
   const decisionHeadings = decisionSections(hs);
   const adrPath =
-    /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) ||
+    ADR_FOLDER.test(lower) ||
     /^(adr|ADR)[-_ ]?\d+/.test(name);
   if (fm.type === 'adr') return 'adr';
   if (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) return 'adr';

@@ -1,0 +1,56 @@
+// The failure classes found on four infrastructure repositories nobody had tuned the classifier on
+// (issue 17, point 1: modernisation-platform, govuk-helm-charts, govuk-aws, teacher-services-cloud),
+// one test per class, on excerpts kept under test/fixtures/classify (licences beside them) or on
+// texts written here in the same shape. Each assertion failed on the classifier before its fix.
+
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chartRootsOf, classify } from '../../../../src/engine';
+
+const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'classify');
+
+/** The kind of a fixture, classified by its path inside its repository (as the indexer sees it). */
+function kindOf(repo: string, path: string, paths: string[] = [path]): string {
+  const text = readFileSync(join(FIXTURES, repo, path), 'utf8');
+  return classify(path, text, { chartRoots: chartRootsOf(paths) });
+}
+
+function fixture(repo: string, path: string): string {
+  return readFileSync(join(FIXTURES, repo, path), 'utf8');
+}
+
+describe('classify: failure classes of four untuned infrastructure repositories', () => {
+  it('a folder named for decision records with a word in front (architecture-decision-record/) holds ADRs', () => {
+    const record = 'architecture-decision-record/0043-enforce-s3-kms-encryption-with-scp-guardrails.md';
+    assert.equal(kindOf('modernisation-platform', record), 'adr');
+    const nygard = '# 7. Use queues\n\n## Status\n\nAccepted\n\n## Context\n\nText.\n';
+    for (const folder of ['architecture-decision-records', 'decision-records', 'adrs', 'decisions', 'design-decisions'])
+      assert.equal(classify(`docs/${folder}/0007-use-queues.md`, nygard), 'adr', folder);
+    // A page's own folder whose long name ends in "decisions" is no collection of records.
+    const guide = '# Guidelines\n\nStatus of this page: draft. Think twice.\n';
+    assert.equal(classify('documents/guidelines-to-achieve-sustainable-decisions/index.md', guide), 'guide');
+  });
+
+  it('a MADR-style record with Pros and Cons under each option is an ADR in any folder', () => {
+    const record = 'architecture-decision-record/0038-stop-storing-binaries-and-archives-in-git.md';
+    const text = fixture('modernisation-platform', record);
+    assert.equal(classify('notes-elsewhere/0038-stop-storing-binaries.md', text), 'adr');
+    assert.equal(classify('binaries.md', text), 'adr');
+    const madr =
+      '# Use PostgreSQL\n\n## Context and Problem Statement\n\nWe need a database.\n\n## Considered Options\n\n' +
+      '* PostgreSQL\n* MySQL\n\n## Decision Outcome\n\nPostgreSQL.\n\n## Pros and Cons of the Options\n\n' +
+      '### PostgreSQL\n\n* Good, because mature\n\n### MySQL\n\n* Good, because known\n* Bad, because licence\n\n' +
+      '### SQLite\n\n* Bad, because one writer\n';
+    assert.equal(classify('docs/database.md', madr), 'adr');
+    // A page about a record format that embeds one example record stays a guide.
+    const about =
+      '# Markdown Architectural Decision Records\n\n## Contents\n\nText.\n\n## News\n\nText.\n\n' +
+      '## Overview\n\nText.\n\n' +
+      '## Example\n\n# Use JUnit5\n\n## Context and Problem Statement\n\nText.\n\n' +
+      '## Considered Options\n\n* a\n\n' +
+      '## Decision Outcome\n\nText.\n\n## Applying MADR\n\nText.\n\n## Large projects\n\nText.\n\n' +
+      '## Full template\n\nText.\n\n## Older versions\n\nText.\n\n## License\n\nText.\n';
+    assert.equal(classify('docs/index.md', about), 'guide');
+  });
+});
