@@ -155,6 +155,15 @@ const TEMPLATE_WORD = new RegExp(
     '|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板',
 );
 
+/**
+ * One template, in the singular: a page titled "Decision record template" is the skeleton itself;
+ * one titled "ExternalSecrets templates" or "Editing makefile templates" explains a folder of them.
+ */
+const ONE_TEMPLATE = new RegExp(
+  '(^|[^a-z])(template|templed|plantilla|mod[eè]le|vorlage|sjabloon|szablon|şablon[uı]?)(?![a-zıu])' +
+    '|テンプレート|템플릿|模板',
+);
+
 /** The title a page shows: its front-matter title, else its first heading. */
 function pageTitle(text: string, hs: string[]): string {
   const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
@@ -186,9 +195,9 @@ function isTemplate(lower: string, lname: string, text: string): boolean {
   // In a template folder, a file with placeholders to fill in (not one that only describes them).
   const inTemplateFolder = isInTemplateFolder(lower);
   if (inTemplateFolder && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
-  // In a template folder, a page whose title says it is a template (its README too); a page that
+  // In a template folder, a page whose title says it is one template (its README too); a page that
   // only lists links is the folder's index of templates, not one.
-  if (inTemplateFolder && TEMPLATE_WORD.test(pageTitle(text, headings(text))) && !isLinkList(text)) return true;
+  if (inTemplateFolder && ONE_TEMPLATE.test(pageTitle(text, headings(text))) && !isLinkList(text)) return true;
   // A first heading that is all placeholder: `# NUMBER. TITLE`, `# {short title}`, `# [short title ...]`.
   const title = /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? '';
   return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartRootsOf, classify } from '../../../../src/engine';
+import { isTemplateDocument } from '../../../../src/engine/indexing/classify';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'classify');
 
@@ -52,5 +53,18 @@ describe('classify: failure classes of four untuned infrastructure repositories'
       '## Decision Outcome\n\nText.\n\n## Applying MADR\n\nText.\n\n## Large projects\n\nText.\n\n' +
       '## Full template\n\nText.\n\n## Older versions\n\nText.\n\n## License\n\nText.\n';
     assert.equal(classify('docs/index.md', about), 'guide');
+  });
+
+  it('a README that explains a folder of templates is a readme; one titled as one template is the template', () => {
+    const eso = 'charts/external-secrets/externalsecrets-templates/README.md';
+    assert.equal(kindOf('govuk-helm-charts', eso), 'readme');
+    assert.equal(isTemplateDocument(eso, fixture('govuk-helm-charts', eso)), false);
+    const makefile = '# Editing makefile templates\n\nNOTE: Makefile requires tab indentation, not spaces.\n';
+    assert.equal(classify('templates/new_service_config/makefile/README.md', makefile), 'readme');
+    // Still templates: a README titled as one template, and a skeleton with placeholders to fill in.
+    const record = '# Decision record template by Michael Nygard\n\n## Status\n\nWhat is the status?\n';
+    assert.equal(classify('templates/decision-record-template-by-michael-nygard/README.md', record), 'other');
+    const skeleton = '# {Service name} runbook\n\n## Restart\n\nSteps.\n';
+    assert.equal(classify('templates/service/runbook.md', skeleton), 'other');
   });
 });
