@@ -510,6 +510,17 @@ function isManifest(text: string): boolean {
   return /^apiVersion:/m.test(text) && /^kind:/m.test(text);
 }
 
+/** A GitHub Action's metadata (composite, Docker or JavaScript): steps CI runs, as a workflow's are. */
+function isGitHubAction(lname: string, text: string): boolean {
+  return /^action\.ya?ml$/.test(lname) && /^runs:/m.test(text) && /^[ \t]+using:/m.test(text);
+}
+
+/** Prometheus rule groups (alerting and recording rules) and promtool's unit tests of them. */
+function isPrometheusRules(text: string): boolean {
+  if (/^rule_files:/m.test(text) && /^tests:/m.test(text)) return true;
+  return /^groups:/m.test(text) && /^[ \t]+(-[ \t]+)?(alert|record):/m.test(text) && /^[ \t]+expr:/m.test(text);
+}
+
 function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
@@ -518,13 +529,16 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
     /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(
       lname,
     ) ||
-    /(^|\/)\.(circleci|buildkite)\//.test(lower)
+    /(^|\/)\.(circleci|buildkite)\//.test(lower) ||
+    isGitHubAction(lname, text)
   )
     return 'ci';
   if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower))
     return lname.startsWith('config.') ? 'config' : 'other';
   if (TEMPLATE_FOLDER.test(lower) || /(^|[-_.])template$/.test(lname.replace(/\.ya?ml$/, ''))) return 'other';
   if (RELEASE_NOTES_FOLDER.test(lower)) return 'changelog';
+  // Data another program reads, wherever it is kept (a chart ships rule files with .Files.Glob).
+  if (!/(^|\/)templates\//.test(lower) && isPrometheusRules(text)) return 'config';
   if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
   // In a chart, YAML that is no manifest and no test suite is values: ci/ overrides, files/ profiles.
   if (

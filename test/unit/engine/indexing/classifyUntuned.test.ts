@@ -67,4 +67,25 @@ describe('classify: failure classes of four untuned infrastructure repositories'
     const skeleton = '# {Service name} runbook\n\n## Restart\n\nSteps.\n';
     assert.equal(classify('templates/service/runbook.md', skeleton), 'other');
   });
+
+  it("a chart's Prometheus rule files and promtool tests, read with .Files.Glob, are config, not helm", () => {
+    const rules = 'charts/monitoring-config/rules';
+    const paths = ['charts/monitoring-config/Chart.yaml', `${rules}/graphql.yaml`, `${rules}/whitehall_tests.yaml`];
+    assert.equal(kindOf('govuk-helm-charts', `${rules}/graphql.yaml`, paths), 'config');
+    assert.equal(kindOf('govuk-helm-charts', `${rules}/whitehall_tests.yaml`, paths), 'config');
+    // Values files beside them, and a values overlay the chart reads the same way, stay helm.
+    const ctx = { chartRoots: new Set(['charts/monitoring-config']) };
+    assert.equal(classify('charts/monitoring-config/tempo-values.yaml', 'tempo:\n  retention: 24h\n', ctx), 'helm');
+    assert.equal(classify('charts/monitoring-config/files/profile-demo.yaml', 'global:\n  proxy: {}\n', ctx), 'helm');
+  });
+
+  it("a GitHub Action's action.yml (Docker or composite) is ci", () => {
+    assert.equal(kindOf('govuk-helm-charts', '.github/actions/promtool/action.yml'), 'ci');
+    const composite =
+      'name: Validate Terraform\ninputs:\n  token:\n    required: true\nruns:\n  using: composite\n' +
+      '  steps:\n    - run: terraform validate\n      shell: bash\n';
+    assert.equal(classify('.github/actions/validate-terraform/action.yml', composite), 'ci');
+    // A file named action.yml that runs nothing is not one.
+    assert.equal(classify('config/action.yml', 'name: x\ntimeout: 5\n'), 'config');
+  });
 });
