@@ -6,6 +6,7 @@
 
 import { atxHeadings } from './headings';
 import type { DocKind } from './kinds';
+import { procedureShape, type ProcedureShape } from './procedure';
 
 export interface ClassifyContext {
   /** Folders that hold a Chart.yaml: files under them belong to a Helm chart. */
@@ -286,9 +287,22 @@ function isDecisionRecord(text: string, hs: string[]): boolean {
   return sections >= 3 && hs.filter((h) => TYREE_AKERMAN_SECTIONS.test(h)).length >= 4;
 }
 
+/**
+ * Whether a page has a procedure in it: a command, a steps heading, or at least `least` steps and
+ * instructions; with `dense`, also one in every 25 lines of text (two imperatives in an overview of
+ * 130 lines are asides).
+ */
+function hasProcedure(shape: ProcedureShape, least = 1, dense = false): boolean {
+  const told = shape.steps + shape.instructions;
+  if (shape.commands >= 1 || shape.stepsHeading) return true;
+  return told >= least && (!dense || told * 25 >= shape.lines);
+}
+
 function readmeKind(name: string, text: string, hs: string[]): DocKind {
   if (isDecisionRecord(text, hs)) return 'adr';
   if (PROPOSAL_HEADINGS.filter((p) => hasHeading(hs, p)).length >= 4) return 'rfc';
+  // A note on a chart that names an operation ("Argo Bootstrap ... installed by Terraform") is no procedure.
+  if (!hasProcedure(procedureShape(text))) return 'readme';
   if (proceduralScore(name, text, hs, false) >= 5) return 'runbook';
   // A README titled as the procedure it is ("How to upgrade", "Generating certificates for bootstrapping").
   const title = hs[0] ?? '';
@@ -371,12 +385,10 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   ].filter((p) => hasHeading(sections, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
-  if (
-    /(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) ||
-    /runbook|playbook/.test(lname) ||
-    fm.type === 'runbook'
-  )
-    return 'runbook';
+  // An alert's page, and a page that calls itself a runbook, is one.
+  if (/(^|\/)alerts\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  // A runbook folder holds runbooks, but a page there with no procedure at all explains (a guide).
+  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower)) return hasProcedure(procedureShape(text)) ? 'runbook' : 'guide';
   // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
   if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
   // A page with nothing but its title (a docs site's section index filled by the generator) says nothing.
@@ -399,7 +411,10 @@ function classifyProse(path: string, name: string, text: string, page = false): 
 
   // Design and architecture write-ups describe upgrades and migrations without being procedures.
   const explaining = /(^|\/)(architecture|design|designs|concepts?|explanations?)\//.test(lower);
-  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2)) return 'runbook';
+  // The vocabulary of operating counts only where there are steps to take: an overview of the
+  // monitoring in place mentions restarts and upgrades without telling anyone to do one.
+  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2) && hasProcedure(procedureShape(text), 2, true))
+    return 'runbook';
   return 'guide';
 }
 
@@ -439,10 +454,13 @@ function proceduralScore(name: string, text: string, hs: string[], stepsName = t
   // Numbered steps that each start with an operation ("2. Restart the pods") name it as a title would
   // (not in a README, where a tear-down list closes a usage section).
   const operatingSteps = stepsName ? (text.match(OPERATING_STEP) ?? []).length : 0;
+  // A procedure set off by an alert, an incident or an expiry names its occasion as a title would.
+  const shape = procedureShape(text);
   const titled =
     new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) ||
     TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase()) ||
-    operatingSteps >= 2;
+    operatingSteps >= 2 ||
+    (stepsName && shape.triggered && shape.steps >= 3);
   // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
   // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
   if (!titled && opsWords < 5 && stepHeadings < 2) return 0;

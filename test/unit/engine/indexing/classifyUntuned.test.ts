@@ -88,4 +88,52 @@ describe('classify: failure classes of four untuned infrastructure repositories'
     // A file named action.yml that runs nothing is not one.
     assert.equal(classify('config/action.yml', 'name: x\ntimeout: 5\n'), 'config');
   });
+
+  it('a short procedure set off by an alert is a runbook, whatever verbs its steps use', () => {
+    const revalidation =
+      '# Front door certificate revalidation\n\nWhen a front door certificate is about to expire, we get alerts ' +
+      'by text and email. The following outlines the steps to revalidate the certificate:\n\n' +
+      '1. Login to the azure portal\n1. Create a PIM request\n1. Once it is approved, go to the front door\n' +
+      "1. Select 'Settings' and then 'Domains'\n1. Regenerate the TXT records\n" +
+      "1. Then 'update' the 'DNS record status'\n\n## Testing\n\n1. Confirm the record has been updated\n" +
+      '2. Check statuscake for the new dates\n';
+    assert.equal(classify('documentation/frontdoor-certificate-revalidation.md', revalidation), 'runbook');
+    // The same steps with no occasion to act are how to use a tool: a guide.
+    const howTo = revalidation.replace(/When a front door[^:]*:/, 'The portal shows the domains:');
+    assert.equal(classify('documentation/portal-domains.md', howTo), 'guide');
+  });
+
+  it('steps and commands to enable, fail over and disable a maintenance page in an incident make a runbook', () => {
+    const maintenance =
+      '# Maintenance page\n\nA maintenance app can be used in case of planned maintenance or an incident on ' +
+      'the main application. It serves all requests normally received by the main application.\n\n' +
+      '## Deploy maintenance app\n\nThe maintenance app is deployed with its own service.\n\n## Fail over\n\n' +
+      'The main ingresses point at the maintenance service.\n\n## Initial configuration\n\n' +
+      '- Ensure docker is installed\n- Use the template to create the files\n- Check the content in a browser\n' +
+      '- Create a workflow for maintenance mode\n\n## Enable maintenance\n\n' +
+      '- Run: `make <environment> enable-maintenance GITHUB_TOKEN=xxx`\n\n## Disable maintenance\n\n' +
+      '- Run: `make <environment> disable-maintenance`\n';
+    assert.equal(classify('documentation/maintenance-page.md', maintenance), 'runbook');
+  });
+
+  it('an explanatory page that uses the vocabulary of operating, in a runbook folder or not, is a guide', () => {
+    const security = 'source/runbooks/security-monitoring.html.md.erb';
+    assert.equal(kindOf('modernisation-platform', security), 'guide');
+    const overview =
+      '# Monitoring\n\nDetails of the cluster monitoring.\n\n## Prometheus\n\nPrometheus is enabled for a cluster ' +
+      'by default. A restart of the prometheus process is required after a change to its rules. An upgrade of ' +
+      'the version is made in the kubernetes variables.\n\n## Thanos\n\nThanos runs as a sidecar. Its data is ' +
+      'kept after a restart; the compactor clears old blocks and a second restart is never needed.\n\n' +
+      '## Alerts\n\n- thanos_app_mem - sidecar memory limit\n- thanos_retention_raw - retention of raw samples\n\n' +
+      '### Troubleshooting port exhaustion\n\nThe alert cannot say which service uses the ports. An upgrade ' +
+      'of the node pool spreads them.\n';
+    assert.equal(classify('documentation/monitoring.md', overview), 'guide');
+    // A runbook folder's page with steps stays a runbook.
+    const steps = '# Rotate keys\n\n1. Open the console\n2. Create a new key\n3. Delete the old key\n';
+    assert.equal(classify('source/runbooks/rotate.html.md.erb', steps), 'runbook');
+  });
+
+  it('a three-line chart README that names an operation, with no procedure in it, is a readme', () => {
+    assert.equal(kindOf('govuk-helm-charts', 'charts/argo-bootstrap/README.md'), 'readme');
+  });
 });
