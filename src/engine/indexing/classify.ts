@@ -75,6 +75,7 @@ const CONFIG_EXTENSIONS = new Set([
   'mod',
   'xml',
   'plist',
+  'backend',
 ]);
 const CONFIG_NAMES = new Set([
   '.editorconfig',
@@ -611,8 +612,9 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
       !/^[ \t]*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text)
       ? 'config'
       : 'terraform';
-  // A Jinja template is the kind of what it renders: code, or else configuration.
-  if (['j2', 'jinja', 'jinja2'].includes(ext))
+  // A Jinja or Go template (Terraform's templatefile() inputs) is the kind of what it renders: code,
+  // or else configuration.
+  if (['j2', 'jinja', 'jinja2', 'tmpl', 'tftpl'].includes(ext))
     return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
   if (
     /^(inventory|hosts)([-_.][^/]*)?$/.test(lname) &&
@@ -631,14 +633,16 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
   if (
     ['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) ||
-    lower.endsWith('.html.md.erb') ||
+    lower.endsWith('.md.erb') ||
+    // A docs site's page written in HTML (front matter first); without it, a partial or a layout.
+    (lower.endsWith('.html.erb') && /^---\r?\n/.test(text)) ||
     /^readme$/.test(lname)
   ) {
     if (ext === 'txt' && !/^readme/.test(lname)) return 'other';
     return classifyProse(path, name, text, ctx.pageReadmes?.has(path) ?? false);
   }
   if (CONFIG_NAMES.has(lname) || CONFIG_EXTENSIONS.has(ext) || (lname.startsWith('.') && !ext)) return 'config';
-  if (CODE_EXTENSIONS.has(ext)) return 'code';
+  if (CODE_EXTENSIONS.has(ext) || ext === 'erb') return 'code';
   if (ext === 'json') return 'config';
   if (!ext && /^#!/.test(text)) return 'code';
   if (/^\s*[{[]/.test(text) && /^\s*[{[][\s\S]*[}\]]\s*$/.test(text.slice(0, 100000))) return 'config';
