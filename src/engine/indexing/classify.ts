@@ -61,6 +61,8 @@ const CODE_EXTENSIONS = new Set([
   'dart',
   'vue',
   'svelte',
+  // A docs site's partials and layouts (its pages are prose: classify() takes them first).
+  'erb',
 ]);
 const CONFIG_EXTENSIONS = new Set([
   'toml',
@@ -642,7 +644,7 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
     return classifyProse(path, name, text, ctx.pageReadmes?.has(path) ?? false);
   }
   if (CONFIG_NAMES.has(lname) || CONFIG_EXTENSIONS.has(ext) || (lname.startsWith('.') && !ext)) return 'config';
-  if (CODE_EXTENSIONS.has(ext) || ext === 'erb') return 'code';
+  if (CODE_EXTENSIONS.has(ext)) return 'code';
   if (ext === 'json') return 'config';
   if (!ext && /^#!/.test(text)) return 'code';
   if (/^\s*[{[]/.test(text) && /^\s*[{[][\s\S]*[}\]]\s*$/.test(text.slice(0, 100000))) return 'config';

@@ -136,4 +136,12 @@ describe('classify: failure classes of four untuned infrastructure repositories'
   it('a three-line chart README that names an operation, with no procedure in it, is a readme', () => {
     assert.equal(kindOf('govuk-helm-charts', 'charts/argo-bootstrap/README.md'), 'readme');
   });
+
+  it('tech-docs pages saved as .md.erb or .html.erb are prose; partials and layouts are code', () => {
+    const steps = '# Rotate keys\n\n1. Open the console\n2. Create a new key\n3. Delete the old key\n';
+    assert.equal(classify('source/runbooks/rotate-keys.md.erb', steps), 'runbook');
+    const page = '---\ntitle: Dictionary\n---\n\n<h1>Dictionary</h1>\n\n<p>Words we use, and what they mean.</p>\n';
+    assert.equal(classify('source/manual/dictionary.html.erb', page), 'guide');
+    assert.equal(classify('source/partials/_header.html.erb', '<header><%= title %></header>\n'), 'code');
+  });
 });
