@@ -273,11 +273,11 @@ const RECORD_TITLE = /^(architecture )?decision record( for |:| - )|^adr[-_ ]?\d
 function outlineHeadings(text: string): string[] {
   const all = atxHeadings(text).map((h) => ({ level: h.level, text: h.text.toLowerCase() }));
   // The page title may name the kind ("Decision Records") without being one of its sections.
-  const levels = all
-    .slice(1)
-    .filter((h) => DECISION_SECTIONS.some((p) => p.test(h.text)))
-    .map((h) => h.level);
-  const deepest = levels.length ? Math.max(...levels) : 6;
+  // (A loop, not Math.max(...levels): a file of 100,000 headings would overflow the call's arguments.)
+  let deepest = 0;
+  for (const h of all.slice(1))
+    if (h.level > deepest && DECISION_SECTIONS.some((p) => p.test(h.text))) deepest = h.level;
+  if (!deepest) deepest = 6;
   return all.filter((h) => h.level <= deepest).map((h) => h.text);
 }
 
