@@ -59,8 +59,8 @@ describe('classify: failure classes of four untuned infrastructure repositories'
     const eso = 'charts/external-secrets/externalsecrets-templates/README.md';
     assert.equal(kindOf('govuk-helm-charts', eso), 'readme');
     assert.equal(isTemplateDocument(eso, fixture('govuk-helm-charts', eso)), false);
-    const makefile = '# Editing makefile templates\n\nNOTE: Makefile requires tab indentation, not spaces.\n';
-    assert.equal(classify('templates/new_service_config/makefile/README.md', makefile), 'readme');
+    const makefile = '# Changing the build file templates\n\nKeep tabs, not spaces, when you edit these files.\n';
+    assert.equal(classify('templates/service/build/README.md', makefile), 'readme');
     // Still templates: a README titled as one template, and a skeleton with placeholders to fill in.
     const record = '# Decision record template by Michael Nygard\n\n## Status\n\nWhat is the status?\n';
     assert.equal(classify('templates/decision-record-template-by-michael-nygard/README.md', record), 'other');
@@ -82,52 +82,52 @@ describe('classify: failure classes of four untuned infrastructure repositories'
   it("a GitHub Action's action.yml (Docker or composite) is ci", () => {
     assert.equal(kindOf('govuk-helm-charts', '.github/actions/promtool/action.yml'), 'ci');
     const composite =
-      'name: Validate Terraform\ninputs:\n  token:\n    required: true\nruns:\n  using: composite\n' +
+      'name: Check infrastructure\ninputs:\n  token:\n    required: true\nruns:\n  using: composite\n' +
       '  steps:\n    - run: terraform validate\n      shell: bash\n';
-    assert.equal(classify('.github/actions/validate-terraform/action.yml', composite), 'ci');
+    assert.equal(classify('.github/actions/check-infra/action.yml', composite), 'ci');
     // A file named action.yml that runs nothing is not one.
     assert.equal(classify('config/action.yml', 'name: x\ntimeout: 5\n'), 'config');
   });
 
   it('a short procedure set off by an alert is a runbook, whatever verbs its steps use', () => {
     const revalidation =
-      '# Front door certificate revalidation\n\nWhen a front door certificate is about to expire, we get alerts ' +
-      'by text and email. The following outlines the steps to revalidate the certificate:\n\n' +
-      '1. Login to the azure portal\n1. Create a PIM request\n1. Once it is approved, go to the front door\n' +
-      "1. Select 'Settings' and then 'Domains'\n1. Regenerate the TXT records\n" +
-      "1. Then 'update' the 'DNS record status'\n\n## Testing\n\n1. Confirm the record has been updated\n" +
-      '2. Check statuscake for the new dates\n';
-    assert.equal(classify('documentation/frontdoor-certificate-revalidation.md', revalidation), 'runbook');
+      '# Edge certificate revalidation\n\nWhen the CDN certificate is close to its expiry date, the uptime ' +
+      'checker sends alerts. To revalidate it:\n\n' +
+      '1. Sign in to the cloud console\n1. Request the elevated role\n1. Once it is granted, open the CDN profile\n' +
+      "1. Choose 'Custom domains' in the menu\n1. Regenerate the validation record\n" +
+      "1. Then 'refresh' the domain's state\n\n## Check\n\n1. Confirm the record now reads 'Approved'\n" +
+      '2. Check the uptime checker shows the new dates\n';
+    assert.equal(classify('docs/edge-certificate-revalidation.md', revalidation), 'runbook');
     // The same steps with no occasion to act are how to use a tool: a guide.
-    const howTo = revalidation.replace(/When a front door[^:]*:/, 'The portal shows the domains:');
+    const howTo = revalidation.replace(/When the CDN[^:]*:/, 'The console lists the domains:');
     assert.equal(classify('documentation/portal-domains.md', howTo), 'guide');
   });
 
   it('steps and commands to enable, fail over and disable a maintenance page in an incident make a runbook', () => {
     const maintenance =
-      '# Maintenance page\n\nA maintenance app can be used in case of planned maintenance or an incident on ' +
-      'the main application. It serves all requests normally received by the main application.\n\n' +
-      '## Deploy maintenance app\n\nThe maintenance app is deployed with its own service.\n\n## Fail over\n\n' +
-      'The main ingresses point at the maintenance service.\n\n## Initial configuration\n\n' +
-      '- Ensure docker is installed\n- Use the template to create the files\n- Check the content in a browser\n' +
-      '- Create a workflow for maintenance mode\n\n## Enable maintenance\n\n' +
-      '- Run: `make <environment> enable-maintenance GITHUB_TOKEN=xxx`\n\n## Disable maintenance\n\n' +
-      '- Run: `make <environment> disable-maintenance`\n';
-    assert.equal(classify('documentation/maintenance-page.md', maintenance), 'runbook');
+      '# Holding page\n\nThe holding page app takes the traffic in case of a planned outage window or an incident ' +
+      'in the service. Users see it at the same address.\n\n' +
+      '## Deploy holding app\n\nIt runs beside the service with its own ingress.\n\n## Fail over\n\n' +
+      'The ingresses are pointed at the holding app.\n\n## First-time set-up\n\n' +
+      '- Ensure the build tools are present\n- Use the sample folder to start\n- Check the page in a browser\n' +
+      '- Create a workflow for the switch\n\n## Enable the holding page\n\n' +
+      '- Run: `make <env> holding-on TOKEN=...`\n\n## Disable the holding page\n\n' +
+      '- Run: `make <env> holding-off`\n';
+    assert.equal(classify('docs/holding-page.md', maintenance), 'runbook');
   });
 
   it('an explanatory page that uses the vocabulary of operating, in a runbook folder or not, is a guide', () => {
     const security = 'source/runbooks/security-monitoring.html.md.erb';
     assert.equal(kindOf('modernisation-platform', security), 'guide');
     const overview =
-      '# Monitoring\n\nDetails of the cluster monitoring.\n\n## Prometheus\n\nPrometheus is enabled for a cluster ' +
-      'by default. A restart of the prometheus process is required after a change to its rules. An upgrade of ' +
-      'the version is made in the kubernetes variables.\n\n## Thanos\n\nThanos runs as a sidecar. Its data is ' +
-      'kept after a restart; the compactor clears old blocks and a second restart is never needed.\n\n' +
-      '## Alerts\n\n- thanos_app_mem - sidecar memory limit\n- thanos_retention_raw - retention of raw samples\n\n' +
-      '### Troubleshooting port exhaustion\n\nThe alert cannot say which service uses the ports. An upgrade ' +
-      'of the node pool spreads them.\n';
-    assert.equal(classify('documentation/monitoring.md', overview), 'guide');
+      '# Observability\n\nWhat watches the clusters.\n\n## Metrics\n\nThe metrics server is on in every cluster. ' +
+      'Its process needs a restart to pick up new rules, and an upgrade of it is a variable in the cluster ' +
+      'module.\n\n## Long-term storage\n\nA sidecar ships blocks to object storage; they survive a restart, old ' +
+      'ones are cleared by a compactor and no second restart is needed.\n\n' +
+      '## Settings\n\n- store_mem - sidecar memory limit\n- raw_retention - how long raw samples stay\n\n' +
+      '### Troubleshooting connection limits\n\nNo alert names the service that holds the connections. An ' +
+      'upgrade of the node pool spreads them.\n';
+    assert.equal(classify('docs/observability.md', overview), 'guide');
     // A runbook folder's page with steps stays a runbook.
     const steps = '# Rotate keys\n\n1. Open the console\n2. Create a new key\n3. Delete the old key\n';
     assert.equal(classify('source/runbooks/rotate.html.md.erb', steps), 'runbook');
