@@ -13,7 +13,7 @@ import {
   type DiscoveryRules,
 } from '../engine/indexing/discovery';
 import type { FileSource, SourceFile } from '../engine';
-import { fileText } from './fileText';
+import { fileHead, fileText } from './fileText';
 import { isPlainFile, locateInWorkspace } from './workspacePath';
 
 interface Scope {
@@ -37,16 +37,22 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-/** The walk's rule for one file (`stat` asked only once the rules accept the path). */
+/**
+ * The walk's rule for one file (`stat` asked only once the rules accept the path, or it may be an
+ * extensionless script, whose first bytes are then read only when it is executable).
+ */
 function listed(
   matcher: DiscoveryMatcher,
   scopes: Scope[],
   path: string,
   stat: Stats | null | (() => Stats | null),
+  absolute: string,
 ): SourceFile | null {
-  if (!matcher.accepts(path) || ignoredByGit(scopes, path, false)) return null;
+  const named = matcher.accepts(path);
+  if ((!named && !matcher.mayBeScript(path)) || ignoredByGit(scopes, path, false)) return null;
   const found = typeof stat === 'function' ? stat() : stat;
   if (!found || !isPlainFile(found) || found.size > matcher.maxBytes) return null;
+  if (!named && !matcher.acceptsFile(path, found.mode, () => fileHead(absolute))) return null;
   return { path, size: found.size, mtimeMs: Math.floor(found.mtimeMs) };
 }
 
@@ -79,7 +85,7 @@ export class WorkspaceFileSource implements FileSource {
     const cut = path.lastIndexOf('/');
     const here = this.scopes.get(cut < 0 ? '' : path.slice(0, cut));
     if (!here || path.split('/').includes('.git')) return null;
-    return listed(this.matcher, here, path, lstatOrNull(join(this.root, path)));
+    return listed(this.matcher, here, path, lstatOrNull(join(this.root, path)), join(this.root, path));
   }
 
   /**
@@ -138,7 +144,7 @@ export class WorkspaceFileSource implements FileSource {
           yield* folder(path, here);
           continue;
         }
-        const file = listed(matcher, here, path, stat ?? (() => lstatOrNull(join(root, path))));
+        const file = listed(matcher, here, path, stat ?? (() => lstatOrNull(join(root, path))), join(root, path));
         if (file) yield file;
       }
       yield FOLDER_DONE;

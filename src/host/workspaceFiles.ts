@@ -8,7 +8,7 @@ import { LoreError, redact } from '../engine';
 import { discoveryMatcher } from '../engine/indexing/discovery';
 import { isSecretFile } from '../engine/indexing/secretFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
-import { fileText } from './fileText';
+import { fileHead, fileText } from './fileText';
 import { locateInWorkspace, type PathRefusal } from './workspacePath';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -52,7 +52,8 @@ export function resolveWorkspacePath(
     refuse(`${located.refusal === 'invalid' ? 'path' : requested} ${what}`, hint);
   }
   const { relativePath } = located;
-  if (!discoveryMatcher(workspaceDiscoveryRules(root)).accepts(relativePath)) {
+  const matcher = discoveryMatcher(workspaceDiscoveryRules(root));
+  if (!matcher.acceptsFile(relativePath, located.stat.mode, () => fileHead(located.absolute))) {
     if (isSecretFile(relativePath)) {
       refuse(
         `${relativePath} is not readable through Lore: it may hold secrets`,

@@ -6,6 +6,7 @@
 
 import { atxHeadings } from './headings';
 import type { DocKind } from './kinds';
+import { procedureShape, type ProcedureShape } from './procedure';
 
 export interface ClassifyContext {
   /** Folders that hold a Chart.yaml: files under them belong to a Helm chart. */
@@ -60,6 +61,8 @@ const CODE_EXTENSIONS = new Set([
   'dart',
   'vue',
   'svelte',
+  // A docs site's partials and layouts (its pages are prose: classify() takes them first).
+  'erb',
 ]);
 const CONFIG_EXTENSIONS = new Set([
   'toml',
@@ -74,6 +77,7 @@ const CONFIG_EXTENSIONS = new Set([
   'mod',
   'xml',
   'plist',
+  'backend',
 ]);
 const CONFIG_NAMES = new Set([
   '.editorconfig',
@@ -161,6 +165,15 @@ const TEMPLATE_WORD = new RegExp(
     '|szablon[a-zy]*|şablon[a-zıu]*)(?![a-z])|テンプレート|템플릿|模板',
 );
 
+/**
+ * One template, in the singular: a page titled "Decision record template" is the skeleton itself;
+ * one titled "ExternalSecrets templates" or "Editing makefile templates" explains a folder of them.
+ */
+const ONE_TEMPLATE = new RegExp(
+  '(^|[^a-z])(template|templed|plantilla|mod[eè]le|vorlage|sjabloon|szablon|şablon[uı]?)(?![a-zıu])' +
+    '|テンプレート|템플릿|模板',
+);
+
 /** The title a page shows: its front-matter title, else its first heading. */
 function pageTitle(text: string, hs: string[]): string {
   const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1] ?? '';
@@ -192,9 +205,9 @@ function isTemplate(lower: string, lname: string, text: string): boolean {
   // In a template folder, a file with placeholders to fill in (not one that only describes them).
   const inTemplateFolder = isInTemplateFolder(lower);
   if (inTemplateFolder && !/^readme([-_.]|$)/.test(lname) && PLACEHOLDER.test(text)) return true;
-  // In a template folder, a page whose title says it is a template (its README too); a page that
+  // In a template folder, a page whose title says it is one template (its README too); a page that
   // only lists links is the folder's index of templates, not one.
-  if (inTemplateFolder && TEMPLATE_WORD.test(pageTitle(text, headings(text))) && !isLinkList(text)) return true;
+  if (inTemplateFolder && ONE_TEMPLATE.test(pageTitle(text, headings(text))) && !isLinkList(text)) return true;
   // A first heading that is all placeholder: `# NUMBER. TITLE`, `# {short title}`, `# [short title ...]`.
   const title = /^#\s+(.+)$/m.exec(text)?.[1].trim() ?? '';
   return /^(\{[^}]+\}|\[[^\]]*(title|name)[^\]]*\]|(number|nnnn)\.?\s+title)$/i.test(title);
@@ -240,7 +253,7 @@ const DECISION_SECTIONS = [
     /決定|결정/,
   ],
   [
-    /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b/,
+    /\bconsequences?\b|\bconsidered options\b|\bdecision drivers\b|\bimplications\b|\bpros and cons\b/,
     words('etkiler|consecuencias|conséquences|consequências|conseguenze|konsequenzen|sonuçlar|canlyniadau'),
     /結果|결과/,
   ],
@@ -259,18 +272,46 @@ function decisionSections(hs: string[]): number {
 /** A title that names the page a record: "Architecture Decision Record: X", "Decision record for X", "ADR-7: X". */
 const RECORD_TITLE = /^(architecture )?decision record( for |:| - )|^adr[-_ ]?\d+\b|(^|[ :])karar kayd[ıi](?![a-z])/;
 
+/**
+ * The headings at the level of a record's own sections and above: the options a MADR record weighs
+ * (`### Option 1`, `#### Pros`, `#### Cons`) and a long section's sub-headings are parts of a section.
+ */
+function outlineHeadings(text: string): string[] {
+  const all = atxHeadings(text).map((h) => ({ level: h.level, text: h.text.toLowerCase() }));
+  // The page title may name the kind ("Decision Records") without being one of its sections.
+  // (A loop, not Math.max(...levels): a file of 100,000 headings would overflow the call's arguments.)
+  let deepest = 0;
+  for (const h of all.slice(1))
+    if (h.level > deepest && DECISION_SECTIONS.some((p) => p.test(h.text))) deepest = h.level;
+  if (!deepest) deepest = 6;
+  return all.filter((h) => h.level <= deepest).map((h) => h.text);
+}
+
 /** A decision record by content, in any folder: its title says so, or its sections are mostly a record's. */
 function isDecisionRecord(text: string, hs: string[]): boolean {
   const sections = decisionSections(hs);
   const title = pageTitle(text, hs);
   if (RECORD_TITLE.test(title) && !TEMPLATE_WORD.test(title)) return true;
-  if (sections >= 3 && sections * 4 >= hs.length) return true;
+  if (sections >= 3 && sections * 4 >= outlineHeadings(text).length) return true;
   return sections >= 3 && hs.filter((h) => TYREE_AKERMAN_SECTIONS.test(h)).length >= 4;
+}
+
+/**
+ * Whether a page has a procedure in it: a command, a steps heading, or at least `least` steps and
+ * instructions; with `dense`, also one in every 25 lines of text (two imperatives in an overview of
+ * 130 lines are asides).
+ */
+function hasProcedure(shape: ProcedureShape, least = 1, dense = false): boolean {
+  const told = shape.steps + shape.instructions;
+  if (shape.commands >= 1 || shape.stepsHeading) return true;
+  return told >= least && (!dense || told * 25 >= shape.lines);
 }
 
 function readmeKind(name: string, text: string, hs: string[]): DocKind {
   if (isDecisionRecord(text, hs)) return 'adr';
   if (PROPOSAL_HEADINGS.filter((p) => hasHeading(hs, p)).length >= 4) return 'rfc';
+  // A note on a chart that names an operation ("Argo Bootstrap ... installed by Terraform") is no procedure.
+  if (!hasProcedure(procedureShape(text))) return 'readme';
   if (proceduralScore(name, text, hs, false) >= 5) return 'runbook';
   // A README titled as the procedure it is ("How to upgrade", "Generating certificates for bootstrapping").
   const title = hs[0] ?? '';
@@ -300,6 +341,13 @@ function bodyWords(text: string): number {
     .filter(Boolean).length;
 }
 
+/**
+ * A folder named for decision records, with at most one word in front: adr/, adrs/, decisions/,
+ * decision-records/, decision-log/, architecture-decision-record/, design-decisions/. A longer name
+ * that ends in "decisions" is a page's own folder (guidelines-to-achieve-sustainable-decisions/).
+ */
+const ADR_FOLDER = /(^|\/)([a-z]+[-_ ])?(adrs?|decisions?|decision[-_ ](records?|logs?))\//;
+
 /** Markdown and similar prose: which kind of document is it? */
 function classifyProse(path: string, name: string, text: string, page = false): DocKind {
   const lower = path.toLowerCase();
@@ -320,7 +368,7 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
   const decisionHeadings = decisionSections(hs);
   const adrPath =
-    /(^|\/)(adrs?|decisions?|architecture[-_ ]decisions?|decision[-_ ]records?)\//.test(lower) ||
+    ADR_FOLDER.test(lower) ||
     /^(adr|ADR)[-_ ]?\d+/.test(name);
   if (fm.type === 'adr') return 'adr';
   if (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) return 'adr';
@@ -346,12 +394,10 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   ].filter((p) => hasHeading(sections, p)).length;
   if ((incidentPath && incidentHeadings >= 1) || incidentHeadings >= 3) return 'postmortem';
 
-  if (
-    /(^|\/)(runbooks?|playbooks?|sops?|alerts)\//.test(lower) ||
-    /runbook|playbook/.test(lname) ||
-    fm.type === 'runbook'
-  )
-    return 'runbook';
+  // An alert's page, and a page that calls itself a runbook, is one.
+  if (/(^|\/)alerts\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
+  // A runbook folder holds runbooks, but a page there with no procedure at all explains (a guide).
+  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower)) return hasProcedure(procedureShape(text)) ? 'runbook' : 'guide';
   // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
   if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
   // A page with nothing but its title (a docs site's section index filled by the generator) says nothing.
@@ -374,7 +420,10 @@ function classifyProse(path: string, name: string, text: string, page = false): 
 
   // Design and architecture write-ups describe upgrades and migrations without being procedures.
   const explaining = /(^|\/)(architecture|design|designs|concepts?|explanations?)\//.test(lower);
-  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2)) return 'runbook';
+  // The vocabulary of operating counts only where there are steps to take: an overview of the
+  // monitoring in place mentions restarts and upgrades without telling anyone to do one.
+  if (proceduralScore(name, text, hs) >= (explaining ? 4 : 2) && hasProcedure(procedureShape(text), 2, true))
+    return 'runbook';
   return 'guide';
 }
 
@@ -414,10 +463,13 @@ function proceduralScore(name: string, text: string, hs: string[], stepsName = t
   // Numbered steps that each start with an operation ("2. Restart the pods") name it as a title would
   // (not in a README, where a tear-down list closes a usage section).
   const operatingSteps = stepsName ? (text.match(OPERATING_STEP) ?? []).length : 0;
+  // A procedure set off by an alert, an incident or an expiry names its occasion as a title would.
+  const shape = procedureShape(text);
   const titled =
     new RegExp(`${OPERATING.source}|\\bupdat\\w*`).test(title) ||
     TASK_TITLE.test((fmTitle || hs[0] || '').toLowerCase()) ||
-    operatingSteps >= 2;
+    operatingSteps >= 2 ||
+    (stepsName && shape.triggered && shape.steps >= 3);
   // Numbered steps, commands and a prerequisites section are what every how-to has; a runbook also
   // names the operation (its title) or talks about operating (the vocabulary, or stages of a change).
   if (!titled && opsWords < 5 && stepHeadings < 2) return 0;
@@ -485,6 +537,17 @@ function isManifest(text: string): boolean {
   return /^apiVersion:/m.test(text) && /^kind:/m.test(text);
 }
 
+/** A GitHub Action's metadata (composite, Docker or JavaScript): steps CI runs, as a workflow's are. */
+function isGitHubAction(lname: string, text: string): boolean {
+  return /^action\.ya?ml$/.test(lname) && /^runs:/m.test(text) && /^[ \t]+using:/m.test(text);
+}
+
+/** Prometheus rule groups (alerting and recording rules) and promtool's unit tests of them. */
+function isPrometheusRules(text: string): boolean {
+  if (/^rule_files:/m.test(text) && /^tests:/m.test(text)) return true;
+  return /^groups:/m.test(text) && /^[ \t]+(-[ \t]+)?(alert|record):/m.test(text) && /^[ \t]+expr:/m.test(text);
+}
+
 function classifyYaml(path: string, name: string, text: string, ctx: ClassifyContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
@@ -493,13 +556,16 @@ function classifyYaml(path: string, name: string, text: string, ctx: ClassifyCon
     /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(
       lname,
     ) ||
-    /(^|\/)\.(circleci|buildkite)\//.test(lower)
+    /(^|\/)\.(circleci|buildkite)\//.test(lower) ||
+    isGitHubAction(lname, text)
   )
     return 'ci';
   if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower))
     return lname.startsWith('config.') ? 'config' : 'other';
   if (TEMPLATE_FOLDER.test(lower) || /(^|[-_.])template$/.test(lname.replace(/\.ya?ml$/, ''))) return 'other';
   if (RELEASE_NOTES_FOLDER.test(lower)) return 'changelog';
+  // Data another program reads, wherever it is kept (a chart ships rule files with .Files.Glob).
+  if (!/(^|\/)templates\//.test(lower) && isPrometheusRules(text)) return 'config';
   if (/^values([.-][^/]*)?\.ya?ml$/.test(lname)) return 'helm';
   // In a chart, YAML that is no manifest and no test suite is values: ci/ overrides, files/ profiles.
   if (
@@ -554,8 +620,9 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
       !/^[ \t]*(resource|module|variable|output|provider|terraform|data|locals|include|inputs)\b/m.test(text)
       ? 'config'
       : 'terraform';
-  // A Jinja template is the kind of what it renders: code, or else configuration.
-  if (['j2', 'jinja', 'jinja2'].includes(ext))
+  // A Jinja or Go template (Terraform's templatefile() inputs) is the kind of what it renders: code,
+  // or else configuration.
+  if (['j2', 'jinja', 'jinja2', 'tmpl', 'tftpl'].includes(ext))
     return CODE_EXTENSIONS.has(extension(name.slice(0, -ext.length - 1))) ? 'code' : 'config';
   if (
     /^(inventory|hosts)([-_.][^/]*)?$/.test(lname) &&
@@ -574,7 +641,9 @@ export function classify(path: string, text: string, ctx: ClassifyContext = { ch
   if (ext === 'yaml' || ext === 'yml') return classifyYaml(path, name, text, ctx);
   if (
     ['md', 'mdx', 'markdown', 'rst', 'adoc', 'asciidoc', 'txt'].includes(ext) ||
-    lower.endsWith('.html.md.erb') ||
+    lower.endsWith('.md.erb') ||
+    // A docs site's page written in HTML (front matter first); without it, a partial or a layout.
+    (lower.endsWith('.html.erb') && /^---\r?\n/.test(text)) ||
     /^readme$/.test(lname)
   ) {
     if (ext === 'txt' && !/^readme/.test(lname)) return 'other';

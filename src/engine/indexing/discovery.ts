@@ -62,6 +62,14 @@ export const DEFAULT_INCLUDE: readonly string[] = [
   '**/*.zsh',
   '**/OWNERS',
   '**/OWNERS_ALIASES',
+  // Policies, the files Terraform's templatefile() renders, backend state configs, tech-docs pages
+  // saved as .md.erb or .html.erb (Middleman's source/ folder: elsewhere .html.erb is an app's view).
+  '**/*.rego',
+  '**/*.tmpl',
+  '**/*.tftpl',
+  '**/*.backend',
+  '**/*.md.erb',
+  '**/source/**/*.html.erb',
 ];
 
 export const DEFAULT_EXCLUDE: readonly string[] = [
@@ -106,6 +114,11 @@ export interface DiscoveryRules {
    */
   allow?: readonly string[];
   maxBytes?: number;
+  /**
+   * Also index extensionless executable scripts (mayBeScript). Default: with the default include
+   * list; a person who replaced the defaults chose what is indexed.
+   */
+  scripts?: boolean;
 }
 
 /** What a person configures: globs added to the defaults (or replacing them with `defaults: false`). */
@@ -125,12 +138,23 @@ export function discoveryRulesFrom(config: DiscoveryConfig = {}): DiscoveryRules
     exclude: [...(defaults ? DEFAULT_EXCLUDE : []), ...(config.exclude ?? [])],
     allow: [...(config.allow ?? [])],
     maxBytes: config.maxFileBytes,
+    scripts: defaults,
   };
 }
 
 export interface DiscoveryMatcher {
   /** Whether a workspace-relative path (with `/`) should be indexed. */
   accepts(path: string): boolean;
+  /**
+   * Whether a path the lists leave out is an extensionless name that is indexed if it is a script
+   * (isExecutableScript): user-data snippets, git hooks, tools kept outside bin/ and scripts/.
+   */
+  mayBeScript(path: string): boolean;
+  /**
+   * Whether a file on disk is indexed: its path is accepted, or it is an extensionless script
+   * (`mode` from its stat; `head` reads its first bytes, asked only of an executable file).
+   */
+  acceptsFile(path: string, mode: number, head: () => string): boolean;
   /** Whether a folder can be skipped without looking inside. */
   skipsFolder(path: string): boolean;
   maxBytes: number;
@@ -148,9 +172,18 @@ function anyGlob(globs: readonly string[], options: picomatch.PicomatchOptions):
   return (path) => joined.test(path);
 }
 
+/**
+ * An executable file that opens with `#!`: a script, whatever its name. `head` reads the file's
+ * first bytes, asked only of an executable file.
+ */
+export function isExecutableScript(mode: number, head: () => string): boolean {
+  return (mode & 0o111) !== 0 && head().startsWith('#!');
+}
+
 export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const options = { dot: true, nocase: false };
   const include = anyGlob(rules.include ?? DEFAULT_INCLUDE, options);
+  const scripts = rules.scripts ?? rules.include === undefined;
   const exclude = anyGlob(rules.exclude ?? DEFAULT_EXCLUDE, options);
   const allowGlobs = rules.allow ?? [];
   const allow = allowGlobs.length ? picomatch([...allowGlobs], options) : () => false;
@@ -159,11 +192,15 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const allowBases = allowGlobs.map((glob) => picomatch.scan(glob).base).filter((base) => base !== '');
   const onAllowPath = (folder: string) =>
     allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
+  const mayBeScript = (path: string) => scripts && !/\.[^/]*$/.test(path) && !exclude(path) && !isSecretFile(path);
+  const accepts = (path: string) =>
+    allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path));
   return {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
     // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.
-    accepts: (path) =>
-      allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path)),
+    accepts,
+    mayBeScript,
+    acceptsFile: (path, mode, head) => accepts(path) || (mayBeScript(path) && isExecutableScript(mode, head)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };

@@ -198,8 +198,11 @@ describe('classify: conventions beyond the tuning corpus', () => {
         '# The control plane\n\nThe upgrade migrates state; a rollback ' +
         'restores it; the migration drains nodes and rotates certs.' +
         ' Upgrades provision new nodes and destroy old ones.\n';
-      assert.equal(classify('architecture/environments/operator.md', text), 'guide');
-      assert.equal(classify('docs/operator.md', text), 'runbook');
+      // With steps to take (issue 17: the vocabulary alone, with no procedure, explains: a guide anywhere).
+      const steps = `${text}\n1. Open the console\n2. Check the nodes\n3. Watch the logs\n`;
+      assert.equal(classify('architecture/environments/operator.md', steps), 'guide');
+      assert.equal(classify('docs/operator.md', steps), 'runbook');
+      assert.equal(classify('docs/operator.md', text), 'guide');
     },
   );
 });
