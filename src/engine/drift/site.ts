@@ -3,8 +3,9 @@
 // (`_config.yml`), Hugo (`hugo.*`/`config.*` beside `content/`), Docusaurus
 // (`docusaurus.config.*`) and mdBook (`book.toml`). A link in a page resolves the way that site
 // resolves it: `/x` from the site root, a published `.html` or extension-less page to its source
-// file, a folder to its index page. Links the site generates pages for (proxies, taxonomies,
-// routes) cannot be checked from the sources, so an unresolved root link in a site is no finding.
+// file, a folder to its index page. A link to a page the site generates (a tech-docs proxy or
+// redirect, the gem's search page) is no finding; so is any unresolved page link of a site whose
+// generated pages cannot be read from its configuration (code-built proxies, taxonomies, routes).
 
 import { basename, type Workspace } from './workspace';
 
@@ -86,4 +87,77 @@ export function pagePath(site: DocSite, source: string): string {
   return inside
     .replace(/(\.html)?\.(md|mdx|markdown|rst|erb)(\.erb)?$/, '')
     .replace(/(^|\/)(index|_index|README)$/i, '');
+}
+
+/** What a site serves beyond its sources: exact pages and folders of pages (site-relative, no `.html`). */
+interface Generated {
+  pages: Set<string>;
+  prefixes: string[];
+}
+
+const generatedCache = new WeakMap<Workspace, Map<string, Generated | null>>();
+
+/** A published path as generated pages are compared: no leading slash, `.html`, `index` or trailing slash. */
+function pageKey(path: string): string {
+  return path
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.html?$/, '')
+    .replace(/(^|\/)index$/, '');
+}
+
+/**
+ * tech-docs (Middleman): the pages `proxy "/path…"` calls in the project's Ruby make (a path built with
+ * `#{…}` is a folder of pages up to it), the `redirects:` of config/tech-docs.yml and the gem's own
+ * pages. Null when a proxy's path is not a string the source shows, or Ruby rewrites the resource list.
+ */
+function techDocsGenerated(ws: Workspace, site: DocSite): Generated | null {
+  const project = dirOf(site.root);
+  const out: Generated = { pages: new Set(['search', 'sitemap.xml', 'api/pages.json']), prefixes: [] };
+  const inProject = (p: string) => (project ? p.startsWith(`${project}/`) : true);
+  for (const path of ws.allFiles()) {
+    if (!path.endsWith('.rb') || !inProject(path) || path.startsWith(`${site.root}/`)) continue;
+    const text = ws.text(path) ?? '';
+    if (/\bmanipulate_resource_list\b/.test(text)) return null;
+    for (const line of text.split('\n')) {
+      if (!/^\s*proxy\b/.test(line)) continue;
+      const literal = /^\s*proxy\s*\(?\s*(["'])(.*?)\1/.exec(line);
+      if (!literal) return null;
+      const cut = literal[1] === '"' ? literal[2].indexOf('#{') : -1;
+      if (cut >= 0) out.prefixes.push(literal[2].slice(0, cut).replace(/^\/+/, ''));
+      else out.pages.add(pageKey(literal[2]));
+    }
+  }
+  const config = ws.text(join(project, 'config/tech-docs.yml')) ?? '';
+  const redirects = /^redirects:[ \t]*\r?\n((?:[ \t]+.*\r?\n?)*)/m.exec(config)?.[1] ?? '';
+  for (const m of redirects.matchAll(/^[ \t]+["']?([^"':\s]+)["']?\s*:/gm)) out.pages.add(pageKey(m[1]));
+  return out;
+}
+
+function generatedBy(ws: Workspace, site: DocSite): Generated | null {
+  let perSite = generatedCache.get(ws);
+  if (!perSite) generatedCache.set(ws, (perSite = new Map()));
+  const key = `${site.generator}:${site.root}`;
+  if (!perSite.has(key)) perSite.set(key, site.generator === 'tech-docs' ? techDocsGenerated(ws, site) : null);
+  return perSite.get(key)!;
+}
+
+/** Template engines Middleman and Jekyll run a source through: `x.css.scss` is served as `x.css`. */
+const TEMPLATE_EXTENSIONS = ['.erb', '.scss', '.sass', '.haml', '.slim', '.builder', '.liquid'];
+
+/**
+ * Whether the site may serve one of these workspace paths (what an unresolved link may be) although no
+ * source is there: a page it generates, a file a template engine makes, or any path of a site whose
+ * generated pages are unknown.
+ */
+export function siteMayServe(ws: Workspace, site: DocSite, paths: readonly string[]): boolean {
+  const generated = generatedBy(ws, site);
+  if (!generated) return true;
+  for (const path of paths) {
+    if (TEMPLATE_EXTENSIONS.some((ext) => ws.isFile(`${path}${ext}`))) return true;
+    if (site.root && !path.startsWith(`${site.root}/`) && path !== site.root) continue;
+    const page = pageKey(site.root ? path.slice(site.root.length + 1) : path);
+    if (generated.pages.has(page) || generated.prefixes.some((p) => page.startsWith(p))) return true;
+  }
+  return false;
 }
