@@ -119,13 +119,11 @@ function techDocsGenerated(ws: Workspace, site: DocSite): Generated | null {
     if (!path.endsWith('.rb') || !inProject(path) || path.startsWith(`${site.root}/`)) continue;
     const text = ws.text(path) ?? '';
     if (/\bmanipulate_resource_list\b/.test(text)) return null;
-    for (const line of text.split('\n')) {
-      if (!/^\s*proxy\b/.test(line)) continue;
-      const literal = /^\s*proxy\s*\(?\s*(["'])(.*?)\1/.exec(line);
-      if (!literal) return null;
-      const cut = literal[1] === '"' ? literal[2].indexOf('#{') : -1;
-      if (cut >= 0) out.prefixes.push(literal[2].slice(0, cut).replace(/^\/+/, ''));
-      else out.pages.add(pageKey(literal[2]));
+    for (const call of text.matchAll(/(?<![\w.:])proxy(?!\w)\s*\(?\s*(?:(["'])([^\n]*?)\1)?/g)) {
+      if (!call[1]) return null;
+      const cut = call[1] === '"' ? call[2].indexOf('#{') : -1;
+      if (cut >= 0) out.prefixes.push(call[2].slice(0, cut).replace(/^\/+/, ''));
+      else out.pages.add(pageKey(call[2]));
     }
   }
   const config = ws.text(join(project, 'config/tech-docs.yml')) ?? '';
