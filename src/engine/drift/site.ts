@@ -13,6 +13,8 @@ export interface DocSite {
   generator: 'tech-docs' | 'mkdocs' | 'jekyll' | 'hugo' | 'docusaurus' | 'mdbook';
   /** Workspace-relative folder the site's URLs start at ('' for the repository root). */
   root: string;
+  /** The configuration file the site was detected from. */
+  config?: string;
 }
 
 /** Source files a published page path (without `.html` or trailing slash) may come from, most specific first. */
@@ -56,7 +58,7 @@ export function docSites(ws: Workspace): DocSite[] {
       sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source') });
     else if (/^mkdocs\.ya?ml$/.test(name)) {
       const docsDir = /^docs_dir:\s*['"]?([^'"\s#]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'docs';
-      sites.push({ generator: 'mkdocs', root: join(dir, docsDir) });
+      sites.push({ generator: 'mkdocs', root: join(dir, docsDir), config: path });
     } else if (name === '_config.yml' && !/(^|\/)\.github\//.test(path)) sites.push({ generator: 'jekyll', root: dir });
     else if (/^(hugo|config)\.(toml|ya?ml|json)$/.test(name) && ws.isDir(join(dir, 'content')))
       sites.push({ generator: 'hugo', root: join(dir, 'content') });
@@ -132,11 +134,68 @@ function techDocsGenerated(ws: Workspace, site: DocSite): Generated | null {
   return out;
 }
 
+/** MkDocs plugins that arrange, include or link content without adding pages of their own. */
+const MKDOCS_PAGELESS_PLUGINS = new Set([
+  'search',
+  'autorefs',
+  'literate-nav',
+  'awesome-pages',
+  'include-markdown',
+  'mkdocstrings',
+  'macros',
+  'minify',
+  'git-revision-date-localized',
+  'git-revision-date',
+  'glightbox',
+  'tags',
+  'section-index',
+  'offline',
+  'privacy',
+  'social',
+  'mermaid2',
+  'table-reader',
+  'markdownextradata',
+]);
+
+/**
+ * MkDocs: the theme's 404 page, the search index and sitemap, `extra_templates`/`static_templates` and the
+ * redirects plugin's `redirect_maps`. Null with `hooks:` or any plugin not known to add no page (gen-files,
+ * blog, i18n, monorepo...): they make pages the configuration does not list.
+ */
+function mkdocsGenerated(ws: Workspace, site: DocSite): Generated | null {
+  const config = site.config ? (ws.text(site.config) ?? '') : '';
+  if (/^hooks:/m.test(config)) return null;
+  const out: Generated = {
+    pages: new Set(['404', 'search/search_index.json', 'sitemap.xml', 'sitemap.xml.gz']),
+    prefixes: [],
+  };
+  const plugins = /^plugins:[ \t]*\r?\n((?:(?:[ \t]+.*|[ \t]*)\r?\n?)*)/m.exec(config)?.[1] ?? '';
+  const inline = /^plugins:[ \t]*\[([^\]]*)\]/m.exec(config)?.[1];
+  const names = inline
+    ? inline.split(',').map((n) => n.trim().replace(/^["']|["']$/g, ''))
+    : [...plugins.matchAll(/^[ \t]*-[ \t]+["']?([\w.-]+)/gm)].map((m) => m[1]);
+  for (const name of names) if (name !== 'redirects' && !MKDOCS_PAGELESS_PLUGINS.has(name)) return null;
+  for (const m of config.matchAll(/^[ \t]+["']?([^"':\s]+\.md)["']?[ \t]*:/gm))
+    out.pages.add(pageKey(m[1].replace(/\.md$/, '')));
+  const templates = /^(?:extra|static)_templates:[ \t]*\r?\n((?:[ \t]+-.*\r?\n?)*)/gm;
+  for (const block of config.matchAll(templates))
+    for (const m of block[1].matchAll(/-[ \t]+["']?([^"'\s]+)/g)) out.pages.add(pageKey(m[1]));
+  return out;
+}
+
 function generatedBy(ws: Workspace, site: DocSite): Generated | null {
   let perSite = generatedCache.get(ws);
   if (!perSite) generatedCache.set(ws, (perSite = new Map()));
   const key = `${site.generator}:${site.root}`;
-  if (!perSite.has(key)) perSite.set(key, site.generator === 'tech-docs' ? techDocsGenerated(ws, site) : null);
+  if (!perSite.has(key))
+    perSite.set(
+      key,
+      site.generator === 'tech-docs'
+        ? techDocsGenerated(ws, site)
+        : site.generator === 'mkdocs'
+          ? mkdocsGenerated(ws, site)
+          : null,
+    );
   return perSite.get(key)!;
 }
 

@@ -150,7 +150,8 @@ describe('drift on untuned repositories: commands', () => {
   it('`./x.sh` not beside the page is the one file at that tail; several are ambiguous, none broken', () => {
     const s = driftSpace({
       'source/runbooks/deleting.html.md.erb':
-        '# Deleting\nBe in `scripts/account-deletion`, then run `./delete-accounts.sh`, `./setup.sh` and `./gone.sh`.\n',
+        '# Deleting\nBe in `scripts/account-deletion`, then run `./delete-accounts.sh`, ' +
+        '`./setup.sh` and `./gone.sh`.\n',
       'scripts/account-deletion/delete-accounts.sh': '#!/bin/sh\n',
       'scripts/a/setup.sh': '#!/bin/sh\n',
       'scripts/b/setup.sh': '#!/bin/sh\n',
@@ -278,6 +279,33 @@ describe('drift on untuned repositories: documents and reasons', () => {
       );
     } finally {
       s.cleanup();
+    }
+  });
+});
+
+describe('drift on untuned repositories: MkDocs pages', () => {
+  it('a page link with no source is broken unless a redirect makes it; an unknown plugin makes pages unknown', () => {
+    const config =
+      'site_name: x\nplugins:\n  - search\n  - redirects:\n      redirect_maps:\n' +
+      '        user-guide/plugins.md: dev-guide/plugins.md\n';
+    const files = {
+      'mkdocs.yml': config,
+      'docs/index.md': '# Home\n[plugins](user-guide/plugins/), [dev](dev-guide/plugins/) and [gone](gone/)\n',
+      'docs/dev-guide/plugins.md': '# Plugins\n',
+    };
+    const s = driftSpace(files);
+    try {
+      s.engine.driftScan();
+      assert.deepEqual(states(s, 'docs/index.md'), { 'dev-guide/plugins/': 'current', 'gone/': 'broken' });
+    } finally {
+      s.cleanup();
+    }
+    const t = driftSpace({ ...files, 'mkdocs.yml': `${config}  - gen-files:\n      scripts: [gen.py]\n` });
+    try {
+      t.engine.driftScan();
+      assert.deepEqual(states(t, 'docs/index.md'), { 'dev-guide/plugins/': 'current' });
+    } finally {
+      t.cleanup();
     }
   });
 });
