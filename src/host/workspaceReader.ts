@@ -10,7 +10,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SymbolParser, WorkspaceReader } from '../engine';
 import { MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/indexing/discovery';
-import { isSecretFile, SECRET_FILE_GLOBS } from '../engine/indexing/secretFiles';
+import { isSecretFile } from '../engine/indexing/secretFiles';
 import { WorkspaceFileSource } from './fileSource';
 import { fileText } from './fileText';
 import { locateInWorkspace, workspaceRelative } from './workspacePath';
@@ -21,11 +21,7 @@ const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 // Every file is listed whatever its size (a link to a large file is no broken link); texts are
 // still read only up to the index's cap. Secret-bearing files are listed too: the secret rule hides
 // a file's content, never its existence (a link to `prod.tfvars` is no broken link).
-const RULES: DiscoveryRules = {
-  include: ['**'],
-  allow: [...SECRET_FILE_GLOBS],
-  maxBytes: Number.MAX_SAFE_INTEGER,
-};
+const RULES: DiscoveryRules = { include: ['**'], maxBytes: Number.MAX_SAFE_INTEGER, listSecrets: true };
 
 export class DiskWorkspaceReader implements WorkspaceReader {
   private readonly walker: WorkspaceFileSource;

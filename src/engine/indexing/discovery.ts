@@ -106,6 +106,8 @@ export interface DiscoveryRules {
    */
   allow?: readonly string[];
   maxBytes?: number;
+  /** Accept secret-bearing files too: drift's listing knows they exist and never reads them (workspaceReader.ts). */
+  listSecrets?: boolean;
 }
 
 /** What a person configures: globs added to the defaults (or replacing them with `defaults: false`). */
@@ -163,7 +165,8 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
     // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.
     accepts: (path) =>
-      allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path)),
+      allow(path) ||
+      ((include(path) || isRepoRecordPath(path)) && !exclude(path) && (!!rules.listSecrets || !isSecretFile(path))),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };
