@@ -171,9 +171,12 @@ function mkdocsGenerated(ws: Workspace, site: DocSite): Generated | null {
   };
   const plugins = /^plugins:[ \t]*\r?\n((?:(?:[ \t]+.*|[ \t]*)\r?\n?)*)/m.exec(config)?.[1] ?? '';
   const inline = /^plugins:[ \t]*\[([^\]]*)\]/m.exec(config)?.[1];
+  // The plugins are the list items of the least indent: deeper ones are a plugin's options (`lang: [en]`).
+  const items = [...plugins.matchAll(/^([ \t]*)-[ \t]+["']?([\w.-]+)/gm)];
+  const indent = Math.min(...items.map((m) => m[1].length));
   const names = inline
     ? inline.split(',').map((n) => n.trim().replace(/^["']|["']$/g, ''))
-    : [...plugins.matchAll(/^[ \t]*-[ \t]+["']?([\w.-]+)/gm)].map((m) => m[1]);
+    : items.filter((m) => m[1].length === indent).map((m) => m[2]);
   for (const name of names) if (name !== 'redirects' && !MKDOCS_PAGELESS_PLUGINS.has(name)) return null;
   for (const m of config.matchAll(/^[ \t]+["']?([^"':\s]+\.md)["']?[ \t]*:/gm))
     out.pages.add(pageKey(m[1].replace(/\.md$/, '')));

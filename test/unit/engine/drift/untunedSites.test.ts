@@ -309,3 +309,18 @@ describe('drift on untuned repositories: MkDocs pages', () => {
     }
   });
 });
+
+describe('drift on untuned repositories: MkDocs plugin options', () => {
+  it("a known plugin's own list of options is not read as plugins", () => {
+    const s = driftSpace({
+      'mkdocs.yml': 'site_name: x\nplugins:\n  - search:\n      lang:\n        - en\n  - awesome-pages\n',
+      'docs/index.md': '# Home\n[gone](gone/)\n',
+    });
+    try {
+      s.engine.driftScan();
+      assert.deepEqual(states(s, 'docs/index.md'), { 'gone/': 'broken' });
+    } finally {
+      s.cleanup();
+    }
+  });
+});
