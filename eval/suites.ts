@@ -67,7 +67,8 @@ export function suites(reposDir = process.env.LORE_EVAL_REPOS ?? '/work/evalrepo
   for (const repo of pinnedRepos()) {
     const labels = join(EVAL_DIR, 'repos', repo.name);
     const files = join(reposDir, repo.name, 'files');
-    if (!existsSync(join(labels, 'classes.tsv'))) skipped.push(`${repo.name}: not labelled yet`);
+    // A labels folder without classes.tsv (broken.tsv only) is a false-alarm scan with no classification.
+    if (!existsSync(labels)) skipped.push(`${repo.name}: not labelled yet`);
     else if (!existsSync(files) || !readdirSync(files).length)
       skipped.push(`${repo.name}: no checkout at ${files} (run eval/checkout.sh)`);
     else found.push({ name: repo.name, labels, files, heldOut: !!repo.heldOut, repository: repo.repo });

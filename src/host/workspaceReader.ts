@@ -1,9 +1,9 @@
 // Drift's view of the workspace on disk: every file a reference may name — code, images and large
 // files included, not only what the index covers — under the same walk (gitignore honoured,
-// dependencies, build output and secret-bearing files left out, no symlinks), plus the
+// dependencies and build output left out, secret-bearing files listed but never read, no symlinks), plus the
 // repository's GitHub remotes so URLs to this repository count as references. A path asked for
 // directly (a memory's anchor, a saved path) must stay inside the workspace with no symbolic link
-// on the way (workspacePath.ts), and is never a secret-bearing file (secretFiles.ts).
+// on the way (workspacePath.ts); a secret-bearing file (secretFiles.ts) is never read or hashed.
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -19,8 +19,9 @@ import { locateInWorkspace, workspaceRelative } from './workspacePath';
 const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 
 // Every file is listed whatever its size (a link to a large file is no broken link); texts are
-// still read only up to the index's cap.
-const RULES: DiscoveryRules = { include: ['**'], maxBytes: Number.MAX_SAFE_INTEGER };
+// still read only up to the index's cap. Secret-bearing files are listed too: the secret rule hides
+// a file's content, never its existence (a link to `prod.tfvars` is no broken link).
+const RULES: DiscoveryRules = { include: ['**'], maxBytes: Number.MAX_SAFE_INTEGER, listSecrets: true };
 
 export class DiskWorkspaceReader implements WorkspaceReader {
   private readonly walker: WorkspaceFileSource;
@@ -38,7 +39,7 @@ export class DiskWorkspaceReader implements WorkspaceReader {
   }
 
   stat(path: string): { size: number; mtimeMs: number } | null {
-    const located = this.located(path);
+    const located = this.located(path, true);
     return located ? { size: located.stat.size, mtimeMs: Math.floor(located.stat.mtimeMs) } : null;
   }
 
@@ -53,8 +54,10 @@ export class DiskWorkspaceReader implements WorkspaceReader {
   }
 
   digest(path: string): string | null {
-    const located = this.located(path);
+    const located = this.located(path, true);
     if (!located) return null;
+    // A secret-bearing file is known by its size and time alone: its bytes are never read or hashed.
+    if (isSecretFile(path)) return `stat:${located.stat.size}:${Math.floor(located.stat.mtimeMs)}`;
     if (located.stat.size > MAX_DIGEST_BYTES) return `size:${located.stat.size}`;
     try {
       return `sha256:${createHash('sha256').update(readFileSync(located.absolute)).digest('hex')}`;
@@ -65,12 +68,14 @@ export class DiskWorkspaceReader implements WorkspaceReader {
 
   /**
    * A path named directly (an anchor) may be a file the walk leaves out as noise (a lock file,
-   * build output) and is still read; never a secret-bearing one, one under .git, or one that is
-   * not already in plain form (`a/../b`, `./a`), and only a plain file inside the workspace.
+   * build output) and is still read; never a secret-bearing one (`sealed`: only its existence and
+   * stat are asked), one under .git, or one that is not already in plain form (`a/../b`, `./a`),
+   * and only a plain file inside the workspace.
    */
-  private located(path: string) {
+  private located(path: string, sealed = false) {
     const rel = workspaceRelative(this.root, path);
-    if ('refusal' in rel || rel.path !== path || path.split('/').includes('.git') || isSecretFile(path)) return null;
+    if ('refusal' in rel || rel.path !== path || path.split('/').includes('.git')) return null;
+    if (!sealed && isSecretFile(path)) return null;
     const located = locateInWorkspace(this.root, path);
     return located.ok ? located : null;
   }

@@ -44,6 +44,14 @@ export function commandOf(code: string): string | null {
  */
 const PASSES_ON = /\$[@*]|\$\{[@*]\}|\bsys\.argv\b|parse_known_args|DisableFlagParsing|UnknownFlags|allowUnknownOption/;
 
+/**
+ * Help flags the argument parser adds itself (argparse and click `-h/--help`, cobra `--help`, Go's flag
+ * `-h`/`-help`): a program defines them without naming them, so they are never reported undefined.
+ */
+export function isAutomaticFlag(flag: string): boolean {
+  return flag === '--help' || flag === '-help' || flag === '-h';
+}
+
 /** A program file whose flags drift can see, and that refuses any other. */
 function definesFlags(ws: Workspace, path: string): boolean {
   if (!ws.patternDefinitions(path).some((d) => d.kind === 'flag')) return false;

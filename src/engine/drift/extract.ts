@@ -3,9 +3,10 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
-import { classify, isTemplateDocument } from '../indexing/classify';
+import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
 import { commandOf } from './commands';
 import { FenceTracker } from './fences';
+import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
 
 export interface RawReference {
@@ -143,7 +144,7 @@ function inPageAnchor(cleaned: string, line: number): RawReference | null {
     // a malformed escape is kept as written
   }
   // `#L10` is a line of a code file on GitHub, and `#{x}`/`#!` are template or router syntax, not headings.
-  if (!fragment || !/^[\p{L}\p{N}]/u.test(fragment) || /^L\d+(-L?\d+)?$/.test(fragment)) return null;
+  if (!fragment || !/^[\p{L}\p{N}]/u.test(fragment) || LINE_ANCHOR.test(fragment)) return null;
   return { raw: cleaned, form: 'heading', line, fragment, deliberate: true };
 }
 
@@ -188,7 +189,10 @@ export const RELEASE_NOTE = /(^|\/)releasenotes\/notes\/[^/]+\.ya?ml$/i;
  */
 export function extractFromMarkdown(text: string, path?: string): RawReference[] {
   if (path === undefined || RELEASE_NOTE.test(path)) return extractAll(text);
-  if (isTemplateDocument(path, text)) return [];
+  // A README about a folder of templates is read; a skeleton is not: a README with placeholders, or
+  // one that is the page of a skeleton folder (`0000-kep-template/README.md`).
+  const readme = /(^|\/)readme\.[^/]+$/i.test(path) && !/(^|[/_.-])template\/readme\.[^/]+$/i.test(path);
+  if (isTemplateDocument(path, text) && (!readme || hasPlaceholders(text))) return [];
   const refs = extractAll(text);
   return classify(path, text) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
 }

@@ -6,11 +6,11 @@
 // site (a handful at most: a name defined everywhere is no reference to one thing); a name nothing
 // defines is watched where a few files beside the document use it (mention.ts).
 
-import { cliFiles } from './commands';
+import { cliFiles, isAutomaticFlag } from './commands';
 import { RELEASE_NOTE, type RawReference } from './extract';
 import { chartOf, isValuesFile, namedChart } from './helmValues';
 import { mentionSites, Neighbours } from './mention';
-import { pagePath, pageSources, siteOf, type DocSite } from './site';
+import { pagePath, pageSources, siteMayServe, siteOf, type DocSite } from './site';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
 import { basename, parentsOf, type Site, type Workspace } from './workspace';
@@ -43,8 +43,21 @@ export function joinPath(base: string, relative: string): string | null {
   return parts.join('/');
 }
 
-function fragmentTarget(ws: Workspace, path: string, fragment: string | undefined): Target | string {
-  if (!fragment) return { path, kind: 'file', symbol: null };
+/** A URL's fragment as the browser matches it: percent-decoded (`#3%EF%B8%8F⃣-x` is `#3️⃣-x`). */
+function decodedFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment; // a malformed escape is kept as written
+  }
+}
+
+function fragmentTarget(ws: Workspace, path: string, written: string | undefined): Target | string {
+  if (!written) return { path, kind: 'file', symbol: null };
+  const fragment = decodedFragment(written);
+  // A file drift gets no text of (secret-bearing, binary, past the size cap) is watched whole: its lines,
+  // headings and symbols cannot be seen, so a fragment in it is never called missing.
+  if (ws.text(path) === null) return { path, kind: 'file', symbol: null };
   if (lineRange(fragment)) return { path, kind: 'lines', symbol: fragment };
   if (MARKDOWN.test(path)) return { path, kind: 'heading', symbol: fragment.toLowerCase() };
   if (definitionsIn(ws, path, fragment).length) return { path, kind: 'symbol', symbol: fragment };
@@ -95,10 +108,17 @@ function candidatesFor(
   // A site that serves `a/b.md` at `/a/b/` resolves `../c/` from that folder URL.
   const fromPageUrl =
     site && source ? joinPath(`${site.root ? `${site.root}/` : ''}${pagePath(site, source)}`, path) : null;
+  // Middleman's image helper finds a relative image under the site's images/ folder when it is not beside the page.
+  const image =
+    form === 'link' && site?.generator === 'tech-docs' && IMAGE.test(path)
+      ? joinPath(`${site.root}/images`, path)
+      : null;
   // A command in a README runs from the repository root as often as from the README's folder.
-  const order = form === 'link' ? [relative, fromPageUrl] : [relative, fromProject, root];
+  const order = form === 'link' ? [relative, fromPageUrl, image] : [relative, fromProject, root];
   return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
 }
+
+const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
 
 /**
  * Source files of a published page (`x.html` → `x.html.md`...) or of a folder or extension-less link (its index page).
@@ -110,8 +130,22 @@ function publishedSources(path: string): Array<[string, ReferenceForm]> {
   return [];
 }
 
+/** Why a link finds nothing, with the file it probably meant: one at that path from the repository root. */
+function missingDetail(ws: Workspace, path: string, source: string | null): string {
+  const fromRoot = joinPath('', path.replace(/\\/g, '/'));
+  const meant = source && dirOf(source) && fromRoot && ws.isFile(fromRoot) ? fromRoot : null;
+  return meant
+    ? `${path} does not exist relative to ${dirOf(source)}/ (the repository has /${meant})`
+    : `${path} does not exist in the workspace`;
+}
+
 function resolvePath(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
   const path = ref.path!.replace(/\/+$/, '') || ref.path!;
+  // `[x]("https://…")`: the quotes make the address a relative path that exists nowhere, another site's or ours.
+  if (ref.form === 'link' && /^["'\u201c]/.test(path))
+    return [
+      { ok: false, form: ref.form, detail: `malformed link: the address ${ref.raw} is quoted (remove the quotes)` },
+    ];
   const site = ref.form === 'link' ? siteOf(ws, source) : null;
   for (const candidate of candidatesFor(ws, path, source, ref.form, site)) {
     if (ws.isFile(candidate)) {
@@ -139,11 +173,12 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
     }
   }
   // A site generates pages and serves assets its sources do not hold (proxies, taxonomies, a static folder):
-  // a root link or a page link there that matches no source is not known to be broken.
-  if (site && (path.startsWith('/') || !/\.(md|mdx|markdown|rst|erb)$/i.test(path))) return [];
+  // a root link or a page link there that matches no source is broken only when the site is known not to.
+  const pageLink = path.startsWith('/') || !/\.(md|mdx|markdown|rst|erb)$/i.test(path);
+  if (site && pageLink && siteMayServe(ws, site, candidatesFor(ws, path, source, ref.form, site))) return [];
   // A release note is published on the project's website: its root links (`/docs/ops/…`) are that site's pages.
   if (path.startsWith('/') && source && RELEASE_NOTE.test(source)) return [];
-  if (ref.deliberate) return [{ ok: false, form: ref.form, detail: `${ref.path} does not exist in the workspace` }];
+  if (ref.deliberate) return [{ ok: false, form: ref.form, detail: missingDetail(ws, ref.path!, source) }];
   if (ref.inBlock) return [];
   // A path in a code span is ours when it starts where ours do; `kubernetes.io/ingress.class` is not.
   // Its folder must be here too: docs describe other repositories' `config/locales/en.yml` as often as ours.
@@ -155,7 +190,29 @@ function resolvePath(ws: Workspace, ref: RawReference, source: string | null): R
   const joined = relative ? joinPath(dirOf(source), path) : null;
   const named = /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(path) || ref.path!.endsWith('/');
   const ours = relative && named && joined !== null && (dirOf(joined) === '' || ws.isDir(dirOf(joined)));
+  if (ours && path.startsWith('./')) return commandFile(ws, ref, path);
   return ours ? [{ ok: false, form: ref.form, detail: `${path} does not exist in the workspace` }] : [];
+}
+
+/**
+ * `./delete-accounts.sh` in a code span, not beside the document: a command run from the folder the page
+ * tells the reader to be in. It is the one file in the repository at that path's tail; several are
+ * ambiguous, none is broken.
+ */
+function commandFile(ws: Workspace, ref: RawReference, path: string): Resolution[] {
+  const tail = path.slice(2);
+  const matches = ws.withBasename(basename(tail)).filter((p) => p === tail || p.endsWith(`/${tail}`));
+  if (matches.length === 1) return fileResolution(ws, matches[0], ref.fragment, ref.form);
+  if (matches.length > 1)
+    return [
+      {
+        ok: false,
+        form: ref.form,
+        state: 'ambiguous',
+        detail: `ambiguous: ${matches.length} files are at ${tail} (${matches.slice(0, 5).join(', ')})`,
+      },
+    ];
+  return [{ ok: false, form: ref.form, detail: `${path} does not exist in the workspace` }];
 }
 
 function resolveFilename(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
@@ -235,7 +292,8 @@ function resolveSymbol(
       if (mentions.length) return mentions;
     }
     // A flag nothing defines is another tool's, unless the command line gives it to a program of ours.
-    const program = ref.form === 'flag' && ref.command ? programFiles(ws, ref.command, source) : [];
+    const program =
+      ref.form === 'flag' && ref.command && !isAutomaticFlag(name) ? programFiles(ws, ref.command, source) : [];
     if (!program.length) return [];
     const shown = program.slice(0, 3).join(', ') + (program.length > 3 ? ', …' : '');
     const detail = `${name} is not defined anywhere in the workspace: not by ${ref.command} (${shown}), nor elsewhere`;

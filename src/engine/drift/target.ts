@@ -6,6 +6,7 @@ import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
+import { siteOf } from './site';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
@@ -45,8 +46,27 @@ export function definitionsIn(ws: Workspace, path: string, name: string, finder?
   });
 }
 
-export function headingSlug(heading: string): string {
+/**
+ * A heading's text as the page shows it: a link shows its text (`[Loss of data](https://…)` is
+ * "Loss of data"), an image and HTML tags nothing. GitHub and the generators slug this, not the source.
+ */
+function renderedHeading(heading: string): string {
+  // Code spans are shown as written (`Future<Output = T>` is no tag); the text between them is rendered.
   return heading
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/!\[(?:[^\]\\]|\\.)*\](?:\([^)]*\)|\[[^\]]*\])/g, '')
+            .replace(/\[((?:[^\]\\]|\\.)*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
+            .replace(/<\/?[a-z][^>]*>/gi, ''),
+    )
+    .join('');
+}
+
+export function headingSlug(heading: string): string {
+  return renderedHeading(heading)
     .trim()
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -65,6 +85,46 @@ export function anchorKey(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+/**
+ * The heading ids a tech-docs page has (govuk_tech_docs' UniqueIdentifierGenerator over Redcarpet's
+ * header text): the HTML-escaped text (`'` is `&#39;`, so `we're` is `we-39-re`) with every run of
+ * characters other than a-z and 0-9 a dash; a repeated id takes the id of the closest heading above
+ * it of a higher level as a prefix (`what-we-decided-transit-gateway`), then `-2`, `-3`. Never
+ * GitHub's `-1`.
+ */
+export class TechDocsIds {
+  private readonly anchors: Array<{ id: string; level: number }> = [];
+
+  next(heading: string, level: number): string {
+    const escaped = renderedHeading(heading)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;');
+    let id = escaped
+      .toLowerCase()
+      .trim()
+      .replace(/[^0-9a-z]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+    if (this.taken(id)) {
+      const parent = [...this.anchors].reverse().find((a) => a.level < level);
+      if (parent) id = `${parent.id}-${id}`;
+    }
+    if (this.taken(id)) {
+      let n = 2;
+      while (this.taken(`${id}-${n}`)) n++;
+      id = `${id}-${n}`;
+    }
+    this.anchors.push({ id, level });
+    return id;
+  }
+
+  private taken(id: string): boolean {
+    return this.anchors.some((a) => a.id === id);
+  }
+}
+
 const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
 const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
@@ -78,7 +138,7 @@ const INCLUDES = /^\s*(--8<--|:::\s|\{%\s*include|\{\{[<%]|<%=\s*partial|\.\.\s+
  * template fills from front matter. A page that pulls in content from elsewhere (snippets, includes,
  * directives) may hold anchors its source does not show: the whole page stands for the section.
  */
-function sectionText(text: string, slug: string): string | null {
+function sectionText(text: string, slug: string, techDocs = false): string | null {
   const lines = text.split(/\r?\n/);
   const key = anchorKey(slug);
   let start = -1;
@@ -88,6 +148,7 @@ function sectionText(text: string, slug: string): string | null {
   if (title && anchorKey(title) === key) return text;
   // GitHub numbers repeated headings: the second `## Beta` is `#beta-1`.
   const seen = new Map<string, number>();
+  const ids = techDocs ? new TechDocsIds() : null;
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
@@ -96,13 +157,15 @@ function sectionText(text: string, slug: string): string | null {
     if (start >= 0) continue;
     if (m) {
       const id = EXPLICIT_ID.exec(m[2]);
-      const heading = m[2].replace(EXPLICIT_ID, '');
+      const heading = renderedHeading(m[2].replace(EXPLICIT_ID, ''));
       const repeat = seen.get(headingSlug(heading)) ?? 0;
       seen.set(headingSlug(heading), repeat + 1);
       const suffix = repeat ? `-${repeat}` : '';
-      const named =
-        anchorKey(heading) + (repeat ? String(repeat) : '') === key ||
-        `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
+      // A tech-docs page has its generator's ids (and no `-1`); the first of a heading also GitHub's slug.
+      const named = ids
+        ? anchorKey(ids.next(heading, m[1].length)) === key || (!repeat && anchorKey(heading) === key)
+        : anchorKey(heading) + (repeat ? String(repeat) : '') === key ||
+          `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
       if (named || (id && anchorKey(id[1]) === key)) {
         start = i;
         level = m[1].length;
@@ -120,8 +183,11 @@ function sectionText(text: string, slug: string): string | null {
   return INCLUDES.test(text) ? text : null;
 }
 
+/** GitHub's line anchors: `L10`, `L10-L20`, `L10-20`, and with columns as permalinks write them (`L152C1-L153C1`). */
+export const LINE_ANCHOR = /^L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?$/;
+
 export function lineRange(spec: string): [number, number] | null {
-  const m = /^L(\d+)(?:-L?(\d+))?$/.exec(spec);
+  const m = LINE_ANCHOR.exec(spec);
   if (!m) return null;
   const from = Number(m[1]);
   const to = m[2] ? Number(m[2]) : from;
@@ -139,7 +205,8 @@ function targetText(ws: Workspace, target: Target): string | null {
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;
-  if (target.kind === 'heading') return sectionText(text, target.symbol);
+  if (target.kind === 'heading')
+    return sectionText(text, target.symbol, siteOf(ws, target.path)?.generator === 'tech-docs');
   if (target.kind === 'mention') return mentionLines(text, target.symbol);
   if (target.kind === 'lines') {
     const range = lineRange(target.symbol);

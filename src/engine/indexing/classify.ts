@@ -325,6 +325,11 @@ export function isTemplateDocument(path: string, text: string): boolean {
   return isTemplate(path.toLowerCase(), baseName(path).toLowerCase(), text);
 }
 
+/** Whether a text has placeholders to fill in (`{title}`, `[short title]`, `NNNN`, `YYYY-MM-DD`). */
+export function hasPlaceholders(text: string): boolean {
+  return PLACEHOLDER.test(text);
+}
+
 /** Bold labels that open a line or a bullet (`**Impact**`, `- **Root cause:**`), lower-cased, as section names. */
 function boldLabels(text: string): string[] {
   return [...text.matchAll(/^[ \t]*(?:[-*+][ \t]+)?\*\*([^*\n]{1,60})\*\*/gm)].map((m) => m[1].toLowerCase());

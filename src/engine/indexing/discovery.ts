@@ -119,6 +119,8 @@ export interface DiscoveryRules {
    * list; a person who replaced the defaults chose what is indexed.
    */
   scripts?: boolean;
+  /** Accept secret-bearing files too: drift's listing knows they exist and never reads them (workspaceReader.ts). */
+  listSecrets?: boolean;
 }
 
 /** What a person configures: globs added to the defaults (or replacing them with `defaults: false`). */
@@ -194,7 +196,8 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
     allowBases.some((base) => base === folder || base.startsWith(`${folder}/`) || folder.startsWith(`${base}/`));
   const mayBeScript = (path: string) => scripts && !/\.[^/]*$/.test(path) && !exclude(path) && !isSecretFile(path);
   const accepts = (path: string) =>
-    allow(path) || ((include(path) || isRepoRecordPath(path)) && !exclude(path) && !isSecretFile(path));
+    allow(path) ||
+    ((include(path) || isRepoRecordPath(path)) && !exclude(path) && (!!rules.listSecrets || !isSecretFile(path)));
   return {
     // `.lore/` record files are always read: they are how a team's signed records arrive.
     // Secret-bearing files (secretFiles.ts) stay out whatever the lists say, unless a person allows one.

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Engine, LoreError, type IndexSummary } from '../../../src/engine';
+import { discoveryMatcher, discoveryRulesFrom, type DiscoveryConfig } from '../../../src/engine/indexing/discovery';
 import { WorkspaceFileSource } from '../../../src/host/fileSource';
 import { WasmSqlDatabase } from '../../../src/host/sqlite';
 import { readWorkspaceFile } from '../../../src/host/workspaceFiles';
@@ -112,7 +113,7 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
     assert.equal(summary.skipped, 1);
   });
 
-  it('uses one list of secret-bearing files: none is listed, read or served, whatever reads', async () => {
+  it('uses one list of secret-bearing files: none is read, served or indexed; drift lists them by name', async () => {
     const secrets = [
       '.npmrc',
       '.ssh/id_rsa',
@@ -127,12 +128,17 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
       writeFileSync(join(root, path), 'token = "t0k3n-value-here"\n');
     }
     const reader = new DiskWorkspaceReader(root);
+    // Drift knows they exist (a link to one is no broken link), by size and time only.
     assert.deepEqual(
-      reader.list().map((f) => f.path),
-      ['docs/guide.md'],
+      reader
+        .list()
+        .map((f) => f.path)
+        .sort(),
+      [...secrets, 'docs/guide.md'].sort(),
     );
     for (const path of secrets) {
       assert.equal(reader.read(path), null, path);
+      assert.match(reader.digest(path) ?? '', /^stat:\d+:\d+$/, path);
       assert.match(
         refusal(() => readWorkspaceFile(root, path)),
         /may hold secrets/,
@@ -141,6 +147,9 @@ describe('workspace boundaries (indexer, drift, read_file)', () => {
     }
     await index();
     assert.deepEqual(docs(), ['docs/guide.md']);
+    // Only drift's own reader lists them: a person's or a client's settings cannot ask for it.
+    const configured = discoveryRulesFrom({ listSecrets: true } as DiscoveryConfig);
+    assert.equal(discoveryMatcher(configured).accepts('deploy/PROD.TFVARS'), false);
   });
 
   it('serves through read_file a secret-bearing file a person allowed into the index, redacted', async () => {

@@ -1,6 +1,6 @@
 // Drift at the workspace's edges: a reference never makes Lore read a file outside the workspace
-// (through a symbolic link, `..` or an absolute path) nor a secret-bearing file the walk leaves
-// out; images and large files are real targets (fingerprinted by their bytes), not broken links;
+// (through a symbolic link, `..` or an absolute path) nor a secret-bearing file (drift knows
+// it exists, by its size and time, never its content); images and large files are real targets (fingerprinted by their bytes), not broken links;
 // and showing a record's drift does not walk the workspace.
 
 import assert from 'node:assert/strict';
@@ -34,7 +34,8 @@ describe('drift: workspace boundaries', function () {
   afterEach(() => s.cleanup());
 
   it(
-    'the disk reader answers nothing for paths outside the workspace, ' + 'through links, or to secret-bearing files',
+    'the disk reader answers nothing for paths outside the workspace or through links, ' +
+      'and only size and time for secret-bearing files',
     () => {
       const reader = new DiskWorkspaceReader(s.root);
       for (const path of [
@@ -42,14 +43,17 @@ describe('drift: workspace boundaries', function () {
         'alias.txt',
         '../outside/secret.txt',
         join(outside, 'secret.txt'),
-        '.env',
-        'config/credentials.json',
-        'infra/prod.tfvars',
         'docs/../../outside/secret.txt',
       ]) {
         assert.equal(reader.stat(path), null, path);
         assert.equal(reader.read(path), null, path);
         assert.equal(reader.digest(path), null, path);
+      }
+      for (const path of ['.env', 'config/credentials.json', 'infra/prod.tfvars']) {
+        const stat = reader.stat(path);
+        assert.ok(stat, path);
+        assert.equal(reader.read(path), null, path);
+        assert.equal(reader.digest(path), `stat:${stat.size}:${stat.mtimeMs}`, path);
       }
       assert.equal(reader.read('src/app.ts'), 'export const A = 1;\n', 'a plain file is read');
       assert.equal(
@@ -62,16 +66,16 @@ describe('drift: workspace boundaries', function () {
           .list()
           .map((f) => f.path)
           .sort(),
-        ['docs/guide.md', 'src/app.ts'],
+        ['.env', 'config/credentials.json', 'docs/guide.md', 'infra/prod.tfvars', 'src/app.ts'],
       );
     },
   );
 
-  it('a memory anchored through a link to a file outside the workspace is broken, not fingerprinted', () => {
+  it('a memory anchored through a link to a file outside the workspace is broken; one to .env exists', () => {
     const saved = s.engine.remember(person, memory({ anchors: ['linked/secret.txt', 'alias.txt', '.env'] }));
     const refs = s.engine.driftFindings({ key: saved.key, states: ALL_STATES });
     assert.deepEqual(refs.map((r) => [r.reference.raw, r.state, r.reference.target_path]).sort(), [
-      ['.env', 'broken', null],
+      ['.env', 'current', '.env'],
       ['alias.txt', 'broken', null],
       ['linked/secret.txt', 'broken', null],
     ]);

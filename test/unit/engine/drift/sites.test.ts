@@ -19,6 +19,7 @@ describe('drift: links resolve the way the docs site does', () => {
   it('tech-docs: /x.html and folder links find source/**/*.html.md(.erb); generated pages are no finding', () => {
     const s = driftSpace({
       'config/tech-docs.yml': 'host: https://docs.example\n',
+      'config.rb': 'data.repos.each { |r| proxy "/repos/#{r}.html", "repo.html" }\n',
       'source/manual/deploy.html.md':
         '---\ntitle: Deploy an app\n---\n\nSee ' +
         '[alerts](/manual/alerts.html#disk-full), [the ' +
