@@ -92,6 +92,10 @@ interface Embedded {
 }
 
 const LEXICAL = 'Recall is lexical-only meanwhile.';
+/** fetch's causes for a pooled connection the other side had closed (undici's, then the system's). */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+/** Attempts of one request while the pool hands out closed connections (then the endpoint is down). */
+const STALE_ATTEMPTS = 4;
 
 async function requestEmbeddings(
   url: URL,
@@ -101,22 +105,28 @@ async function requestEmbeddings(
 ): Promise<Embedded> {
   const where = shown(url);
   const timeout = AbortSignal.timeout(s.timeoutMs ?? 30_000);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(s.token ? { authorization: `Bearer ${s.token}` } : {}) },
-      body: JSON.stringify({ model: s.model, input: texts }),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-  } catch (error) {
-    if (signal?.aborted) {
-      throw signal.reason instanceof Error
-        ? signal.reason
-        : new DOMException('The embedding was cancelled', 'AbortError');
+  let response: Response | undefined;
+  for (let attempt = 1; !response; attempt++) {
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(s.token ? { authorization: `Bearer ${s.token}` } : {}) },
+        body: JSON.stringify({ model: s.model, input: texts }),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      if (signal?.aborted) {
+        throw signal.reason instanceof Error
+          ? signal.reason
+          : new DOMException('The embedding was cancelled', 'AbortError');
+      }
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      // A kept-alive connection the endpoint closed (it restarted, or timed the connection out) fails
+      // with no answer; embedding is a pure function of the texts, so asking again is safe. Each failed
+      // attempt uses up one such connection of fetch's pool, and the pool opens a new one when none is left.
+      if (attempt < STALE_ATTEMPTS && STALE_CONNECTION.has(cause) && !timeout.aborted) continue;
+      throw new EndpointUnreachable(`the embedding endpoint ${where} did not answer (${cause})`);
     }
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new EndpointUnreachable(`the embedding endpoint ${where} did not answer (${cause})`);
   }
   if (response.status === 401 || response.status === 403) {
     const check = 'check LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN';
