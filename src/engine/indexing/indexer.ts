@@ -12,6 +12,7 @@ import { chunkDocument, documentTitle } from './chunk';
 import { chartRootsOf, classify, pageReadmesOf } from './classify';
 import {
   catalog,
+  type CatalogEntry,
   countPending,
   deleteDoc,
   dropOtherModels,
@@ -136,8 +137,15 @@ export async function* indexWorkspace(
   const present = new Set(files.map((f) => f.path));
   const chartRoots = chartRootsOf(files.map((f) => f.path));
   const pageReadmes = pageReadmesOf(files.map((f) => f.path));
-  // Content of files that disappeared, by hash: a new path with the same content is a rename.
-  const vanished = new Map([...known.values()].filter((e) => !present.has(e.path)).map((e) => [e.content_hash, e]));
+  // Files that disappeared, by content hash (several files may share one: copies of a Dockerfile,
+  // empty __init__.py): a new path with the same content is a rename of one of them; the rest go.
+  const vanished = new Map<string, CatalogEntry[]>();
+  for (const e of known.values()) {
+    if (present.has(e.path)) continue;
+    const same = vanished.get(e.content_hash);
+    if (same) same.push(e);
+    else vanished.set(e.content_hash, [e]);
+  }
 
   let batch: Array<() => void> = [];
   let batchChunks = 0;
@@ -204,9 +212,8 @@ export async function* indexWorkspace(
     if (entry && entry.content_hash === hash && !options.full) {
       batch.push(() => touchDoc(ctx.db, entry.id, file.mtimeMs));
       summary.unchanged++;
-    } else if (!entry && vanished.has(hash)) {
-      const moved = vanished.get(hash)!;
-      vanished.delete(hash);
+    } else if (!entry && vanished.get(hash)?.length) {
+      const moved = vanished.get(hash)!.pop()!;
       batch.push(() => renameDoc(ctx.db, moved.id, file.path, file.mtimeMs, now));
       batchPaths.push(moved.path, file.path);
       summary.renamed++;
@@ -235,11 +242,11 @@ export async function* indexWorkspace(
     }
   }
   if (!summary.cancelled) {
-    for (const gone of vanished.values()) {
+    for (const gone of [...vanished.values()].flat()) {
       batch.push(() => deleteDoc(ctx.db, gone.id));
       batchPaths.push(gone.path);
+      summary.deleted++;
     }
-    summary.deleted = vanished.size;
   }
   commit();
   ctx.db.flush?.();

@@ -163,6 +163,28 @@ describe('workspace index', () => {
     },
   );
 
+  it('removes every deleted copy of one content, and renames one of them', async () => {
+    // Identical files are common in a monorepo (a Dockerfile per service, empty __init__.py).
+    const dockerfile = 'FROM node:20\nCMD ["node", "server.js"]\n';
+    for (const service of ['api', 'web', 'jobs', 'mail']) {
+      mkdirSync(join(root, 'services', service), { recursive: true });
+      writeFileSync(join(root, 'services', service, 'Dockerfile'), dockerfile);
+    }
+    assert.equal((await drain(engine, root)).indexed, 14);
+    const stored = () =>
+      db.all<{ path: string }>("SELECT path FROM docs WHERE path LIKE 'services/%' ORDER BY path").map((d) => d.path);
+    // Three copies go and one comes back under a new name: one rename, two deletes.
+    for (const service of ['api', 'web', 'jobs']) rmSync(join(root, 'services', service), { recursive: true });
+    mkdirSync(join(root, 'services', 'billing'));
+    writeFileSync(join(root, 'services', 'billing', 'Dockerfile'), dockerfile);
+    const after = await drain(engine, root);
+    assert.deepEqual([after.indexed, after.renamed, after.deleted], [0, 1, 2]);
+    assert.deepEqual(stored(), ['services/billing/Dockerfile', 'services/mail/Dockerfile']);
+    rmSync(join(root, 'services'), { recursive: true });
+    assert.equal((await drain(engine, root)).deleted, 2);
+    assert.deepEqual(stored(), [], 'no copy is left in the index');
+  });
+
   it('stops between batches when cancelled, keeping what was committed', async () => {
     const controller = new AbortController();
     const run = engine.index(new WorkspaceFileSource(root), { batchSize: 2, signal: controller.signal });

@@ -34,11 +34,13 @@ describe('an embedding endpoint that drops a kept-alive connection', () => {
   });
 
   it('asks again until a new connection answers, and gets every vector', async () => {
-    const embedder = await createEndpointEmbedder({ url, model: 'stub' });
-    assert.ok(embedder instanceof EndpointEmbedder, JSON.stringify(embedder));
+    const made = await createEndpointEmbedder({ url, model: 'stub' });
+    assert.ok(made instanceof EndpointEmbedder, JSON.stringify(made));
+    const embedder: EndpointEmbedder = made;
     // fetch keeps the answered connections for the next requests: each of these meets closed ones first.
     for (let i = 0; i < 5; i++) {
-      const [vector] = await embedder.embed([`question ${i}`]);
+      const vectors: Float32Array[] = await embedder.embed([`question ${i}`]);
+      const [vector] = vectors;
       assert.deepEqual(
         Array.from(vector),
         [Math.fround(0.6), Math.fround(0.8), 0],
