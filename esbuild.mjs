@@ -86,7 +86,8 @@ await Promise.all([
     outfile: 'dist/cliMain.js',
     banner: { js: CLI_MAIN_BANNER },
     plugins: [mcpSdkShims, builtinImports],
-    // A one-shot recall runs the model in-process (src/host/embed/modelSession.ts), from node_modules as the worker does.
+    // A one-shot recall runs the model in-process (src/host/embed/modelSession.ts), from
+    // node_modules as the worker does.
     external: EMBED_EXTERNAL,
   }),
   build({

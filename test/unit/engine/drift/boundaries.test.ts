@@ -1,7 +1,8 @@
 // Drift at the workspace's edges: a reference never makes Lore read a file outside the workspace
 // (through a symbolic link, `..` or an absolute path) nor a secret-bearing file (drift knows
-// it exists, by its size and time, never its content); images and large files are real targets (fingerprinted by their bytes), not broken links;
-// and showing a record's drift does not walk the workspace.
+// it exists, by its size and time, never its content); images and large files are real targets
+// (fingerprinted by their bytes), not broken links; and showing a record's drift does not walk the
+// workspace.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
