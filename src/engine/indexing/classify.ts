@@ -372,9 +372,7 @@ function classifyProse(path: string, name: string, text: string, page = false): 
 
   // Nygard's sections, and MADR's (considered options, decision drivers) in any folder.
   const decisionHeadings = decisionSections(hs);
-  const adrPath =
-    ADR_FOLDER.test(lower) ||
-    /^(adr|ADR)[-_ ]?\d+/.test(name);
+  const adrPath = ADR_FOLDER.test(lower) || /^(adr|ADR)[-_ ]?\d+/.test(name);
   if (fm.type === 'adr') return 'adr';
   if (adrPath && (decisionHeadings >= 1 || /\bstatus\b/.test(head) || /^(adr)?[-_ ]?\d+/.test(lname))) return 'adr';
   if (isDecisionRecord(text, hs)) return 'adr';
@@ -402,7 +400,8 @@ function classifyProse(path: string, name: string, text: string, page = false): 
   // An alert's page, and a page that calls itself a runbook, is one.
   if (/(^|\/)alerts\//.test(lower) || /runbook|playbook/.test(lname) || fm.type === 'runbook') return 'runbook';
   // A runbook folder holds runbooks, but a page there with no procedure at all explains (a guide).
-  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower)) return hasProcedure(procedureShape(text)) ? 'runbook' : 'guide';
+  if (/(^|\/)(runbooks?|playbooks?|sops?)\//.test(lower))
+    return hasProcedure(procedureShape(text)) ? 'runbook' : 'guide';
   // Docs sites declare a page's purpose in front matter (Diátaxis-style `type: learn`, `explanation`...).
   if (/^(learn|explanation|concept|reference|tutorial|overview)$/.test((fm.type ?? '').toLowerCase())) return 'guide';
   // A page with nothing but its title (a docs site's section index filled by the generator) says nothing.

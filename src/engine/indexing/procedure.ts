@@ -46,7 +46,8 @@ export function isImperative(line: string): boolean {
 }
 
 /** A sentence that tells the reader what to do: "you can run ...", "you'll need to restart ...". */
-const INSTRUCTION = /\byou(?: can| could| need to| must| should| have to| will need to| may need to|'ll need to) [a-z]/i;
+const INSTRUCTION =
+  /\byou(?: can| could| need to| must| should| have to| will need to| may need to|'ll need to) [a-z]/i;
 
 /**
  * What sets a procedure off, in its opening lines: a condition on an alert, an incident, an outage,
