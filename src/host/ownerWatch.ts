@@ -65,13 +65,14 @@ export class OwnerWatch {
     if (this.watch.pending) await this.index();
     // The indexed ones were checked as their batches committed; the rest are checked here.
     const unindexed = this.touched.filter((path) => !this.watch.lists(path));
-    this.touched = [];
+    this.touched = unindexed;
     if (!unindexed.length) return;
     let stale = 0;
     // A branch switch can touch thousands of files: checked a slice at a time, so requests are answered in between.
-    for (let i = 0; i < unindexed.length; i += DRIFT_PATHS_PER_CHECK) {
-      const slice = unindexed.slice(i, i + DRIFT_PATHS_PER_CHECK);
+    while (this.touched.length) {
+      const slice = this.touched.slice(0, DRIFT_PATHS_PER_CHECK);
       const findings = await this.access.use((engine) => engine.driftCheck(slice));
+      this.touched = this.touched.slice(slice.length);
       stale += findings.filter((f) => f.state !== 'current').length;
     }
     this.logger.debug(`drift: checked the references into ${unindexed.length} changed file(s) the index leaves out`);

@@ -10,6 +10,10 @@ import type { Workspace } from './workspace';
 
 /** More files than this using the name beside the document: a common word, not a reference. */
 export const MAX_MENTION_FILES = 3;
+/** A document's folder is searched for names only when it holds at most this many code or config files… */
+const MAX_NEIGHBOUR_FILES = 100;
+/** …of at most this many bytes together. */
+const MAX_NEIGHBOUR_BYTES = 8 * 1024 * 1024;
 
 /**
  * Prose beside the document (and release notes, prose written as YAML) repeats the name, and a
@@ -92,10 +96,14 @@ function implementsNames(path: string, source: string): boolean {
  */
 export function mentionSites(near: Neighbours, name: string, source: string): string[] {
   const out: string[] = [];
-  for (const path of near
-    .filesIn(folderOf(source))
-    .filter((p) => implementsNames(p, source))
-    .sort()) {
+  const candidates = near.filesIn(folderOf(source)).filter((p) => implementsNames(p, source));
+  // A folder of many or large files beside the document (fixtures, data) is not its code: searching
+  // it for every name the document writes would cost names × bytes.
+  if (candidates.length > MAX_NEIGHBOUR_FILES) return [];
+  let bytes = 0;
+  for (const path of candidates) bytes += near.ws.stat(path)?.size ?? 0;
+  if (bytes > MAX_NEIGHBOUR_BYTES) return [];
+  for (const path of candidates.sort()) {
     const text = near.text(path);
     if (text === null || mentionLines(text, name) === null) continue;
     out.push(path);

@@ -50,6 +50,7 @@ import {
   type WorkspaceReader,
 } from './types';
 import { basename, parentsOf, Workspace } from './workspace';
+import { forgetSites } from './site';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
@@ -344,6 +345,7 @@ export class DriftService {
       ws.refresh([path]);
       yield;
     }
+    forgetSites(ws, unique);
     const docs = unique.filter((p) => DRIFT_SOURCE.test(p));
     if (warm && docs.length) yield* ws.indexingSymbols();
     this.settleRemotes(ws);

@@ -46,6 +46,16 @@ function join(dir: string, name: string): string {
   return [dir, name].filter(Boolean).join('/').replace(/\/+$/, '');
 }
 
+/** A file whose change can change what a site is or which pages it makes (its config, the project's Ruby). */
+const SITE_INPUT = /(^|\/)(mkdocs\.ya?ml|tech-docs\.yml|config\.rb|_config\.ya?ml|[^/]+\.rb)$/;
+
+/** After these paths changed: the sites and the pages they make are worked out again when next asked. */
+export function forgetSites(ws: Workspace, paths: readonly string[]): void {
+  if (!paths.some((p) => SITE_INPUT.test(p))) return;
+  cache.delete(ws);
+  generatedCache.delete(ws);
+}
+
 /** Every site the workspace's configuration files declare, deepest root first. */
 export function docSites(ws: Workspace): DocSite[] {
   let sites = cache.get(ws);
@@ -173,7 +183,9 @@ function mkdocsGenerated(ws: Workspace, site: DocSite): Generated | null {
   const inline = /^plugins:[ \t]*\[([^\]]*)\]/m.exec(config)?.[1];
   // The plugins are the list items of the least indent: deeper ones are a plugin's options (`lang: [en]`).
   const items = [...plugins.matchAll(/^([ \t]*)-[ \t]+["']?([\w.-]+)/gm)];
-  const indent = Math.min(...items.map((m) => m[1].length));
+  // A loop, not Math.min(...items): a configuration of many list items must not overflow the stack.
+  let indent = Infinity;
+  for (const m of items) indent = Math.min(indent, m[1].length);
   const names = inline
     ? inline.split(',').map((n) => n.trim().replace(/^["']|["']$/g, ''))
     : items.filter((m) => m[1].length === indent).map((m) => m[2]);

@@ -46,11 +46,16 @@ export function definitionsIn(ws: Workspace, path: string, name: string, finder?
   });
 }
 
+/** Headings longer than this are slugged as written (see renderedHeading). */
+const MAX_RENDERED_HEADING = 1000;
+
 /**
  * A heading's text as the page shows it: a link shows its text (`[Loss of data](https://…)` is
  * "Loss of data"), an image and HTML tags nothing. GitHub and the generators slug this, not the source.
  */
 function renderedHeading(heading: string): string {
+  // A line this long is no heading anyone links to; rendering it would rescan it from every `[` and `<`.
+  if (heading.length > MAX_RENDERED_HEADING) return heading;
   // Code spans are shown as written (`Future<Output = T>` is no tag); the text between them is rendered.
   return heading
     .split(/(`+[^`]*`+)/)
@@ -93,7 +98,11 @@ export function anchorKey(text: string): string {
  * GitHub's `-1`.
  */
 export class TechDocsIds {
-  private readonly anchors: Array<{ id: string; level: number }> = [];
+  private readonly ids = new Set<string>();
+  /** The last id given at each heading level (1–6): a repeat's prefix is the closest one above it. */
+  private readonly lastAt: Array<string | undefined> = [];
+  /** Per repeated id, the next `-n` to try: a page of many identical headings stays linear. */
+  private readonly nextNumber = new Map<string, number>();
 
   next(heading: string, level: number): string {
     const escaped = renderedHeading(heading)
@@ -107,21 +116,27 @@ export class TechDocsIds {
       .trim()
       .replace(/[^0-9a-z]+/g, '-')
       .replace(/^-+|-+$/g, '');
-    if (this.taken(id)) {
-      const parent = [...this.anchors].reverse().find((a) => a.level < level);
-      if (parent) id = `${parent.id}-${id}`;
+    if (this.ids.has(id)) {
+      const parent = this.parentOf(level);
+      if (parent !== undefined) id = `${parent}-${id}`;
     }
-    if (this.taken(id)) {
-      let n = 2;
-      while (this.taken(`${id}-${n}`)) n++;
+    if (this.ids.has(id)) {
+      let n = this.nextNumber.get(id) ?? 2;
+      while (this.ids.has(`${id}-${n}`)) n++;
+      this.nextNumber.set(id, n + 1);
       id = `${id}-${n}`;
     }
-    this.anchors.push({ id, level });
+    this.ids.add(id);
+    this.lastAt[level] = id;
+    // A heading closes the sections below its level: they are no longer "above" what follows.
+    this.lastAt.length = level + 1;
     return id;
   }
 
-  private taken(id: string): boolean {
-    return this.anchors.some((a) => a.id === id);
+  /** The id of the closest heading above of a higher level (a lower number). */
+  private parentOf(level: number): string | undefined {
+    for (let l = level - 1; l >= 1; l--) if (this.lastAt[l] !== undefined) return this.lastAt[l];
+    return undefined;
   }
 }
 

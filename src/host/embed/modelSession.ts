@@ -93,6 +93,7 @@ export async function loadModelSession(init: WorkerInit): Promise<ModelSession> 
   const session = await ort.InferenceSession.create(init.modelFile, { logSeverityLevel: 3, ...sessionOptions });
   const output = HIDDEN_OUTPUTS.find((name) => session.outputNames.includes(name));
   if (!output) {
+    await session.release().catch(() => undefined);
     throw new Error(
       `the ONNX model has none of the outputs ${HIDDEN_OUTPUTS.join(', ')} ` +
         `(it has ${session.outputNames.join(', ')}): it is not a feature-extraction model`,
@@ -120,7 +121,11 @@ export async function loadModelSession(init: WorkerInit): Promise<ModelSession> 
     }
     return { dims: pool.dims, vectors: pool.finish() };
   };
-  const { dims } = await embed(['lore']);
+  // A model that loads but cannot embed (wrong inputs, a broken graph) frees its session before saying so.
+  const { dims } = await embed(['lore']).catch(async (error: unknown) => {
+    await session.release().catch(() => undefined);
+    throw error;
+  });
   const release = () => session.release();
   return {
     dims,

@@ -187,6 +187,15 @@ describe('drift: names that are not mentions', () => {
     withFixture((s) => assert.deepEqual(s.refs('tools/certs/NOTES.md', 'shared-name'), []), { ...four, ...note });
   });
 
+  it('a folder of more than 100 code or config files beside the document is not searched for names', () => {
+    const note = { 'data/README.md': '# Fixtures\nThe `fixture-token` value.\n' };
+    const few: Record<string, string> = { 'data/use.json': '{"name": "fixture-token"}\n' };
+    withFixture((s) => assert.equal(s.refs('data/README.md', 'fixture-token').length, 1), { ...few, ...note });
+    const many = { ...few };
+    for (let i = 0; i < 100; i++) many[`data/case-${i}.json`] = `{"case": ${i}}\n`;
+    withFixture((s) => assert.deepEqual(s.refs('data/README.md', 'fixture-token'), []), { ...many, ...note });
+  });
+
   it('a name only a code block writes, or only prose, a diagram, a generated line or another folder uses', () => {
     withFixture(
       (s) => {
