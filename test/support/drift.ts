@@ -93,3 +93,17 @@ export function driftSpace(
   for (const [path, text] of Object.entries(files)) space.write(path, text);
   return space;
 }
+
+/** Runs `work` in a fresh drift space and removes it afterwards, whatever `work` does. */
+export function withDriftSpace(
+  files: Record<string, string>,
+  work: (space: DriftSpace) => void,
+  repositories: string[] = [],
+): void {
+  const space = driftSpace(files, repositories);
+  try {
+    work(space);
+  } finally {
+    space.cleanup();
+  }
+}

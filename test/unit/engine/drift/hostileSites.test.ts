@@ -6,7 +6,7 @@
 
 import { strict as assert } from 'node:assert';
 import { headingSlug, TechDocsIds } from '../../../../src/engine/drift/target';
-import { driftSpace } from '../../../support/drift';
+import { withDriftSpace } from '../../../support/drift';
 
 describe('drift on hostile pages and site configurations', () => {
   it('slugs a heading line of 200,000 brackets as written (no rendering pass per bracket)', () => {
@@ -41,39 +41,36 @@ describe('drift on hostile pages and site configurations', () => {
   it("reads an mkdocs.yml of 170,000 plugin options' list items without overflowing the stack", () => {
     // Under the 1 MiB a file is read to: one plugin, then a list of its options, one item a line.
     const config = `site_name: x\nplugins:\n\t- search:\n\t\t\tlang:\n${'\t\t- x\n'.repeat(170_000)}`;
-    const s = driftSpace({ 'mkdocs.yml': config, 'docs/index.md': '# Home\n[gone](gone/)\n' });
-    try {
+    withDriftSpace({ 'mkdocs.yml': config, 'docs/index.md': '# Home\n[gone](gone/)\n' }, (s) => {
       s.engine.driftScan();
       const states = s.all().map((f) => `${f.reference.raw} ${f.state}`);
       assert.deepEqual(states, ['gone/ broken'], 'the site makes no such page: the link is broken');
-    } finally {
-      s.cleanup();
-    }
+    });
   });
 });
 
 describe('a site configuration changed while drift keeps its workspace', () => {
   it('a plugin added to mkdocs.yml is seen by the next check: a new page link is no longer called broken', () => {
-    const s = driftSpace({
-      'mkdocs.yml': 'site_name: x\nplugins:\n  - search\n',
-      'docs/index.md': '# Home\n[gone](gone/)\n',
-    });
-    try {
-      s.engine.driftScan();
-      s.engine.driftCheck(['docs/index.md']);
-      assert.deepEqual(
-        s.all().map((f) => `${f.reference.raw} ${f.state}`),
-        ['gone/ broken'],
-      );
-      // A plugin that makes pages the configuration does not list (the blog's posts): then a doc names one.
-      s.write('mkdocs.yml', 'site_name: x\nplugins:\n  - search\n  - blog\n');
-      s.engine.driftCheck(['mkdocs.yml']);
-      s.write('docs/index.md', '# Home\n[gone](gone/) and [the post](blog/2024/01/hello/)\n');
-      s.engine.driftCheck(['docs/index.md']);
-      const raws = s.all().map((f) => f.reference.raw);
-      assert.ok(!raws.includes('blog/2024/01/hello/'), `the blog's page is not called broken: ${raws.join(', ')}`);
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'mkdocs.yml': 'site_name: x\nplugins:\n  - search\n',
+        'docs/index.md': '# Home\n[gone](gone/)\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        s.engine.driftCheck(['docs/index.md']);
+        assert.deepEqual(
+          s.all().map((f) => `${f.reference.raw} ${f.state}`),
+          ['gone/ broken'],
+        );
+        // A plugin that makes pages the configuration does not list (the blog's posts): then a doc names one.
+        s.write('mkdocs.yml', 'site_name: x\nplugins:\n  - search\n  - blog\n');
+        s.engine.driftCheck(['mkdocs.yml']);
+        s.write('docs/index.md', '# Home\n[gone](gone/) and [the post](blog/2024/01/hello/)\n');
+        s.engine.driftCheck(['docs/index.md']);
+        const raws = s.all().map((f) => f.reference.raw);
+        assert.ok(!raws.includes('blog/2024/01/hello/'), `the blog's page is not called broken: ${raws.join(', ')}`);
+      },
+    );
   });
 });

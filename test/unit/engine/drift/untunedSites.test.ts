@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { driftSpace, type DriftSpace } from '../../../support/drift';
+import { withDriftSpace, type DriftSpace } from '../../../support/drift';
 
 function states(space: DriftSpace, source: string): Record<string, string> {
   return Object.fromEntries(
@@ -28,7 +28,7 @@ const URL = 'https://github.com/acme/platform/blob/main';
 describe('drift on untuned repositories: secret-bearing files', () => {
   it('a link to a *.tfvars.json or .env is to a file that exists; its content is never read or hashed', () => {
     const secret = '{"client_secret": "s3cr3t-value-never-stored"}\n';
-    const s = driftSpace(
+    withDriftSpace(
       {
         'cluster/config/test.tfvars.json': secret,
         'app/.env': 'TOKEN=abc-never-stored\n',
@@ -37,57 +37,55 @@ describe('drift on untuned repositories: secret-bearing files', () => {
           `[line 20](${URL}/cluster/config/test.tfvars.json#L20), [env](../app/.env) ` +
           'and [prod](../cluster/config/prod.tfvars).\n',
       },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'documentation/onboarding.md'), {
+          [`${URL}/cluster/config/test.tfvars.json`]: 'current',
+          [`${URL}/cluster/config/test.tfvars.json#L20`]: 'current',
+          '../app/.env': 'current',
+          '../cluster/config/prod.tfvars': 'broken',
+        });
+        const hash = createHash('sha256').update(secret).digest('hex');
+        for (const raw of [`${URL}/cluster/config/test.tfvars.json`, `${URL}/cluster/config/test.tfvars.json#L20`]) {
+          const [row] = s.rows('documentation/onboarding.md', raw);
+          assert.match(row.fingerprint ?? '', /^stat:\d+:\d+$/, 'fingerprinted by size and time only');
+          assert.ok(!row.fingerprint!.includes(hash));
+        }
+        s.reopen(); // closes the store, so every page is on disk
+        const store = readFileSync(join(s.root, '..', 'lore.db'));
+        assert.ok(!store.includes('s3cr3t-value-never-stored') && !store.includes('abc-never-stored'));
+        assert.ok(!store.includes(hash), 'the content hash is not stored either');
+      },
       REPO,
     );
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'documentation/onboarding.md'), {
-        [`${URL}/cluster/config/test.tfvars.json`]: 'current',
-        [`${URL}/cluster/config/test.tfvars.json#L20`]: 'current',
-        '../app/.env': 'current',
-        '../cluster/config/prod.tfvars': 'broken',
-      });
-      const hash = createHash('sha256').update(secret).digest('hex');
-      for (const raw of [`${URL}/cluster/config/test.tfvars.json`, `${URL}/cluster/config/test.tfvars.json#L20`]) {
-        const [row] = s.rows('documentation/onboarding.md', raw);
-        assert.match(row.fingerprint ?? '', /^stat:\d+:\d+$/, 'fingerprinted by size and time only');
-        assert.ok(!row.fingerprint!.includes(hash));
-      }
-      s.reopen(); // closes the store, so every page is on disk
-      const store = readFileSync(join(s.root, '..', 'lore.db'));
-      assert.ok(!store.includes('s3cr3t-value-never-stored') && !store.includes('abc-never-stored'));
-      assert.ok(!store.includes(hash), 'the content hash is not stored either');
-    } finally {
-      s.cleanup();
-    }
   });
 });
 
 describe('drift on untuned repositories: heading anchors', () => {
   it('a heading that is (or holds) a Markdown link is slugged from the link text', () => {
-    const s = driftSpace({
-      'documentation/disaster-recovery.md':
-        '# Disaster recovery\n- [One](#scenario-1-loss-of-database-server)\n- [Two](#scenario-2-loss-of-data)\n\n' +
-        '### [Scenario 1: Loss of database server](https://example.org/runbook)\n\nText.\n\n' +
-        '### Scenario 2: [Loss of data](https://example.org/data)\n\nText.\n\n' +
-        '## `Future<Output = T>` in code stays as written\n',
-      'documentation/testing.md':
-        '# Testing\nSee [one](disaster-recovery.md#scenario-1-loss-of-database-server) and ' +
-        '[code](disaster-recovery.md#futureoutput--t-in-code-stays-as-written).\n',
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'documentation/disaster-recovery.md'), {
-        '#scenario-1-loss-of-database-server': 'current',
-        '#scenario-2-loss-of-data': 'current',
-      });
-      assert.deepEqual(states(s, 'documentation/testing.md'), {
-        'disaster-recovery.md#scenario-1-loss-of-database-server': 'current',
-        'disaster-recovery.md#futureoutput--t-in-code-stays-as-written': 'current',
-      });
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'documentation/disaster-recovery.md':
+          '# Disaster recovery\n- [One](#scenario-1-loss-of-database-server)\n- [Two](#scenario-2-loss-of-data)\n\n' +
+          '### [Scenario 1: Loss of database server](https://example.org/runbook)\n\nText.\n\n' +
+          '### Scenario 2: [Loss of data](https://example.org/data)\n\nText.\n\n' +
+          '## `Future<Output = T>` in code stays as written\n',
+        'documentation/testing.md':
+          '# Testing\nSee [one](disaster-recovery.md#scenario-1-loss-of-database-server) and ' +
+          '[code](disaster-recovery.md#futureoutput--t-in-code-stays-as-written).\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'documentation/disaster-recovery.md'), {
+          '#scenario-1-loss-of-database-server': 'current',
+          '#scenario-2-loss-of-data': 'current',
+        });
+        assert.deepEqual(states(s, 'documentation/testing.md'), {
+          'disaster-recovery.md#scenario-1-loss-of-database-server': 'current',
+          'disaster-recovery.md#futureoutput--t-in-code-stays-as-written': 'current',
+        });
+      },
+    );
   });
 
   it("tech-docs ids: an apostrophe is -39-, a repeat takes its parent's id, GitHub's -1 does not exist", () => {
@@ -96,33 +94,33 @@ describe('drift on untuned repositories: heading anchors', () => {
       '##### Transit Gateway\n\nOne.\n\n#### Transit Gateway\n\nTwo.\n\n## NACLs\n\n' +
       'See [fix](#what-we-39-re-trying-to-fix), [tgw](#what-we-decided-transit-gateway), ' +
       '[first](#transit-gateway) and [github](#transit-gateway-1).\n';
-    const s = driftSpace({
-      'config/tech-docs.yml': 'host: https://docs.example\n',
-      'source/concepts/networking.html.md.erb': page,
-      'source/runbooks/vpcs.html.md.erb':
-        '# VPCs\nSee [tgw](../concepts/networking.html#what-we-decided-transit-gateway).\n',
-      // The same page on GitHub (no tech-docs site): GitHub numbers the repeat.
-      'docs/networking.md': page.replace('[github](#transit-gateway-1)', '[github](#transit-gateway-1) ok'),
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'source/concepts/networking.html.md.erb'), {
-        '#what-we-39-re-trying-to-fix': 'current',
-        '#what-we-decided-transit-gateway': 'current',
-        '#transit-gateway': 'current',
-        '#transit-gateway-1': 'broken',
-      });
-      assert.deepEqual(states(s, 'source/runbooks/vpcs.html.md.erb'), {
-        '../concepts/networking.html#what-we-decided-transit-gateway': 'current',
-      });
-      assert.equal(states(s, 'docs/networking.md')['#transit-gateway-1'], 'current', 'GitHub does number it');
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'config/tech-docs.yml': 'host: https://docs.example\n',
+        'source/concepts/networking.html.md.erb': page,
+        'source/runbooks/vpcs.html.md.erb':
+          '# VPCs\nSee [tgw](../concepts/networking.html#what-we-decided-transit-gateway).\n',
+        // The same page on GitHub (no tech-docs site): GitHub numbers the repeat.
+        'docs/networking.md': page.replace('[github](#transit-gateway-1)', '[github](#transit-gateway-1) ok'),
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'source/concepts/networking.html.md.erb'), {
+          '#what-we-39-re-trying-to-fix': 'current',
+          '#what-we-decided-transit-gateway': 'current',
+          '#transit-gateway': 'current',
+          '#transit-gateway-1': 'broken',
+        });
+        assert.deepEqual(states(s, 'source/runbooks/vpcs.html.md.erb'), {
+          '../concepts/networking.html#what-we-decided-transit-gateway': 'current',
+        });
+        assert.equal(states(s, 'docs/networking.md')['#transit-gateway-1'], 'current', 'GitHub does number it');
+      },
+    );
   });
 
   it('line anchors with columns are lines; a percent-encoded fragment is decoded before matching', () => {
-    const s = driftSpace(
+    withDriftSpace(
       {
         'cluster/grafana.tf': 'a\nb\nc\nd\n',
         'documentation/redis.md': '# Redis\n\n##### 3️⃣ Migrate the data\n\nSteps.\n',
@@ -130,91 +128,89 @@ describe('drift on untuned repositories: heading anchors', () => {
           `# Steps\n[lines](${URL}/cluster/grafana.tf#L2C1-L3C1), [past](${URL}/cluster/grafana.tf#L9C1-L10C1) ` +
           `and [step](${URL}/documentation/redis.md#3%EF%B8%8F%E2%83%A3-migrate-the-data).\n`,
       },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'documentation/steps.md'), {
+          [`${URL}/cluster/grafana.tf#L2C1-L3C1`]: 'current',
+          [`${URL}/cluster/grafana.tf#L9C1-L10C1`]: 'broken',
+          [`${URL}/documentation/redis.md#3%EF%B8%8F%E2%83%A3-migrate-the-data`]: 'current',
+        });
+        assert.match(detail(s, 'documentation/steps.md', `${URL}/cluster/grafana.tf#L9C1-L10C1`), /has no lines/);
+      },
       REPO,
     );
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'documentation/steps.md'), {
-        [`${URL}/cluster/grafana.tf#L2C1-L3C1`]: 'current',
-        [`${URL}/cluster/grafana.tf#L9C1-L10C1`]: 'broken',
-        [`${URL}/documentation/redis.md#3%EF%B8%8F%E2%83%A3-migrate-the-data`]: 'current',
-      });
-      assert.match(detail(s, 'documentation/steps.md', `${URL}/cluster/grafana.tf#L9C1-L10C1`), /has no lines/);
-    } finally {
-      s.cleanup();
-    }
   });
 });
 
 describe('drift on untuned repositories: commands', () => {
   it('`./x.sh` not beside the page is the one file at that tail; several are ambiguous, none broken', () => {
-    const s = driftSpace({
-      'source/runbooks/deleting.html.md.erb':
-        '# Deleting\nBe in `scripts/account-deletion`, then run `./delete-accounts.sh`, ' +
-        '`./setup.sh` and `./gone.sh`.\n',
-      'scripts/account-deletion/delete-accounts.sh': '#!/bin/sh\n',
-      'scripts/a/setup.sh': '#!/bin/sh\n',
-      'scripts/b/setup.sh': '#!/bin/sh\n',
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'source/runbooks/deleting.html.md.erb'), {
-        'scripts/account-deletion': 'current',
-        './delete-accounts.sh': 'current',
-        './setup.sh': 'ambiguous',
-        './gone.sh': 'broken',
-      });
-      assert.equal(
-        s.refs('source/runbooks/deleting.html.md.erb', './delete-accounts.sh')[0].reference.target_path,
-        'scripts/account-deletion/delete-accounts.sh',
-      );
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'source/runbooks/deleting.html.md.erb':
+          '# Deleting\nBe in `scripts/account-deletion`, then run `./delete-accounts.sh`, ' +
+          '`./setup.sh` and `./gone.sh`.\n',
+        'scripts/account-deletion/delete-accounts.sh': '#!/bin/sh\n',
+        'scripts/a/setup.sh': '#!/bin/sh\n',
+        'scripts/b/setup.sh': '#!/bin/sh\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'source/runbooks/deleting.html.md.erb'), {
+          'scripts/account-deletion': 'current',
+          './delete-accounts.sh': 'current',
+          './setup.sh': 'ambiguous',
+          './gone.sh': 'broken',
+        });
+        assert.equal(
+          s.refs('source/runbooks/deleting.html.md.erb', './delete-accounts.sh')[0].reference.target_path,
+          'scripts/account-deletion/delete-accounts.sh',
+        );
+      },
+    );
   });
 
   it("argparse's automatic --help and -h are defined; a flag the script lacks is still broken", () => {
-    const s = driftSpace({
-      'bin/manage/README.md':
-        '# Manage\nRun `./manage-yq.py --help`, `./manage-yq.py -help` or `./manage-yq.py --nope`.\n',
-      'bin/manage/manage-yq.py':
-        'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--apps")\nparser.parse_args()\n',
-    });
-    try {
-      s.engine.driftScan();
-      const got = states(s, 'bin/manage/README.md');
-      assert.equal(got['--help'], undefined);
-      assert.equal(got['-help'], undefined);
-      assert.equal(got['--nope'], 'broken');
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'bin/manage/README.md':
+          '# Manage\nRun `./manage-yq.py --help`, `./manage-yq.py -help` or `./manage-yq.py --nope`.\n',
+        'bin/manage/manage-yq.py':
+          'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--apps")\nparser.parse_args()\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        const got = states(s, 'bin/manage/README.md');
+        assert.equal(got['--help'], undefined);
+        assert.equal(got['-help'], undefined);
+        assert.equal(got['--nope'], 'broken');
+      },
+    );
   });
 });
 
 describe('drift on untuned repositories: page links in a docs site', () => {
   it('tech-docs with no generated pages: a page link with no source is broken', () => {
-    const s = driftSpace({
-      'config/tech-docs.yml': 'host: https://docs.example\n',
-      'source/index.html.md.erb':
-        '# Home\n- [here](runbooks/here.html)\n- [gone](runbooks/oracle-license-discovery.html)\n' +
-        '- [typo](runbooks/here..html)\n- [picture](images/x.png)\n- [css](/stylesheets/site.css)\n',
-      'source/runbooks/here.html.md.erb': '# Here\n![diagram](../images/x.png)\n',
-      'source/images/x.png': 'png',
-      'source/stylesheets/site.css.scss': 'body {}\n',
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'source/index.html.md.erb'), {
-        'runbooks/here.html': 'current',
-        'runbooks/oracle-license-discovery.html': 'broken',
-        'runbooks/here..html': 'broken',
-        'images/x.png': 'current',
-      });
-      assert.deepEqual(states(s, 'source/runbooks/here.html.md.erb'), { '../images/x.png': 'current' });
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'config/tech-docs.yml': 'host: https://docs.example\n',
+        'source/index.html.md.erb':
+          '# Home\n- [here](runbooks/here.html)\n- [gone](runbooks/oracle-license-discovery.html)\n' +
+          '- [typo](runbooks/here..html)\n- [picture](images/x.png)\n- [css](/stylesheets/site.css)\n',
+        'source/runbooks/here.html.md.erb': '# Here\n![diagram](../images/x.png)\n',
+        'source/images/x.png': 'png',
+        'source/stylesheets/site.css.scss': 'body {}\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'source/index.html.md.erb'), {
+          'runbooks/here.html': 'current',
+          'runbooks/oracle-license-discovery.html': 'broken',
+          'runbooks/here..html': 'broken',
+          'images/x.png': 'current',
+        });
+        assert.deepEqual(states(s, 'source/runbooks/here.html.md.erb'), { '../images/x.png': 'current' });
+      },
+    );
   });
 
   it('pages a proxy or a redirect makes are no finding; a proxy built in code makes every page unknown', () => {
@@ -224,62 +220,56 @@ describe('drift on untuned repositories: page links in a docs site', () => {
       'source/index.html.md':
         '# Home\n[repo](/repos/signon.html), [old](old/page.html), [search](/search/index.html), [gone](gone.html)\n',
     };
-    const s = driftSpace(files);
-    try {
+    withDriftSpace(files, (s) => {
       s.engine.driftScan();
       assert.deepEqual(states(s, 'source/index.html.md'), { 'gone.html': 'broken' });
-    } finally {
-      s.cleanup();
-    }
-    const t = driftSpace({ ...files, 'config.rb': 'resources.each { |r| proxy r[:path], r[:template] }\n' });
-    try {
+    });
+    withDriftSpace({ ...files, 'config.rb': 'resources.each { |r| proxy r[:path], r[:template] }\n' }, (t) => {
       t.engine.driftScan();
       assert.deepEqual(states(t, 'source/index.html.md'), {});
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });
 
 describe('drift on untuned repositories: documents and reasons', () => {
   it('a README about a folder of templates is read; a skeleton is not', () => {
-    const s = driftSpace({
-      'charts/es/externalsecrets-templates/README.md':
-        '# ExternalSecrets templates\n\nRead in [../templates/es/](../templates/es/) via Helm.\n',
-      'charts/es/templates/other.yaml': 'a: 1\n',
-      'keps/0000-kep-template/README.md': '# KEP template\n\nSee [the KEP](../sig-x/0018-gone.md).\n',
-      'docs/adr/template.md': '# [short title of solved problem]\n\nSee [the next one](yyyymmdd-xxx.md).\n',
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'charts/es/externalsecrets-templates/README.md'), { '../templates/es/': 'broken' });
-      assert.deepEqual(states(s, 'keps/0000-kep-template/README.md'), {});
-      assert.deepEqual(states(s, 'docs/adr/template.md'), {});
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'charts/es/externalsecrets-templates/README.md':
+          '# ExternalSecrets templates\n\nRead in [../templates/es/](../templates/es/) via Helm.\n',
+        'charts/es/templates/other.yaml': 'a: 1\n',
+        'keps/0000-kep-template/README.md': '# KEP template\n\nSee [the KEP](../sig-x/0018-gone.md).\n',
+        'docs/adr/template.md': '# [short title of solved problem]\n\nSee [the next one](yyyymmdd-xxx.md).\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'charts/es/externalsecrets-templates/README.md'), { '../templates/es/': 'broken' });
+        assert.deepEqual(states(s, 'keps/0000-kep-template/README.md'), {});
+        assert.deepEqual(states(s, 'docs/adr/template.md'), {});
+      },
+    );
   });
 
   it('a quoted URL is a malformed link, never a path here; a root path written from a folder says so', () => {
-    const s = driftSpace({
-      'source/team/ways.html.md':
-        '# Ways\nSee [runbooks]("https://github.com/other/repo/blob/main/README.md#-runbooks").\n',
-      'documentation/set-up.md': '# Set up\nEdit [variables](cluster/variables.tf).\n',
-      'cluster/variables.tf': 'variable "x" {}\n',
-    });
-    try {
-      s.engine.driftScan();
-      const raw = '"https://github.com/other/repo/blob/main/README.md#-runbooks"';
-      assert.equal(states(s, 'source/team/ways.html.md')[raw], 'broken');
-      assert.match(detail(s, 'source/team/ways.html.md', raw), /malformed link: .* is quoted/);
-      assert.doesNotMatch(detail(s, 'source/team/ways.html.md', raw), /does not exist/);
-      assert.match(
-        detail(s, 'documentation/set-up.md', 'cluster/variables.tf'),
-        /does not exist relative to documentation\/ \(the repository has \/cluster\/variables\.tf\)/,
-      );
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'source/team/ways.html.md':
+          '# Ways\nSee [runbooks]("https://github.com/other/repo/blob/main/README.md#-runbooks").\n',
+        'documentation/set-up.md': '# Set up\nEdit [variables](cluster/variables.tf).\n',
+        'cluster/variables.tf': 'variable "x" {}\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        const raw = '"https://github.com/other/repo/blob/main/README.md#-runbooks"';
+        assert.equal(states(s, 'source/team/ways.html.md')[raw], 'broken');
+        assert.match(detail(s, 'source/team/ways.html.md', raw), /malformed link: .* is quoted/);
+        assert.doesNotMatch(detail(s, 'source/team/ways.html.md', raw), /does not exist/);
+        assert.match(
+          detail(s, 'documentation/set-up.md', 'cluster/variables.tf'),
+          /does not exist relative to documentation\/ \(the repository has \/cluster\/variables\.tf\)/,
+        );
+      },
+    );
   });
 });
 
@@ -293,34 +283,28 @@ describe('drift on untuned repositories: MkDocs pages', () => {
       'docs/index.md': '# Home\n[plugins](user-guide/plugins/), [dev](dev-guide/plugins/) and [gone](gone/)\n',
       'docs/dev-guide/plugins.md': '# Plugins\n',
     };
-    const s = driftSpace(files);
-    try {
+    withDriftSpace(files, (s) => {
       s.engine.driftScan();
       assert.deepEqual(states(s, 'docs/index.md'), { 'dev-guide/plugins/': 'current', 'gone/': 'broken' });
-    } finally {
-      s.cleanup();
-    }
-    const t = driftSpace({ ...files, 'mkdocs.yml': `${config}  - gen-files:\n      scripts: [gen.py]\n` });
-    try {
+    });
+    withDriftSpace({ ...files, 'mkdocs.yml': `${config}  - gen-files:\n      scripts: [gen.py]\n` }, (t) => {
       t.engine.driftScan();
       assert.deepEqual(states(t, 'docs/index.md'), { 'dev-guide/plugins/': 'current' });
-    } finally {
-      t.cleanup();
-    }
+    });
   });
 });
 
 describe('drift on untuned repositories: MkDocs plugin options', () => {
   it("a known plugin's own list of options is not read as plugins", () => {
-    const s = driftSpace({
-      'mkdocs.yml': 'site_name: x\nplugins:\n  - search:\n      lang:\n        - en\n  - awesome-pages\n',
-      'docs/index.md': '# Home\n[gone](gone/)\n',
-    });
-    try {
-      s.engine.driftScan();
-      assert.deepEqual(states(s, 'docs/index.md'), { 'gone/': 'broken' });
-    } finally {
-      s.cleanup();
-    }
+    withDriftSpace(
+      {
+        'mkdocs.yml': 'site_name: x\nplugins:\n  - search:\n      lang:\n        - en\n  - awesome-pages\n',
+        'docs/index.md': '# Home\n[gone](gone/)\n',
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'docs/index.md'), { 'gone/': 'broken' });
+      },
+    );
   });
 });
