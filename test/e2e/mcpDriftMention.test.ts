@@ -15,7 +15,7 @@ const README = 'tools/certs/README.md';
 const MAKEFILE = 'tools/certs/Makefile.k8s.mk';
 
 describe('the drift tool reports a mention to a strict MCP client', () => {
-  it("a changed line using the doc's Secret name is a finding that fits the schema; bad filters say which field", async () => {
+  it("a changed line using the doc's Secret name fits the schema; bad filters say which field", async () => {
     const box = sandbox();
     cpSync(FIXTURE, box.workspace, { recursive: true });
     const agent = await stdioAgent(box, 'strict-drift');
