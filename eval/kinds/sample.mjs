@@ -12,18 +12,17 @@ import { readdirSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const PROSE = new Set(['md', 'markdown', 'mdx', 'rst', 'adoc', 'asciidoc', 'txt', 'erb', 'org', 'textile']);
-const BINARY = new Set(
-  'png jpg jpeg gif svg ico webp bmp tiff pdf zip gz tgz bz2 xz 7z jar war woff woff2 ttf otf eot mp3 mp4 mov avi wasm so dylib dll exe bin pyc class psd sketch drawio xlsx docx pptx'.split(
-    ' ',
-  ),
-);
+const BINARY = new Set([
+  ...'png jpg jpeg gif svg ico webp bmp tiff pdf zip gz tgz bz2 xz 7z jar war'.split(' '),
+  ...'woff woff2 ttf otf eot mp3 mp4 mov avi wasm so dylib dll exe bin pyc class'.split(' '),
+  ...'psd sketch drawio xlsx docx pptx'.split(' '),
+]);
 const MAX_BYTES = 512 * 1024;
 // Extensionless files grouped by their own name; every other extensionless file is one group.
-const KNOWN_NAMES = new Set(
-  'dockerfile containerfile makefile jenkinsfile vagrantfile gemfile rakefile procfile license licence readme changelog codeowners notice authors'.split(
-    ' ',
-  ),
-);
+const KNOWN_NAMES = new Set([
+  ...'dockerfile containerfile makefile jenkinsfile vagrantfile gemfile rakefile procfile'.split(' '),
+  ...'license licence readme changelog codeowners notice authors'.split(' '),
+]);
 
 function walk(root, dir, out) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
