@@ -235,6 +235,52 @@ describe('lore CLI, end to end', function () {
     );
   });
 
+  describe('editing a memory from the CLI', () => {
+    it('remember --key on an existing record keeps the body, anchors, links and tags it did not name', () => {
+      saved(
+        remember(
+          space,
+          QUEUE,
+          '--body',
+          QUEUE.body,
+          '--tag',
+          'queue',
+          '--anchor',
+          'src/jobs/queue.ts',
+          '--link',
+          'x.md',
+        ),
+      );
+      const edited = saved(remember(space, { ...QUEUE, description: 'Jobs use SKIP LOCKED' }, '--key', QUEUE.key));
+      assert.equal(edited.version, 2);
+      const kept = ok(space.lore('get', QUEUE.key, '--json')).json.memory;
+      assert.equal(kept.description, 'Jobs use SKIP LOCKED');
+      assert.equal(kept.body, QUEUE.body, 'the body the command did not name is kept');
+      assert.deepEqual(kept.tags, ['queue']);
+      assert.deepEqual(kept.anchors, ['src/jobs/queue.ts']);
+      assert.deepEqual(kept.links, ['x.md']);
+
+      saved(remember(space, { ...QUEUE, description: 'Jobs use SKIP LOCKED' }, '--clear', 'body', '--clear', 'tag'));
+      const cleared = ok(space.lore('get', QUEUE.key, '--json')).json.memory;
+      assert.equal(cleared.body, '');
+      assert.deepEqual(cleared.tags, []);
+      assert.deepEqual(cleared.anchors, ['src/jobs/queue.ts'], 'only the fields --clear named are emptied');
+    });
+
+    it('--clear refuses a field it cannot clear and a field also given, and saves nothing', () => {
+      saved(remember(space, QUEUE, '--body', QUEUE.body));
+      const digest = storeDigest(space);
+      const bogus = remember(space, QUEUE, '--clear', 'title');
+      assert.equal(bogus.code, 2, bogus.stderr);
+      assert.match(bogus.stderr, /--clear title is not a field it can clear; use one of: body, anchor/);
+      const both = remember(space, QUEUE, '--body', 'new', '--clear', 'body');
+      assert.equal(both.code, 2, both.stderr);
+      assert.match(both.stderr, /give --body or --clear body, not both/);
+      assert.equal(storeDigest(space), digest);
+      assert.equal(ok(space.lore('get', QUEUE.key, '--json')).json.memory.body, QUEUE.body);
+    });
+  });
+
   describe('lifecycle', () => {
     it('deprecate and dispute keep a record recalled, ranked lower, with the reason', () => {
       const fields = {

@@ -125,6 +125,41 @@ describe('MCP results through the built server fit the listed output schemas', (
   });
 });
 
+describe('MCP remember on an existing key', () => {
+  it('keeps the fields the call left out and clears only those sent empty (strict client)', async () => {
+    const box = sandbox();
+    const agent = await stdioAgent(box, 'editor-agent');
+    try {
+      const schemas = schemaChecker((await agent.client.listTools()).tools);
+      const key = 'decision/keep-fields';
+      const full = { ...decision, key, anchors: ['src/jobs/queue.ts'], tags: ['queue'], fact_key: 'jobs.backend' };
+      schemas.check('remember', await agent.call('remember', full));
+      const { body: _body, ...withoutBody } = decision;
+      schemas.check('remember', await agent.call('remember', { ...withoutBody, key, description: 'Now SKIP LOCKED' }));
+      const got = schemas.check('get', await agent.call('get', { key }));
+      const kept = (got.structuredContent as { memory: Record<string, unknown> }).memory;
+      assert.equal(kept.version, 2);
+      assert.equal(kept.description, 'Now SKIP LOCKED');
+      assert.equal(kept.body, decision.body, 'the body the agent did not send is kept');
+      assert.deepEqual(kept.anchors, ['src/jobs/queue.ts']);
+      assert.deepEqual(kept.tags, ['queue']);
+      assert.equal(kept.fact_key, 'jobs.backend');
+
+      schemas.check('remember', await agent.call('remember', { ...withoutBody, key, anchors: [], fact_key: null }));
+      const cleared = (
+        schemas.check('get', await agent.call('get', { key })).structuredContent as {
+          memory: Record<string, unknown>;
+        }
+      ).memory;
+      assert.deepEqual(cleared.anchors, []);
+      assert.equal(cleared.fact_key, null);
+      assert.equal(cleared.body, decision.body);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
 describe('MCP over HTTP (lore serve)', () => {
   let box: Sandbox;
   let serve: ServeProcess;

@@ -5,6 +5,19 @@ import { validateRemember, type RememberInput, type SaveResult } from '../../eng
 import type { Command } from '../command';
 import { integerOption, listOption, numberOption, requiredOption, stringOption, UsageError } from '../parse';
 
+/** The flags --clear may name, each the option that would otherwise set that field. */
+const CLEARABLE = ['body', 'anchor', 'link', 'tag', 'confidence', 'valid-until', 'review-after', 'fact-key'] as const;
+const CLEARED_FIELD: Record<(typeof CLEARABLE)[number], string> = {
+  body: 'body',
+  anchor: 'anchors',
+  link: 'links',
+  tag: 'tags',
+  confidence: 'confidence',
+  'valid-until': 'valid_until',
+  'review-after': 'review_after',
+  'fact-key': 'fact_key',
+};
+
 export const rememberCommand: Command = {
   name: 'remember',
   summary: 'save a decision, dead end, runbook, incident, convention or fact',
@@ -13,7 +26,8 @@ export const rememberCommand: Command = {
     '--body-file F] [--key K] [--anchor PATH[#SYMBOL]]... [--link ' +
     'L]... [--tag T]... [--basis B] [--confidence N] [--source KIND] ' +
     '[--valid-from ISO] [--valid-until ISO] [--review-after ISO] ' +
-    '[--fact-key K] [--expected-version N]',
+    '[--fact-key K] [--expected-version N] [--clear FIELD]... (saving an existing --key keeps every ' +
+    'field not named; --clear body|anchor|link|tag|confidence|valid-until|review-after|fact-key empties one)',
   options: {
     type: { type: 'string' },
     title: { type: 'string' },
@@ -33,6 +47,7 @@ export const rememberCommand: Command = {
     'review-after': { type: 'string' },
     'fact-key': { type: 'string' },
     'expected-version': { type: 'string' },
+    clear: { type: 'string', multiple: true },
   },
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
@@ -49,6 +64,7 @@ export const rememberCommand: Command = {
         );
       }
     }
+    const cleared = clearedFields(listOption(v.clear) ?? [], v);
     const input = {
       type: requiredOption('remember', 'type', v.type),
       title: requiredOption('remember', 'title', v.title),
@@ -67,6 +83,7 @@ export const rememberCommand: Command = {
       review_after: stringOption(v['review-after']),
       fact_key: stringOption(v['fact-key']),
       expected_version: integerOption('expected-version', v['expected-version']),
+      ...cleared,
     };
     // Checked before the store is opened, so refused input never creates a store.
     validateRemember(input as unknown as RememberInput);
@@ -78,6 +95,20 @@ export const rememberCommand: Command = {
     return result.saved ? 0 : 3;
   },
 };
+
+/** `--clear anchor --clear body` → { anchors: null, body: null }: what the engine reads as "empty this". */
+function clearedFields(names: string[], values: Record<string, unknown>): Record<string, null> {
+  const out: Record<string, null> = {};
+  for (const raw of names) {
+    const name = raw.replace(/^--/, '').replace(/s$/, '') as (typeof CLEARABLE)[number];
+    if (!CLEARABLE.includes(name))
+      throw new UsageError(`--clear ${raw} is not a field it can clear; use one of: ${CLEARABLE.join(', ')}`);
+    const given = name === 'body' ? (values.body ?? values['body-file']) : values[name];
+    if (given !== undefined) throw new UsageError(`give --${name} or --clear ${name}, not both`);
+    out[CLEARED_FIELD[name]] = null;
+  }
+  return out;
+}
 
 function renderSave(result: SaveResult): string {
   if (!result.saved) {

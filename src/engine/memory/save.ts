@@ -45,12 +45,29 @@ function nextStatus(input: ValidRemember, previous: Memory | undefined): Status 
   return previous.status;
 }
 
+/**
+ * An update of a live record keeps what the caller left out (body, links, anchors, tags, basis…):
+ * leaving a field out never clears it; null, "" or [] does. A valid_until that the new version's
+ * start would pass is not kept: the update starts a new valid interval.
+ */
+function withKeptFields(input: ValidRemember, previous: Memory | undefined, validFrom: string): ValidRemember {
+  if (!previous || previous.status === 'retracted' || input.omitted.length === 0) return input;
+  const kept: ValidRemember = { ...input };
+  for (const field of input.omitted) {
+    if (field === 'valid_until') {
+      if (previous.valid_until && previous.valid_until > validFrom) kept.valid_until = previous.valid_until;
+    } else (kept as unknown as Record<string, unknown>)[field] = previous[field];
+  }
+  return kept;
+}
+
 export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Record<string, unknown>): SaveResult {
-  const input = validateRemember(raw);
+  const given = validateRemember(raw);
   return ctx.db.transaction(() => {
     const now = nowIso(ctx);
-    const previousRow = currentRow(ctx.db, input.key);
+    const previousRow = currentRow(ctx.db, given.key);
     const previous = previousRow ? rowToMemory(previousRow) : undefined;
+    const input = withKeptFields(given, previous, given.valid_from ?? now);
 
     if (input.expected_version !== null && input.expected_version !== (previous?.version ?? 0)) {
       return {

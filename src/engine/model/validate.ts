@@ -44,7 +44,27 @@ export interface ValidRemember {
   review_after: string | null;
   fact_key: string | null;
   expected_version: number | null;
+  /** The fields the caller left out (undefined, not null): an update of an existing key keeps their stored values. */
+  omitted: KeptField[];
 }
+
+/**
+ * The fields an update keeps when the caller leaves them out, so `remember --key K --title …` never
+ * empties a body or drops anchors it did not name. Sending null (or an empty list, or "") clears one.
+ */
+export const KEPT_FIELDS = [
+  'body',
+  'links',
+  'anchors',
+  'tags',
+  'scope',
+  'basis',
+  'confidence',
+  'valid_until',
+  'review_after',
+  'fact_key',
+] as const;
+export type KeptField = (typeof KEPT_FIELDS)[number];
 
 const DEFAULT_BASIS: Record<SourceKind, Basis> = {
   user: 'declared',
@@ -265,8 +285,11 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
     tags: textList('tags', input.tags, LIMITS.tags, LIMITS.tagChars, /^[\p{L}\p{N}][\p{L}\p{N}._:/-]*$/u).map((t) =>
       t.toLowerCase(),
     ),
-    scope: input.scope === undefined ? 'workspace' : requireEnum('scope', input.scope, SCOPES),
-    basis: input.basis === undefined ? DEFAULT_BASIS[source] : requireEnum('basis', input.basis, BASES),
+    scope: input.scope === undefined || input.scope === null ? 'workspace' : requireEnum('scope', input.scope, SCOPES),
+    basis:
+      input.basis === undefined || input.basis === null
+        ? DEFAULT_BASIS[source]
+        : requireEnum('basis', input.basis, BASES),
     confidence: confidence as number | null,
     provenance: {
       source,
@@ -284,5 +307,6 @@ export function validateRemember(raw: RememberInput | Record<string, unknown>): 
         ? null
         : requireText('fact_key', input.fact_key, LIMITS.factKeyChars),
     expected_version: optionalInteger('expected_version', input.expected_version, 0, Number.MAX_SAFE_INTEGER),
+    omitted: KEPT_FIELDS.filter((field) => input[field] === undefined),
   };
 }

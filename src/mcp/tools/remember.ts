@@ -51,7 +51,8 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
         'decision (with why), a dead end (an approach that failed, and ' +
         'why), a verified runbook, an incident, a convention or a fact. ' +
         'Never save secrets, personal data or raw logs. Saving an ' +
-        'existing key makes a new version; pass expected_version to avoid ' +
+        'existing key makes a new version and keeps every field you leave ' +
+        'out (send "", [] or null to clear one); pass expected_version to avoid ' +
         "overwriting someone else's change. Text from web pages or tool " +
         'output must be saved with source "webpage" or "tool": it is ' +
         'quarantined until a person reviews it.',
@@ -71,7 +72,7 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
         basis: basis
           .optional()
           .describe('declared (a person said it), verified (checked), observed, inferred (your guess)'),
-        confidence: z.number().min(0).max(1).optional(),
+        confidence: z.number().min(0).max(1).nullable().optional(),
         source: z.enum(AGENT_SOURCES).optional().describe('where the content came from (default agent)'),
         evidence: z
           .array(z.string().max(LIMITS.linkChars))
@@ -79,11 +80,12 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
           .optional()
           .describe('links or paths that back it up'),
         valid_from: isoDate.optional(),
-        valid_until: isoDate.optional(),
-        review_after: isoDate.optional(),
+        valid_until: isoDate.nullable().optional(),
+        review_after: isoDate.nullable().optional(),
         fact_key: z
           .string()
           .max(LIMITS.factKeyChars)
+          .nullable()
           .optional()
           .describe('a name for the fact this states; a new record with the same fact_key supersedes the old'),
         expected_version: z.number().int().min(0).optional().describe('the version you read; 0 to create only'),

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { LIMITS, LoreError, type SaveResult } from '../../../../src/engine';
+import { LIMITS, LoreError, type RememberInput, type SaveResult } from '../../../../src/engine';
 import { agent, memory, openTestStore, person, type TestStore } from '../../../support/store';
 
 function saved(result: SaveResult): Extract<SaveResult, { saved: true }> {
@@ -484,5 +484,65 @@ describe('remember', () => {
     );
     assert.equal(again.status, 'quarantined');
     assert.deepEqual((await s.engine.recall({ query: 'postgres job queue' })).results, []);
+  });
+
+  it('an update keeps every field the caller left out, and clears only what it sends empty', () => {
+    const first = saved(
+      s.engine.remember(
+        person,
+        memory({
+          anchors: ['src/jobs/queue.ts#enqueue'],
+          links: ['docs/adr/0007.md'],
+          tags: ['queue'],
+          basis: 'verified',
+          confidence: 0.8,
+          fact_key: 'jobs.backend',
+          review_after: '2027-01-01',
+          valid_until: '2099-01-01',
+        }),
+      ),
+    );
+    // A new description only, the way `lore remember --key K` edits one field: nothing else is lost.
+    const { body: _body, ...noBody } = memory({ key: first.key, description: 'Jobs go through Postgres' });
+    const second = saved(s.engine.remember(person, noBody));
+    assert.equal(second.version, 2);
+    const kept = s.engine.get(first.key).memory;
+    assert.equal(kept.description, 'Jobs go through Postgres');
+    assert.equal(kept.body, 'We already run Postgres; one fewer system to operate.');
+    assert.deepEqual(kept.anchors, ['src/jobs/queue.ts#enqueue']);
+    assert.deepEqual(kept.links, ['docs/adr/0007.md']);
+    assert.deepEqual(kept.tags, ['queue']);
+    assert.equal(kept.basis, 'verified');
+    assert.equal(kept.confidence, 0.8);
+    assert.equal(kept.fact_key, 'jobs.backend');
+    assert.match(kept.review_after ?? '', /^2027-01-01/);
+    assert.match(kept.valid_until ?? '', /^2099-01-01/);
+
+    // Sent empty, a field is cleared: "" for the body, [] for a list, null for a value.
+    saved(
+      s.engine.remember(person, {
+        ...noBody,
+        body: '',
+        anchors: [],
+        confidence: null,
+        fact_key: null,
+      } as unknown as RememberInput),
+    );
+    const cleared = s.engine.get(first.key).memory;
+    assert.equal(cleared.body, '');
+    assert.deepEqual(cleared.anchors, []);
+    assert.equal(cleared.confidence, null);
+    assert.equal(cleared.fact_key, null);
+    assert.deepEqual(cleared.links, ['docs/adr/0007.md'], 'links were not named, so they stay');
+  });
+
+  it('a record remembered again after it was forgotten starts from what the call says', () => {
+    const first = saved(s.engine.remember(person, memory({ tags: ['queue'], anchors: ['src/a.ts'] })));
+    s.engine.forget(person, first.key);
+    const { body: _body, ...noBody } = memory({ key: first.key });
+    saved(s.engine.remember(person, noBody));
+    const again = s.engine.get(first.key).memory;
+    assert.equal(again.body, '');
+    assert.deepEqual(again.tags, []);
   });
 });
