@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartRootsOf, classify } from '../../../../src/engine';
-import { isTemplateDocument, pageReadmesOf } from '../../../../src/engine/indexing/classify';
+import { isTemplateDocument } from '../../../../src/engine/indexing/classify';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'classify');
 
@@ -99,18 +99,6 @@ describe('classify: failure classes of the multi-repository evaluation', () => {
     assert.equal(isTemplateDocument('plantillas/index.md', index), false);
     const nygard = 'plantillas/plantilla-nygard/index.md';
     assert.equal(isTemplateDocument(nygard, readFileSync(join(FIXTURES, 'adr', nygard), 'utf8')), true);
-  });
-
-  it('a README twin of an index.md page is the page; one that introduces files stays a readme', () => {
-    const folder = 'guides/writing-good-records';
-    const page = [`${folder}/README.md`, `${folder}/index.md`, `${folder}/.peer-id`];
-    assert.deepEqual([...pageReadmesOf(page)], [`${folder}/README.md`]);
-    const text = readFileSync(join(FIXTURES, 'adr', page[0]), 'utf8');
-    assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(page) }), 'guide');
-    for (const paths of [[...page, `${folder}/example.md`], [...page, `${folder}/sub/a.md`], [page[0]]]) {
-      assert.deepEqual([...pageReadmesOf(paths)], [], paths.join(', '));
-      assert.equal(classify(page[0], text, { chartRoots: new Set(), pageReadmes: pageReadmesOf(paths) }), 'readme');
-    }
   });
 
   it('a page in a script written without spaces is prose, not an outline', () => {
