@@ -1,6 +1,7 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-// npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors,kinds]
+// npx tsx bench/run.ts [--quick]
+//   [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors,kinds]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):

@@ -42,7 +42,7 @@ export interface TrainSettings {
 }
 
 export const DEFAULT_SETTINGS: TrainSettings = {
-  l2: 0.01,
+  l2: 0.002,
   iterations: 150,
   learningRate: 0.1,
   minRepos: 2,

@@ -166,6 +166,23 @@ interface Shape {
 const COMMAND =
   /^[ \t]*(\$ |# |> )?(kubectl|aws|gcloud|az|helm|terraform|git|make|docker|curl|ssh|sudo|systemctl|psql)\b/;
 
+const RULE_START = new Set(['=', '-', '~', '^', '*', '#', '"', '+']);
+const PROPOSAL_METADATA =
+  /^[-*][ \t]+(start date|rfc pr|feature name|rfc number|pep|author|authors|created|discussions?-to)[ \t]*:/i;
+const PLACEHOLDER = /\{[A-Za-z][^{}]{2,60}\}|\[(short )?(title|name|description)[^\]]*\]|\bNNNN\b|\bYYYY-MM-DD\b/;
+
+/** Words in a line: runs of non-blank characters, counted without splitting. */
+function wordCount(line: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const blank = line.charCodeAt(i) <= 32;
+    if (!blank && !inWord) n++;
+    inWord = !blank;
+  }
+  return n;
+}
+
 /** One pass over the lines: structure counts and heading vocabulary. */
 function bodyFeatures(f: Features, lines: string[], start: number): void {
   const s: Shape = {
@@ -210,12 +227,16 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
       if (COMMAND.test(line)) s.commands++;
       continue;
     }
-    if (/BEGIN_TF_DOCS|BEGIN_AUTOMATED_TF_DOCS|<!-- (BEGIN|END)[ _]/.test(line)) s.generated = true;
+    // Each test below is guarded by a character it needs: most lines are plain prose, read once.
+    if (line.includes('<!--') && /BEGIN_TF_DOCS|BEGIN_AUTOMATED_TF_DOCS|<!-- (BEGIN|END)[ _]/.test(line))
+      s.generated = true;
     const trimmed = line.trim();
     if (!trimmed) continue;
     let heading: string | null = atxHeading(line)?.text ?? null;
-    if (heading === null && underline(lines[i + 1], line) && !/^[=\-~^*#"+ ]+$/.test(trimmed)) heading = trimmed;
-    if (heading === null && underline(line, lines[i - 1] ?? '')) continue;
+    if (heading === null && RULE_START.has(lines[i + 1]?.[0]) && underline(lines[i + 1], line)) {
+      if (!/^[=\-~^*#"+ ]+$/.test(trimmed)) heading = trimmed;
+    }
+    if (heading === null && RULE_START.has(line[0]) && underline(line, lines[i - 1] ?? '')) continue;
     if (heading !== null) {
       s.headings++;
       if (s.headings > 80) continue;
@@ -229,36 +250,48 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
       continue;
     }
     s.lines++;
-    s.words += trimmed.split(/\s+/).length;
-    if (/[^\x00-\x7f]/.test(trimmed)) s.nonAscii++;
-    if (/^\d{1,3}[.)][ \t]+\S/.test(trimmed)) {
+    s.words += wordCount(trimmed);
+    if (/[\u0080-\uffff]/.test(trimmed)) s.nonAscii++;
+    const imperative = isImperative(trimmed);
+    if (imperative) s.imperatives++;
+    const first = trimmed[0];
+    if (first >= '0' && first <= '9' && /^\d{1,3}[.)][ \t]+\S/.test(trimmed)) {
       s.numbered++;
-      if (isImperative(trimmed)) s.imperativeSteps++;
-    } else if (/^[-*+][ \t]+\S/.test(trimmed)) s.bullets++;
-    if (trimmed.startsWith('|')) s.tableLines++;
-    if (/^\$ \S/.test(trimmed) || /^[ \t]{4}\$ /.test(line)) s.prompts++;
+      if (imperative) s.imperativeSteps++;
+    } else if ((first === '-' || first === '*' || first === '+') && /^[-*+][ \t]+\S/.test(trimmed)) s.bullets++;
+    if (first === '|') s.tableLines++;
+    if (first === '$' && /^\$ \S/.test(trimmed)) s.prompts++;
     // A command in a code span (`kubectl rollout restart …`) or an indented block counts as one in a fence.
-    if (COMMAND.test(line.startsWith('    ') ? line : (/`([^`]{0,200})`/.exec(trimmed)?.[1] ?? ''))) s.commands++;
-    if (isImperative(trimmed)) s.imperatives++;
-    const links = trimmed.split('](').length - 1 + (trimmed.split('`_').length - 1);
-    s.links += links;
-    if (links && /^([-*+][ \t]+)?\[[^\]]*\]\([^)]*\)[ \t.]*$/.test(trimmed)) s.linkOnly++;
-    if (/\b(19|20)\d\d-[01]\d-[0-3]\d\b/.test(trimmed)) s.dates++;
-    if (/\b[0-2]?\d:[0-5]\d\b/.test(trimmed)) s.times++;
-    if (/^(\*\*|__)?(status|state)(\*\*|__)?[ \t]*:|^:status:|^-[ \t]+status:/i.test(trimmed)) {
+    if (
+      line.startsWith('    ')
+        ? COMMAND.test(line)
+        : line.includes('`') && COMMAND.test(/`([^`]{0,200})`/.exec(trimmed)?.[1] ?? '')
+    )
+      s.commands++;
+    if (trimmed.includes('](') || trimmed.includes('`_')) {
+      const links = trimmed.split('](').length - 1 + (trimmed.split('`_').length - 1);
+      s.links += links;
+      if (/^([-*+][ \t]+)?\[[^\]]*\]\([^)]*\)[ \t.]*$/.test(trimmed)) s.linkOnly++;
+    }
+    if (/\d/.test(trimmed)) {
+      if (/\b(19|20)\d\d-[01]\d-[0-3]\d\b/.test(trimmed)) s.dates++;
+      if (/\b[0-2]?\d:[0-5]\d\b/.test(trimmed)) s.times++;
+    }
+    if (!trimmed.includes(':')) {
+      // No status line, metadata list or front-matter-like key on this line.
+    } else if (/^(\*\*|__)?(status|state)(\*\*|__)?[ \t]*:|^:status:|^-[ \t]+status:/i.test(trimmed)) {
       s.statusLine = true;
       for (const t of tokens(trimmed.replace(/^[^:]*:+/, ''), 2)) add(f, `status:${t}`);
     }
+    if (trimmed.includes(':') && PROPOSAL_METADATA.test(trimmed)) s.rfcMeta = true;
     if (
-      /^[-*][ \t]+(start date|rfc pr|feature name|rfc number|pep|author|authors|created|discussions?-to)[ \t]*:/i.test(
-        trimmed,
-      )
+      i < 20 &&
+      trimmed.includes(':') &&
+      /^(pep|author|status|type|created|post-history|title|number)[ \t]*:/i.test(trimmed)
     )
       s.rfcMeta = true;
-    if (i < 20 && /^(pep|author|status|type|created|post-history|title|number)[ \t]*:/i.test(trimmed)) s.rfcMeta = true;
-    if (/\{[A-Za-z][^{}]{2,60}\}|\[(short )?(title|name|description)[^\]]*\]|\bNNNN\b|\bYYYY-MM-DD\b/.test(trimmed))
-      s.placeholders++;
-    const bold = /^([-*+][ \t]+)?\*\*([^*]{1,40})\*\*/.exec(trimmed);
+    if (/\{|\[(short |title|name|description)|NNNN|YYYY/.test(trimmed) && PLACEHOLDER.test(trimmed)) s.placeholders++;
+    const bold = trimmed.includes('**') ? /^([-*+][ \t]+)?\*\*([^*]{1,40})\*\*/.exec(trimmed) : null;
     if (bold) {
       s.boldLabels++;
       for (const t of tokens(bold[2], 3)) add(f, `bold:${t}`);
@@ -305,6 +338,10 @@ function conventionFeatures(f: Features, path: string, conventions: FolderConven
     }
     if (folder.subfolders) add(f, 'sib:subfolders', scaled(folder.subfolders));
     if (folder.hasIndexTwin && /(^|\/)readme\.[a-z]+$/i.test(path)) add(f, 'sib:page_readme');
+    // A landing name (index.md, README.md) alone in its folder with no subfolders introduces nothing:
+    // a folder-per-page site's page (Hugo, Jekyll, Docusaurus), judged by its content.
+    if (/(^|\/)(readme|index|_index)(\.[a-z]+)+$/i.test(path) && folder.prose <= 2 && !folder.subfolders)
+      add(f, 'sib:lone_landing');
   }
   for (const t of conventions.nav.get(path) ?? []) add(f, `nav:${t}`);
 }

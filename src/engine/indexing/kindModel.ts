@@ -126,6 +126,7 @@ const STRUCTURE: Record<string, string> = {
   'sib:prose_share': 'its folder’s files are pages',
   'sib:subfolders': 'its folder has subfolders',
   'sib:page_readme': 'a README beside its index page',
+  'sib:lone_landing': 'a landing name alone in its folder (a page of its own)',
 };
 
 const PREFIX: Record<string, (v: string) => string> = {

@@ -39,10 +39,8 @@ describe('kind confidence: stored, listed, used by the kind filter', function ()
     const root = join(s.dir, 'repo');
     mkdirSync(join(root, 'docs'), { recursive: true });
     writeFileSync(join(root, 'Dockerfile'), 'FROM alpine\n');
-    writeFileSync(
-      join(root, 'docs', 'restart.md'),
-      '# Restart the workers\n\n1. Drain the node\n2. Restart the workers\n\n```bash\nkubectl rollout restart deploy/workers\n```\n',
-    );
+    const steps = '1. Drain the node\n2. Restart the workers\n\n```bash\nkubectl rollout restart deploy/workers\n```\n';
+    writeFileSync(join(root, 'docs', 'restart.md'), `# Restart the workers\n\n${steps}`);
     const run = s.engine.index(new WorkspaceFileSource(root));
     while (!(await run.next()).done);
     const items = s.engine.listDocs().items;

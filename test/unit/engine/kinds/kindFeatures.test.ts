@@ -60,6 +60,9 @@ describe('kind features', () => {
     const twin = ['guides/a/README.md', 'guides/a/index.md'];
     assert.ok(features('guides/a/README.md', '# A\n', twin).has('sib:page_readme'));
     assert.ok(!features('guides/a/README.md', '# A\n', [...twin, 'guides/a/more.md']).has('sib:page_readme'));
+    // A page of its own in a folder-per-page site; a README that introduces a folder of files is not.
+    assert.ok(features('docs/what-is-x/index.md', '# X\n', ['docs/what-is-x/index.md']).has('sib:lone_landing'));
+    assert.ok(!features('docs/adr/README.md', '# ADRs\n', paths).has('sib:lone_landing'));
   });
 
   it("takes the docs site's navigation: mkdocs nav sections, SUMMARY.md and _sidebar.md parents", () => {
