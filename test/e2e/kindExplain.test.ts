@@ -15,7 +15,8 @@ describe('lore index --explain', function () {
     mkdirSync(join(space.workspace, 'docs', 'decisions'), { recursive: true });
     writeFileSync(
       join(space.workspace, 'docs', 'decisions', '0003-use-queues.md'),
-      '# 3. Use queues\n\n## Status\n\nAccepted\n\n## Context\n\nJobs.\n\n## Decision\n\nQueues.\n\n## Consequences\n\nMore.\n',
+      '# 3. Use queues\n\n## Status\n\nAccepted\n\n## Context\n\nJobs.\n\n' +
+        '## Decision\n\nQueues.\n\n## Consequences\n\nMore.\n',
     );
     writeFileSync(join(space.workspace, 'Dockerfile'), 'FROM alpine\n');
   });

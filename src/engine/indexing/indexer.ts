@@ -230,7 +230,10 @@ export async function* indexWorkspace(
         kindConfidence: verdict.confidence,
         // The runner-up is kept only where it is close: recall's kind filter takes the document too.
         kindRunnerUp: closeRunnerUp(verdict),
-        kindSignals: verdict.signals.filter((s) => s.weight > 0).map((s) => s.words).slice(0, 3),
+        kindSignals: verdict.signals
+          .filter((s) => s.weight > 0)
+          .map((s) => s.words)
+          .slice(0, 3),
         title: documentTitle(file.path, text),
         contentHash: hash,
         size: file.size,
