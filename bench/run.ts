@@ -1,6 +1,7 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
-// npx tsx bench/run.ts [--quick] [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors]
+// npx tsx bench/run.ts [--quick]
+//   [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors,kinds]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
@@ -23,6 +24,7 @@ import { vectorOptions, vectorSection } from './vectorBench';
 import { hookOptions, hookSection } from './hookBench';
 import { coldOptions, coldSection } from './coldBench';
 import { indexOptions, indexSection } from './indexBench';
+import { kindsOptions, kindsSection } from './kindsBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { ownerOptions, ownerSection } from './ownerBench';
 import {
@@ -49,6 +51,7 @@ export const BENCHES = [
   'hooks',
   'cold',
   'vectors',
+  'kinds',
 ] as const;
 export type BenchName = (typeof BENCHES)[number];
 
@@ -132,6 +135,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [await coldSection(coldOptions(options.quick, common))];
     case 'vectors':
       return [await vectorSection(vectorOptions(options.quick, common))];
+    case 'kinds':
+      return [kindsSection(kindsOptions(options.quick, { dir: options.dir }))];
   }
 }
 

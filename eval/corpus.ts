@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chartRootsOf, classify, pageReadmesOf } from '../src/engine/indexing/classify';
+import { classify, classifyContextOf } from '../src/engine/indexing/classify';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { evaluateDrift, renderDrift } from './drift';
 import { runAll } from './multi';
@@ -40,7 +40,7 @@ export function evaluateClassification(labels: string, files = join(labels, 'fil
     .slice(1)
     .map((line) => line.split('\t'));
   const paths = walk(files);
-  const ctx = { chartRoots: chartRootsOf(paths), pageReadmes: pageReadmesOf(paths) };
+  const ctx = classifyContextOf(paths);
   const perKind = new Map<string, { right: number; pathRight: number; total: number }>();
   const wrong: Array<[string, string, string]> = [];
   let right = 0;

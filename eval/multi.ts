@@ -1,13 +1,16 @@
-// `npm run eval [-- --only a,b] [--no-drift] [--no-cases] [-v]`: every suite (eval/suites.ts) measured
-// the same way, per repository and never only on average: classification accuracy against the
-// labels and against the path-only rule, per kind; drift cases detected with the right state; and
-// false alarms of a scan of the unmodified tree. Held-out repositories (labelled, not tuned on) are
-// reported in their own block. Exit code 1 when any suite misses a bar of issue 17.
+// `npm run eval [-- --only a,b] [--no-drift] [--no-cases] [--only-kinds] [-v]`: first the kind
+// classifier, leave one repository out over the blind labels (eval/kinds/loo.ts; `--kind-labels
+// DIR:DIR`, `--legacy-kinds` adds the old non-blind classes.tsv for development, `--baseline MODULE`
+// scores another classifier beside it); then every drift suite (eval/suites.ts) measured the same
+// way, per repository: drift cases detected with the right state, and false alarms of a scan of the
+// unmodified tree. Exit code 1 when a repository's document kinds or the pooled figure fall below
+// 0.95, or a drift suite misses a bar of issue 17.
 
 import { parseArgs } from 'node:util';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import type { SymbolParser } from '../src/engine';
-import { evaluateClassification } from './corpus';
+import { labelDirs, labelledRepos } from './kinds/dataset';
+import { leaveOneOut, renderLoo, type Baseline } from './kinds/loo';
 import { evaluateDrift, readKnownBroken, scanUnmodified } from './drift';
 import { suites, type Suite } from './suites';
 import { existsSync } from 'node:fs';
@@ -17,9 +20,6 @@ export const CLASSIFICATION_BAR = 0.95;
 
 interface Row {
   suite: Suite;
-  files: number;
-  accuracy: number;
-  pathOnly: number;
   cases: { right: number; total: number } | null;
   falseAlarms: number | null;
   known: number;
@@ -29,8 +29,36 @@ function repos(suite: Suite): string[] {
   return suite.repository ? [suite.repository] : [];
 }
 
-function pct(x: number): string {
-  return Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`;
+/** The kind classifier, leave one repository out; whether a repository or the pooled figure is below the bar. */
+async function runKinds(values: {
+  'kind-labels'?: string;
+  'legacy-kinds'?: boolean;
+  baseline?: string;
+  repos?: string;
+  verbose?: boolean;
+}): Promise<boolean> {
+  const dirs = values['kind-labels'] ? values['kind-labels'].split(':').filter(Boolean) : labelDirs();
+  const { repos, skipped } = labelledRepos(dirs, { legacy: values['legacy-kinds'], repos: values.repos });
+  console.log(`kinds: leave one repository out over ${repos.length} labelled repositories (${dirs.join(', ')})`);
+  for (const line of skipped) console.log(`   skipped ${line}`);
+  if (!repos.length) return false;
+  const baseline = values.baseline ? ((await import(values.baseline)) as Baseline) : undefined;
+  const started = Date.now();
+  const loo = leaveOneOut(repos, { baseline });
+  console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
+  console.log(
+    `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,
+  );
+  const scored = loo.results.filter((r) => r.set !== 'legacy');
+  const pooled =
+    scored.reduce((n, r) => n + r.all.right, 0) /
+    Math.max(
+      1,
+      scored.reduce((n, r) => n + r.all.total, 0),
+    );
+  const below = scored.filter((r) => r.docs.total && r.docs.right / r.docs.total < CLASSIFICATION_BAR);
+  for (const r of below) console.log(`   below the bar (document kinds < 0.95): ${r.name}`);
+  return below.length > 0 || (scored.length > 0 && pooled < CLASSIFICATION_BAR);
 }
 
 export async function runAll(argv: string[]): Promise<number> {
@@ -42,9 +70,17 @@ export async function runAll(argv: string[]): Promise<number> {
       'no-cases': { type: 'boolean' },
       verbose: { type: 'boolean', short: 'v' },
       repos: { type: 'string' },
+      'only-kinds': { type: 'boolean' },
+      'no-kinds': { type: 'boolean' },
+      'kind-labels': { type: 'string' },
+      'legacy-kinds': { type: 'boolean' },
+      baseline: { type: 'string' },
     },
     allowPositionals: false,
   });
+  let kindsFailed = false;
+  if (!values['no-kinds']) kindsFailed = await runKinds(values);
+  if (values['only-kinds']) return kindsFailed ? 1 : 0;
   const only = values.only ? new Set(values.only.split(',')) : null;
   const found = suites(values.repos);
   for (const line of found.skipped) console.log(`skipped ${line}`);
@@ -56,27 +92,9 @@ export async function runAll(argv: string[]): Promise<number> {
   }
   const rows: Row[] = [];
   for (const suite of found.suites.filter((s) => !only || only.has(s.name))) {
-    // A suite with broken.tsv but no classes.tsv yet is a false-alarm scan only: no classification bar.
-    const cls = existsSync(join(suite.labels, 'classes.tsv'))
-      ? evaluateClassification(suite.labels, suite.files)
-      : { accuracy: NaN, pathOnly: NaN, total: 0, wrong: [], missing: [], perKind: new Map() };
-    console.log(
-      `\n== ${suite.name}${suite.heldOut ? ' (held out)' : ''}: ` +
-        `classification ${pct(cls.accuracy)} of ${cls.total} labelled ` +
-        `files, path-only rule ${pct(cls.pathOnly)}`,
-    );
-    console.log('   kind         right/total  path-only');
-    for (const [kind, k] of [...cls.perKind].sort())
-      console.log(
-        `   ${kind.padEnd(12)} ${`${k.right}/${k.total}`.padStart(11)}  ${`${k.pathRight}/${k.total}`.padStart(9)}`,
-      );
-    for (const path of cls.missing) console.log(`   label without a file (left out): ${path}`);
-    for (const [path, expected, got] of cls.wrong) console.log(`   wrong: ${path}: ${expected} → ${got}`);
+    console.log(`\n== ${suite.name}${suite.heldOut ? ' (held out)' : ''}`);
     const row: Row = {
       suite,
-      files: cls.total,
-      accuracy: cls.accuracy,
-      pathOnly: cls.pathOnly,
       cases: null,
       falseAlarms: null,
       known: 0,
@@ -114,23 +132,18 @@ export async function runAll(argv: string[]): Promise<number> {
     }
     rows.push(row);
   }
-  console.log('\nsuite                    files  classify  path-only  drift cases  false alarms');
-  let failed = false;
+  console.log('\nsuite                    drift cases  false alarms');
+  let failed = kindsFailed;
   for (const heldOut of [false, true]) {
     const block = rows.filter((r) => r.suite.heldOut === heldOut);
     if (!block.length) continue;
     if (heldOut) console.log('held out (labelled, not tuned on):');
     for (const r of block) {
-      const miss =
-        (!Number.isNaN(r.accuracy) && r.accuracy < CLASSIFICATION_BAR) ||
-        (r.falseAlarms ?? 0) > 0 ||
-        (r.cases !== null && r.cases.right < r.cases.total);
+      const miss = (r.falseAlarms ?? 0) > 0 || (r.cases !== null && r.cases.right < r.cases.total);
       failed ||= miss;
       const cases = r.cases ? `${r.cases.right}/${r.cases.total}` : '-';
       console.log(
-        `${r.suite.name.padEnd(24)} ${String(r.files).padStart(5)}  ` +
-          `${pct(r.accuracy).padStart(8)}  ${pct(r.pathOnly).padStart(9)}  ` +
-          `${cases.padStart(11)}  ` +
+        `${r.suite.name.padEnd(24)} ${cases.padStart(11)}  ` +
           `${String(r.falseAlarms ?? '-').padStart(12)}${miss ? '  below the bar' : ''}`,
       );
     }

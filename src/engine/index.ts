@@ -6,6 +6,7 @@ export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary 
 export { DOC_KINDS, type DocKind } from './indexing/kinds';
 export type { DocSummary, ListDocsInput, ListDocsResult } from './indexing/docList';
 export { classify, chartRootsOf } from './indexing/classify';
+export { explainKind, renderKindExplanation, type KindExplanation } from './indexing/explainKind';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';

@@ -80,6 +80,7 @@ describe('bench', () => {
         'hooks',
         'cold',
         'vectors',
+        'kinds',
       ]);
       const names = report.sections.flatMap((s) => s.figures.map((f) => f.name));
       for (const name of [
@@ -108,6 +109,8 @@ describe('bench', () => {
         'vectors.recall_p50',
         'vectors.search_p50',
         'vectors.cold_recall_rss',
+        'kinds.all',
+        'kinds.prose',
       ]) {
         assert.ok(names.includes(name), `the report has ${name}`);
       }

@@ -1,18 +1,29 @@
 // `lore index [--full]`: bring the workspace index up to date (only changed files unless --full)
-// and print what changed and the index status.
+// and print what changed and the index status. `lore index --explain PATH`: the kind the index
+// gives one file and the signals that decided it (nothing is written).
 
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { storePaths } from '../../host/dataDir';
-import type { IndexStatus, IndexSummary } from '../../engine';
+import { WorkspaceFileSource } from '../../host/fileSource';
+import { explainKind, renderKindExplanation, type IndexStatus, type IndexSummary } from '../../engine';
 import type { Command } from '../command';
 
 export const indexCommand: Command = {
   name: 'index',
   summary: "index the workspace's docs and infrastructure files (changed files only unless --full)",
-  usage: 'lore index [--full]',
-  options: { full: { type: 'boolean' } },
+  usage: 'lore index [--full] | lore index --explain PATH',
+  options: { full: { type: 'boolean' }, explain: { type: 'string' } },
   positionals: { min: 0, max: 0, names: '' },
   async run(ctx, v) {
     const root = storePaths(ctx.workspace).workspaceRoot;
+    if (typeof v.explain === 'string') {
+      // A path as the shell completes it (from the current folder) or relative to the workspace root.
+      const fromCwd = relative(root, resolve(v.explain));
+      const path = existsSync(resolve(v.explain)) && !fromCwd.startsWith('..') ? fromCwd : v.explain;
+      ctx.print(await explainKind(new WorkspaceFileSource(root), path), (e) => renderKindExplanation(e));
+      return 0;
+    }
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);

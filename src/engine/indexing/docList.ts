@@ -22,6 +22,12 @@ export interface DocSummary {
   title: string;
   size: number;
   indexed_at: string;
+  /** The kind's probability (1: by definition; null: indexed before the kind model). */
+  kind_confidence: number | null;
+  /** A close runner-up kind, where the kind was a close call. */
+  kind_runner_up: DocKind | null;
+  /** The signals that decided the kind, in plain words, '; '-separated. */
+  kind_signals: string | null;
 }
 
 export interface ListDocsResult {
@@ -45,7 +51,8 @@ export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsRe
   const params = [...kinds, ...(paths ?? [])];
   const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM docs ${clause}`, params)?.n ?? 0;
   const items = db.all<DocSummary>(
-    `SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`,
+    'SELECT path, kind, title, size, indexed_at, kind_confidence, kind_runner_up, kind_signals ' +
+      `FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`,
     [...params, limit, offset],
   );
   return { items, total, offset, next_offset: offset + items.length < total ? offset + items.length : null };

@@ -16,6 +16,12 @@ export interface CatalogEntry {
 export interface DocRecord {
   path: string;
   kind: DocKind;
+  /** The classifier's probability of `kind` (1, a kind by definition, when absent). */
+  kindConfidence?: number;
+  /** A close runner-up kind (kindModel.ts closeRunnerUp), else null. */
+  kindRunnerUp?: DocKind | null;
+  /** The signals that decided the kind, in plain words. */
+  kindSignals?: string[];
   title: string;
   contentHash: string;
   size: number;
@@ -41,10 +47,21 @@ export function putDoc(db: SqlDatabase, doc: DocRecord, now: string): void {
   const existing = db.get<{ id: number }>('SELECT id FROM docs WHERE path = ?', [doc.path]);
   if (existing) deleteDoc(db, existing.id);
   const id = db.run(
-    'INSERT INTO docs (path, kind, title, content_hash, size, ' +
-      'mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ' +
-      '?)',
-    [doc.path, doc.kind, doc.title, doc.contentHash, doc.size, doc.mtimeMs, doc.redactions, now],
+    'INSERT INTO docs (path, kind, kind_confidence, kind_runner_up, kind_signals, title, content_hash, size, ' +
+      'mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      doc.path,
+      doc.kind,
+      doc.kindConfidence ?? 1,
+      doc.kindRunnerUp ?? null,
+      doc.kindSignals?.length ? doc.kindSignals.join('; ') : null,
+      doc.title,
+      doc.contentHash,
+      doc.size,
+      doc.mtimeMs,
+      doc.redactions,
+      now,
+    ],
   ).lastInsertRowid;
   doc.chunks.forEach((chunk, ord) => {
     db.run(

@@ -9,7 +9,8 @@ import type { Embedder } from '../embed/embedder';
 import type { EngineContext } from '../context';
 import { nowIso } from '../context';
 import { chunkDocument, documentTitle } from './chunk';
-import { chartRootsOf, classify, pageReadmesOf } from './classify';
+import { classifyContextOf, classifyKind, navFilesOf } from './classify';
+import { closeRunnerUp } from './kindModel';
 import {
   catalog,
   type CatalogEntry,
@@ -135,8 +136,10 @@ export async function* indexWorkspace(
   summary.files = files.length - recordFiles.length;
   const known = catalog(ctx.db);
   const present = new Set(files.map((f) => f.path));
-  const chartRoots = chartRootsOf(files.map((f) => f.path));
-  const pageReadmes = pageReadmesOf(files.map((f) => f.path));
+  const kindContext = classifyContextOf(
+    files.map((f) => f.path),
+    await readNavFiles(source, files),
+  );
   // Files that disappeared, by content hash (several files may share one: copies of a Dockerfile,
   // empty __init__.py): a new path with the same content is a rename of one of them; the rest go.
   const vanished = new Map<string, CatalogEntry[]>();
@@ -218,11 +221,19 @@ export async function* indexWorkspace(
       batchPaths.push(moved.path, file.path);
       summary.renamed++;
     } else {
-      const kind = classify(file.path, raw, { chartRoots, pageReadmes });
+      const verdict = classifyKind(file.path, raw, kindContext, { explain: true });
+      const kind = verdict.kind;
       const { text, redactions } = redact(raw);
       const doc: DocRecord = {
         path: file.path,
         kind,
+        kindConfidence: verdict.confidence,
+        // The runner-up is kept only where it is close: recall's kind filter takes the document too.
+        kindRunnerUp: closeRunnerUp(verdict),
+        kindSignals: verdict.signals
+          .filter((s) => s.weight > 0)
+          .map((s) => s.words)
+          .slice(0, 3),
         title: documentTitle(file.path, text),
         contentHash: hash,
         size: file.size,
@@ -284,6 +295,16 @@ export async function* indexWorkspace(
     setIndexState(ctx, 'model', embedder.modelId);
   }
   return summary;
+}
+
+/** The docs site's navigation files (mkdocs.yml, SUMMARY.md, _sidebar.md), which the kind model reads. */
+async function readNavFiles(source: FileSource, files: SourceFile[]): Promise<Array<{ path: string; text: string }>> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const path of navFilesOf(files.map((f) => f.path))) {
+    const text = await source.read(path).catch(() => null);
+    if (text !== null) out.push({ path, text });
+  }
+  return out;
 }
 
 export function setIndexState(ctx: EngineContext, name: string, value: string): void {

@@ -30,11 +30,13 @@ const AFTER_VERB = new Set(
 
 /** Whether a line (a list item, a step, a sentence or a heading's text) opens with an imperative. */
 export function isImperative(line: string): boolean {
-  const text = line
-    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/, '')
-    .replace(/^(\*\*|__)/, '')
-    .replace(/^\[([^\]\n]*)\]\([^)\n]*\)/, '$1')
-    .replace(/^(then|next|finally|now|first|also|optionally)[, ]+/i, '');
+  // Each step is tried only when the line opens with a character it needs (most lines open with a
+  // letter): the kind model asks this of every line of every page.
+  let text = line;
+  if (/^[ \t\-*+0-9]/.test(text)) text = text.replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/, '');
+  if (text[0] === '*' || text[0] === '_') text = text.replace(/^(\*\*|__)/, '');
+  if (text[0] === '[') text = text.replace(/^\[([^\]\n]*)\]\([^)\n]*\)/, '$1');
+  if (/^[tnfaoTNFAO]/.test(text)) text = text.replace(/^(then|next|finally|now|first|also|optionally)[, ]+/i, '');
   const match = /^([A-Za-z][a-z]+)(?:[ \t]+|(?=[`'"[*(<]))(\S+)/.exec(text);
   if (!match) return false;
   const verb = match[1].toLowerCase();

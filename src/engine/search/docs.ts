@@ -17,6 +17,8 @@ export interface DocCandidate {
   text: string;
   indexedAt: string;
   contentHash: string;
+  /** A close runner-up kind: a kind filter takes the document for it too (a borderline one). */
+  kindRunnerUp: DocKind | null;
   bm?: number;
   cosine?: number;
 }
@@ -24,7 +26,17 @@ export interface DocCandidate {
 const COLUMNS =
   'c.id AS chunkId, d.path, d.kind, d.title, c.heading, ' +
   'c.start_line AS startLine, c.end_line AS endLine, c.text, ' +
-  'd.indexed_at AS indexedAt, d.content_hash AS contentHash';
+  'd.indexed_at AS indexedAt, d.content_hash AS contentHash, d.kind_runner_up AS kindRunnerUp';
+
+/**
+ * A kind filter's SQL: documents of those kinds, and borderline ones whose close runner-up is one
+ * of them (recall ranks those after the documents of the kind). Its parameters are the kinds twice.
+ */
+function kindFilterOf(kinds: string[]): { sql: string; params: string[] } {
+  if (!kinds.length) return { sql: '', params: [] };
+  const list = kinds.map(() => '?').join(', ');
+  return { sql: `AND (d.kind IN (${list}) OR d.kind_runner_up IN (${list}))`, params: [...kinds, ...kinds] };
+}
 
 /** Above this many chunks, words found in more than PRUNE_SHARE of them stop generating candidates. */
 const PRUNE_MIN_CHUNKS = 5000;
@@ -64,7 +76,7 @@ export function lexicalDocs(db: SqlDatabase, query: string, kinds: string[], fet
       window * 2;
   const narrower = enough ? null : rarerWords(db, query);
   const match = enough ? every : (narrower ?? any);
-  const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';
+  const kindFilter = kindFilterOf(kinds);
   for (let size = window; ; size *= 4) {
     let ranked = db.all<{ id: number; bm: number }>(
       'SELECT rowid AS id, bm25(doc_fts, 4.0, 2.0, 1.0) AS bm FROM doc_fts WHERE doc_fts MATCH ? ORDER BY bm LIMIT ?',
@@ -86,8 +98,8 @@ export function lexicalDocs(db: SqlDatabase, query: string, kinds: string[], fet
       .all<DocCandidate>(
         `SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = ` +
           `c.doc_id WHERE c.id IN (${ranked.map(() => '?').join(', ')}) ` +
-          `${kindFilter}`,
-        [...ranked.map((r) => r.id), ...kinds],
+          `${kindFilter.sql}`,
+        [...ranked.map((r) => r.id), ...kindFilter.params],
       )
       .map((row) => ({ ...row, bm: bm.get(row.chunkId) }));
     const best = bestPerDoc(rows, (a, b) => (a.bm ?? 0) < (b.bm ?? 0));
@@ -98,12 +110,12 @@ export function lexicalDocs(db: SqlDatabase, query: string, kinds: string[], fet
 
 export function docsByChunk(db: SqlDatabase, chunkIds: number[], kinds: string[]): DocCandidate[] {
   if (!chunkIds.length) return [];
-  const kindFilter = kinds.length ? `AND d.kind IN (${kinds.map(() => '?').join(', ')})` : '';
+  const kindFilter = kindFilterOf(kinds);
   return db.all<DocCandidate>(
     `SELECT ${COLUMNS} FROM doc_chunks c JOIN docs d ON d.id = ` +
       `c.doc_id WHERE c.id IN (${chunkIds.map(() => '?').join(', ')}) ` +
-      `${kindFilter}`,
-    [...chunkIds, ...kinds],
+      `${kindFilter.sql}`,
+    [...chunkIds, ...kindFilter.params],
   );
 }
 

@@ -471,7 +471,8 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
       description: '',
       lines: [doc.startLine, doc.endLine],
       indexed_at: doc.indexedAt,
-      flags: [],
+      // A borderline document the kind filter took for its runner-up kind (ranked after the kind's own).
+      flags: req.kinds.length && !req.kinds.includes(doc.kind) ? ['borderline_kind'] : [],
       score: parts,
     };
     // The snippet is read out of the chunk only for the hits that make the page.
@@ -489,9 +490,11 @@ function rankAndVerify(
 ): Pick<RecallResult, 'results' | 'refused' | 'candidates'> {
   // A match on nothing but words every record contains carries no evidence; it is dropped.
   const relevant = hits.filter((h) => h.score.total >= MIN_SCORE || h.score.dead_end_match !== undefined);
+  const borderline = (h: RecallHit) => Number(h.flags.includes('borderline_kind'));
   relevant.sort(
     (a, b) =>
       Number(b.score.dead_end_match !== undefined) - Number(a.score.dead_end_match !== undefined) ||
+      borderline(a) - borderline(b) ||
       b.score.total - a.score.total ||
       a.key.localeCompare(b.key),
   );

@@ -346,6 +346,20 @@ const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 12,
+    description: "kinds: the kind model's confidence in a document's kind, and a close runner-up kind",
+    sql: `
+      -- indexing/kindModel.ts: the probability of the kind (1 for a kind by definition) and the
+      -- runner-up kind where it is close (CLOSE_RUNNER_UP), which recall's kind filter also takes,
+      -- ranked after the documents of that kind. NULL: indexed before the model (judged again when
+      -- the file changes or on a full index).
+      ALTER TABLE docs ADD COLUMN kind_confidence REAL;
+      ALTER TABLE docs ADD COLUMN kind_runner_up TEXT;
+      -- The signals that decided the kind, in plain words, '; '-separated (the tree's tooltip).
+      ALTER TABLE docs ADD COLUMN kind_signals TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

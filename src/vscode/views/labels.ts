@@ -1,7 +1,7 @@
 // Words a person reads in the views and the status bar: kinds of document by their plural names
 // ("ADRs", "Runbooks") and times as local, relative phrases ("5 minutes ago", with the local date).
 
-import type { DocKind } from '../../engine';
+import type { DocKind, DocSummary } from '../../engine';
 
 export const KIND_LABELS: Record<DocKind, string> = {
   adr: 'ADRs',
@@ -76,4 +76,13 @@ export function when(iso: string | null | undefined, now = Date.now()): string {
 export function docTitle(title: string, path: string): string {
   const trimmed = title.trim().replace(/^["'`]+$/, '');
   return trimmed || path.split('/').pop() || path;
+}
+
+/** Why the document has its kind, briefly: the model's confidence, a close runner-up, the deciding signals. */
+export function kindReason(doc: DocSummary): string {
+  if (doc.kind_confidence === null || doc.kind_confidence === undefined) return '';
+  if (doc.kind_confidence >= 1) return doc.kind_signals ? `Kind by definition: ${doc.kind_signals}` : '';
+  const runnerUp = doc.kind_runner_up ? `; runner-up: ${doc.kind_runner_up}` : '';
+  const because = doc.kind_signals ? ` — because of ${doc.kind_signals}` : '';
+  return `Kind: ${doc.kind}, ${Math.round(doc.kind_confidence * 100)}% sure${runnerUp}${because}`;
 }

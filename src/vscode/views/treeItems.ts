@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
-import { docTitle, kindLabel, when } from './labels';
+import { docTitle, kindLabel, kindReason, when } from './labels';
 import type { LoreNode } from './treeModel';
 
 const TYPE_ICONS: Record<string, string> = {
@@ -98,7 +98,10 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.resourceUri = uri;
       item.description = node.doc.path;
       const facts = `\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}`);
+      const why = kindReason(node.doc);
+      item.tooltip = new vscode.MarkdownString(
+        `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${why ? `\n\n${escapeMd(why)}` : ''}`,
+      );
       item.iconPath = icon('file');
       item.contextValue = 'doc';
       item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };

@@ -68,6 +68,9 @@ describe('drift: a symbol keeps the kind of its definition', function () {
     for (const table of ['chunk_vectors', 'memory_vectors'])
       for (const change of ['insert', 'update', 'delete']) s.sql(`DROP TRIGGER ${table}_pages_${change}`, []);
     s.sql('DROP TABLE vector_code_pages', []);
+    // (Nor version 12's kind confidence.)
+    for (const column of ['kind_confidence', 'kind_runner_up', 'kind_signals'])
+      s.sql(`ALTER TABLE docs DROP COLUMN ${column}`, []);
     s.sql('PRAGMA user_version = 9', []);
     s.reopen();
     const kinds = () => s.rows(README, 'cluster_name').map((r) => r.symbol_kind);

@@ -16,7 +16,10 @@ describe('listDocs by path', () => {
     root = tempDir();
     const files: Record<string, string> = {
       'docs/adr/0001-queue.md': '# ADR 1: Queue in Postgres\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n',
-      'docs/runbooks/deploy.md': '# Deploy\n\n1. Run the deploy script.\n',
+      // A runbook with its steps and a command (a one-line page is too little for the kind model).
+      'docs/runbooks/deploy.md':
+        '# Deploy\n\nWhen a release is ready:\n\n## Steps\n\n1. Run the deploy script.\n2. Check the pods.\n' +
+        '3. Roll back if errors rise.\n\n```bash\n./deploy.sh production\n```\n',
       'README.md': '# Service\n\nHello.\n',
     };
     for (const [path, text] of Object.entries(files)) {
