@@ -4,10 +4,13 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { storePaths } from '../../src/host/dataDir';
 import { CLI, sandbox, stdioAgent, type Sandbox } from '../support/processes';
+import { tempDir } from '../support/store';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -83,10 +86,9 @@ describe('the Claude Code plugin layout', () => {
     const manifest = readJson(join(dir, '.claude-plugin', 'plugin.json'));
     assert.equal(manifest.name, 'lore');
     assert.equal(manifest.version, readJson(join(ROOT, 'package.json')).version);
-    assert.deepEqual(readJson(join(dir, '.mcp.json')).mcpServers.lore, { command: 'lore', args: ['mcp'] });
   });
 
-  it('hooks SessionStart, PreCompact and SessionEnd to lore hook events the CLI accepts', () => {
+  it('hooks SessionStart, PreCompact and SessionEnd to lore hook events, run through the plugin launcher', () => {
     const { hooks } = readJson(join(dir, 'hooks', 'hooks.json'));
     const commands = Object.fromEntries(
       Object.entries(hooks).map(([event, groups]) => [
@@ -94,10 +96,11 @@ describe('the Claude Code plugin layout', () => {
         (groups as any[]).flatMap((g) => g.hooks.map((h: any) => `${h.type}:${h.command}`)),
       ]),
     );
+    const launcher = 'node "${CLAUDE_PLUGIN_ROOT}/bin/lore.cjs"';
     assert.deepEqual(commands, {
-      SessionStart: ['command:lore hook session-start'],
-      PreCompact: ['command:lore hook pre-compact'],
-      SessionEnd: ['command:lore hook session-end'],
+      SessionStart: [`command:${launcher} hook session-start`],
+      PreCompact: [`command:${launcher} hook pre-compact`],
+      SessionEnd: [`command:${launcher} hook session-end`],
     });
     const box = sandbox();
     for (const event of ['session-start', 'pre-compact', 'session-end']) {
@@ -107,13 +110,66 @@ describe('the Claude Code plugin layout', () => {
     }
   });
 
+  // Claude Code copies an installed plugin into its own cache and runs it from there, with
+  // CLAUDE_PLUGIN_ROOT set to the copy and whatever PATH the person has (here: none with lore).
+  const NO_LORE_PATH = dirname(process.execPath) + ':/usr/bin:/bin';
+  function installedCopy(): string {
+    const copy = join(tempDir('lore-plugin-cache-'), 'lore');
+    cpSync(dir, copy, { recursive: true });
+    return copy;
+  }
+  const expand = (text: string, root: string) => text.replaceAll('${CLAUDE_PLUGIN_ROOT}', root);
+
+  it('starts the MCP server and the hooks from a copy of the plugin without lore on PATH', async () => {
+    const copy = installedCopy();
+    const box = sandbox();
+    const env = { ...box.env, PATH: NO_LORE_PATH, CLAUDE_PLUGIN_ROOT: copy } as Record<string, string>;
+    const server = readJson(join(copy, '.mcp.json')).mcpServers.lore;
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: [...server.args.map((a: string) => expand(a, copy)), '--workspace', box.workspace],
+      env,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'plugin-copy', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'recall'));
+    } finally {
+      await client.close();
+    }
+    const { hooks } = readJson(join(copy, 'hooks', 'hooks.json'));
+    const start = expand(hooks.SessionStart[0].hooks[0].command, copy);
+    const r = spawnSync('/bin/sh', ['-c', start], { env, input: '{}', encoding: 'utf8', cwd: box.workspace });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+  });
+
+  it('says how to fix it when the plugin was installed before the build and lore is not on PATH', () => {
+    const copy = installedCopy();
+    rmSync(join(copy, 'bin', 'cli-path.txt'), { force: true });
+    const box = sandbox();
+    const env = { ...box.env, PATH: NO_LORE_PATH };
+    const r = spawnSync(process.execPath, [join(copy, 'bin', 'lore.cjs'), 'hook', 'session-start'], {
+      env,
+      input: '{}',
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /Lore's CLI was not found.*npm ci && npm run build.*reinstall the plugin.*npm install -g \./s,
+    );
+  });
+
   it('has the four slash commands, and /memories runs a command the CLI accepts', () => {
     for (const name of ['remember', 'recall', 'forget', 'memories']) {
       assert.ok(frontMatter(join(dir, 'commands', `${name}.md`)).description, `/${name} has a description`);
     }
     const memories = readFileSync(join(dir, 'commands', 'memories.md'), 'utf8');
-    const shell = /!`lore ([^`]+)`/.exec(memories);
-    assert.ok(shell, '/memories runs lore');
+    const shell = /!`node "\$\{CLAUDE_PLUGIN_ROOT\}\/bin\/lore\.cjs" ([^`]+)`/.exec(memories);
+    assert.ok(shell, '/memories runs lore through the plugin launcher');
     const box = sandbox();
     cli(box, ['remember', '--type', 'decision', '--title', 'Use Postgres', '--description', 'for the queue']);
     const r = cli(box, shell[1].split(' '));
