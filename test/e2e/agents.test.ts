@@ -64,10 +64,10 @@ const decision = {
   description: 'One system fewer to run',
 };
 
-function hookInput(box: Sandbox, event: 'PreCompact' | 'SessionEnd', path: string) {
+function hookInput(box: Sandbox, event: 'PreCompact' | 'SessionEnd', path: string, session = 'sess-1') {
   const extra = event === 'PreCompact' ? { trigger: 'auto', custom_instructions: '' } : { reason: 'prompt_input_exit' };
   return JSON.stringify({
-    session_id: 'sess-1',
+    session_id: session,
     transcript_path: path,
     cwd: box.workspace,
     hook_event_name: event,
@@ -270,6 +270,32 @@ describe('lore hook pre-compact / session-end', () => {
     const end = cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', path));
     assert.equal(end.code, 0, end.stderr);
     assert.equal(end.stdout, '');
+    assert.equal(inbox(box).length, 2);
+  });
+
+  it('the same candidate from three sessions is one Inbox item that lists the three sessions', () => {
+    const box = seeded();
+    const retold = [
+      deadEnd,
+      { ...deadEnd, title: '  redis lists as the JOB queue ', description: 'Lost jobs on failover.' },
+      { ...deadEnd, description: 'lost  jobs on   failover', body: 'Told again in another session.' },
+    ];
+    retold.forEach((candidate, i) => {
+      const path = transcript(box, [say(fenced(candidate))]);
+      const r = cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', path, `sess-${i + 1}`));
+      assert.equal(r.code, 0, r.stderr);
+    });
+    const items = cli(box, ['--workspace', box.workspace, '--json', 'inbox']).json.items;
+    assert.equal(items.length, 1, JSON.stringify(items.map((i: { summary: string }) => i.summary)));
+    assert.deepEqual(
+      items[0].evidence.sessions.map((s: { id: string }) => s.id),
+      ['sess-1', 'sess-2', 'sess-3'],
+    );
+    const shown = cli(box, ['--workspace', box.workspace, 'inbox']).stdout;
+    assert.match(shown, /from 3 sessions: sess-1 \(routine\), sess-2 \(routine\), sess-3 \(routine\)/);
+    // Another candidate is still its own item.
+    const other = transcript(box, [say(fenced({ ...deadEnd, title: 'Redis streams as the job queue' }))]);
+    cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', other, 'sess-4'));
     assert.equal(inbox(box).length, 2);
   });
 
