@@ -102,7 +102,7 @@ describe('Claude Code (real host, stand-in model)', function () {
     return new Promise((done) => child.once('close', (status) => done({ status, stdout, stderr })));
   }
 
-  it('starts Lore from the .mcp.json lore init wrote, calls recall, and hands the model a fenced, bounded result', async () => {
+  it('starts Lore from the .mcp.json init wrote, calls recall, hands the model a fenced, bounded result', async () => {
     const mcp = JSON.parse(readFileSync(join(workspace, '.mcp.json'), 'utf8')).mcpServers.lore;
     assert.deepEqual(mcp, { command: process.execPath, args: [CLI, 'mcp'] });
     const r = await claude([
