@@ -3,9 +3,9 @@
 // dist/extension.js (VS Code). node-sqlite3-wasm loads its .wasm from beside the bundle, so it is
 // copied into dist/.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, chmodSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, chmodSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
 // dist/cli.js is src/cli/start.ts: it chooses V8's WebAssembly tier and runs dist/cliMain.js (the
@@ -65,6 +65,8 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  // jsonc-parser's main build is UMD, whose inner require()s esbuild cannot follow; its ES build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 // The embedding worker (dist/embedWorker.js, started by src/host/embed/transformersEmbedder.ts).
 // transformers.js and ONNX Runtime load from node_modules at run time: onnxruntime-node finds its
@@ -125,3 +127,25 @@ mkdirSync('dist/tree-sitter', { recursive: true });
 for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
   copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
 console.log('built dist/cli.js, dist/cliMain.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js');
+// The Claude Code plugin (plugins/lore) starts the CLI built here: Claude Code copies the plugin
+// away from the clone, so its launcher (bin/lore.cjs) reads this absolute path.
+const cli = resolve('dist/cli.js');
+writeFileSync('plugins/lore/bin/cli-path.txt', cli + '\n');
+// Whether `lore` is a command yet; if not, how to make it one (lore init writes `node dist/cli.js` meanwhile).
+const onPath = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter(Boolean)
+  .map((dir) => join(dir, 'lore'))
+  .find((file) => {
+    try {
+      return realpathSync(file) === realpathSync(cli);
+    } catch {
+      return false;
+    }
+  });
+console.log(
+  onPath
+    ? `lore on PATH is this build (${onPath})`
+    : `lore is not on your PATH yet: run \`npm install -g .\` here to make it a command ` +
+        `(until then, run node ${cli}; lore init writes that path into the hosts' configuration)`,
+);

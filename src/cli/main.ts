@@ -16,18 +16,21 @@ const GLOBAL_OPTIONS = {
   help: { type: 'boolean' as const, short: 'h' },
 };
 
+/** Where commands look when --workspace is not given (the README says the same). */
+const WORKSPACE_DEFAULT =
+  'the repository around the current folder — the nearest folder with .git — or the current folder';
+
 function helpText(command?: Command): string {
   if (command)
     return (
       `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: ` +
-      `--workspace DIR (default: current folder), --json`
+      `--workspace DIR (default: ${WORKSPACE_DEFAULT}), --json`
     );
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     `lore ${VERSION} — a durable engineering memory for your repository`,
     '',
-    'usage: lore [--workspace DIR] [--json] COMMAND [options]   (the ' +
-      'workspace defaults to the repository around the current folder)',
+    `usage: lore [--workspace DIR] [--json] COMMAND [options]   (the workspace defaults to ${WORKSPACE_DEFAULT})`,
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',

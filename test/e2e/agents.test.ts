@@ -4,10 +4,13 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { storePaths } from '../../src/host/dataDir';
 import { CLI, sandbox, stdioAgent, type Sandbox } from '../support/processes';
+import { tempDir } from '../support/store';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -61,10 +64,10 @@ const decision = {
   description: 'One system fewer to run',
 };
 
-function hookInput(box: Sandbox, event: 'PreCompact' | 'SessionEnd', path: string) {
+function hookInput(box: Sandbox, event: 'PreCompact' | 'SessionEnd', path: string, session = 'sess-1') {
   const extra = event === 'PreCompact' ? { trigger: 'auto', custom_instructions: '' } : { reason: 'prompt_input_exit' };
   return JSON.stringify({
-    session_id: 'sess-1',
+    session_id: session,
     transcript_path: path,
     cwd: box.workspace,
     hook_event_name: event,
@@ -83,10 +86,9 @@ describe('the Claude Code plugin layout', () => {
     const manifest = readJson(join(dir, '.claude-plugin', 'plugin.json'));
     assert.equal(manifest.name, 'lore');
     assert.equal(manifest.version, readJson(join(ROOT, 'package.json')).version);
-    assert.deepEqual(readJson(join(dir, '.mcp.json')).mcpServers.lore, { command: 'lore', args: ['mcp'] });
   });
 
-  it('hooks SessionStart, PreCompact and SessionEnd to lore hook events the CLI accepts', () => {
+  it('hooks SessionStart, PreCompact and SessionEnd to lore hook events, run through the plugin launcher', () => {
     const { hooks } = readJson(join(dir, 'hooks', 'hooks.json'));
     const commands = Object.fromEntries(
       Object.entries(hooks).map(([event, groups]) => [
@@ -94,10 +96,11 @@ describe('the Claude Code plugin layout', () => {
         (groups as any[]).flatMap((g) => g.hooks.map((h: any) => `${h.type}:${h.command}`)),
       ]),
     );
+    const launcher = 'node "${CLAUDE_PLUGIN_ROOT}/bin/lore.cjs"';
     assert.deepEqual(commands, {
-      SessionStart: ['command:lore hook session-start'],
-      PreCompact: ['command:lore hook pre-compact'],
-      SessionEnd: ['command:lore hook session-end'],
+      SessionStart: [`command:${launcher} hook session-start`],
+      PreCompact: [`command:${launcher} hook pre-compact`],
+      SessionEnd: [`command:${launcher} hook session-end`],
     });
     const box = sandbox();
     for (const event of ['session-start', 'pre-compact', 'session-end']) {
@@ -107,13 +110,66 @@ describe('the Claude Code plugin layout', () => {
     }
   });
 
+  // Claude Code copies an installed plugin into its own cache and runs it from there, with
+  // CLAUDE_PLUGIN_ROOT set to the copy and whatever PATH the person has (here: none with lore).
+  const NO_LORE_PATH = dirname(process.execPath) + ':/usr/bin:/bin';
+  function installedCopy(): string {
+    const copy = join(tempDir('lore-plugin-cache-'), 'lore');
+    cpSync(dir, copy, { recursive: true });
+    return copy;
+  }
+  const expand = (text: string, root: string) => text.replaceAll('${CLAUDE_PLUGIN_ROOT}', root);
+
+  it('starts the MCP server and the hooks from a copy of the plugin without lore on PATH', async () => {
+    const copy = installedCopy();
+    const box = sandbox();
+    const env = { ...box.env, PATH: NO_LORE_PATH, CLAUDE_PLUGIN_ROOT: copy } as Record<string, string>;
+    const server = readJson(join(copy, '.mcp.json')).mcpServers.lore;
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: [...server.args.map((a: string) => expand(a, copy)), '--workspace', box.workspace],
+      env,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'plugin-copy', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'recall'));
+    } finally {
+      await client.close();
+    }
+    const { hooks } = readJson(join(copy, 'hooks', 'hooks.json'));
+    const start = expand(hooks.SessionStart[0].hooks[0].command, copy);
+    const r = spawnSync('/bin/sh', ['-c', start], { env, input: '{}', encoding: 'utf8', cwd: box.workspace });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+  });
+
+  it('says how to fix it when the plugin was installed before the build and lore is not on PATH', () => {
+    const copy = installedCopy();
+    rmSync(join(copy, 'bin', 'cli-path.txt'), { force: true });
+    const box = sandbox();
+    const env = { ...box.env, PATH: NO_LORE_PATH };
+    const r = spawnSync(process.execPath, [join(copy, 'bin', 'lore.cjs'), 'hook', 'session-start'], {
+      env,
+      input: '{}',
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /Lore's CLI was not found.*npm ci && npm run build.*reinstall the plugin.*npm install -g \./s,
+    );
+  });
+
   it('has the four slash commands, and /memories runs a command the CLI accepts', () => {
     for (const name of ['remember', 'recall', 'forget', 'memories']) {
       assert.ok(frontMatter(join(dir, 'commands', `${name}.md`)).description, `/${name} has a description`);
     }
     const memories = readFileSync(join(dir, 'commands', 'memories.md'), 'utf8');
-    const shell = /!`lore ([^`]+)`/.exec(memories);
-    assert.ok(shell, '/memories runs lore');
+    const shell = /!`node "\$\{CLAUDE_PLUGIN_ROOT\}\/bin\/lore\.cjs" ([^`]+)`/.exec(memories);
+    assert.ok(shell, '/memories runs lore through the plugin launcher');
     const box = sandbox();
     cli(box, ['remember', '--type', 'decision', '--title', 'Use Postgres', '--description', 'for the queue']);
     const r = cli(box, shell[1].split(' '));
@@ -214,6 +270,32 @@ describe('lore hook pre-compact / session-end', () => {
     const end = cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', path));
     assert.equal(end.code, 0, end.stderr);
     assert.equal(end.stdout, '');
+    assert.equal(inbox(box).length, 2);
+  });
+
+  it('the same candidate from three sessions is one Inbox item that lists the three sessions', () => {
+    const box = seeded();
+    const retold = [
+      deadEnd,
+      { ...deadEnd, title: '  redis lists as the JOB queue ', description: 'Lost jobs on failover.' },
+      { ...deadEnd, description: 'lost  jobs on   failover', body: 'Told again in another session.' },
+    ];
+    retold.forEach((candidate, i) => {
+      const path = transcript(box, [say(fenced(candidate))]);
+      const r = cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', path, `sess-${i + 1}`));
+      assert.equal(r.code, 0, r.stderr);
+    });
+    const items = cli(box, ['--workspace', box.workspace, '--json', 'inbox']).json.items;
+    assert.equal(items.length, 1, JSON.stringify(items.map((i: { summary: string }) => i.summary)));
+    assert.deepEqual(
+      items[0].evidence.sessions.map((s: { id: string }) => s.id),
+      ['sess-1', 'sess-2', 'sess-3'],
+    );
+    const shown = cli(box, ['--workspace', box.workspace, 'inbox']).stdout;
+    assert.match(shown, /from 3 sessions: sess-1 \(routine\), sess-2 \(routine\), sess-3 \(routine\)/);
+    // Another candidate is still its own item.
+    const other = transcript(box, [say(fenced({ ...deadEnd, title: 'Redis streams as the job queue' }))]);
+    cli(box, ['hook', 'session-end'], hookInput(box, 'SessionEnd', other, 'sess-4'));
     assert.equal(inbox(box).length, 2);
   });
 

@@ -365,7 +365,7 @@ describe('lore hook session-start', () => {
     assert.ok(!context.includes('for nothing at all'));
   });
 
-  it('stays within 32 KiB and says when it cut', () => {
+  it('stays within 9,500 characters (Claude Code inlines up to about 10,000) and says when it cut', () => {
     const box = sandbox();
     // Filled in-process (one store open), then read by the built CLI like any other store.
     const store = openStore({ workspace: box.workspace, home: box.home, door: 'test' });
@@ -388,8 +388,12 @@ describe('lore hook session-start', () => {
     }
     const r = hook(box, '{}');
     const context: string = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
-    assert.ok(Buffer.byteLength(context) <= 32 * 1024, `${Buffer.byteLength(context)} bytes`);
-    assert.match(context, /\[cut at 32768 bytes: \d+ of \d+ item\(s\) not shown; use the recall tool for the rest\]/);
+    assert.ok(context.length <= 9500, `${context.length} characters`);
+    assert.ok(context.length > 8000, 'the room is used');
+    assert.match(
+      context,
+      /\[cut at 9500 characters: \d+ of \d+ item\(s\) not shown; use the recall tool for the rest\]\n<\/lore-data nonce="[0-9a-f]{16}">$/,
+    );
   });
 
   it('prints nothing and exits 0 when there is no store or no workspace', () => {

@@ -1,10 +1,14 @@
-// `lore doctor`: what Lore sees here — runtime, data directory, store, owner, audit chain, records — and what to fix.
+// `lore doctor`: what Lore sees here — runtime, whether agent hosts can start Lore, data directory,
+// store, owner, audit chain, records — and what to fix.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SCHEMA_VERSION, isLoreError } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { isLive, readOwner } from '../../host/ownerLock';
+import { HOST_CONFIG_FILES, commandLine, configuredLaunch } from '../agentSetup';
 import type { Command } from '../command';
+import { installedCli, launchProblem, loreOnPathIs, pathHint, resolveOnPath } from '../loreLaunch';
 
 interface Check {
   name: string;
@@ -26,6 +30,7 @@ export const doctorCommand: Command = {
       ok: major >= 20,
       detail: `Node ${process.versions.node}${major >= 20 ? '' : ' (Lore needs Node 20 or newer)'}`,
     });
+    checks.push(...launchChecks(ctx.workspace));
     const paths = storePaths(ctx.workspace);
     checks.push({ name: 'workspace', ok: true, detail: paths.workspaceRoot });
     checks.push({
@@ -113,3 +118,39 @@ export const doctorCommand: Command = {
     return ok ? 0 : 1;
   },
 };
+
+/**
+ * Whether `lore` is a command here, and whether the lore server each agent host's configuration
+ * in the workspace names would start (a missing command is the usual first-run failure).
+ */
+function launchChecks(workspace: string): Check[] {
+  const cli = installedCli();
+  const onPath = resolveOnPath('lore');
+  const checks: Check[] = [
+    {
+      name: 'lore command',
+      ok: true,
+      detail: loreOnPathIs(cli)
+        ? `${onPath} (this CLI)`
+        : onPath
+          ? `${onPath} is another Lore than this one (${cli})`
+          : `not on PATH (hosts set up by lore init run ${process.execPath} ${cli}); to add it, ${pathHint(cli)}`,
+    },
+  ];
+  for (const { path, key } of HOST_CONFIG_FILES) {
+    const full = join(workspace, path);
+    if (!existsSync(full)) continue;
+    const launch = configuredLaunch(readFileSync(full, 'utf8'), key);
+    if (!launch) continue;
+    const problem = launchProblem(launch, { cwd: workspace });
+    checks.push({
+      name: path,
+      ok: !problem,
+      detail: problem
+        ? `its lore server (${commandLine(launch)}) would not start: ${problem} — ` +
+          `run lore init --force to write a command that starts here, or ${pathHint(cli)}`
+        : `starts ${commandLine(launch)}`,
+    });
+  }
+  return checks;
+}

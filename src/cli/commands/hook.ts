@@ -1,13 +1,14 @@
-// `lore hook session-start`: the JSON a Claude Code SessionStart hook reads, carrying a bounded,
-// fenced block of what this repository's memory holds (dead ends first). `pre-compact` and
-// `session-end` hand the session to session_close review-first (./hookCapture.ts). On any failure
-// each prints nothing and exits 0, so a missing or broken store never blocks a session.
+// `lore hook session-start`: the JSON a Claude Code SessionStart hook reads, carrying a bounded
+// (9,500 characters, which Claude Code shows whole), fenced block of what this repository's memory
+// holds (dead ends first). `pre-compact` and `session-end` hand the session to session_close
+// review-first (./hookCapture.ts). On any failure each prints nothing and exits 0, so a missing or
+// broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
 import { LIVE_STATUSES, type MemorySummary, type Refusal } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
-import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
+import { fence, SESSION_START_CHARS } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
 import { captureSession, type HookInput } from './hookCapture';
@@ -81,7 +82,7 @@ export const hookCommand: Command = {
         async (engine) => {
           const stats = await engine.stats();
           // Every record read is verified (a signature check each): read no more than the block can show.
-          let room = SESSION_START_BLOCK_BYTES;
+          let room = SESSION_START_CHARS;
           for (const section of SECTIONS) {
             if (room <= 0) break;
             const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
@@ -102,14 +103,16 @@ export const hookCommand: Command = {
           ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`),
         );
       if (!items.length) return 0;
-      const block = fence(`session start: ${total} memories of this repository`, items, {
-        maxBytes: SESSION_START_BLOCK_BYTES,
-        more: 'use the recall tool for the rest',
-      });
-      const additionalContext =
+      const preamble =
         `Lore holds this repository's engineering memory. Call its recall ` +
-        `tool before changing code and remember after ` +
-        `deciding.\n${block.text}`;
+        `tool before changing code and remember after deciding.\n`;
+      // Bytes bound characters from above, so the whole context stays within SESSION_START_CHARS.
+      const block = fence(`session start: ${total} memories of this repository`, items, {
+        maxBytes: SESSION_START_CHARS - Buffer.byteLength(preamble),
+        more: 'use the recall tool for the rest',
+        bound: `${SESSION_START_CHARS} characters`,
+      });
+      const additionalContext = preamble + block.text;
       process.stdout.write(
         JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }) + '\n',
       );

@@ -69,8 +69,15 @@ export const inboxCommand: Command = {
 
 function describe(item: InboxItem): string {
   const lines = [`#${item.id} [${item.risk}] ${item.kind}: ${item.summary}`];
-  for (const [name, value] of Object.entries(item.evidence))
+  for (const [name, value] of Object.entries(item.evidence)) {
+    if (name === 'sessions') continue;
     lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
+  const sessions = item.evidence.sessions;
+  if (Array.isArray(sessions) && sessions.length > 1) {
+    const named = sessions.map((s: { kind: string; id: string | null }) => `${s.id ?? 'unnamed'} (${s.kind})`);
+    lines.push(`    from ${sessions.length} sessions: ${named.join(', ')}`);
+  }
   const c = item.proposal?.candidate;
   if (c) lines.push(`    candidate: ${c.type} "${c.title}" — ${c.description} (source ${c.provenance.source})`);
   return lines.join('\n');

@@ -1,12 +1,23 @@
 // `lore init [--agent HOST]... [--dry-run | --yes] [--force]`: writes the MCP configuration and an
 // instructions snippet for the agent hosts the repository uses (or those named). It shows the plan
 // first and writes only with consent (the terminal's yes, or --yes); a second run changes nothing.
-// All files are planned before any is written, and each is replaced whole (temp file + rename).
+// The command written is one that starts on this machine (src/cli/loreLaunch.ts). All files are
+// planned before any is written; a file Lore cannot read stops the run with nothing written.
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AGENT_HOSTS, detectHosts, hostLabel, planAgentSetup, type AgentHost, type PlannedChange } from '../agentSetup';
+import {
+  AGENT_HOSTS,
+  HOST_SIGNS,
+  commandLine,
+  detectHosts,
+  hostLabel,
+  planAgentSetup,
+  type AgentHost,
+  type PlannedChange,
+} from '../agentSetup';
 import type { Command } from '../command';
+import { launchCommand, pathHint, type LaunchCommand } from '../loreLaunch';
 import { UsageError } from '../parse';
 
 function chosenHosts(values: unknown, workspace: string): AgentHost[] {
@@ -21,16 +32,31 @@ function chosenHosts(values: unknown, workspace: string): AgentHost[] {
   const found = detectHosts(workspace);
   if (!found.length) {
     throw new UsageError(
-      `found no agent host's files in ${workspace} (.claude, CLAUDE.md, .cursor, .vscode, .codex, AGENTS.md)`,
+      `found no agent host's files in ${workspace} (${HOST_SIGNS.join(', ')})`,
       `name the host: lore init --agent ${AGENT_HOSTS.join('|')}`,
     );
   }
   return found;
 }
 
-function render(hosts: AgentHost[], plan: PlannedChange[], written: boolean | 'dry-run'): string {
-  const lines = [`lore init for ${hosts.map(hostLabel).join(', ')}:`];
-  for (const c of plan) lines.push(`  ${c.action.padEnd(9)} ${c.path.padEnd(32)} ${c.what}`);
+const launchNote = (launch: LaunchCommand) =>
+  launch.command === 'lore'
+    ? 'hosts will run `lore mcp` (lore is on PATH)'
+    : `lore is not on PATH, so hosts will run ${commandLine(launch)}; to write \`lore mcp\` instead, ` +
+      `${pathHint()} and run lore init --force`;
+
+/** What became of each file: after writing, "wrote" for those written. */
+const outcome = (c: PlannedChange, written: boolean) =>
+  written && c.content !== undefined ? 'wrote' : c.action === 'conflict' ? 'kept' : c.action;
+
+function render(
+  hosts: AgentHost[],
+  launch: LaunchCommand,
+  plan: PlannedChange[],
+  written: boolean | 'dry-run',
+): string {
+  const lines = [`lore init for ${hosts.map(hostLabel).join(', ')} (${launchNote(launch)}):`];
+  for (const c of plan) lines.push(`  ${outcome(c, written === true).padEnd(9)} ${c.path.padEnd(32)} ${c.what}`);
   const pending = plan.filter((c) => c.content !== undefined).length;
   if (!pending) lines.push('nothing to change');
   else if (written === true) lines.push(`wrote ${pending} file(s)`);
@@ -38,17 +64,26 @@ function render(hosts: AgentHost[], plan: PlannedChange[], written: boolean | 'd
   return lines.join('\n');
 }
 
+/** Replaces the file through a temp file and a rename, keeping its permissions. */
 function writeWhole(path: string, content: string): void {
   mkdirSync(dirname(path), { recursive: true });
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    mode = undefined;
+  }
   const temp = `${path}.lore-init-${process.pid}`;
   writeFileSync(temp, content);
+  if (mode !== undefined) chmodSync(temp, mode);
   renameSync(temp, path);
 }
 
 export const initCommand: Command = {
   name: 'init',
   summary:
-    'set up agent hosts: MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml), instructions',
+    'set up agent hosts: MCP config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .codex/config.toml, ' +
+    '.gemini/settings.json), instructions',
   usage:
     `lore init [--agent ${AGENT_HOSTS.join('|')}]... [--dry-run | --yes] [--force]` +
     '   (without --agent: the hosts whose files are in the repository)',
@@ -62,11 +97,27 @@ export const initCommand: Command = {
   async run(ctx, v) {
     if (v.yes && v['dry-run']) throw new UsageError('give --dry-run or --yes, not both');
     const hosts = chosenHosts(v.agent, ctx.workspace);
-    const plan = planAgentSetup(ctx.workspace, hosts, { replace: v.force === true });
+    const launch = launchCommand(['mcp']);
+    const plan = planAgentSetup(ctx.workspace, hosts, launch, { replace: v.force === true });
     const changes = plan.filter((c) => c.content !== undefined);
-    const changed = plan.map(({ content: _c, ...rest }) => rest);
     const report = (written: boolean | 'dry-run') =>
-      ctx.print({ hosts, changes: changed, written: written === true }, () => render(hosts, plan, written));
+      ctx.print(
+        {
+          hosts,
+          command: launch,
+          changes: plan.map(({ content: _c, ...rest }) => ({ ...rest, written: written === true && !!_c })),
+          written: written === true,
+        },
+        () => render(hosts, launch, plan, written),
+      );
+    const invalid = plan.filter((c) => c.action === 'invalid');
+    if (invalid.length) {
+      report(false);
+      throw new UsageError(
+        `${invalid.map((c) => `${c.path} ${c.what}`).join('; ')}; lore init wrote nothing`,
+        `fix the file, or add the lore server to it yourself (${commandLine(launch)})`,
+      );
+    }
     if (!changes.length || v['dry-run']) {
       report('dry-run');
       return 0;
@@ -79,7 +130,7 @@ export const initCommand: Command = {
           'run it in a terminal to be asked, or pass --yes; --dry-run only shows the plan',
         );
       }
-      process.stdout.write(render(hosts, plan, 'dry-run') + '\n');
+      process.stdout.write(render(hosts, launch, plan, 'dry-run') + '\n');
       const answer = await ctx.ask(`Write ${changes.length} file(s) in ${ctx.workspace}? [y/N] `);
       if (!/^y(es)?$/i.test(answer.trim())) {
         ctx.print({ hosts, written: false }, () => 'nothing written');

@@ -151,6 +151,68 @@ export function closeItem(
   return getItem(ctx.db, item.id);
 }
 
+/** Type, title and description as a person compares them: case, spacing and a closing full stop aside. */
+export function candidateLikeness(c: { type?: unknown; title?: unknown; description?: unknown }): string {
+  const norm = (v: unknown) =>
+    String(v ?? '')
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[.。]+$/, '');
+  return `${norm(c.type)}\n${norm(c.title)}\n${norm(c.description)}`;
+}
+
+/**
+ * The open session proposal whose candidate is like this one (candidateLikeness), if any: a
+ * candidate handed in again by another session joins it instead of opening a second item. Reads
+ * only the open session items proposing the same act on the same target for the candidate's type.
+ */
+export function openLikeItem(
+  db: SqlDatabase,
+  proposal: { action: string; target: string | null; candidate: { type?: unknown } },
+  likeness: string,
+): InboxItem | undefined {
+  const rows = db.all<InboxRow>(
+    `SELECT * FROM inbox_items WHERE state = 'open' AND kind = 'session' AND proposal IS NOT NULL
+       AND json_extract(proposal, '$.candidate.type') = ? AND json_extract(proposal, '$.action') = ?
+       AND COALESCE(json_extract(proposal, '$.target'), '') = ? ORDER BY id`,
+    [String(proposal.candidate.type ?? ''), proposal.action, proposal.target ?? ''],
+  );
+  const row = rows.find((r) => candidateLikeness(JSON.parse(r.proposal!).candidate ?? {}) === likeness);
+  return row ? toItem(row) : undefined;
+}
+
+export interface SessionRef {
+  kind: string;
+  id: string | null;
+}
+
+/** The sessions an item came from: its own, then those that joined it (evidence.sessions). */
+export function itemSessions(item: InboxItem): SessionRef[] {
+  const listed = item.evidence.sessions;
+  if (Array.isArray(listed)) return listed as SessionRef[];
+  const kind = typeof item.evidence.session_kind === 'string' ? item.evidence.session_kind : 'routine';
+  const id = typeof item.evidence.session_id === 'string' ? item.evidence.session_id : null;
+  return [{ kind, id }];
+}
+
+/** Adds a session to the item's list (once per session id); an audited write like opening it. */
+export function joinItem(ctx: EngineContext, actor: Actor, item: InboxItem, session: SessionRef, now: string): boolean {
+  const sessions = itemSessions(item);
+  if (session.id !== null && sessions.some((s) => s.id === session.id)) return false;
+  const evidence = { ...item.evidence, sessions: [...sessions, session] };
+  ctx.db.run('UPDATE inbox_items SET evidence = ? WHERE id = ?', [JSON.stringify(evidence), item.id]);
+  const { fingerprint } = ctx.db.get<{ fingerprint: string }>('SELECT fingerprint FROM inbox_items WHERE id = ?', [
+    item.id,
+  ])!;
+  appendAudit(ctx.db, actor, now, {
+    event: 'inbox.join',
+    digests: { item: item.id, fingerprint: sha256(fingerprint) },
+  });
+  return true;
+}
+
 /** Forget removes every inbox item that names the forgotten key: their text quotes the record. */
 export function forgetInboxItems(db: SqlDatabase, key: string): number {
   return db.run('DELETE FROM inbox_items WHERE EXISTS (SELECT 1 FROM json_each(inbox_items.keys) WHERE value = ?)', [

@@ -20,7 +20,7 @@ import { currentRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
 import { appendAudit } from '../trust/audit';
 import { digestOf } from '../trust/digest';
 import { applyProposal } from './apply';
-import { itemByFingerprint, openItem } from './inbox';
+import { candidateLikeness, itemByFingerprint, joinItem, openItem, openLikeItem } from './inbox';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
 import {
   SESSION_KINDS,
@@ -435,10 +435,21 @@ function queueForReview(
 ): void {
   const { item, draft, candidate } = planned;
   const fingerprint = `session:${item.action}:${item.key}:${item.target ?? ''}:${digestOf(candidate.input)}`;
+  const from = { kind: session.kind, id: session.session_id };
   const earlier = itemByFingerprint(ctx.db, fingerprint);
   if (earlier) {
     item.outcome = earlier.state === 'dismissed' ? 'dismissed_before' : 'already_queued';
     item.inbox_id = earlier.id;
+    if (earlier.state === 'open') joinItem(ctx, actor, earlier, from, now);
+    return;
+  }
+  // The same candidate from another session (same type, title and description, told apart only by
+  // case or spacing) joins the open item, which lists the sessions it came from.
+  const twin = openLikeItem(ctx.db, proposal, candidateLikeness(candidate.input));
+  if (twin) {
+    item.outcome = 'already_queued';
+    item.inbox_id = twin.id;
+    joinItem(ctx, actor, twin, from, now);
     return;
   }
   const keys = [...new Set([item.key, ...(item.target ? [item.target] : [])])];
@@ -450,6 +461,7 @@ function queueForReview(
     reason: item.reason,
     session_kind: session.kind,
     session_id: session.session_id,
+    sessions: [from],
     source: candidate.valid.provenance.source,
     ...(draft.dead_ends.length ? { dead_ends: draft.dead_ends } : {}),
     ...(draft.similarity !== undefined ? { similarity: draft.similarity } : {}),

@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { DriftFinding } from '../../engine';
+import { DRIFT_STATES, type DriftFinding } from '../../engine';
 import { fence } from '../fence';
 import { driftFinding, driftState, key } from '../schemas';
 import type { ToolDeps } from './deps';
@@ -40,7 +40,7 @@ export function registerDrift(server: McpServer, deps: ToolDeps): void {
           .max(1024)
           .optional()
           .describe('only references made by this document or pointing at this file (workspace-relative)'),
-        states: z.array(driftState).max(5).optional().describe('default: every state but current'),
+        states: z.array(driftState).max(DRIFT_STATES.length).optional().describe('default: every state but current'),
       },
       outputSchema: { findings: z.array(driftFinding), total: z.number(), truncated: z.boolean() },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -55,6 +55,10 @@ describe('MCP drift', function () {
     assert.match(textOf(result), /changed: memory runbook\/rotate-the-application-key → scripts\/rotate-keys\.sh/);
     const byKey = await h.call('drift', { key });
     assert.equal((byKey.structuredContent as { total: number }).total, 1);
+    const states = ['current', 'relocated', 'changed', 'gone', 'broken', 'ambiguous'];
+    const every = await h.call('drift', { key, states });
+    assert.equal(every.isError, undefined, textOf(every));
+    assert.equal((every.structuredContent as { total: number }).total, 1, 'all six states are one request');
     const none = await h.call('drift', { path: 'nowhere.md' });
     assert.equal((none.structuredContent as { total: number }).total, 0);
   });
