@@ -134,11 +134,23 @@ function reportError(error: unknown, json: boolean): number {
 
 /** Runs the command line this process was started with (dist/cli.js calls it; see start.ts). */
 export function start(): void {
+  let settled = false;
+  // The last guard against a silent success: should the event loop ever empty while the command
+  // still waits (a request with nothing keeping the process alive), that is a failure, said so.
+  const unfinished = () => {
+    if (settled) return;
+    settled = true;
+    process.stderr.write('lore: the command ended without an answer from the store (this is a bug in Lore)\n');
+    process.exitCode = 1;
+  };
+  process.once('beforeExit', unfinished);
   main(process.argv.slice(2)).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (error) => {
+      settled = true;
       process.stderr.write(`lore: ${(error as Error).message}\n`);
       process.exitCode = 1;
     },
