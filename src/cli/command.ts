@@ -12,6 +12,7 @@ import { openStore, type OpenStore } from '../host/openStore';
 import { startEmbedder } from '../host/embedSettings';
 import { findLiveOwner, ownerRecorded } from '../host/owner';
 import { connect } from '../host/connect';
+import { readStoreRecord } from '../host/storeRecord';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -82,7 +83,8 @@ export async function withStore<T>(
 ): Promise<T> {
   const paths = storePaths(workspace);
   // Empty only when nothing is there: an owner recorded as alive (answering or not) has a store.
-  if (!use.create && !existsSync(paths.database) && !ownerRecorded(paths.owner)) {
+  // …and a store the data directory records is opened (and refused if its file is gone), never read as empty.
+  if (!use.create && !existsSync(paths.database) && !ownerRecorded(paths.owner) && !readStoreRecord(paths)) {
     const empty = new WasmSqlDatabase(':memory:');
     try {
       return await work(localApi(new Engine({ db: empty })));

@@ -235,7 +235,12 @@ class UnauthenticatedConnections {
         socket.destroy();
         return;
       }
-      const timer = setTimeout(() => socket.destroy(), UNAUTHENTICATED_GRACE_MS);
+      // Checked after the event loop has read what arrived meanwhile (setImmediate runs after I/O):
+      // an owner busy for over a second must not close clients whose request is already waiting.
+      const timer = setTimeout(
+        () => setImmediate(() => this.timers.has(socket) && socket.destroy()),
+        UNAUTHENTICATED_GRACE_MS,
+      );
       // The owner's life is its server's, not these timers'.
       timer.unref();
       this.timers.set(socket, timer);
