@@ -19,8 +19,10 @@ export interface SecretRule {
 
 /** Names that carry a secret: `password`, `DB_PASSWORD`, `master_password`, `secret_key`, `api-key`… */
 const SECRET_NAME =
-  // After a letter it is part of a longer word; after an escaped line break (`\npassword` in a JSON string) it is not.
-  '(?:(?<![A-Za-z])|(?<=\\\\[nrt]))(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|' +
+  // After a letter it is part of a longer word; after an escaped line break (`\npassword` in a
+  // JSON string) it is not.
+  '(?:(?<![A-Za-z])|(?<=\\\\[nrt]))' +
+  '(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|' +
   'private[_-]?key)' +
   // `private_key_file`, `password_path`: the name of where a secret is, not a secret.
   '(?![_-]?(?:file|path|dir|name|policy|length)(?![A-Za-z]))(?:[_-][A-Za-z0-9]{1,20})?';
@@ -101,7 +103,8 @@ const VENDOR_RULES: readonly SecretRule[] = [
     description: 'a password, secret or API key assigned a literal value',
     // Quotes may be escaped (`\"`): the text of a JSON or TypeScript string.
     pattern: new RegExp(
-      `${SECRET_NAME}${ESCAPED_QUOTE}?\\s{0,8}[:=]\\s{0,8}${ESCAPED_QUOTE}${NOT_A_PLACEHOLDER}[^"'\\s\\\\]{8,256}\\\\?["']`,
+      `${SECRET_NAME}${ESCAPED_QUOTE}?\\s{0,8}[:=]\\s{0,8}${ESCAPED_QUOTE}` +
+        `${NOT_A_PLACEHOLDER}[^"'\\s\\\\]{8,256}\\\\?["']`,
       'i',
     ),
   },
@@ -145,7 +148,8 @@ const VENDOR_TOKENS = [
   'sntrys_eyJ[A-Za-z0-9+/=_-]{50,4096}',
 ];
 /** A value that looks generated: 10+ characters with a letter and a digit (not a word, not `changeme`). */
-const GENERATED_VALUE = `${NOT_A_PLACEHOLDER}(?=[^\\s"']{0,255}[0-9])(?=[^\\s"']{0,255}[A-Za-z])[^\\s"'#,;\\\\]{10,256}`;
+const GENERATED_VALUE =
+  `${NOT_A_PLACEHOLDER}(?=[^\\s"']{0,255}[0-9])(?=[^\\s"']{0,255}[A-Za-z])` + `[^\\s"'#,;\\\\]{10,256}`;
 
 const LORE_RULES: readonly SecretRule[] = [
   {
@@ -169,7 +173,7 @@ const LORE_RULES: readonly SecretRule[] = [
     id: 'connection-string-secret',
     description: 'a key or password in a connection string',
     pattern:
-      /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd|sig)=\{?(?![$<%*([~])[^;\s&"'{}]{8,512}/i,
+      /(?<![A-Za-z])(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd|sig)=\{?(?![$<%*([~])[^;\s&"'{}\\|]{8,512}/i,
   },
   {
     id: 'authorization-header',
@@ -203,7 +207,12 @@ const LORE_RULES: readonly SecretRule[] = [
     // The values under `data:` of a Kubernetes Secret (base64 of the secret itself).
     id: 'kubernetes-secret-data',
     description: 'a value in a Kubernetes Secret',
-    pattern: /(?<=:[ \t]{1,4})[A-Za-z0-9+/]{8,4096}={0,2}(?![A-Za-z0-9+/=])(?<=kind:[ \t]{0,4}Secret\b[^]{1,600})/,
+    // Base64 with a digit and a capital (not a name like `istio-system`), under `data:` of a Secret.
+    pattern: new RegExp(
+      '(?<=:[ \\t]{1,4})(?=[A-Za-z0-9+/]{0,4096}[0-9])(?=[A-Za-z0-9+/]{0,4096}[A-Z])[A-Za-z0-9+/]{8,4096}={0,2}' +
+        '(?![A-Za-z0-9+/=])(?<=\\n[ \\t]{0,8}(?:string)?[Dd]ata:[ \\t]{0,4}\\r?\\n[^]{1,600})' +
+        '(?<=kind:[ \\t]{0,4}Secret\\b[^]{1,1200})',
+    ),
   },
 ];
 
