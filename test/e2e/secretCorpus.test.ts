@@ -97,7 +97,7 @@ describe('secrets: a corpus of realistic forms is never stored or returned', fun
     assert.deepEqual(stored, [], `${stored.length} forms were saved`);
   });
 
-  it('indexes the files with every secret redacted: none in the database file, none from read_file or recall', async () => {
+  it('indexes the files with every secret redacted: none in the database, none from read_file or recall', async () => {
     await localApi(engine, root).indexWorkspace(root, { full: true });
     const database = readFileSync(store.paths.database).toString('latin1');
     const raw = SECRET_CORPUS.filter((form) => database.includes(form.secret)).map((f) => f.id);
