@@ -57,6 +57,22 @@ const builtinImports = {
     }));
   },
 };
+// secretlint's preset (src/engine/trust/maintainedRules.ts) imports node:fs, node:path and node-forge
+// lazily, only to read a .p12 file from disk by its path: Lore hands it text, never a .p12 path, so
+// that branch is cut (and node-forge, 870 KB, stays out of the bundle).
+const SECRETLINT_P12_IMPORT = /\bimport\('(?:node:fs|node:path|\.\/index-[A-Za-z0-9_-]+\.js)'\)/g;
+const secretlintP12 = {
+  name: 'secretlint-p12',
+  setup(b) {
+    b.onLoad({ filter: /secretlint-rule-preset-recommend[\\/]module[\\/]index-.*\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(
+        SECRETLINT_P12_IMPORT,
+        "Promise.reject(new Error('Lore does not read .p12 files'))",
+      ),
+      loader: 'js',
+    }));
+  },
+};
 const CLI_MAIN_BANNER = "'use strict';\nconst __loreBuiltin = (id) => Promise.resolve(require(id));";
 const common = {
   bundle: true,
@@ -87,7 +103,7 @@ await Promise.all([
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
     banner: { js: CLI_MAIN_BANNER },
-    plugins: [mcpSdkShims, builtinImports],
+    plugins: [mcpSdkShims, builtinImports, secretlintP12],
     // A one-shot recall runs the model in-process (src/host/embed/modelSession.ts), from
     // node_modules as the worker does.
     external: EMBED_EXTERNAL,
@@ -101,6 +117,7 @@ await Promise.all([
     ...common,
     entryPoints: ['src/vscode/extension.ts'],
     outfile: 'dist/extension.js',
+    plugins: [secretlintP12],
     external: ['vscode', ...EMBED_EXTERNAL],
   }),
   build({

@@ -10,8 +10,9 @@ import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
 import { stderrLogger } from '../host/logger';
 import { openStore, type OpenStore } from '../host/openStore';
 import { startEmbedder } from '../host/embedSettings';
-import { findLiveOwner } from '../host/owner';
+import { findLiveOwner, ownerRecorded } from '../host/owner';
 import { connect } from '../host/connect';
+import { readStoreRecord } from '../host/storeRecord';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -81,7 +82,9 @@ export async function withStore<T>(
   use: StoreUse = { create: false },
 ): Promise<T> {
   const paths = storePaths(workspace);
-  if (!use.create && !existsSync(paths.database) && !(await findLiveOwner(paths.owner))) {
+  // Empty only when nothing is there: an owner recorded as alive (answering or not) has a store.
+  // …and a store the data directory records is opened (and refused if its file is gone), never read as empty.
+  if (!use.create && !existsSync(paths.database) && !ownerRecorded(paths.owner) && !readStoreRecord(paths)) {
     const empty = new WasmSqlDatabase(':memory:');
     try {
       return await work(localApi(new Engine({ db: empty })));

@@ -8,6 +8,7 @@ import { findWorkspaceRoot } from '../host/dataDir';
 import { cliActor, withStore, type Command, type CommandContext } from './command';
 import { COMMANDS } from './commands';
 import { UsageError } from './parse';
+import { terminalSafe, terminalSafeJson } from './terminalText';
 
 const VERSION = '0.1.0';
 const GLOBAL_OPTIONS = {
@@ -103,13 +104,16 @@ export async function main(argv: string[]): Promise<number> {
       workspaceGiven: typeof values.workspace === 'string',
       json,
       interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-      print: (result, human) => process.stdout.write((json ? JSON.stringify(result, null, 2) : human(result)) + '\n'),
+      print: (result, human) =>
+        process.stdout.write(
+          (json ? terminalSafeJson(JSON.stringify(result, null, 2)) : terminalSafe(human(result))) + '\n',
+        ),
       withEngine: (work, use) => withStore(workspace, work, use),
       actor: () => cliActor(false),
       ask: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });
         try {
-          return await rl.question(question);
+          return await rl.question(terminalSafe(question));
         } finally {
           rl.close();
         }
@@ -123,13 +127,14 @@ export async function main(argv: string[]): Promise<number> {
 
 function reportError(error: unknown, json: boolean): number {
   if (isLoreError(error)) {
-    if (json) process.stdout.write(JSON.stringify({ error: error.toJSON() }, null, 2) + '\n');
-    process.stderr.write(`lore: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+    if (json) process.stdout.write(terminalSafeJson(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
+    process.stderr.write(terminalSafe(`lore: ${error.message}${error.hint ? ` (${error.hint})` : ''}`) + '\n');
     return error instanceof UsageError ? 2 : 1;
   }
   // An unexpected failure: still one line, plus where to look.
   process.stderr.write(
-    `lore: unexpected error: ${(error as Error)?.message ?? String(error)} (run with LORE_DEBUG=1 for the stack)\n`,
+    terminalSafe(`lore: unexpected error: ${(error as Error)?.message ?? String(error)}`) +
+      ' (run with LORE_DEBUG=1 for the stack)\n',
   );
   if (process.env.LORE_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
   return 1;
@@ -137,12 +142,24 @@ function reportError(error: unknown, json: boolean): number {
 
 /** Runs the command line this process was started with (dist/cli.js calls it; see start.ts). */
 export function start(): void {
+  let settled = false;
+  // The last guard against a silent success: should the event loop ever empty while the command
+  // still waits (a request with nothing keeping the process alive), that is a failure, said so.
+  const unfinished = () => {
+    if (settled) return;
+    settled = true;
+    process.stderr.write('lore: the command ended without an answer from the store (this is a bug in Lore)\n');
+    process.exitCode = 1;
+  };
+  process.once('beforeExit', unfinished);
   main(process.argv.slice(2)).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (error) => {
-      process.stderr.write(`lore: ${(error as Error).message}\n`);
+      settled = true;
+      process.stderr.write(terminalSafe(`lore: ${(error as Error).message}`) + '\n');
       process.exitCode = 1;
     },
   );

@@ -15,6 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../engine';
 import { connect } from '../host/connect';
+import { REQUEST_DEADLINE_MS, fetchWithDeadline } from '../host/ownerRequest';
 import { ownerServer, type OwnerServer } from '../host/ownerServer';
 import { readWorkspaceFile } from '../host/workspaceFiles';
 import { buildServer } from '../mcp/server';
@@ -26,6 +27,19 @@ interface Upstream {
   transport: Transport;
   close(): Promise<void>;
 }
+
+/** One relayed request, its answer read whole (enableJsonResponse), within the request deadline. */
+const relayFetch = (url: string | URL, init?: RequestInit): Promise<Response> =>
+  fetchWithDeadline(url, init ?? {}, REQUEST_DEADLINE_MS, 'a relayed MCP request', async (response) => {
+    // A GET opens the server's event stream, which stays open by design: only POSTs are read whole.
+    if ((init?.method ?? 'GET') !== 'POST' || !response.body) return response;
+    const body = await response.arrayBuffer();
+    return new Response(response.status === 204 || response.status === 202 ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  });
 
 type Message = JSONRPCMessage & { id?: string | number; method?: string };
 
@@ -158,6 +172,9 @@ export class McpBridge {
   private async relayTo(url: string, token: string): Promise<Upstream> {
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
+      // A stopped or stuck owner must not hold the agent's call forever: past the deadline the
+      // send fails, and handle() elects again like for an owner that died.
+      fetch: relayFetch,
     });
     transport.onmessage = (message) => this.fromUpstream(message);
     await transport.start();

@@ -5,9 +5,10 @@
 // look again, so a caller sees STORE_BUSY only when no owner could be reached for `waitMs`.
 
 import { setTimeout as delay } from 'node:timers/promises';
-import { isLoreError } from '../engine';
+import { LoreError, isLoreError } from '../engine';
 import { storePaths } from './dataDir';
 import { findLiveOwner, type LiveOwner } from './owner';
+import { isLive, readOwner } from './ownerLock';
 
 /** How long a caller waits for the store to be served before STORE_BUSY. */
 export const CONNECT_WAIT_MS = 5000;
@@ -30,8 +31,20 @@ export async function connect<T>(workspace: string, options: ConnectOptions<T>):
     try {
       return { kind: 'owner', store: await options.become() };
     } catch (error) {
-      if (!isLoreError(error) || error.code !== 'STORE_BUSY' || Date.now() >= deadline) throw error;
+      if (!isLoreError(error) || error.code !== 'STORE_BUSY') throw error;
+      if (Date.now() >= deadline) throw silentOwner(ownerFile) ?? error;
     }
     await delay(pause);
   }
+}
+
+/** An owner that is alive and published a port, yet did not answer: said as such, not as "busy". */
+function silentOwner(ownerFile: string): LoreError | undefined {
+  const info = readOwner(ownerFile);
+  if (!info?.port || !isLive(info)) return undefined;
+  return new LoreError(
+    'STORE_UNAVAILABLE',
+    `the Lore process that owns this store (pid ${info.pid}, ${info.door}) did not answer on port ${info.port}`,
+    'it may be stopped, stuck or out of file descriptors: end it (its lock is then taken over) and try again',
+  );
 }

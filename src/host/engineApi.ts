@@ -18,6 +18,7 @@ import { shown } from '../engine/model/shown';
 import type { DiscoveryConfig, DiscoveryRules } from '../engine/indexing/discovery';
 import type { FileSource } from '../engine/indexing/indexer';
 import { WorkspaceFileSource } from './fileSource';
+import { REQUEST_DEADLINE_MS, fetchWithDeadline, type Deadline } from './ownerRequest';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
 
@@ -268,6 +269,7 @@ export async function dispatchRpc(
 }
 
 type RpcError = { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> };
+type RpcPayload = { result?: unknown; done?: boolean; error?: RpcError };
 
 /** The owner answers indexWorkspace as lines: {progress} while it runs, then {result} or {error}. */
 export async function readIndexLines(response: Response, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
@@ -296,7 +298,7 @@ export async function readIndexLines(response: Response, onProgress?: (p: IndexP
   );
 }
 
-export function remoteApi(url: string, token: string): EngineApi {
+export function remoteApi(url: string, token: string, deadlineMs = REQUEST_DEADLINE_MS): EngineApi {
   const api = {} as Record<RpcOp, (...args: unknown[]) => Promise<unknown>>;
   for (const op of RPC_OPS) {
     api[op] = async (...args: unknown[]) => {
@@ -309,15 +311,26 @@ export function remoteApi(url: string, token: string): EngineApi {
             }
           : undefined;
       if (index) args = [args[0], { full: index.request.full === true, discovery: index.request.discovery }];
-      let response: Response;
+      const init: RequestInit = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ op, args }),
+        signal: index?.request.signal,
+      };
+      // Every answer has a deadline; an index run's is for silence between its progress lines.
+      const read = async (response: Response, deadline: Deadline) => {
+        if (index && response.ok)
+          return {
+            index: await readIndexLines(response, (progress) => {
+              deadline.restart();
+              index.onProgress?.(progress);
+            }),
+          };
+        return { response, payload: (await response.json().catch(() => ({}))) as RpcPayload };
+      };
+      let answer: Awaited<ReturnType<typeof read>>;
       try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ op, args }),
-          signal: index?.request.signal,
-        });
-        if (index && response.ok) return await readIndexLines(response, index.onProgress);
+        answer = await fetchWithDeadline(url, init, deadlineMs, `"${op}"`, read);
       } catch (error) {
         if (isLoreError(error) || index?.request.signal?.aborted) throw error;
         throw new LoreError(
@@ -326,10 +339,14 @@ export function remoteApi(url: string, token: string): EngineApi {
           'if it crashed, run the command again: its lock is taken over',
         );
       }
-      const payload = (await response.json().catch(() => ({}))) as { result?: unknown; error?: RpcError };
+      if ('index' in answer) return answer.index;
+      const { response, payload } = answer;
       if (payload.error)
         throw new LoreError(payload.error.code, payload.error.message, payload.error.hint, payload.error.details);
       if (!response.ok) throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${response.status}`);
+      // An owner that dropped the answer half-way must not read as a void success.
+      if (!('result' in payload) && payload.done !== true)
+        throw new LoreError('STORE_UNAVAILABLE', 'the store owner answered without a result', 'run the command again');
       return payload.result;
     };
   }

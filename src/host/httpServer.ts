@@ -7,8 +7,8 @@
 // (mcpSessions.ts).
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_BUNDLE_CHARS, isLoreError, type Logger } from '../engine';
@@ -20,6 +20,14 @@ import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
 import { McpSessions } from './mcpSessions';
 import { readWorkspaceFile } from './workspaceFiles';
+
+/**
+ * A connection must show the token within this long, or it is closed: before, any local user could
+ * hold idle loopback connections for 85 s each until the owner ran out of file descriptors.
+ */
+export const UNAUTHENTICATED_GRACE_MS = 1000;
+/** At most this many connections wait for their token at once; more are closed on arrival. */
+export const MAX_UNAUTHENTICATED = 64;
 
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
 const MAX_RPC_BODY_BYTES = MAX_BUNDLE_CHARS * 2.5;
@@ -48,6 +56,8 @@ export interface RunningHttpServer {
   url: string;
   /** MCP sessions open now. */
   sessionCount(): number;
+  /** Connections open now that have not yet shown the token. */
+  unauthenticatedCount(): number;
   close(): Promise<void>;
 }
 
@@ -110,7 +120,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const call = checkRpc(await readJsonBody(req, MAX_RPC_BODY_BYTES, '/rpc'));
     if (call.index) return indexRpc(res, call);
     const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', call));
-    sendJson(res, 200, { result });
+    // `done` marks a whole answer, so a void result is told apart from an answer cut short.
+    sendJson(res, 200, { result, done: true });
   };
 
   // Indexing runs for minutes: its answer is lines (progress as it goes, then the result or the
@@ -158,12 +169,13 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
       authorized(req, options.token) ||
       (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
     if (!allowed) {
-      // Nothing is read, parsed or opened for a request without the token.
+      // Nothing is read, parsed or opened for a request without the token, and its connection ends.
       res
-        .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' })
+        .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer', connection: 'close' })
         .end(JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } }));
       return;
     }
+    waiting.admit(req.socket);
     if (path === '/health') return sendJson(res, 200, { ok: true, pid: process.pid });
     const work =
       path === '/mcp'
@@ -184,6 +196,8 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     });
   });
 
+  const waiting = new UnauthenticatedConnections(http);
+
   // A client that trickles its headers or body (slowloris) holds one connection, never the owner,
   // and not for long: a whole request, even the largest bundle, arrives on loopback in seconds.
   http.headersTimeout = 20_000;
@@ -201,10 +215,54 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     host,
     url: `http://${urlHost}:${port}`,
     sessionCount: () => sessions.size,
+    unauthenticatedCount: () => waiting.size,
     close: async () => {
+      waiting.closeAll();
       await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Connections that have not shown the token yet: each gets UNAUTHENTICATED_GRACE_MS, and only so many wait. */
+class UnauthenticatedConnections {
+  private readonly timers = new Map<Socket, NodeJS.Timeout>();
+
+  constructor(server: Server) {
+    server.on('connection', (socket: Socket) => {
+      if (this.timers.size >= MAX_UNAUTHENTICATED) {
+        socket.destroy();
+        return;
+      }
+      // Checked after the event loop has read what arrived meanwhile (setImmediate runs after I/O):
+      // an owner busy for over a second must not close clients whose request is already waiting.
+      const timer = setTimeout(
+        () => setImmediate(() => this.timers.has(socket) && socket.destroy()),
+        UNAUTHENTICATED_GRACE_MS,
+      );
+      // The owner's life is its server's, not these timers'.
+      timer.unref();
+      this.timers.set(socket, timer);
+      socket.once('close', () => this.forget(socket));
+    });
+  }
+
+  get size(): number {
+    return this.timers.size;
+  }
+
+  /** The socket carried a request with the token: it is a client's, kept like any other. */
+  admit(socket: Socket): void {
+    this.forget(socket);
+  }
+
+  closeAll(): void {
+    for (const socket of [...this.timers.keys()]) socket.destroy();
+  }
+
+  private forget(socket: Socket): void {
+    clearTimeout(this.timers.get(socket));
+    this.timers.delete(socket);
+  }
 }

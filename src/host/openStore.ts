@@ -5,6 +5,7 @@ import { ensureStoreDir, storePaths, type StorePaths } from './dataDir';
 import { loadMachineSigner } from './machineKey';
 import { acquireOwnerLock, type OwnerLock } from './ownerLock';
 import { WasmSqlDatabase } from './sqlite';
+import { checkStoreFile, checkStoreIdentity, readStoreRecord, recordStore } from './storeRecord';
 import { treeSitterSymbols } from './symbols/treeSitter';
 import { DiskWorkspaceReader, liveRepositories } from './workspaceReader';
 
@@ -38,7 +39,11 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   const lock = acquireOwnerLock(paths.owner, paths.database, options.door);
   let db: WasmSqlDatabase | undefined;
   try {
+    // A store the data directory knows of is never replaced by a new one (storeRecord.ts).
+    checkStoreFile(paths);
+    const known = readStoreRecord(paths);
     db = new WasmSqlDatabase(paths.database);
+    if (known) checkStoreIdentity(paths, recordedStoreId(db));
     // Loading starts here, the one place every door opens a store (once per process).
     const parser = options.symbols === false ? undefined : treeSitterSymbols(options.logger);
     const engine = new Engine({
@@ -48,6 +53,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       files: new DiskWorkspaceReader(paths.workspaceRoot, parser),
       repositories: liveRepositories(paths.workspaceRoot),
     });
+    if (!known) recordStore(paths, engine.storeId);
     const opened = db;
     return {
       engine,
@@ -63,5 +69,14 @@ export function openStore(options: OpenStoreOptions): OpenStore {
     db?.close();
     lock.release();
     throw error;
+  }
+}
+
+/** The id a database file holds, read before anything migrates it; undefined for one that is not a Lore store. */
+function recordedStoreId(db: WasmSqlDatabase): string | undefined {
+  try {
+    return db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'store_id'")?.value;
+  } catch {
+    return undefined;
   }
 }

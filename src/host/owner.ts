@@ -3,23 +3,36 @@
 
 import { OWNER_CONNECT_HOST } from './httpOrigin';
 import { isLive, readOwner, type OwnerInfo } from './ownerLock';
+import { HEALTH_DEADLINE_MS, fetchWithDeadline } from './ownerRequest';
 
 export interface LiveOwner {
   info: OwnerInfo;
   url: string;
 }
 
-export async function findLiveOwner(ownerFile: string, timeoutMs = 1500): Promise<LiveOwner | undefined> {
+export async function findLiveOwner(ownerFile: string, timeoutMs = HEALTH_DEADLINE_MS): Promise<LiveOwner | undefined> {
   const info = readOwner(ownerFile);
   if (!info || !info.port || !isLive(info)) return undefined;
   const url = `http://${OWNER_CONNECT_HOST}:${info.port}`;
   try {
-    const response = await fetch(`${url}/health`, {
-      headers: { authorization: `Bearer ${info.token}` },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return response.ok ? { info, url } : undefined;
+    const ok = await fetchWithDeadline(
+      `${url}/health`,
+      { headers: { authorization: `Bearer ${info.token}` } },
+      timeoutMs,
+      'a health check',
+      async (response) => {
+        await response.arrayBuffer();
+        return response.ok;
+      },
+    );
+    return ok ? { info, url } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** An owner file naming a process that is alive (answering or not): a store is there, in use. */
+export function ownerRecorded(ownerFile: string): boolean {
+  const info = readOwner(ownerFile);
+  return info !== undefined && isLive(info);
 }

@@ -1016,7 +1016,7 @@ describe('lore CLI, end to end', function () {
       const r = inTerminal(['--json', 'promote', KEY], 'y\n');
       assert.equal(r.code, 0, `promote exited ${r.code}: ${r.stdout}`);
       assert.match(r.stdout, new RegExp(`Promote ${KEY} from quarantine into recall\\? \\[y/N\\]`), 'it asks first');
-      assert.match(r.stdout, /source webpage/, 'it shows where the record came from');
+      assert.match(r.stdout, /^saved from: {2}webpage/m, 'it shows where the record came from');
       assert.equal(r.json?.promoted, true, r.stdout);
       assert.equal(r.json?.status, 'active');
       assert.equal(r.json?.previous_status, 'quarantined');

@@ -3,6 +3,7 @@
 
 import { LoreError, type GetResult, type LifecycleResult } from '../../engine';
 import { cliActor, type Command } from '../command';
+import { quotedField } from '../terminalText';
 
 export const promoteCommand: Command = {
   name: 'promote',
@@ -30,11 +31,18 @@ export const promoteCommand: Command = {
   },
 };
 
+/**
+ * What the person confirms. Lore's own facts (key, version, status, where the record came from)
+ * come first, each on its own labelled line; every field a writer chose (the client's name too) is
+ * shown quoted and escaped on one line, so no field can draw a line that looks like Lore's own.
+ */
 function describe({ memory: m }: GetResult): string {
+  const from = m.provenance;
   return [
-    `${m.key} (v${m.version}, ${m.status}; source ` +
-      `${m.provenance.source}${m.provenance.client ? `, ${m.provenance.client}` : ''})`,
-    `  ${m.title}`,
-    `  ${m.description}`,
+    `record:      ${quotedField(m.key)} (version ${m.version}, now ${m.status})`,
+    `saved from:  ${from.source}${from.client ? ` by client ${quotedField(from.client)}` : ''}` +
+      `${from.agent ? `, agent ${quotedField(from.agent)}` : ''}`,
+    `title:       ${quotedField(m.title)}`,
+    `description: ${quotedField(m.description)}`,
   ].join('\n');
 }

@@ -4,6 +4,7 @@
 import { keyIdOf, LoreError, type AuthorInfo, type TrustList } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { loadMachineSigner } from '../../host/machineKey';
+import { quotedField } from '../terminalText';
 import { cliActor, type Command } from '../command';
 import { stringOption, UsageError } from '../parse';
 
@@ -48,7 +49,7 @@ export const trustCommand: Command = {
     }
     const shown = key.startsWith('ed25519:') ? key : safeKeyId(key);
     const answer = await ctx.ask(
-      `Trust ${shown}${stringOption(v.label) ? ` (${v.label})` : ''}? ` +
+      `Trust ${quotedField(shown)}${stringOption(v.label) ? ` (label ${quotedField(stringOption(v.label))})` : ''}? ` +
         `Records it signs will be imported into recall without ` +
         `quarantine. [y/N] `,
     );

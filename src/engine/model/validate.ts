@@ -109,6 +109,24 @@ export function rejectUnstorable(field: string, text: string): void {
   }
 }
 
+// C0 but tab and newline (a carriage return only as part of \r\n), DEL, C1, and the bidi
+// embeddings, overrides (U+202A–E) and isolates (U+2066–9): what can move a terminal's cursor,
+// rewrite its title or clipboard (ESC/CSI/OSC), or make text read differently than it is stored.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTER = /[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/u;
+
+/** Text that will be shown to a person never carries characters that drive a terminal or reorder text. */
+export function rejectControl(field: string, text: string): void {
+  const match = CONTROL_CHARACTER.exec(text);
+  if (!match) return;
+  const code = match[0].charCodeAt(0).toString(16).padStart(4, '0');
+  throw invalid(
+    `${field} contains a control character (U+${code.toUpperCase()}) at position ${match.index}`,
+    `remove it from ${field}; Lore keeps plain text (tabs and new lines are fine), never terminal escapes ` +
+      'or bidirectional overrides',
+  );
+}
+
 export interface TextOptions {
   allowEmpty?: boolean;
   /** A limit in UTF-8 bytes, checked with the other limits before any scan of the text. */
@@ -135,6 +153,7 @@ export function requireText(field: string, value: unknown, maxChars: number, opt
     throw new LoreError('LIMIT_EXCEEDED', `${field} is ${[...text].length} characters; the limit is ${maxChars}`, hint);
   }
   rejectUnstorable(field, text);
+  rejectControl(field, text);
   rejectSecrets(field, text);
   return text;
 }
