@@ -6,6 +6,14 @@ export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary 
 export { DOC_KINDS, type DocKind } from './indexing/kinds';
 export type { DocSummary, ListDocsInput, ListDocsResult } from './indexing/docList';
 export { classify, chartRootsOf } from './indexing/classify';
+export {
+  KIND_RULES_FILE,
+  kindNamed,
+  requireKindNamed,
+  type KindRule,
+  type KindRuleProblem,
+  type KindRules,
+} from './indexing/kindRules';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';

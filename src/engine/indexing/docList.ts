@@ -7,6 +7,7 @@ import { optionalInteger, requireEnum } from '../model/validate';
 import { LoreError } from '../errors';
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from './kinds';
+import type { KindMatcher } from './kindRules';
 
 export interface ListDocsInput {
   kinds?: string[];
@@ -22,6 +23,8 @@ export interface DocSummary {
   title: string;
   size: number;
   indexed_at: string;
+  /** The `.lore/kinds` glob that set this document's kind, when a person's rule did. */
+  kind_rule?: string;
 }
 
 export interface ListDocsResult {
@@ -31,7 +34,8 @@ export interface ListDocsResult {
   next_offset: number | null;
 }
 
-export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsResult {
+/** `rules`: the `.lore/kinds` rules the stored kinds reflect, to say which documents a person's rule set. */
+export function listDocs(db: SqlDatabase, input: ListDocsInput = {}, rules?: KindMatcher): ListDocsResult {
   const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS));
   const offset = optionalInteger('offset', input.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
@@ -48,6 +52,10 @@ export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsRe
     `SELECT path, kind, title, size, indexed_at FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`,
     [...params, limit, offset],
   );
+  for (const item of items) {
+    const rule = rules?.ruleFor(item.path);
+    if (rule && rule.kind === item.kind) item.kind_rule = rule.glob;
+  }
   return { items, total, offset, next_offset: offset + items.length < total ? offset + items.length : null };
 }
 
