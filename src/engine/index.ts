@@ -9,6 +9,7 @@ export { classify, chartRootsOf } from './indexing/classify';
 export {
   KIND_RULES_FILE,
   kindNamed,
+  literalGlob,
   requireKindNamed,
   type KindRule,
   type KindRuleProblem,
