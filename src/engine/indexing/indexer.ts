@@ -87,7 +87,7 @@ export interface IndexSummary {
   skipped?: number;
   /** `.lore/` record files found, verified and brought into the store (present when there are any). */
   records?: RepoRecordsSummary;
-  /** `.lore/kinds` (present when the run was given it): its rules, its lines ignored, and the documents re-classified. */
+  /** `.lore/kinds` (when the run was given it): its rules, its lines ignored, the documents re-classified. */
   kind_rules?: { rules: number; problems: KindRuleProblem[]; reclassified: number };
 }
 

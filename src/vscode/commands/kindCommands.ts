@@ -68,7 +68,8 @@ export function registerKindCommands(deps: CommandDeps, refreshViews: () => void
     refreshViews();
     const name = kindName(picked.docKind);
     vscode.window.showInformationMessage(
-      `Lore: ${target.path} is ${article(name)} ${name} now. Saved in .lore/kinds: commit it to share it with your team.`,
+      `Lore: ${target.path} is ${article(name)} ${name} now. ` +
+        'Saved in .lore/kinds: commit it to share it with your team.',
     );
   });
 
