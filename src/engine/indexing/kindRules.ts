@@ -119,6 +119,9 @@ export function requireKindNamed(name: string): DocKind {
 export function globProblem(glob: string): string | null {
   if (!glob) return 'the glob is empty';
   if (glob.length > MAX_GLOB_CHARS) return `the glob is longer than ${MAX_GLOB_CHARS} characters`;
+  // One rule a line: a line break in a glob would write a second rule nobody asked for.
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return 'the glob holds a line break or another control character';
   if (glob.startsWith('!')) return `"${glob}" is negated; write the rule for the files you mean instead`;
   if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob) || glob.split('/').includes('..'))
     return `"${glob}" must be relative to the workspace root (no leading "/" or "..")`;

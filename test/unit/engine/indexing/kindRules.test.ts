@@ -91,6 +91,11 @@ describe('.lore/kinds rules', () => {
     assert.equal(reversed.ruleFor('docs/ops/restore.md')?.kind, 'guide');
   });
 
+  it('refuses a glob with a line break, which would write a second rule', () => {
+    assert.match(globProblem('docs/**\nREADME.md adr') ?? '', /line break/);
+    assert.equal(globProblem('docs/ops/**'), null);
+  });
+
   it('writes a file’s own path as a glob that matches only that file', () => {
     const odd = 'docs/[id]/notes (draft) #1.md';
     const glob = literalGlob(odd);
