@@ -100,13 +100,14 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.id = `${node.folder}|doc|${node.doc.path}`;
       item.resourceUri = uri;
       const rule = node.doc.kind_rule;
-      item.description = rule === undefined ? node.doc.path : `${node.doc.path} · ${KIND_SET_HERE}`;
+      // The mark first and a tag for an icon: a narrow sidebar cuts the description's end off.
+      item.description = rule === undefined ? node.doc.path : `${KIND_SET_HERE} · ${node.doc.path}`;
       const facts = `\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`;
       const set = rule === undefined ? '' : `\n\nKind ${KIND_SET_HERE}, by the rule \`${rule}\``;
       item.tooltip = new vscode.MarkdownString(
         `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${set}`,
       );
-      item.iconPath = icon('file');
+      item.iconPath = icon(rule === undefined ? 'file' : 'tag');
       // `.corrected`: the menus offer Clear Kind Correction only where a person's kind applies.
       item.contextValue = rule === undefined ? 'doc' : 'doc.corrected';
       item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };

@@ -48,7 +48,7 @@ describe('Set Kind… in Runbooks & Docs', () => {
     // Only Runbooks open: the document shows there once the store has it, marked as a person's kind.
     await collapseAll();
     await ui({ action: 'treeItemClick', view: view.name, label: 'Runbooks' });
-    await ui({ action: 'waitForSidebarText', view: view.name, text: `${DOC} · ${MARK}`, ...LONG });
+    await ui({ action: 'waitForSidebarText', view: view.name, text: `${MARK} · ${DOC}`, ...LONG });
     assert.match(await kindsFile(), /^docs\/guide\.md runbook$/m, '.lore/kinds holds the rule');
     const byKind = ((await loreCli(['doctor'])) as { stats: { index: { by_kind: Record<string, number> } } }).stats
       .index.by_kind;
