@@ -31,7 +31,7 @@ import {
 } from './indexing/indexer';
 import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
-import { globMatcher, kindMatcher, type KindRule } from './indexing/kindRules';
+import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrections';
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';

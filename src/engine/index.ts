@@ -14,7 +14,7 @@ export {
   type KindRule,
   type KindRuleProblem,
   type KindRules,
-} from './indexing/kindRules';
+} from './indexing/kindCorrections';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';

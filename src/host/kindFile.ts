@@ -20,7 +20,7 @@ import {
   withoutKindRule,
   type KindRuleProblem,
   type KindRules,
-} from '../engine/indexing/kindRules';
+} from '../engine/indexing/kindCorrections';
 import { WorkspaceRepoFiles } from './repoFiles';
 
 export interface KindRuleRow {

@@ -7,7 +7,7 @@ import { optionalInteger, requireEnum } from '../model/validate';
 import { LoreError } from '../errors';
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from './kinds';
-import type { KindMatcher } from './kindRules';
+import type { KindMatcher } from './kindCorrections';
 
 export interface ListDocsInput {
   kinds?: string[];

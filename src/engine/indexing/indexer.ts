@@ -23,7 +23,7 @@ import {
   touchDoc,
   type DocRecord,
 } from './docStore';
-import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindRules';
+import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { redact } from './redact';
 import { centreFor } from '../search/vectors';
 import {

@@ -12,7 +12,7 @@ import {
   requireKindNamed,
   withKindRule,
   withoutKindRule,
-} from '../../../../src/engine/indexing/kindRules';
+} from '../../../../src/engine/indexing/kindCorrections';
 import { isLoreError } from '../../../../src/engine';
 
 describe('.lore/kinds rules', () => {
