@@ -21,6 +21,7 @@ import { get, history, list, type GetResult, type HistoryResult, type ListInput,
 import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
 import {
+  appliedKindRules,
   indexWorkspace,
   getIndexState,
   type FileSource,
@@ -30,6 +31,7 @@ import {
 } from './indexing/indexer';
 import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
+import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrections';
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
 import { VectorCache } from './search/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
@@ -243,7 +245,26 @@ export class Engine {
 
   /** Indexed documents, page by page (path, kind, title; never the text). */
   listDocs(input?: ListDocsInput): ListDocsResult {
-    return listDocs(this.ctx.db, input);
+    return listDocs(this.ctx.db, input, kindMatcher(appliedKindRules(this.ctx)));
+  }
+
+  /**
+   * For each `.lore/kinds` rule: how many indexed documents its glob matches, and how many it
+   * decides (the last rule that matches a document decides its kind).
+   */
+  countKindRules(rules: readonly KindRule[]): Array<{ matches: number; decides: number }> {
+    const counts = rules.map(() => ({ matches: 0, decides: 0 }));
+    const tests = rules.map((rule) => globMatcher(rule.glob));
+    for (const { path } of this.ctx.db.all<{ path: string }>('SELECT path FROM docs')) {
+      let last = -1;
+      tests.forEach((test, i) => {
+        if (!test(path)) return;
+        counts[i].matches++;
+        last = i;
+      });
+      if (last >= 0) counts[last].decides++;
+    }
+    return counts;
   }
 
   history(key: string): HistoryResult {

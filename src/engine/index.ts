@@ -7,6 +7,15 @@ export { DOC_KINDS, type DocKind } from './indexing/kinds';
 export type { DocSummary, ListDocsInput, ListDocsResult } from './indexing/docList';
 export { classify, chartRootsOf } from './indexing/classify';
 export { explainKind, renderKindExplanation, type KindExplanation } from './indexing/explainKind';
+export {
+  KIND_RULES_FILE,
+  kindNamed,
+  literalGlob,
+  requireKindNamed,
+  type KindRule,
+  type KindRuleProblem,
+  type KindRules,
+} from './indexing/kindCorrections';
 export { LoreError, isLoreError, type ErrorCode } from './errors';
 export type { Actor, Clock, Logger, SqlDatabase, SqlParams, SqlValue, RunResult } from './ports';
 export { silentLogger, systemClock } from './ports';

@@ -19,6 +19,8 @@ import type { DiscoveryConfig, DiscoveryRules } from '../engine/indexing/discove
 import type { FileSource } from '../engine/indexing/indexer';
 import { WorkspaceFileSource } from './fileSource';
 import { REQUEST_DEADLINE_MS, fetchWithDeadline, type Deadline } from './ownerRequest';
+import { listKinds, readKindRules, removeKind, setKind, type KindChange, type KindRuleList } from './kindFile';
+import { isRepoRecordPath } from '../engine/team/repoRecords';
 import { WorkspaceRepoFiles } from './repoFiles';
 import { workspaceDiscoveryRules } from './workspaceConfig';
 
@@ -54,9 +56,14 @@ export const RPC_OPS = [
   'distrustAuthor',
   'canonicalize',
   'verifyRecords',
+  'setKind',
+  'removeKind',
+  'listKinds',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
-type EngineOp = Exclude<RpcOp, 'indexWorkspace' | 'canonicalize'>;
+/** The ops the host answers around the engine (they read or write the workspace's files). */
+type HostOp = 'indexWorkspace' | 'canonicalize' | 'setKind' | 'removeKind' | 'listKinds';
+type EngineOp = Exclude<RpcOp, HostOp>;
 export type IndexRequest = Pick<IndexOptions, 'full' | 'signal'> & { discovery?: DiscoveryConfig };
 /** What the owner's side of a long RPC (indexing) is handed: where progress goes, and its cancel. */
 export interface RpcRun {
@@ -82,6 +89,15 @@ export type EngineApi = { [K in EngineOp]: Method<K> } & {
   ): Promise<{ summary: IndexSummary; status: IndexStatus }>;
   /** Writes a record into the workspace the store belongs to (an ADR, or a signed `.lore/` record). */
   canonicalize(actor: Actor, key: string, options?: CanonicalizeOptions): Promise<CanonicalizeResult>;
+  /**
+   * A person's kind for the files `target` (a path or glob) names, written to `.lore/kinds` at
+   * `root` (an owner across /rpc writes its own workspace's), then indexed.
+   */
+  setKind(root: string, target: string, kind: string): Promise<KindChange>;
+  /** Removes the `.lore/kinds` rule written for `target`, then indexes. */
+  removeKind(root: string, target: string): Promise<KindChange>;
+  /** The `.lore/kinds` rules, with how many indexed documents each matches and decides. */
+  listKinds(root: string): Promise<KindRuleList>;
 };
 
 /** Canonicalize against the workspace's files: the engine renders, this host writes. */
@@ -141,6 +157,8 @@ async function indexOnce(
   const run = engine.index(files ? files(rules) : new WorkspaceFileSource(root, rules), {
     full: options.full,
     signal: options.signal,
+    // Read fresh each run, like .lore/config.json: an edit or a pull reaches the next index.
+    kindRules: readKindRules(root),
   });
   for (;;) {
     const step = await run.next();
@@ -151,10 +169,51 @@ async function indexOnce(
   }
 }
 
+/**
+ * A `.lore/kinds` change's view of the host: the files the next index takes (the owner's watched
+ * listing when it has one), and that index, by the rules the last client asked for.
+ */
+function kindWrites(engine: Engine, root: string, files?: (rules: DiscoveryRules) => FileSource) {
+  return {
+    indexable: async () => {
+      const rules = workspaceDiscoveryRules(root, lastRequestedDiscovery(engine));
+      const listed = await (files ? files(rules) : new WorkspaceFileSource(root, rules)).list();
+      return listed.map((f) => f.path).filter((path) => !isRepoRecordPath(path));
+    },
+    reindex: () => runIndex(engine, root, { discovery: lastRequestedDiscovery(engine) }, undefined, files),
+  };
+}
+
+/** The host's `.lore/kinds` ops, against the workspace at `root`. */
+async function kindOp(
+  engine: Engine,
+  root: string,
+  op: KindOp,
+  args: unknown[],
+  files?: (rules: DiscoveryRules) => FileSource,
+): Promise<unknown> {
+  if (!root)
+    throw new LoreError(
+      'STORE_UNAVAILABLE',
+      'this connection to the store has no workspace folder whose .lore/kinds it could read or write',
+      'run it from the workspace or the editor',
+    );
+  if (op === 'listKinds') return listKinds(engine, root);
+  if (op === 'setKind') return setKind(kindWrites(engine, root, files), root, args[0], args[1]);
+  return removeKind(kindWrites(engine, root, files), root, args[0]);
+}
+
+type KindOp = 'setKind' | 'removeKind' | 'listKinds';
+const isKindOp = (op: RpcOp): op is KindOp => op === 'setKind' || op === 'removeKind' || op === 'listKinds';
+
 /** `workspaceRoot`: the folder canonicalize writes into (the store's workspace). */
 export function localApi(engine: Engine, workspaceRoot?: string): EngineApi {
   const api = {} as Record<RpcOp, (...args: unknown[]) => Promise<unknown>>;
   for (const op of RPC_OPS) {
+    if (isKindOp(op)) {
+      api[op] = async (root: unknown, ...args: unknown[]) => kindOp(engine, String(root), op, args);
+      continue;
+    }
     api[op] =
       op === 'indexWorkspace'
         ? async (...args: unknown[]) =>
@@ -256,6 +315,8 @@ export async function dispatchRpc(
     requestedDiscovery.set(engine, call.index.discovery);
     return runIndex(engine, workspaceRoot, { ...call.index, signal: run.signal }, run.onProgress, run.files);
   }
+  // The owner changes its own workspace's .lore/kinds: a client names no folder (args[0] is ignored).
+  if (isKindOp(op)) return kindOp(engine, workspaceRoot, op, args.slice(1), run.files);
   try {
     if (op === 'canonicalize')
       return runCanonicalize(engine, workspaceRoot, ...(args as [Actor, string, CanonicalizeOptions?]));

@@ -119,7 +119,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
     const call = checkRpc(await readJsonBody(req, MAX_RPC_BODY_BYTES, '/rpc'));
     if (call.index) return indexRpc(res, call);
-    const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', call));
+    // A .lore/kinds change lists the workspace as the index does: from the owner's watched listing.
+    const run = { files: options.files };
+    const result = await options.access.use((engine) => dispatchRpc(engine, options.workspaceRoot() ?? '', call, run));
     // `done` marks a whole answer, so a void result is told apart from an answer cut short.
     sendJson(res, 200, { result, done: true });
   };

@@ -57,6 +57,9 @@ export class OwnerWatch {
     this.timer.unref();
   }
 
+  /** The `.lore/kinds` problems last logged (JSON), so a bad line is not repeated on every run. */
+  private kindProblems = '[]';
+
   /** Changed files not yet checked by drift (a run that failed leaves them to the next change). */
   private touched: string[] = [];
 
@@ -90,6 +93,15 @@ export class OwnerWatch {
         (rules) => this.watch.source(rules),
       ),
     );
+    const kinds = summary.kind_rules;
+    if (kinds?.reclassified) this.logger.info(`.lore/kinds: ${kinds.reclassified} document(s) re-classified`);
+    // A bad line is said once (each run reads it again), and again after the file changes.
+    const problems = JSON.stringify(kinds?.problems ?? []);
+    if (problems !== this.kindProblems) {
+      this.kindProblems = problems;
+      for (const p of kinds?.problems ?? [])
+        this.logger.warn(`.lore/kinds${p.line ? ` line ${p.line}` : ''}: ${p.message} (ignored)`);
+    }
     const changed = summary.indexed + summary.renamed + summary.deleted;
     if (changed)
       this.logger.info(

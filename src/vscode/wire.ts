@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerRecall } from './commands/recall';
 import { registerStoreCommands } from './commands/storeCommands';
+import { registerKindCommands } from './commands/kindCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerDriftCommands } from './commands/driftCommands';
 import type { CommandDeps } from './commands/deps';
@@ -96,6 +97,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerMemoryCommands(deps);
   registerRecall(deps);
   registerStoreCommands(deps, () => refreshViews());
+  registerKindCommands(deps, () => refreshViews());
   registerModelCommands(deps, settingsFor, stores);
   registerDriftCommands(deps);
 

@@ -47,7 +47,11 @@ export type UiRequest =
    * buttons drawn while the pointer is over it, and its context menu (opened, read, closed). JSON
    * { inline: string[], menu: string[] }.
    */
-  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number };
+  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number }
+  /** Clicks the row labelled exactly `label` in the view titled `view` (a group row opens or closes). */
+  | { action: 'treeItemClick'; view: string; label: string; timeoutMs?: number }
+  /** Opens the context menu of the row showing `row` in the view titled `view` and chooses `label`. */
+  | { action: 'treeItemMenuPick'; view: string; row: string; label: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

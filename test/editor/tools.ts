@@ -34,6 +34,7 @@ export interface Page {
   keyboard: { press(key: string): Promise<void> };
   close(): Promise<void>;
   locator(selector: string, options?: { hasText?: string }): Locator;
+  getByText(text: string, options?: { exact?: boolean }): Locator;
   goto(url: string): Promise<unknown>;
   reload(): Promise<unknown>;
   screenshot(options: { path: string }): Promise<Buffer>;

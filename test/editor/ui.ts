@@ -158,6 +158,23 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout });
       return JSON.stringify({ inline, menu });
     }
+    case 'treeItemClick': {
+      const row = within(page, request.view)
+        .locator('.monaco-list-row')
+        .filter({ has: page.getByText(request.label, { exact: true }) })
+        .first();
+      await row.click({ timeout });
+      return undefined;
+    }
+    case 'treeItemMenuPick': {
+      const row = within(page, request.view).locator('.monaco-list-row').filter({ hasText: request.row }).first();
+      await row.click({ button: 'right', timeout });
+      const item = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label', {
+        hasText: request.label,
+      });
+      await item.first().click({ timeout });
+      return undefined;
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { historyCommand } from './history';
 import { hookCommand } from './hook';
 import { inboxCommand } from './inbox';
 import { indexCommand } from './indexWorkspace';
+import { kindCommand } from './kind';
 import { listCommand } from './list';
 import { mcpCommand } from './mcp';
 import { modelCommand } from './model';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   rememberCommand,
   recallCommand,
   indexCommand,
+  kindCommand,
   watchCommand,
   modelCommand,
   getCommand,

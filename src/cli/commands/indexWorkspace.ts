@@ -60,6 +60,10 @@ function renderIndex({ summary: s, status }: { summary: IndexSummary; status: In
       ? `model: ${status.model}; ${s.embedded} embedded, ${status.pending} pending`
       : `model: none (${status.model_problem}); recall is lexical only`,
   ];
+  const k = s.kind_rules;
+  if (k?.reclassified) lines.push(`.lore/kinds: ${k.reclassified} document(s) re-classified by its rules`);
+  for (const p of k?.problems ?? [])
+    lines.push(`.lore/kinds${p.line ? ` line ${p.line}` : ''}: ${p.message} (ignored)`);
   const r = s.records;
   if (r) {
     const quarantined = r.quarantined.length

@@ -4,6 +4,7 @@
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
 import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
+import type { DocKind } from '../indexing/kinds';
 import { commandOf } from './commands';
 import { FenceTracker } from './fences';
 import { LINE_ANCHOR } from './target';
@@ -185,16 +186,17 @@ export const RELEASE_NOTE = /(^|\/)releasenotes\/notes\/[^/]+\.ya?ml$/i;
 /**
  * Every reference a markdown document makes, with 1-based line numbers. Given its path: a template
  * makes none (its names are placeholders), and a changelog only its links (a path an old entry
- * mentions was true then; an entry is history, not a claim about the tree now).
+ * mentions was true then; an entry is history, not a claim about the tree now). `kind`: the kind
+ * the index stored (a person's `.lore/kinds` rule included); without one it is classified here.
  */
-export function extractFromMarkdown(text: string, path?: string): RawReference[] {
+export function extractFromMarkdown(text: string, path?: string, kind?: DocKind): RawReference[] {
   if (path === undefined || RELEASE_NOTE.test(path)) return extractAll(text);
   // A README about a folder of templates is read; a skeleton is not: a README with placeholders, or
   // one that is the page of a skeleton folder (`0000-kep-template/README.md`).
   const readme = /(^|\/)readme\.[^/]+$/i.test(path) && !/(^|[/_.-])template\/readme\.[^/]+$/i.test(path);
   if (isTemplateDocument(path, text) && (!readme || hasPlaceholders(text))) return [];
   const refs = extractAll(text);
-  return classify(path, text) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
+  return (kind ?? classify(path, text)) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
 }
 
 /** Whether a link of the document (`[label]`, `[text][label]`) uses the reference definition on line `at`. */

@@ -32,6 +32,7 @@ import {
   saveRemotes,
   siblingTargets,
   sourcesOf,
+  storedDocKind,
   toFinding,
   trackedMemories,
   trackedMemory,
@@ -231,7 +232,10 @@ export class DriftService {
   private syncDoc(path: string, ws: Workspace, retry: boolean): void {
     const text = ws.text(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
-    else this.syncSource('doc', path, extractFromMarkdown(text, path), ws, retry);
+    else {
+      // The kind the index stored, so a person's `.lore/kinds` rule (a changelog or not) holds here too.
+      this.syncSource('doc', path, extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path)), ws, retry);
+    }
   }
 
   private syncMemory(memory: Pick<Memory, 'key' | 'anchors' | 'links'>, ws: Workspace, retry: boolean): void {

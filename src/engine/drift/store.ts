@@ -4,6 +4,7 @@
 
 import { LIVE_STATUSES } from '../model/types';
 import type { SqlDatabase } from '../ports';
+import type { DocKind } from '../indexing/kinds';
 import type { DriftFinding, DriftState, TargetKind } from './types';
 
 export interface RefRow {
@@ -229,6 +230,11 @@ export function siblingTargets(db: SqlDatabase, row: RefRow): string[] {
       [row.source_kind, row.source, row.raw, row.id],
     )
     .map((r) => r.target_path);
+}
+
+/** The kind the index stored for a document (a person's `.lore/kinds` rule included), if it is indexed. */
+export function storedDocKind(db: SqlDatabase, path: string): DocKind | undefined {
+  return db.get<{ kind: DocKind }>('SELECT kind FROM docs WHERE path = ?', [path])?.kind;
 }
 
 /** Indexed files whose content hash is one of `hashes` (the index knows every file's hash). */

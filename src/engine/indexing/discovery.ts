@@ -104,6 +104,7 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
   '**/*.map',
   // Lore's own settings are not workspace knowledge (its record files are read separately).
   '.lore/config.json',
+  '.lore/kinds',
 ];
 
 export interface DiscoveryRules {

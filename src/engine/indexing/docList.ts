@@ -7,6 +7,7 @@ import { optionalInteger, requireEnum } from '../model/validate';
 import { LoreError } from '../errors';
 import type { SqlDatabase } from '../ports';
 import type { DocKind } from './kinds';
+import type { KindMatcher } from './kindCorrections';
 
 export interface ListDocsInput {
   kinds?: string[];
@@ -28,6 +29,8 @@ export interface DocSummary {
   kind_runner_up: DocKind | null;
   /** The signals that decided the kind, in plain words, '; '-separated. */
   kind_signals: string | null;
+  /** The `.lore/kinds` glob that set this document's kind, when a person's rule did. */
+  kind_rule?: string;
 }
 
 export interface ListDocsResult {
@@ -37,7 +40,8 @@ export interface ListDocsResult {
   next_offset: number | null;
 }
 
-export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsResult {
+/** `rules`: the `.lore/kinds` rules the stored kinds reflect, to say which documents a person's rule set. */
+export function listDocs(db: SqlDatabase, input: ListDocsInput = {}, rules?: KindMatcher): ListDocsResult {
   const kinds = (input.kinds ?? []).map((k) => requireEnum('kind', k, DOC_KINDS));
   const offset = optionalInteger('offset', input.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
@@ -55,6 +59,10 @@ export function listDocs(db: SqlDatabase, input: ListDocsInput = {}): ListDocsRe
       `FROM docs ${clause} ORDER BY path LIMIT ? OFFSET ?`,
     [...params, limit, offset],
   );
+  for (const item of items) {
+    const rule = rules?.ruleFor(item.path);
+    if (rule && rule.kind === item.kind) item.kind_rule = rule.glob;
+  }
   return { items, total, offset, next_offset: offset + items.length < total ? offset + items.length : null };
 }
 

@@ -24,6 +24,7 @@ import {
   touchDoc,
   type DocRecord,
 } from './docStore';
+import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { redact } from './redact';
 import { centreFor } from '../search/vectors';
 import {
@@ -58,6 +59,12 @@ export interface IndexOptions {
   /** Batches per commit where the store groups them (default BATCHES_PER_COMMIT). */
   batchesPerCommit?: number;
   embedBatchSize?: number;
+  /**
+   * The workspace's `.lore/kinds` as read now: a person's kinds, applied on top of classify().
+   * Without it the rules the store last applied stay in force (a caller that does not read the
+   * file never undoes a correction).
+   */
+  kindRules?: KindRules;
 }
 
 export interface IndexProgress {
@@ -81,6 +88,8 @@ export interface IndexSummary {
   skipped?: number;
   /** `.lore/` record files found, verified and brought into the store (present when there are any). */
   records?: RepoRecordsSummary;
+  /** `.lore/kinds` (when the run was given it): its rules, its lines ignored, the documents re-classified. */
+  kind_rules?: { rules: number; problems: KindRuleProblem[]; reclassified: number };
 }
 
 function aborted(signal?: AbortSignal): boolean {
@@ -140,6 +149,20 @@ export async function* indexWorkspace(
     files.map((f) => f.path),
     await readNavFiles(source, files),
   );
+  // A person's kinds (`.lore/kinds`) win over the classifier's. When the rules changed since the
+  // store last applied them, the documents whose rule changed are re-read and re-classified, even
+  // when their content did not change; the rest are left alone (no full re-index).
+  const applied = appliedKindRules(ctx);
+  const rules = options.kindRules?.rules ?? applied;
+  const rulesChanged = !sameDecisions(rules, applied);
+  const corrected = kindMatcher(rules);
+  const before = rulesChanged ? kindMatcher(applied) : corrected;
+  const sameRuleKind = (from: string, to: string): boolean =>
+    before.ruleFor(from)?.kind === corrected.ruleFor(to)?.kind;
+  const ruleChanged = (path: string): boolean =>
+    rulesChanged && corrected.ruleFor(path)?.kind !== before.ruleFor(path)?.kind;
+  if (options.kindRules)
+    summary.kind_rules = { rules: rules.length, problems: options.kindRules.problems, reclassified: 0 };
   // Files that disappeared, by content hash (several files may share one: copies of a Dockerfile,
   // empty __init__.py): a new path with the same content is a rename of one of them; the rest go.
   const vanished = new Map<string, CatalogEntry[]>();
@@ -174,7 +197,13 @@ export async function* indexWorkspace(
   const toRead = (file: SourceFile): boolean => {
     if (isRepoRecordPath(file.path)) return false;
     const entry = known.get(file.path);
-    return !(entry && !options.full && entry.size === file.size && entry.mtime_ms === file.mtimeMs);
+    return !(
+      entry &&
+      !options.full &&
+      entry.size === file.size &&
+      entry.mtime_ms === file.mtimeMs &&
+      !ruleChanged(file.path)
+    );
   };
   const reads = new Map<number, Promise<string | null>>();
   let readUpTo = 0;
@@ -212,17 +241,31 @@ export async function* indexWorkspace(
     }
     const hash = sha256(raw);
     const now = nowIso(ctx);
-    if (entry && entry.content_hash === hash && !options.full) {
+    // A rename keeps the stored kind: only when a person's rule decides the same for both paths.
+    const movedFrom = entry ? -1 : lastMatching(vanished.get(hash) ?? [], (old) => sameRuleKind(old.path, file.path));
+    if (entry && entry.content_hash === hash && !options.full && !ruleChanged(file.path)) {
       batch.push(() => touchDoc(ctx.db, entry.id, file.mtimeMs));
       summary.unchanged++;
-    } else if (!entry && vanished.get(hash)?.length) {
-      const moved = vanished.get(hash)!.pop()!;
+    } else if (movedFrom >= 0) {
+      const moved = vanished.get(hash)!.splice(movedFrom, 1)[0];
       batch.push(() => renameDoc(ctx.db, moved.id, file.path, file.mtimeMs, now));
       batchPaths.push(moved.path, file.path);
       summary.renamed++;
     } else {
-      const verdict = classifyKind(file.path, raw, kindContext, { explain: true });
+      // The correction hook: a person's rule in `.lore/kinds` wins over the classifier's kind.
+      const rule = corrected.ruleFor(file.path);
+      const verdict = rule
+        ? {
+            kind: rule.kind,
+            confidence: 1,
+            runnerUp: null,
+            runnerUpConfidence: 0,
+            by: 'rule' as const,
+            signals: [{ feature: 'kinds-file', weight: 1, words: `set in .lore/kinds by ${rule.glob}` }],
+          }
+        : classifyKind(file.path, raw, kindContext, { explain: true });
       const kind = verdict.kind;
+      if (entry && summary.kind_rules && ruleChanged(file.path)) summary.kind_rules.reclassified++;
       const { text, redactions } = redact(raw);
       const doc: DocRecord = {
         path: file.path,
@@ -259,6 +302,8 @@ export async function* indexWorkspace(
       summary.deleted++;
     }
   }
+  if (!summary.cancelled && JSON.stringify(rules) !== JSON.stringify(applied))
+    batch.push(() => setIndexState(ctx, KIND_RULES_STATE, JSON.stringify(rules)));
   commit();
   ctx.db.flush?.();
   if (!summary.cancelled && recordFiles.length) {
@@ -305,6 +350,24 @@ async function readNavFiles(source: FileSource, files: SourceFile[]): Promise<Ar
     if (text !== null) out.push({ path, text });
   }
   return out;
+}
+
+function lastMatching<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
+  return -1;
+}
+
+/** The `.lore/kinds` rules the stored kinds reflect (what the last complete index applied). */
+const KIND_RULES_STATE = 'kind_rules';
+
+export function appliedKindRules(ctx: EngineContext): KindRule[] {
+  const stored = getIndexState(ctx, KIND_RULES_STATE);
+  if (!stored) return [];
+  try {
+    return JSON.parse(stored) as KindRule[];
+  } catch {
+    return [];
+  }
 }
 
 export function setIndexState(ctx: EngineContext, name: string, value: string): void {

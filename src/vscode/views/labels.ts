@@ -42,6 +42,26 @@ export const KIND_NAMES: Record<DocKind, string> = {
   other: 'document',
 };
 
+/** A kind on its own, as a person picks it from a list ("Runbook", "ADR"), with what it is for. */
+export const KIND_CHOICES: Record<DocKind, { label: string; detail: string }> = {
+  adr: { label: 'ADR', detail: 'records one decision: its status, context, decision and consequences' },
+  rfc: { label: 'RFC', detail: 'proposes a design for discussion: a proposal, design doc or enhancement' },
+  runbook: { label: 'Runbook', detail: 'tells an operator how to run, fix or recover the live system' },
+  postmortem: { label: 'Postmortem', detail: 'writes up one incident after the fact: timeline, impact, cause' },
+  changelog: { label: 'Changelog', detail: 'lists changes by release' },
+  readme: { label: 'README', detail: 'a landing or overview page for a repository, folder or module' },
+  guide: { label: 'Guide', detail: 'any other prose: concepts, reference, tutorials, how-tos' },
+  terraform: { label: 'Terraform', detail: 'Terraform or OpenTofu files' },
+  kubernetes: { label: 'Kubernetes manifest', detail: 'resources applied to a cluster' },
+  helm: { label: 'Helm chart', detail: 'a chart, its values or its templates' },
+  dockerfile: { label: 'Dockerfile', detail: 'a Dockerfile or Containerfile' },
+  ci: { label: 'CI pipeline', detail: 'a pipeline or workflow definition' },
+  ansible: { label: 'Ansible', detail: 'playbooks, roles and inventories' },
+  config: { label: 'Configuration', detail: 'tool and application configuration' },
+  code: { label: 'Code', detail: 'source code, scripts, queries' },
+  other: { label: 'Other', detail: 'licences, templates, data files' },
+};
+
 export function kindName(kind: string | undefined): string {
   return (KIND_NAMES as Record<string, string>)[kind ?? ''] ?? 'doc';
 }

@@ -27,6 +27,9 @@ const STATE_ICONS: Record<string, [string, string | undefined]> = {
   current: ['pass', undefined],
 };
 
+/** Where a person's kind for a document is kept (the committed file teammates share). */
+export const KIND_SET_HERE = 'set in .lore/kinds';
+
 function icon(id: string, color?: string): vscode.ThemeIcon {
   return color ? new vscode.ThemeIcon(id, new vscode.ThemeColor(color)) : new vscode.ThemeIcon(id);
 }
@@ -96,14 +99,18 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       const item = new vscode.TreeItem(docTitle(node.doc.title, node.doc.path), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|doc|${node.doc.path}`;
       item.resourceUri = uri;
-      item.description = node.doc.path;
+      const rule = node.doc.kind_rule;
+      // The mark first and a tag for an icon: a narrow sidebar cuts the description's end off.
+      item.description = rule === undefined ? node.doc.path : `${KIND_SET_HERE} · ${node.doc.path}`;
       const facts = `\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`;
       const why = kindReason(node.doc);
+      const set = rule === undefined ? '' : `\n\nKind ${KIND_SET_HERE}, by the rule \`${rule}\``;
       item.tooltip = new vscode.MarkdownString(
-        `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${why ? `\n\n${escapeMd(why)}` : ''}`,
+        `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${set || (why ? `\n\n${escapeMd(why)}` : '')}`,
       );
-      item.iconPath = icon('file');
-      item.contextValue = 'doc';
+      item.iconPath = icon(rule === undefined ? 'file' : 'tag');
+      // `.corrected`: the menus offer Clear Kind Correction only where a person's kind applies.
+      item.contextValue = rule === undefined ? 'doc' : 'doc.corrected';
       item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
       return item;
     }

@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   // Early: it answers the model offer this window's first index made, so later tests see no toast.
   require('./modelOffer.test');
   require('./views.test');
+  require('./kinds.test');
   require('./drift.test');
   require('./driftDocs.test');
   require('./remember.test');

@@ -1,0 +1,78 @@
+// A person's kind, in the real editor: Set Kind… from a document's context menu in Runbooks &
+// Docs moves it from Guides to Runbooks, marks it "set in .lore/kinds" and writes that file; the
+// group counts what the store counts; Clear Kind Correction (offered only where a person's kind
+// applies) gives the document back. Every wait is on what the page shows.
+
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activeLore, loreCli, skip, viewNamed, workspaceFile } from './lore';
+import { ui, uiAvailable } from './ui';
+
+const DOC = 'docs/guide.md';
+const MARK = 'set in .lore/kinds';
+const LONG = { timeoutMs: 60_000 };
+
+async function kindsFile(): Promise<string> {
+  try {
+    return Buffer.from(await vscode.workspace.fs.readFile(workspaceFile('.lore/kinds'))).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+describe('Set Kind… in Runbooks & Docs', () => {
+  before(async () => {
+    await activeLore();
+  });
+
+  it('moves a document between the kind groups, marks it, and Clear Kind Correction gives it back', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    this.timeout(240_000);
+    const view = viewNamed(/docs|runbooks/i);
+    const collapseAll = () => vscode.commands.executeCommand(`workbench.actions.treeView.${view.id}.collapseAll`);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    await ui({ action: 'waitForSidebarText', view: view.name, text: 'Guides', ...LONG });
+    await collapseAll();
+    await ui({ action: 'treeItemClick', view: view.name, label: 'Guides' });
+    await ui({ action: 'waitForSidebarText', view: view.name, text: DOC });
+
+    await ui({ action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Set Kind…' });
+    const prompt = `What is ${DOC}?`;
+    const rows = JSON.parse((await ui({ action: 'quickPickItems', prompt })) ?? '[]') as string[];
+    assert.ok(
+      rows.some((row) => /Guide/.test(row) && /current/.test(row)),
+      `the current kind is marked: ${JSON.stringify(rows)}`,
+    );
+    await ui({ action: 'quickInput', prompt, text: 'Runbook' });
+
+    // Only Runbooks open: the document shows there once the store has it, marked as a person's kind.
+    await collapseAll();
+    await ui({ action: 'treeItemClick', view: view.name, label: 'Runbooks' });
+    await ui({ action: 'waitForSidebarText', view: view.name, text: `${MARK} · ${DOC}`, ...LONG });
+    assert.match(await kindsFile(), /^docs\/guide\.md runbook$/m, '.lore/kinds holds the rule');
+    const byKind = ((await loreCli(['doctor'])) as { stats: { index: { by_kind: Record<string, number> } } }).stats
+      .index.by_kind;
+    const sidebar = (await ui({ action: 'waitForSidebarText', view: view.name, text: 'Runbooks' })) ?? '';
+    assert.match(sidebar, new RegExp(`Runbooks\\s*${byKind.runbook}\\b`), `the group counts ${byKind.runbook}`);
+    await ui({ action: 'screenshot', name: 'kinds-set-kind', part: 'sidebar' });
+
+    const corrected = JSON.parse((await ui({ action: 'treeItemMenu', view: view.name, row: DOC })) ?? '{}') as {
+      menu: string[];
+    };
+    assert.ok(corrected.menu.includes('Clear Kind Correction'), JSON.stringify(corrected));
+    const found = JSON.parse(
+      (await ui({ action: 'treeItemMenu', view: view.name, row: 'docs/ops/restart-workers.md' })) ?? '{}',
+    ) as { menu: string[] };
+    assert.ok(found.menu.includes('Set Kind…'), JSON.stringify(found));
+    assert.ok(
+      !found.menu.includes('Clear Kind Correction'),
+      `only where a person set the kind: ${JSON.stringify(found)}`,
+    );
+
+    await ui({ action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Clear Kind Correction' });
+    await ui({ action: 'waitForSidebarTextGone', view: view.name, text: DOC, ...LONG });
+    assert.doesNotMatch(await kindsFile(), /docs\/guide\.md/);
+    await ui({ action: 'treeItemClick', view: view.name, label: 'Guides' });
+    await ui({ action: 'waitForSidebarText', view: view.name, text: DOC });
+  });
+});
