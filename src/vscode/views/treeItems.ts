@@ -105,8 +105,10 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       const facts = `\`${node.doc.path}\` · ${kindLabel(node.doc.kind)} · indexed ${when(node.doc.indexed_at)}`;
       const why = kindReason(node.doc);
       const set = rule === undefined ? '' : `\n\nKind ${KIND_SET_HERE}, by the rule \`${rule}\``;
+      // A person's rule says why the kind is what it is; otherwise the classifier's signals do.
+      const reason = set || (why ? `\n\n${escapeMd(why)}` : '');
       item.tooltip = new vscode.MarkdownString(
-        `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${set || (why ? `\n\n${escapeMd(why)}` : '')}`,
+        `**${escapeMd(docTitle(node.doc.title, node.doc.path))}**\n\n${facts}${reason}`,
       );
       item.iconPath = icon(rule === undefined ? 'file' : 'tag');
       // `.corrected`: the menus offer Clear Kind Correction only where a person's kind applies.
