@@ -13,6 +13,7 @@ import { driftSentence, referrerWords } from '../editorWording';
 import { memoryUri } from '../memoryDocument';
 import type { LoreStores } from '../stores';
 import { foldFindings } from './fold';
+import { canRelink, relink } from './relink';
 import { referenceSummary } from './summary';
 import type { DriftTracker } from './tracker';
 
@@ -196,8 +197,11 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       if (f?.source.kind === 'doc') {
         const target = [{ folder: known.folder, finding: f, also: known.also ?? [] }];
         const raw = f.reference.raw;
-        const moved = f.evidence.new_path;
-        if (f.state === 'relocated' && moved) action(`Update ${raw} to ${moved}`, 'lore.updateReference', target, true);
+        // Offered only when the reference's own span can be rewritten on the line as it is now (relink.ts).
+        const line = Math.max(0, (f.source.line ?? 1) - 1);
+        const change = canRelink(f) && line < document.lineCount ? relink(f, document.lineAt(line).text) : null;
+        if (change && !('problem' in change))
+          action(`Update ${raw} to ${change.text}`, 'lore.updateReference', target, true);
         if (f.state === 'changed' || f.state === 'relocated') {
           action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
         }

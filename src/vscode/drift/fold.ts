@@ -2,9 +2,12 @@
 // `src/worker.ts` holds two references into that file, the function and the file; one edit to the
 // function drifts both. The more specific reference (a symbol, section or lines) stands for the
 // file-wide one on the same line, which is folded into it: shown once, resolved together. The
-// diagnostics, the Drift view and the saved file's hint all count what this returns.
+// diagnostics, the Drift view and the saved file's hint all count what this returns. When the file
+// moved, the path on the line is what needs rewriting: a relocated path reference stands for the
+// flags and symbols into the same file (its Update is the fix; theirs would rewrite the wrong token).
 
 import type { DriftFinding } from '../contract';
+import { canRelink } from './relink';
 
 export interface DriftGroup {
   /** The finding shown: the most specific reference on its line into its target. */
@@ -35,5 +38,9 @@ export function foldFindings(findings: readonly DriftFinding[]): DriftGroup[] {
     if (hosts?.length && f.reference.target_path) for (const host of hosts) host.also.push(f);
     else groups.push({ finding: f, also: [] });
   }
-  return groups;
+  return groups.map((g) => {
+    if (g.finding.state !== 'relocated' || canRelink(g.finding)) return g;
+    const path = g.also.find(canRelink);
+    return path ? { finding: path, also: [...g.also.filter((f) => f !== path), g.finding] } : g;
+  });
 }
