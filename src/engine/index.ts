@@ -51,6 +51,7 @@ export type { RepoFiles } from './team/repoFiles';
 export type { RepoRecordsSummary } from './team/repoRecords';
 export {
   DRIFT_STATES,
+  NOT_FINDINGS,
   type DriftState,
   type DriftFinding,
   type DriftFlag,

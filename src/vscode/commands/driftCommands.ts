@@ -51,6 +51,18 @@ export function registerDriftCommands(deps: CommandDeps): void {
     );
   });
 
+  register('lore.dismissReference', async (arg?: unknown) => {
+    const { folder, finding } = findingOf(arg);
+    if (finding.source.kind !== 'doc')
+      throw new Error("a memory's anchors are its own: edit the record, or supersede or dispute it");
+    await stores.get(folder).api.dismissReference(editorActor(), finding.id);
+    tracker.resolved(folder, finding.id);
+    vscode.window.setStatusBarMessage(
+      `Lore: ${finding.reference.raw} in ${finding.source.path} is no longer tied to ${finding.reference.target_path}`,
+      5000,
+    );
+  });
+
   register('lore.reverifyReference', async (arg?: unknown) => {
     const { folder, finding, also } = findingOf(arg);
     if (finding.source.kind !== 'doc')

@@ -49,6 +49,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     private readonly tracker: DriftTracker,
     private readonly logger: Logger,
     private readonly driftOnSave: (folder: string) => boolean,
+    /** `lore.drift.showAlreadyBroken`: off, breakage from before Lore is not shown at all. */
+    private readonly showAlreadyBroken: (folder: string) => boolean = () => true,
   ) {}
 
   /** A rename or move in the editor: the references to the old path are checked (relocated, with the new place). */
@@ -121,14 +123,23 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     };
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
+      const showOld = this.showAlreadyBroken(folder);
       for (const { finding: f, also } of foldFindings(findings)) {
+        if (f.already_broken && !showOld) continue;
         try {
           const line = Math.max(0, (f.source.line ?? 1) - 1);
           const doc = f.source.kind === 'doc' && f.source.path;
           const uri = doc ? vscode.Uri.file(join(folder, doc)) : memoryUri(folder, f.source.key ?? '');
           const who = referrerWords(f, doc ? this.tracker.docKind(folder, doc) : undefined);
           const range = new vscode.Range(line, 0, line, 1000);
-          const d = new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
+          // Breakage from before Lore is a hint, not a warning: drift caused since is what a save should surface.
+          const d = f.already_broken
+            ? new vscode.Diagnostic(
+                range,
+                `Already broken when Lore first looked: ${driftSentence(f, who)}`,
+                vscode.DiagnosticSeverity.Information,
+              )
+            : new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
           d.source = DIAGNOSTIC_SOURCE;
           d.code = `drift.${f.state}`;
           add(uri, d, { folder, finding: f, also });
@@ -205,9 +216,15 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         if (f.state === 'changed' || f.state === 'relocated') {
           action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
         }
+        // "Not about this file": a tie by name (a flag, a symbol, a bare name) a person says is wrong.
+        if (f.reference.target_path && !['link', 'url', 'heading', 'published', 'index'].includes(f.reference.form))
+          action(`Not about ${f.reference.target_path} (untie ${raw})`, 'lore.dismissReference', target);
       }
-      const opens = f ? (f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw) : null;
-      if (f) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      // Never a file that is no longer there: a gone or broken target has nothing to open.
+      const opens = f
+        ? (f.evidence.new_path ?? (f.state === 'gone' || f.state === 'broken' ? null : f.reference.target_path))
+        : null;
+      if (f && opens) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
         else if (r.source.path)

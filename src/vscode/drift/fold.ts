@@ -6,6 +6,7 @@
 // moved, the path on the line is what needs rewriting: a relocated path reference stands for the
 // flags and symbols into the same file (its Update is the fix; theirs would rewrite the wrong token).
 
+import { NOT_FINDINGS } from '../../engine';
 import type { DriftFinding } from '../contract';
 import { canRelink } from './relink';
 
@@ -19,9 +20,12 @@ export interface DriftGroup {
 const lineOf = (f: DriftFinding) =>
   `${f.source.kind}|${f.source.key ?? f.source.path}|${f.source.line ?? ''}|${f.reference.target_path}`;
 
-/** The drifted findings (every state but current), grouped as above, in their given order. */
+/**
+ * The drifted findings (every state but current and ambiguous: a name several files match is no
+ * warning), grouped as above, in their given order.
+ */
 export function foldFindings(findings: readonly DriftFinding[]): DriftGroup[] {
-  const drifted = findings.filter((f) => f.state !== 'current');
+  const drifted = findings.filter((f) => !NOT_FINDINGS.includes(f.state));
   const specific = new Map<string, DriftGroup[]>();
   const groups: DriftGroup[] = [];
   for (const f of drifted) {

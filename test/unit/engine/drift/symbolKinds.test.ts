@@ -68,6 +68,10 @@ describe('drift: a symbol keeps the kind of its definition', function () {
     for (const table of ['chunk_vectors', 'memory_vectors'])
       for (const change of ['insert', 'update', 'delete']) s.sql(`DROP TRIGGER ${table}_pages_${change}`, []);
     s.sql('DROP TABLE vector_code_pages', []);
+    // Nor version 15's flag programs, already-broken marks and dismissals.
+    s.sql('ALTER TABLE drift_refs DROP COLUMN command', []);
+    s.sql('ALTER TABLE drift_refs DROP COLUMN already_broken', []);
+    s.sql('DROP TABLE drift_dismissals', []);
     s.sql('PRAGMA user_version = 9', []);
     s.reopen();
     const kinds = () => s.rows(README, 'cluster_name').map((r) => r.symbol_kind);
