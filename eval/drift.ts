@@ -442,7 +442,7 @@ export interface UnmodifiedResult {
   false_alarms: DriftFinding[];
   /** Findings broken.tsv accounts for (really broken in the repository). */
   known: number;
-  /** broken.tsv rows (other than `*`) some finding reports: the already-broken references found. */
+  /** broken.tsv rows (other than `*`) some finding reports as already broken (there before Lore looked). */
   found: number;
   /** References watched as mentions (drift/mention.ts): the lines of a file beside the document using a name. */
   mentions: number;
@@ -475,7 +475,9 @@ export function scanUnmodified(
       false_alarms: falseAlarms,
       known: findings.length - falseAlarms.length,
       found: known.filter(
-        (k) => k.reference !== '*' && findings.some((f) => f.source.path === k.doc && f.reference.raw === k.reference),
+        (k) =>
+          k.reference !== '*' &&
+          findings.some((f) => f.source.path === k.doc && f.reference.raw === k.reference && f.already_broken),
       ).length,
       mentions: mentions?.n ?? 0,
       seconds: (Date.now() - started) / 1000,

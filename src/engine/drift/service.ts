@@ -665,6 +665,28 @@ export class DriftService {
   }
 
   /**
+   * Where a memory's relocated anchors and links went (memory/reverify.ts moves them there): each
+   * written path whose target drift found moved, to the new path (its `#fragment` kept, or the moved
+   * lines'). The whole workspace is looked in, as a scan does. A target that is gone stays as it is:
+   * accepting it then fails, naming the files that could be it.
+   */
+  relocatedAnchors(memory: Pick<Memory, 'key' | 'anchors' | 'links'>): Map<string, string> {
+    const ws = new Workspace(this.requireReader());
+    this.syncMemory(memory, ws, true);
+    const rows = this.apply(refsOfSource(this.ctx.db, 'memory', memory.key), ws, { candidates: [], wide: true });
+    const out = new Map<string, string>();
+    for (const row of rows) {
+      if (row.state !== 'relocated' || !row.new_path || !row.target_path || /^https?:/i.test(row.raw)) continue;
+      const hash = row.raw.indexOf('#');
+      const [pathPart, fragment] = hash < 0 ? [row.raw, ''] : [row.raw.slice(0, hash), row.raw.slice(hash)];
+      if (!pathPart) continue; // a bare `#symbol` names no file
+      const [newPath, movedLines] = row.new_path.split('#');
+      out.set(row.raw, `${newPath}${movedLines ? `#${movedLines}` : fragment}`);
+    }
+    return out;
+  }
+
+  /**
    * A memory's targets accepted as they are now (memory/reverify.ts makes the record verified):
    * its references extracted again, each classified and fingerprinted afresh. Runs inside the
    * caller's transaction.

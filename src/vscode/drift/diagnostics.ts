@@ -201,6 +201,9 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       const f = known.finding;
       if (f?.source.key) {
         const target = { folder: known.folder, key: f.source.key };
+        // Re-verify moves an anchor whose target moved (memory/reverify.ts): offered first, saying so.
+        if (f.state === 'relocated' && f.evidence.new_path)
+          action(`Update anchor ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.reverify', [target], true);
         action(`Re-verify ${f.source.key}`, 'lore.reverify', [target]);
         action(`Supersede ${f.source.key}…`, 'lore.supersede', [target]);
         action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);
