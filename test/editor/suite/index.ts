@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
   require('./views.test');
   require('./drift.test');
   require('./driftDocs.test');
+  require('./driftRunbook.test');
   require('./remember.test');
   require('./recall.test');
   require('./edit.test');
