@@ -249,7 +249,10 @@ async function runCodeServer(
         ['extensionTestsPath', remote(SUITE_OUT)],
         ['skipWelcome', 'true'],
       ]);
-      await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+      // The page loads as fast as the machine allows: the run's own deadline bounds it, not a 30 s default.
+      await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
+        timeout: TIMEOUT_MS,
+      });
       const ui = serveUiRequests(page, bridge, ARTIFACTS);
       try {
         await raceTimeout(
