@@ -72,6 +72,11 @@ describe('Drift: the renamed script a runbook runs (issue 31)', function () {
     assert.ok(first.isPreferred, 'it is the preferred fix');
     await vscode.commands.executeCommand(first.command!.command, ...(first.command!.arguments ?? []));
     assert.equal(document.lineAt(RUNBOOK.line).text, 'bash restore-db.bash --dry-run', 'only the name changed');
+    assert.deepEqual(
+      onLine(loreDiagnostics(runbook())).map((d) => d.message),
+      [],
+      'the warning cleared at once, the flag folded into it with it',
+    );
     if (uiAvailable()) await ui({ action: 'screenshot', name: 'drift-runbook-fixed', part: 'window' });
     await saveFile(runbook());
     const left = ((await loreCli(['drift', 'list', '--path', RUNBOOK.doc])) as Finding[]).filter(

@@ -109,9 +109,7 @@ describe('drift: memories', function () {
     s.engine.reverify(person, key);
     // The record itself now names the new place (issue 31, point 7), not only drift's row.
     assert.deepEqual(s.engine.get(key).memory.links, ['ops/rotate.sh', 'decision/another-record']);
-    const ref = s.engine
-      .driftFindings({ key, states: ['current'] })
-      .find((r) => r.reference.raw === 'ops/rotate.sh');
+    const ref = s.engine.driftFindings({ key, states: ['current'] }).find((r) => r.reference.raw === 'ops/rotate.sh');
     assert.equal(ref?.reference.target_path, 'ops/rotate.sh');
   });
 

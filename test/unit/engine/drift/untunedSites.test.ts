@@ -119,7 +119,7 @@ describe('drift on untuned repositories: heading anchors', () => {
     );
   });
 
-  it('tech-docs (Redcarpet) renders `####Heading` with no space as a heading; GitHub does not (issue 31, point 4)', () => {
+  it('tech-docs (Redcarpet) reads `####Heading` with no space as a heading; GitHub does not (issue 31)', () => {
     const page = '# Alerts\n\n####High error rate\n\nPage the on-call.\n\nSee [it](#high-error-rate).\n';
     withDriftSpace(
       {
