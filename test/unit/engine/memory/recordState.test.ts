@@ -148,6 +148,9 @@ describe('signed state: upgrading a store written before it', () => {
       s.db.exec('DROP TABLE vector_code_pages');
       s.db.exec('ALTER TABLE chunk_vectors DROP COLUMN code; ALTER TABLE memory_vectors DROP COLUMN code');
       s.db.exec('ALTER TABLE drift_refs DROP COLUMN symbol_kind');
+      // Nor version 15's drift columns and dismissals.
+      s.db.exec('ALTER TABLE drift_refs DROP COLUMN command; ALTER TABLE drift_refs DROP COLUMN already_broken');
+      s.db.exec('DROP TABLE drift_dismissals');
       s = s.reopen();
       assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
       assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
