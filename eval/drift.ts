@@ -20,6 +20,7 @@ import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
 import { findDefinitions } from '../src/engine/drift/symbols';
 import { anchorKey } from '../src/engine/drift/target';
+import { canRelink, relink } from '../src/vscode/drift/relink';
 
 export interface DriftCase {
   id: string;
@@ -55,12 +56,29 @@ export interface CaseOutcome {
    * symbols).
    */
   collateral: StateMove[];
+  /** Every Update fix offered after the edit, applied to its document (issue 31, point 1). */
+  fixes: FixOutcome;
+}
+
+/**
+ * The editor's Update fixes (src/vscode/drift/relink.ts) offered on the edited tree, applied: each
+ * must change exactly one whitespace-separated token of its line, the one holding the reference,
+ * and the fixed document, checked again, must have that reference current at the new place.
+ */
+export interface FixOutcome {
+  offered: number;
+  right: number;
+  /** Relocated path references no fix was offered for (the form could not be kept): not wrong, not a fix. */
+  declined: number;
+  wrong: string[];
 }
 
 export interface DriftEvalResult {
   cases: CaseOutcome[];
   detected: number;
   false_alarms: number;
+  /** The Update fixes of every case together. */
+  fixes: FixOutcome;
   baseline: { references: number; by_state: Record<DriftState, number> };
   seconds: number;
 }
@@ -224,6 +242,7 @@ export function runCase(
             detail: mentions.length ? `reference found but resolved elsewhere: ${seen}` : 'reference not extracted',
             false_alarms: [],
             collateral: [],
+            fixes: { offered: 0, right: 0, declined: 0, wrong: [] },
           },
         };
       }
@@ -251,6 +270,7 @@ export function runCase(
       }
       const ok = checkState === expected && scanState === expected;
       const evidence = after.get(row.id)?.evidence;
+      const fixes = applyFixes(engine, root, [...after.values()]);
       return {
         baseline: scan,
         outcome: {
@@ -263,6 +283,7 @@ export function runCase(
             : 'no longer tracked',
           false_alarms: falseAlarms,
           collateral,
+          fixes,
         },
       };
     } finally {
@@ -271,6 +292,63 @@ export function runCase(
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Only the whitespace-separated token holding `raw` differs between the two lines. */
+function oneTokenChanged(before: string, after: string, raw: string): boolean {
+  const a = before.split(/\s+/);
+  const b = after.split(/\s+/);
+  if (a.length !== b.length) return false;
+  const differing = a.map((t, i) => (t === b[i] ? -1 : i)).filter((i) => i >= 0);
+  return differing.length === 1 && a[differing[0]].includes(raw);
+}
+
+/** Applies every Update the editor would offer on the relocated findings, then checks the fixed documents. */
+function applyFixes(engine: Engine, root: string, findings: DriftFinding[]): FixOutcome {
+  const out: FixOutcome = { offered: 0, right: 0, declined: 0, wrong: [] };
+  const expected: Array<{ doc: string; line: number; text: string; path: string; raw: string }> = [];
+  const texts = new Map<string, string[]>();
+  for (const f of findings.filter(canRelink)) {
+    const doc = f.source.path!;
+    const lines = texts.get(doc) ?? readFileSync(join(root, doc), 'utf8').split('\n');
+    texts.set(doc, lines);
+    const at = (f.source.line ?? 1) - 1;
+    const change = relink(f, lines[at] ?? '');
+    if ('problem' in change) {
+      out.declined++;
+      continue;
+    }
+    out.offered++;
+    const before = lines[at];
+    const after = before.slice(0, change.start) + change.text + before.slice(change.end);
+    if (!oneTokenChanged(before, after, f.reference.raw)) {
+      out.wrong.push(`${doc}:${at + 1} ${before.trim()} → ${after.trim()}`);
+      continue;
+    }
+    lines[at] = after;
+    expected.push({
+      doc,
+      line: at + 1,
+      text: change.text,
+      path: f.evidence.new_path!.split('#')[0],
+      raw: f.reference.raw,
+    });
+  }
+  if (!expected.length) return out;
+  for (const [doc, lines] of texts) writeFileSync(join(root, doc), lines.join('\n'));
+  engine.driftCheck([...texts.keys()]);
+  const now = engine.driftFindings({ states: ALL_STATES });
+  for (const e of expected) {
+    const fixed = now.filter((f) => f.source.path === e.doc && f.reference.raw === e.text);
+    if (fixed.some((f) => f.state === 'current' && f.reference.target_path === e.path)) out.right++;
+    else
+      out.wrong.push(
+        `${e.doc}:${e.line} ${e.raw} → ${e.text}: ` +
+          (fixed.map((f) => `${f.state} ${f.reference.target_path ?? f.evidence.detail}`).join('; ') ||
+            'not a reference'),
+      );
+  }
+  return out;
 }
 
 /** `corpus`: the folder holding drift.jsonl; `files`: the tree its paths are relative to (default corpus/files). */
@@ -299,6 +377,12 @@ export function evaluateDrift(
     cases: outcomes,
     detected: outcomes.filter((o) => o.ok).length,
     false_alarms: outcomes.reduce((n, o) => n + o.false_alarms.length, 0),
+    fixes: {
+      offered: outcomes.reduce((n, o) => n + o.fixes.offered, 0),
+      right: outcomes.reduce((n, o) => n + o.fixes.right, 0),
+      declined: outcomes.reduce((n, o) => n + o.fixes.declined, 0),
+      wrong: outcomes.flatMap((o) => o.fixes.wrong.map((w) => `${o.id}: ${w}`)),
+    },
     baseline,
     seconds: (Date.now() - started) / 1000,
   };
@@ -358,6 +442,8 @@ export interface UnmodifiedResult {
   false_alarms: DriftFinding[];
   /** Findings broken.tsv accounts for (really broken in the repository). */
   known: number;
+  /** broken.tsv rows (other than `*`) some finding reports as already broken (there before Lore looked). */
+  found: number;
   /** References watched as mentions (drift/mention.ts): the lines of a file beside the document using a name. */
   mentions: number;
   seconds: number;
@@ -388,6 +474,11 @@ export function scanUnmodified(
       by_state: scan.by_state,
       false_alarms: falseAlarms,
       known: findings.length - falseAlarms.length,
+      found: known.filter(
+        (k) =>
+          k.reference !== '*' &&
+          findings.some((f) => f.source.path === k.doc && f.reference.raw === k.reference && f.already_broken),
+      ).length,
       mentions: mentions?.n ?? 0,
       seconds: (Date.now() - started) / 1000,
     };

@@ -23,6 +23,9 @@ interface Row {
   cases: { right: number; total: number } | null;
   falseAlarms: number | null;
   known: number;
+  /** broken.tsv rows (a reference confirmed broken by script, then read): how many the scan reports. */
+  listed: number;
+  fixes: { right: number; offered: number } | null;
 }
 
 function repos(suite: Suite): string[] {
@@ -98,11 +101,15 @@ export async function runAll(argv: string[]): Promise<number> {
       cases: null,
       falseAlarms: null,
       known: 0,
+      listed: 0,
+      fixes: null,
     };
     if (!values['no-drift']) {
-      const unmodified = scanUnmodified(suite.files, readKnownBroken(suite.labels, suite.extra), parser, repos(suite));
+      const listed = readKnownBroken(suite.labels, suite.extra);
+      const unmodified = scanUnmodified(suite.files, listed, parser, repos(suite));
       row.falseAlarms = unmodified.false_alarms.length;
-      row.known = unmodified.known;
+      row.known = unmodified.found;
+      row.listed = listed.filter((k) => k.reference !== '*').length;
       console.log(
         `   unmodified tree: ${unmodified.references} references, ` +
           `${unmodified.false_alarms.length} false alarms, ` +
@@ -121,7 +128,13 @@ export async function runAll(argv: string[]): Promise<number> {
       if (!values['no-cases'] && existsSync(join(suite.labels, 'drift.jsonl'))) {
         const drift = evaluateDrift(suite.labels, parser, suite.files, repos(suite));
         row.cases = { right: drift.detected, total: drift.cases.length };
+        row.fixes = { right: drift.fixes.right, offered: drift.fixes.offered };
         console.log(`   drift cases: ${drift.detected}/${drift.cases.length} right (${drift.seconds.toFixed(1)} s)`);
+        console.log(
+          `   update fixes: ${drift.fixes.right}/${drift.fixes.offered} right (one token changed, ` +
+            `the reference current at the new place), ${drift.fixes.declined} not offered`,
+        );
+        for (const w of drift.fixes.wrong) console.log(`   fix WRONG: ${w}`);
         for (const o of drift.cases)
           if (!o.ok || values.verbose)
             console.log(
@@ -132,19 +145,24 @@ export async function runAll(argv: string[]): Promise<number> {
     }
     rows.push(row);
   }
-  console.log('\nsuite                    drift cases  false alarms');
+  console.log('\nsuite                    drift cases  fixes right  false alarms  already broken');
   let failed = kindsFailed;
   for (const heldOut of [false, true]) {
     const block = rows.filter((r) => r.suite.heldOut === heldOut);
     if (!block.length) continue;
     if (heldOut) console.log('held out (labelled, not tuned on):');
     for (const r of block) {
-      const miss = (r.falseAlarms ?? 0) > 0 || (r.cases !== null && r.cases.right < r.cases.total);
+      const miss =
+        (r.falseAlarms ?? 0) > 0 ||
+        (r.cases !== null && r.cases.right < r.cases.total) ||
+        (r.fixes !== null && r.fixes.right < r.fixes.offered);
       failed ||= miss;
       const cases = r.cases ? `${r.cases.right}/${r.cases.total}` : '-';
       console.log(
         `${r.suite.name.padEnd(24)} ${cases.padStart(11)}  ` +
-          `${String(r.falseAlarms ?? '-').padStart(12)}${miss ? '  below the bar' : ''}`,
+          `${(r.fixes ? `${r.fixes.right}/${r.fixes.offered}` : '-').padStart(11)}  ` +
+          `${String(r.falseAlarms ?? '-').padStart(12)}  ` +
+          `${(r.listed ? `${r.known}/${r.listed}` : '-').padStart(14)}${miss ? '  below the bar' : ''}`,
       );
     }
   }

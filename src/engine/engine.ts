@@ -403,7 +403,7 @@ export class Engine {
     return this.drift.check(paths);
   }
 
-  /** Stored drift findings (every state but current unless `states` says otherwise). */
+  /** Stored drift findings (every state but current and ambiguous unless `states` says otherwise), new drift first. */
   driftFindings(filter?: DriftFilter): DriftFinding[] {
     return this.drift.findings(filter);
   }
@@ -416,6 +416,11 @@ export class Engine {
   /** Re-verifies one reference a document makes (a finding's id): its target accepted as it is now. */
   reverifyReference(actor: Actor, id: string): DriftFinding {
     return this.drift.reverifyReference(actor, id);
+  }
+
+  /** "Not about this file": a document's reference untied from its target for good (a finding's id). Audited. */
+  dismissReference(actor: Actor, id: string): DriftFinding {
+    return this.drift.dismissReference(actor, id);
   }
 
   /** Runs several engine calls as one transaction: all land or none do. */

@@ -61,6 +61,7 @@ export type { RepoFiles } from './team/repoFiles';
 export type { RepoRecordsSummary } from './team/repoRecords';
 export {
   DRIFT_STATES,
+  NOT_FINDINGS,
   type DriftState,
   type DriftFinding,
   type DriftFlag,

@@ -47,6 +47,7 @@ export const driftFinding = z.object({
   state: driftState,
   evidence: z.object({ old_path: z.string().optional(), new_path: z.string().optional(), detail: z.string() }),
   detected_at: z.string(),
+  already_broken: z.boolean().optional(),
 });
 
 export const memorySummary = z.object({

@@ -26,7 +26,7 @@ export interface LoreSettings {
     threads: number | 'auto';
     endpoint: EndpointSetting | null;
   };
-  drift: { onSave: boolean };
+  drift: { onSave: boolean; showAlreadyBroken: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
 }
 
@@ -44,6 +44,7 @@ export const SETTING_KEYS = [
   'embedding.endpoint.model',
   'embedding.endpoint.tokenFile',
   'drift.onSave',
+  'drift.showAlreadyBroken',
   'mcp.enabled',
   'mcp.transport',
 ] as const;
@@ -103,7 +104,10 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
         threads: threads(get('embedding.threads')),
         endpoint,
       },
-      drift: { onSave: flag(get('drift.onSave'), true) },
+      drift: {
+        onSave: flag(get('drift.onSave'), true),
+        showAlreadyBroken: flag(get('drift.showAlreadyBroken'), true),
+      },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
     },
     problems,

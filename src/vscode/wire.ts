@@ -56,7 +56,13 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   });
   const tracker = new DriftTracker();
   const diagnostics = subscribe(
-    new DriftDiagnostics(stores, tracker, log, (folder) => settingsFor(folder).drift.onSave),
+    new DriftDiagnostics(
+      stores,
+      tracker,
+      log,
+      (folder) => settingsFor(folder).drift.onSave,
+      (folder) => settingsFor(folder).drift.showAlreadyBroken,
+    ),
   );
   const indexing = subscribe(new Indexing(stores, settingsFor, log));
   const status = subscribe(new StatusItem(stores, indexing));
@@ -68,7 +74,9 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   subscribe(watchMemoryDocuments(log));
 
   const providers = VIEW_IDS.map((id) => {
-    const provider = subscribe(new LoreTreeProvider(id, stores, tracker, log));
+    const provider = subscribe(
+      new LoreTreeProvider(id, stores, tracker, log, (folder) => settingsFor(folder).drift.showAlreadyBroken),
+    );
     subscribe(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: id === 'lore.docs' }));
     return provider;
   });

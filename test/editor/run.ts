@@ -249,7 +249,10 @@ async function runCodeServer(
         ['extensionTestsPath', remote(SUITE_OUT)],
         ['skipWelcome', 'true'],
       ]);
-      await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+      // The page loads as fast as the machine allows: the run's own deadline bounds it, not a 30 s default.
+      await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
+        timeout: TIMEOUT_MS,
+      });
       const ui = serveUiRequests(page, bridge, ARTIFACTS);
       try {
         await raceTimeout(
@@ -276,7 +279,9 @@ async function runCodeServer(
         ['extensionDevelopmentPath', remote(ROOT)],
         ['skipWelcome', 'true'],
       ]);
-      await second.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`);
+      await second.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`, {
+        timeout: TIMEOUT_MS,
+      });
       const scenarios = await runScenarios({
         page: second,
         artifacts: ARTIFACTS,
@@ -287,7 +292,9 @@ async function runCodeServer(
         freshWindow: async (folder) => {
           const fresh = await launch('chromium-profile-fresh');
           const page = fresh.pages()[0] ?? (await fresh.newPage());
-          await page.goto(`${base}?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(devPayload)}`);
+          await page.goto(`${base}?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(devPayload)}`, {
+            timeout: TIMEOUT_MS,
+          });
           return { page, close: () => fresh.close() };
         },
         scratch,

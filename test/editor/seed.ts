@@ -54,6 +54,55 @@ SEED_FILES[DRIFT_DOC.code] =
 SEED_FILES[DRIFT_DOC.script] = '#!/bin/sh\necho retry\n';
 
 /**
+ * Issue 31's corrupted-runbook case (driftRunbook.test.ts): a runbook runs a script of the repository
+ * with a flag the script parses; another runbook gives generic flags to other tools. The script is
+ * renamed (underscores to dashes), as `git mv` would.
+ */
+export const RUNBOOK = {
+  doc: 'docs/runbooks/restore-database.md',
+  other: 'docs/runbooks/deploy-app.md',
+  script: 'scripts/restore_db.bash',
+  renamed: 'scripts/restore-db.bash',
+  /** 0-based line of the doc that runs the script. */
+  line: 5,
+} as const;
+
+SEED_FILES[RUNBOOK.doc] = [
+  '# Restore the database',
+  '',
+  'From the scripts folder, try it first without changing anything:',
+  '',
+  '```sh',
+  'bash restore_db.bash --dry-run',
+  '```',
+  '',
+].join('\n');
+SEED_FILES[RUNBOOK.other] = [
+  '# Deploy the app',
+  '',
+  '```sh',
+  'kubectl apply -f app.yaml --dry-run',
+  '```',
+  '',
+  'Every tool here takes `--help`, and `--dry-run` when you are unsure.',
+  '',
+].join('\n');
+SEED_FILES[RUNBOOK.script] = [
+  '#!/usr/bin/env bash',
+  '# Restores the newest database backup.',
+  'dry_run=false',
+  'while [[ $# -gt 0 ]]; do',
+  '  case "$1" in',
+  '    --dry-run) dry_run=true ;;',
+  '    --help) echo "usage: restore_db.bash [--dry-run]"; exit 0 ;;',
+  '  esac',
+  '  shift',
+  'done',
+  'echo "restoring (dry run: ${dry_run})"',
+  '',
+].join('\n');
+
+/**
  * This repository's ADRs live in a folder no list of names would guess, numbered ADR-NNN_ with
  * underscores: Promote to Repository must learn that from the index (scenarios.ts).
  */

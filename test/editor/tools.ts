@@ -35,7 +35,7 @@ export interface Page {
   close(): Promise<void>;
   locator(selector: string, options?: { hasText?: string }): Locator;
   getByText(text: string, options?: { exact?: boolean }): Locator;
-  goto(url: string): Promise<unknown>;
+  goto(url: string, options?: { timeout?: number }): Promise<unknown>;
   reload(): Promise<unknown>;
   screenshot(options: { path: string }): Promise<Buffer>;
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;

@@ -10,12 +10,17 @@ import { listOption, stringOption, UsageError } from '../parse';
 export const driftCommand: Command = {
   name: 'drift',
   summary: 'find references (in docs and memory anchors) whose target changed, moved or went away',
-  usage: 'lore drift scan | lore drift check PATH... | lore drift list [--key K] [--path P] [--state S]...',
-  options: { key: { type: 'string' }, path: { type: 'string' }, state: { type: 'string', multiple: true } },
+  usage: 'lore drift scan | lore drift check PATH... | lore drift list [--new] [--key K] [--path P] [--state S]...',
+  options: {
+    key: { type: 'string' },
+    path: { type: 'string' },
+    state: { type: 'string', multiple: true },
+    new: { type: 'boolean' },
+  },
   positionals: { min: 1, max: Infinity, names: 'scan|check PATH...|list' },
   async run(ctx, v, [sub, ...paths]) {
-    const filtering = v.key !== undefined || v.path !== undefined || v.state !== undefined;
-    if (sub !== 'list' && filtering) throw new UsageError('--key, --path and --state go with: lore drift list');
+    const filtering = v.key !== undefined || v.path !== undefined || v.state !== undefined || v.new !== undefined;
+    if (sub !== 'list' && filtering) throw new UsageError('--new, --key, --path and --state go with: lore drift list');
     if (sub === 'scan') {
       if (paths.length)
         throw new UsageError('lore drift scan takes no paths', 'to check some files, use: lore drift check PATH...');
@@ -50,6 +55,7 @@ export const driftCommand: Command = {
           key: stringOption(v.key),
           path: stringOption(v.path),
           states: states as DriftState[] | undefined,
+          fresh: v.new === true,
         }),
       );
       ctx.print(findings, (f) => renderFindings(f, 'no drift findings (run `lore drift scan` to look)'));
@@ -88,7 +94,11 @@ function where(f: DriftFinding): string {
 function renderFindings(findings: DriftFinding[], none: string): string {
   if (!findings.length) return none;
   return findings
-    .map((f) => `${f.state.padEnd(9)} ${where(f)} → ${f.reference.raw}\n          ${f.evidence.detail}`)
+    .map(
+      (f) =>
+        `${f.state.padEnd(9)} ${where(f)} → ${f.reference.raw}${f.already_broken ? ' (already broken)' : ''}\n` +
+        `          ${f.evidence.detail}`,
+    )
     .join('\n');
 }
 

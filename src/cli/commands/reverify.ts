@@ -15,7 +15,8 @@ export const reverifyCommand: Command = {
     ctx.print(
       result,
       (r: ReverifyResult) =>
-        `${r.key} v${r.version} re-verified: ${r.references} reference(s) fingerprinted, basis verified`,
+        `${r.key} v${r.version} re-verified: ${r.references} reference(s) fingerprinted, basis verified` +
+        r.moved.map((m) => `\n  anchor moved: ${m.from} → ${m.to}`).join(''),
     );
     return 0;
   },

@@ -199,6 +199,14 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       detail: `${describe(target)} moved to ${namesakes[0]}, and its text changed`,
       ...keep,
     };
+  // A file a check saw move, edited at its new place since: it still moved there (its fix still holds).
+  if (!exact.length && row.state === 'relocated' && row.new_path && target.kind === 'file' && ws.isFile(row.new_path))
+    return {
+      state: 'relocated',
+      new_path: row.new_path,
+      detail: `${describe(target)} moved to ${row.new_path}, and was edited there since`,
+      ...keep,
+    };
   const ambiguous = exact.length ? exact : namesakes;
   const elsewhere = ambiguous.length
     ? `; ${ambiguous.length} files ` +

@@ -96,9 +96,12 @@ function splitFragment(target: string): [string, string | undefined] {
 
 function codeReferences(code: string, line: number, inBlock: boolean): RawReference[] {
   const out: RawReference[] = [];
+  // A flag is a claim about the program its line runs, and about nothing else: a flag on its own, or
+  // after a command that is no program of ours, is no reference (resolve.ts decides which is ours).
   const command = commandOf(code);
-  for (const match of code.matchAll(FLAG))
-    out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, ...(command ? { command } : {}) });
+  if (command)
+    for (const match of code.matchAll(FLAG))
+      out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, command });
   for (const token of code.split(TOKEN_SPLIT)) {
     if (!token || token.startsWith('--')) continue;
     out.push(...classifyToken(token, line, inBlock));
@@ -275,18 +278,20 @@ export function extractFromMemory(
   return dedupe(out);
 }
 
+/** How a reference is matched between extractions: its text, and for a flag the program it is given to. */
+export function refKey(raw: string, command: string | null | undefined): string {
+  return command ? `${raw}\u0000${command}` : raw;
+}
+
 function dedupe(refs: RawReference[]): RawReference[] {
   const seen = new Map<string, RawReference>();
   for (const ref of refs) {
-    const key = ref.raw;
+    // A flag is one reference per program it is given to (`--dry-run` after two scripts is two claims).
+    const key = refKey(ref.raw, ref.command);
     const before = seen.get(key);
     // A mention in prose outranks one in a code block (it is kept even when it does not resolve).
     if (!before || (before.inBlock && !ref.inBlock))
       seen.set(key, before ? { ...ref, line: Math.min(before.line, ref.line) } : ref);
-    // A flag is tied to the program of any command line that gives it.
-    const kept = seen.get(key)!;
-    const command = kept.command ?? before?.command ?? ref.command;
-    if (command && !kept.command) seen.set(key, { ...kept, command });
   }
   return [...seen.values()];
 }

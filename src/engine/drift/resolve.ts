@@ -291,13 +291,7 @@ function resolveSymbol(
       const mentions = resolveMention(ws, ref, source, near);
       if (mentions.length) return mentions;
     }
-    // A flag nothing defines is another tool's, unless the command line gives it to a program of ours.
-    const program =
-      ref.form === 'flag' && ref.command && !isAutomaticFlag(name) ? programFiles(ws, ref.command, source) : [];
-    if (!program.length) return [];
-    const shown = program.slice(0, 3).join(', ') + (program.length > 3 ? ', …' : '');
-    const detail = `${name} is not defined anywhere in the workspace: not by ${ref.command} (${shown}), nor elsewhere`;
-    return [{ ok: false, form: 'flag', detail }];
+    return [];
   }
   // A chart's README naming a value means that chart's value, not a namesake elsewhere: when some
   // definitions share folders with the document, only the closest are watched.
@@ -458,6 +452,32 @@ export function resolveReference(
     }
     return resolvePath(ws, ref, source);
   }
+  if (ref.form === 'flag') return resolveFlag(ws, ref, source);
   if (ref.symbol) return resolveSymbol(ws, ref, source, near);
   return [];
+}
+
+/**
+ * A flag is a reference of the program its line runs, when that program is one of this repository's
+ * and declares flags drift can see: it is watched where that program declares it. Declared elsewhere
+ * only (a shared package), it is not tied to anything; declared nowhere, it is broken — unless the
+ * argument parser adds it itself (`--help`). A generic flag (`--dry-run`, `-v`) after another program,
+ * or on its own, is never tied to a script of ours that happens to declare it.
+ */
+function resolveFlag(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const name = ref.symbol!;
+  if (!ref.command) return [];
+  const program = programFiles(ws, ref.command, source);
+  if (!program.length) return [];
+  const sites = ws.sitesOf(name).filter((s) => program.includes(s.path));
+  if (sites.length)
+    return sites.map((s) => ({
+      ok: true as const,
+      form: 'flag',
+      target: { path: s.path, kind: 'symbol' as const, symbol: name },
+    }));
+  if (isAutomaticFlag(name) || ws.sitesOf(name).length) return [];
+  const shown = program.slice(0, 3).join(', ') + (program.length > 3 ? ', …' : '');
+  const detail = `${name} is not defined anywhere in the workspace: not by ${ref.command} (${shown}), nor elsewhere`;
+  return [{ ok: false, form: 'flag', detail }];
 }

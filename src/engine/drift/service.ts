@@ -11,7 +11,7 @@ import { sha256 } from '../trust/digest';
 import { firstSecret } from '../trust/secretRules';
 import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
-import { extractFromMarkdown, extractFromMemory, RELEASE_NOTE, type RawReference } from './extract';
+import { extractFromMarkdown, extractFromMemory, refKey, RELEASE_NOTE, type RawReference } from './extract';
 import { Neighbours } from './mention';
 import { MARKDOWN, resolveReference } from './resolve';
 import {
@@ -20,7 +20,10 @@ import {
   currentMemoryAnchors,
   deleteRefs,
   deleteSource,
+  dismissedTies,
+  dismissTie,
   docsWithContent,
+  driftSince,
   docUrlRefs,
   insertRef,
   knownRemotes,
@@ -44,6 +47,7 @@ import {
 import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
 import {
   DRIFT_STATES,
+  NOT_FINDINGS,
   type DriftFinding,
   type DriftFlag,
   type DriftScanResult,
@@ -64,6 +68,8 @@ export interface DriftFilter {
   key?: string;
   path?: string;
   states?: DriftState[];
+  /** Only drift caused since Lore started: not what was already broken when it first looked. */
+  fresh?: boolean;
 }
 
 /** A memory row's anchors and links as stored (JSON text), read back. */
@@ -125,6 +131,8 @@ export class DriftService {
       source,
       line: ref.line,
       raw: ref.raw,
+      command: ref.form === 'flag' ? (ref.command ?? null) : null,
+      already_broken: 0,
       old_path: null,
       new_path: null,
       detected_at: now,
@@ -200,14 +208,17 @@ export class DriftService {
     const sourcePath = kind === 'doc' ? source : null;
     const existing = new Map<string, RefRow[]>();
     for (const row of refsOfSource(this.ctx.db, kind, source)) {
-      existing.set(row.raw, [...(existing.get(row.raw) ?? []), row]);
+      const key = refKey(row.raw, row.command);
+      existing.set(key, [...(existing.get(key) ?? []), row]);
     }
+    const dismissed = kind === 'doc' ? dismissedTies(this.ctx.db, source) : new Set<string>();
+    const alreadyThere = kind === 'doc' && this.writtenBefore(source, ws, now);
     const kept = new Set<number>();
     for (const ref of refs) {
       // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not
       // kept.
       if (firstSecret(ref.raw)) continue;
-      const rows = existing.get(ref.raw);
+      const rows = existing.get(refKey(ref.raw, ref.form === 'flag' ? ref.command : null));
       if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
         for (const row of rows) {
           kept.add(row.id);
@@ -215,18 +226,35 @@ export class DriftService {
         }
         continue;
       }
-      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now, near);
-      if (rows?.length && fresh.every((f) => f.state === 'broken')) {
+      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now, near).filter(
+        (row) => !row.target_path || !dismissed.has(`${row.raw}\u0000${row.target_path}`),
+      );
+      // Resolving again finds nothing better: a broken reference stays as it was, and one that meant a file
+      // and now matches several keeps the file it meant.
+      if (rows?.length && fresh.every((f) => f.state === 'broken' || f.state === 'ambiguous')) {
         rows.forEach((r) => kept.add(r.id));
         continue;
       }
-      for (const row of fresh) kept.add(insertRef(this.ctx.db, row));
+      for (const row of fresh) {
+        const broken = row.state === 'broken' && alreadyThere && !rows?.length;
+        kept.add(insertRef(this.ctx.db, broken ? { ...row, already_broken: 1 } : row));
+      }
     }
     const stale = [...existing.values()]
       .flat()
       .filter((r) => !kept.has(r.id))
       .map((r) => r.id);
     deleteRefs(this.ctx.db, stale);
+  }
+
+  /**
+   * Whether a document was last written before drift first stored anything in this store: what it
+   * says then was there before Lore (a broken link in it is already broken, not drift caused since).
+   */
+  private writtenBefore(path: string, ws: Workspace, now: string): boolean {
+    const since = Date.parse(driftSince(this.ctx.db, now));
+    const written = ws.stat(path)?.mtimeMs;
+    return written !== undefined && written <= since;
   }
 
   private syncDoc(path: string, ws: Workspace, retry: boolean): void {
@@ -255,6 +283,8 @@ export class DriftService {
       const next: RefRow = {
         ...row,
         ...verdict,
+        // Fixed once, it is tracked as any other: breaking again is drift caused since.
+        already_broken: verdict.state === 'current' ? 0 : row.already_broken,
         old_path: verdict.state === 'relocated' ? row.target_path : null,
         detected_at: verdict.state === row.state && verdict.new_path === row.new_path ? row.detected_at : now,
         checked_at: now,
@@ -313,7 +343,7 @@ export class DriftService {
     for (const row of rows) byState[row.state]++;
     return {
       references: rows.length,
-      findings: rows.filter((r) => r.state !== 'current').map(toFinding),
+      findings: rows.filter((r) => !NOT_FINDINGS.includes(r.state)).map(toFinding),
       by_state: byState,
     };
   }
@@ -419,9 +449,51 @@ export class DriftService {
     return docsWithContent(this.ctx.db, hashes);
   }
 
+  /** Findings, drift caused since Lore started first; `ambiguous` (no finding) only when asked for by state. */
   findings(filter: DriftFilter = {}): DriftFinding[] {
-    const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => s !== 'current');
-    return refsMatching(this.ctx.db, { key: filter.key, path: filter.path, states }).map(toFinding);
+    const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => !NOT_FINDINGS.includes(s));
+    return refsMatching(this.ctx.db, { key: filter.key, path: filter.path, states, fresh: filter.fresh }).map(
+      toFinding,
+    );
+  }
+
+  /**
+   * "Not about this file": a document's reference is untied from the target it was resolved to, for
+   * good — the dismissal is stored with the document's path and honoured by every later extraction.
+   * Audited. Returns the finding as it was.
+   */
+  dismissReference(actor: Actor, id: string): DriftFinding {
+    const row = this.docRow(id, 'dismissed');
+    return this.ctx.db.transaction(() => {
+      const now = nowIso(this.ctx);
+      if (!row.target_path) {
+        const what = `${id} (${row.raw}) is tied to no file: there is nothing to dismiss`;
+        throw new LoreError('INVALID_STATE', what, `edit ${row.source} instead`);
+      }
+      dismissTie(this.ctx.db, row.source, row.raw, row.target_path, now, `${actor.door}:${actor.name}`);
+      deleteRefs(this.ctx.db, [row.id]);
+      const digests = { source: sha256(row.source), reference: sha256(row.raw), target: sha256(row.target_path) };
+      appendAudit(this.ctx.db, actor, now, { event: 'drift.dismiss', key: null, version: null, digests });
+      return toFinding(row);
+    });
+  }
+
+  /** A document's reference by finding id (`ref-N`), or a clear error naming what to do. */
+  private docRow(id: string, verb: string): RefRow {
+    const match = typeof id === 'string' ? /^ref-(\d+)$/.exec(id) : null;
+    if (!match) {
+      const got = JSON.stringify(id);
+      const hint = 'see the ids with lore drift list --json';
+      throw new LoreError('INVALID_INPUT', `a drift finding id looks like ref-12; got ${got}`, hint);
+    }
+    const row = refById(this.ctx.db, Number(match[1]));
+    if (!row)
+      throw new LoreError('NOT_FOUND', `no drift finding ${id}`, 'it may have cleared already: lore drift list');
+    if (row.source_kind !== 'doc') {
+      const what = `${id} is a reference of ${row.source}; a memory's anchors are ${verb} with the record`;
+      throw new LoreError('INVALID_INPUT', what, `lore reverify ${row.source}`);
+    }
+    return row;
   }
 
   /**
@@ -594,6 +666,28 @@ export class DriftService {
       appendAudit(this.ctx.db, actor, now, { event: 'drift.reverify', key: null, version: null, digests });
       return toFinding(accepted);
     });
+  }
+
+  /**
+   * Where a memory's relocated anchors and links went (memory/reverify.ts moves them there): each
+   * written path whose target drift found moved, to the new path (its `#fragment` kept, or the moved
+   * lines'). The whole workspace is looked in, as a scan does. A target that is gone stays as it is:
+   * accepting it then fails, naming the files that could be it.
+   */
+  relocatedAnchors(memory: Pick<Memory, 'key' | 'anchors' | 'links'>): Map<string, string> {
+    const ws = new Workspace(this.requireReader());
+    this.syncMemory(memory, ws, true);
+    const rows = this.apply(refsOfSource(this.ctx.db, 'memory', memory.key), ws, { candidates: [], wide: true });
+    const out = new Map<string, string>();
+    for (const row of rows) {
+      if (row.state !== 'relocated' || !row.new_path || !row.target_path || /^https?:/i.test(row.raw)) continue;
+      const hash = row.raw.indexOf('#');
+      const [pathPart, fragment] = hash < 0 ? [row.raw, ''] : [row.raw.slice(0, hash), row.raw.slice(hash)];
+      if (!pathPart) continue; // a bare `#symbol` names no file
+      const [newPath, movedLines] = row.new_path.split('#');
+      out.set(row.raw, `${newPath}${movedLines ? `#${movedLines}` : fragment}`);
+    }
+    return out;
   }
 
   /**

@@ -41,6 +41,10 @@ export interface RefRow {
    * relocates only to a definition of the same kind; null: not known (rows of an older store, until checked).
    */
   symbol_kind: string | null;
+  /** For a flag: the program its command line runs, as written (one reference per flag and program). */
+  command: string | null;
+  /** 1: already broken when first seen, in a document not written since drift started (not drift caused since). */
+  already_broken: number;
 }
 
 export type NewRef = Omit<RefRow, 'id'>;
@@ -111,8 +115,9 @@ const CHECKED_COLUMNS = [
   'verified_by',
   'finder',
   'symbol_kind',
+  'already_broken',
 ] as const satisfies readonly (keyof RefRow)[];
-const INSERTED_COLUMNS = ['source_kind', 'source', 'raw', 'form', ...CHECKED_COLUMNS] as const;
+const INSERTED_COLUMNS = ['source_kind', 'source', 'raw', 'form', 'command', ...CHECKED_COLUMNS] as const;
 
 const valuesOf = (row: NewRef, columns: readonly (keyof NewRef)[]) => columns.map((c) => row[c] ?? null);
 
@@ -155,7 +160,36 @@ export function toFinding(row: RefRow): DriftFinding {
       detail: row.detail,
     },
     detected_at: row.detected_at,
+    ...(row.already_broken ? { already_broken: true } : {}),
   };
+}
+
+/** "Not about this file": the reference `raw` of document `source` is never tied to `target` again. */
+export function dismissTie(db: SqlDatabase, source: string, raw: string, target: string, at: string, by: string): void {
+  db.run(
+    'INSERT INTO drift_dismissals (source, raw, target_path, dismissed_at, dismissed_by) VALUES (?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (source, raw, target_path) DO NOTHING',
+    [source, raw, target, at, by],
+  );
+}
+
+/** The targets each reference of a document was dismissed from, as `raw\u0000target`. */
+export function dismissedTies(db: SqlDatabase, source: string): Set<string> {
+  return new Set(
+    db
+      .all<{ raw: string; target_path: string }>('SELECT raw, target_path FROM drift_dismissals WHERE source = ?', [
+        source,
+      ])
+      .map((r) => `${r.raw}\u0000${r.target_path}`),
+  );
+}
+
+/** When drift first stored anything here: a document not written since holds what was already there. */
+export function driftSince(db: SqlDatabase, now: string): string {
+  const known = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'drift.since'")?.value;
+  if (known) return known;
+  db.run("INSERT INTO meta (name, value) VALUES ('drift.since', ?)", [now]);
+  return now;
 }
 
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
@@ -247,7 +281,7 @@ export function docsWithContent(db: SqlDatabase, hashes: string[]): string[] {
 /** References of a memory key and/or about a path, in the given states, in source order. */
 export function refsMatching(
   db: SqlDatabase,
-  filter: { key?: string; path?: string; states: readonly DriftState[] },
+  filter: { key?: string; path?: string; states: readonly DriftState[]; fresh?: boolean },
 ): RefRow[] {
   const where: string[] = [];
   const params: string[] = [];
@@ -261,8 +295,10 @@ export function refsMatching(
   }
   where.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
   params.push(...filter.states);
+  if (filter.fresh) where.push('already_broken = 0');
+  // Drift caused since Lore started comes first, then what was already broken.
   return db.all<RefRow>(
-    `SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY source_kind, source, line, id`,
+    `SELECT * FROM drift_refs WHERE ${where.join(' AND ')} ORDER BY already_broken, source_kind, source, line, id`,
     params,
   );
 }

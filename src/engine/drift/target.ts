@@ -141,6 +141,11 @@ export class TechDocsIds {
 }
 
 const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
+/**
+ * Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is built
+ * without `space_after_headers`. GitHub and CommonMark engines do not.
+ */
+const REDCARPET_HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s*([^#\s].*?)\s*#*\s*$/;
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
 const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
 const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
@@ -167,7 +172,7 @@ function sectionText(text: string, slug: string, techDocs = false): string | nul
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
-    const m = HEADING.exec(lines[i]);
+    const m = (techDocs ? REDCARPET_HEADING : HEADING).exec(lines[i]);
     if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
     if (start >= 0) continue;
     if (m) {

@@ -2,9 +2,12 @@
 // synchronous port through which the engine reads the workspace (the host implements it on disk).
 
 // `ambiguous`: the reference names something several files match (a bare file name, a symbol defined in many
-// places); it is not broken, and it is not watched until it is written so that one thing matches.
+// places); it is not broken, and it is not watched until it is written so that one thing matches. It is
+// no finding: kept for the explain view (asked for by state), never listed by default (NOT_FINDINGS).
 export const DRIFT_STATES = ['current', 'relocated', 'changed', 'gone', 'broken', 'ambiguous'] as const;
 export type DriftState = (typeof DRIFT_STATES)[number];
+/** States that are no warning: a list, a panel or a view shows every other state. */
+export const NOT_FINDINGS: readonly DriftState[] = ['current', 'ambiguous'];
 
 /** How a reference was written where it was found. */
 export type ReferenceForm =
@@ -35,6 +38,11 @@ export interface DriftFinding {
   state: DriftState;
   evidence: { old_path?: string; new_path?: string; detail: string };
   detected_at: string;
+  /**
+   * Broken when Lore first saw it, in a document nobody had written since: breakage from before Lore,
+   * shown apart from drift caused since (absent: drift caused since Lore started).
+   */
+  already_broken?: boolean;
 }
 
 /** The drift flags a recall or get result carries for a record whose references moved on. */

@@ -18,15 +18,27 @@ export interface ReverifyResult {
   basis: 'verified';
   references: number;
   verified_at: string;
+  /** Anchors and links whose target had moved, moved with it (the record's new version says so). */
+  moved: Array<{ from: string; to: string }>;
 }
 
 export function reverifyMemory(ctx: EngineContext, drift: DriftService, actor: Actor, key: string): ReverifyResult {
   return ctx.db.transaction(() => {
     const current = rowToMemory(requireCurrent(ctx, key));
     const now = nowIso(ctx);
-    const { references, fingerprints } = drift.acceptTargets(actor, current, now);
-    const restated = toRememberInput(current, { basis: 'verified', expected_version: current.version });
-    const saved = current.basis === 'verified' ? null : save(ctx, actor, restated);
+    // An anchor whose target moved follows it: the record is saved with the new place, then accepted there.
+    const moves = drift.relocatedAnchors(current);
+    const follow = (list: readonly string[]) => list.map((a) => moves.get(a.trim()) ?? a);
+    const anchors = follow(current.anchors);
+    const links = follow(current.links);
+    const moved = [...moves].map(([from, to]) => ({ from, to }));
+    const restated = toRememberInput(current, {
+      basis: 'verified',
+      expected_version: current.version,
+      ...(moved.length ? { anchors, links } : {}),
+    });
+    const saved = current.basis === 'verified' && !moved.length ? null : save(ctx, actor, restated);
+    const { references, fingerprints } = drift.acceptTargets(actor, { key, anchors, links }, now);
     const version = saved && saved.saved ? saved.version : current.version;
     // Only the basis changed: the record keeps its status (a web page's record a person promoted
     // is not quarantined again because its source is untrusted), signed again as it is restored.
@@ -42,6 +54,6 @@ export function reverifyMemory(ctx: EngineContext, drift: DriftService, actor: A
       version,
       digests: { content, state, references: fingerprints.length, fingerprints },
     });
-    return { key, version, basis: 'verified' as const, references, verified_at: now };
+    return { key, version, basis: 'verified' as const, references, verified_at: now, moved };
   });
 }

@@ -360,6 +360,28 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE docs ADD COLUMN kind_signals TEXT;
     `,
   },
+  {
+    version: 13,
+    description: 'drift: a flag tied to the program its line runs, breakage found at the first index, dismissed ties',
+    sql: `
+      -- drift/extract.ts: the program a flag's command line runs, as written: a flag is a reference of that
+      -- program only (the same flag after another program is another reference). NULL for other forms.
+      ALTER TABLE drift_refs ADD COLUMN command TEXT;
+      -- 1: broken when Lore first saw it in a document nobody had written since Lore started (already
+      -- broken, drift/service.ts), shown apart from drift caused since; cleared once the reference is current.
+      ALTER TABLE drift_refs ADD COLUMN already_broken INTEGER NOT NULL DEFAULT 0;
+      -- "Not about this file": a document's reference (as written) that a person said is not about a
+      -- target; never tied to it again while the dismissal stands, whatever resolution finds.
+      CREATE TABLE drift_dismissals (
+        source TEXT NOT NULL,
+        raw TEXT NOT NULL,
+        target_path TEXT NOT NULL,
+        dismissed_at TEXT NOT NULL,
+        dismissed_by TEXT NOT NULL,
+        PRIMARY KEY (source, raw, target_path)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -28,7 +28,7 @@ export function registerDriftCommands(deps: CommandDeps): void {
   const { register, stores, tracker } = deps;
 
   register('lore.updateReference', async (arg?: unknown) => {
-    const { folder, finding } = findingOf(arg);
+    const { folder, finding, also } = findingOf(arg);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(folder, finding.source.path ?? '')));
     const line = Math.max(0, (finding.source.line ?? 1) - 1);
     const change = relink(finding, line < document.lineCount ? document.lineAt(line).text : '');
@@ -44,9 +44,22 @@ export function registerDriftCommands(deps: CommandDeps): void {
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     editor.selection = new vscode.Selection(change.line, change.start, change.line, change.start + change.text.length);
     editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenter);
-    tracker.resolved(folder, finding.id);
+    // Folded into it (a flag of the script the line runs): it follows the new name once the doc is saved.
+    for (const f of [finding, ...also]) tracker.resolved(folder, f.id);
     vscode.window.setStatusBarMessage(
       `Lore: ${finding.reference.raw} → ${change.text} in ${finding.source.path} (save to keep it)`,
+      5000,
+    );
+  });
+
+  register('lore.dismissReference', async (arg?: unknown) => {
+    const { folder, finding } = findingOf(arg);
+    if (finding.source.kind !== 'doc')
+      throw new Error("a memory's anchors are its own: edit the record, or supersede or dispute it");
+    await stores.get(folder).api.dismissReference(editorActor(), finding.id);
+    tracker.resolved(folder, finding.id);
+    vscode.window.setStatusBarMessage(
+      `Lore: ${finding.reference.raw} in ${finding.source.path} is no longer tied to ${finding.reference.target_path}`,
       5000,
     );
   });

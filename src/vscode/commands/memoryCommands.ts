@@ -3,6 +3,7 @@
 // and opening or copying a record.
 
 import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
@@ -258,7 +259,9 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     const moved = f.evidence.new_path ? anchorTarget(f.evidence.new_path) : null;
     path = moved?.path ?? f.reference.target_path;
     symbol = moved ? moved.fragment : (f.reference.symbol ?? null);
-    if (!path) return void (await vscode.env.openExternal(vscode.Uri.parse(f.reference.raw)));
+    if (!path && /^https?:\/\//i.test(f.reference.raw))
+      return void (await vscode.env.openExternal(vscode.Uri.parse(f.reference.raw)));
+    if (!path) throw new Error(`${f.reference.raw} names no file of this workspace (${f.evidence.detail})`);
   } else {
     const { store, key } = await resolveTarget(deps.stores, arg, 'Open an anchor of which memory?');
     folder = store.folder;
@@ -273,7 +276,17 @@ async function openAnchor(deps: CommandDeps, arg: unknown): Promise<void> {
     if (!anchor?.path) throw new Error(`${picked} names no file of this workspace`);
     path = anchor.path;
     symbol = anchor.fragment;
+    // An anchor whose file moved opens where drift found it (re-verify moves the anchor there for good).
+    if (!existsSync(join(folder, path))) {
+      const findings = await store.api.driftFindings({ key });
+      const moved = findings.find((f) => f.reference.target_path === path && f.evidence.new_path);
+      const to = moved ? anchorTarget(moved.evidence.new_path!) : null;
+      if (to?.path) [path, symbol] = [to.path, to.fragment ?? symbol];
+    }
   }
+  // Never open a file that is no longer there (VS Code would show an empty editor for it).
+  if (!existsSync(join(folder, path)))
+    throw new Error(`${path} no longer exists: re-verify the record to follow a move, or update its anchors`);
   const editor = await vscode.window.showTextDocument(vscode.Uri.file(join(folder, path)), { preview: true });
   const lines = symbol ? /^L(\d+)(?:-L?(\d+))?$/.exec(symbol) : null;
   if (lines) {

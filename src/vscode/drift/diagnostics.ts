@@ -13,6 +13,7 @@ import { driftSentence, referrerWords } from '../editorWording';
 import { memoryUri } from '../memoryDocument';
 import type { LoreStores } from '../stores';
 import { foldFindings } from './fold';
+import { canRelink, relink } from './relink';
 import { referenceSummary } from './summary';
 import type { DriftTracker } from './tracker';
 
@@ -48,6 +49,8 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     private readonly tracker: DriftTracker,
     private readonly logger: Logger,
     private readonly driftOnSave: (folder: string) => boolean,
+    /** `lore.drift.showAlreadyBroken`: off, breakage from before Lore is not shown at all. */
+    private readonly showAlreadyBroken: (folder: string) => boolean = () => true,
   ) {}
 
   /** A rename or move in the editor: the references to the old path are checked (relocated, with the new place). */
@@ -120,14 +123,23 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     };
     for (const folder of this.stores.folders()) {
       const findings = this.tracker.known(folder);
+      const showOld = this.showAlreadyBroken(folder);
       for (const { finding: f, also } of foldFindings(findings)) {
+        if (f.already_broken && !showOld) continue;
         try {
           const line = Math.max(0, (f.source.line ?? 1) - 1);
           const doc = f.source.kind === 'doc' && f.source.path;
           const uri = doc ? vscode.Uri.file(join(folder, doc)) : memoryUri(folder, f.source.key ?? '');
           const who = referrerWords(f, doc ? this.tracker.docKind(folder, doc) : undefined);
           const range = new vscode.Range(line, 0, line, 1000);
-          const d = new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
+          // Breakage from before Lore is a hint, not a warning: drift caused since is what a save should surface.
+          const d = f.already_broken
+            ? new vscode.Diagnostic(
+                range,
+                `Already broken when Lore first looked: ${driftSentence(f, who)}`,
+                vscode.DiagnosticSeverity.Information,
+              )
+            : new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
           d.source = DIAGNOSTIC_SOURCE;
           d.code = `drift.${f.state}`;
           add(uri, d, { folder, finding: f, also });
@@ -189,6 +201,9 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       const f = known.finding;
       if (f?.source.key) {
         const target = { folder: known.folder, key: f.source.key };
+        // Re-verify moves an anchor whose target moved (memory/reverify.ts): offered first, saying so.
+        if (f.state === 'relocated' && f.evidence.new_path)
+          action(`Update anchor ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.reverify', [target], true);
         action(`Re-verify ${f.source.key}`, 'lore.reverify', [target]);
         action(`Supersede ${f.source.key}…`, 'lore.supersede', [target]);
         action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);
@@ -196,14 +211,23 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
       if (f?.source.kind === 'doc') {
         const target = [{ folder: known.folder, finding: f, also: known.also ?? [] }];
         const raw = f.reference.raw;
-        const moved = f.evidence.new_path;
-        if (f.state === 'relocated' && moved) action(`Update ${raw} to ${moved}`, 'lore.updateReference', target, true);
+        // Offered only when the reference's own span can be rewritten on the line as it is now (relink.ts).
+        const line = Math.max(0, (f.source.line ?? 1) - 1);
+        const change = canRelink(f) && line < document.lineCount ? relink(f, document.lineAt(line).text) : null;
+        if (change && !('problem' in change))
+          action(`Update ${raw} to ${change.text}`, 'lore.updateReference', target, true);
         if (f.state === 'changed' || f.state === 'relocated') {
           action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
         }
+        // "Not about this file": a tie by name (a flag, a symbol, a bare name) a person says is wrong.
+        if (f.reference.target_path && !['link', 'url', 'heading', 'published', 'index'].includes(f.reference.form))
+          action(`Not about ${f.reference.target_path} (untie ${raw})`, 'lore.dismissReference', target);
       }
-      const opens = f ? (f.evidence.new_path ?? f.reference.target_path ?? f.reference.raw) : null;
-      if (f) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
+      // Never a file that is no longer there: a gone or broken target has nothing to open.
+      const opens = f
+        ? (f.evidence.new_path ?? (f.state === 'gone' || f.state === 'broken' ? null : f.reference.target_path))
+        : null;
+      if (f && opens) action(`Open ${opens}`, 'lore.openAnchor', [{ folder: known.folder, finding: f }]);
       for (const r of (known.referrers ?? []).slice(0, 5)) {
         if (r.source.key) action(`Open ${r.source.key}`, 'lore.open', [{ folder: known.folder, key: r.source.key }]);
         else if (r.source.path)

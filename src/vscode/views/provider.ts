@@ -9,7 +9,17 @@ import type { DriftTracker } from '../drift/tracker';
 import type { FolderStore } from '../folderStore';
 import type { LoreStores } from '../stores';
 import { toTreeItem } from './treeItems';
-import { docGroups, driftNodes, groupChildren, inboxNodes, memoryNodes, type LoreNode, type ViewId } from './treeModel';
+import {
+  ALREADY_BROKEN_GROUP,
+  alreadyBrokenNodes,
+  docGroups,
+  driftNodes,
+  groupChildren,
+  inboxNodes,
+  memoryNodes,
+  type LoreNode,
+  type ViewId,
+} from './treeModel';
 
 export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   private readonly changed = new vscode.EventEmitter<LoreNode | undefined>();
@@ -23,7 +33,13 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
     private readonly stores: LoreStores,
     private readonly drift: DriftTracker,
     private readonly logger: Logger,
+    /** `lore.drift.showAlreadyBroken` for a folder. */
+    private readonly showAlreadyBroken: (folder: string) => boolean = () => true,
   ) {}
+
+  private driftRows(folder: string): LoreNode[] {
+    return driftNodes(folder, this.drift.known(folder), this.showAlreadyBroken(folder));
+  }
 
   refresh(folder?: string): void {
     if (this.view !== 'lore.drift') return this.changed.fire(undefined);
@@ -59,9 +75,7 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   private driftRowsUnchanged(): boolean {
     const folders = this.stores.folders();
     if (folders.length !== this.shownDrift.size) return false;
-    return folders.every(
-      (f) => this.drift.has(f) && this.shownDrift.get(f) === rowsKey(driftNodes(f, this.drift.known(f))),
-    );
+    return folders.every((f) => this.drift.has(f) && this.shownDrift.get(f) === rowsKey(this.driftRows(f)));
   }
 
   getTreeItem(node: LoreNode): vscode.TreeItem {
@@ -75,6 +89,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
       return stores.map((s) => ({ kind: 'folder', folder: s.folder, view: this.view }));
     }
     if (node.kind === 'folder') return this.rootOf(this.stores.get(node.folder));
+    if (node.kind === 'group' && node.group === ALREADY_BROKEN_GROUP)
+      return alreadyBrokenNodes(node.folder, this.drift.known(node.folder));
     if (node.kind === 'group')
       return this.guard(node.folder, () => groupChildren(this.stores.get(node.folder).api, node.folder, node.group));
     return [];
@@ -98,7 +114,7 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
             this.staleDrift.delete(folder);
             await this.drift.refresh(store);
           }
-          const rows = driftNodes(folder, this.drift.known(folder));
+          const rows = this.driftRows(folder);
           this.shownDrift.set(folder, rowsKey(rows));
           return rows;
         }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
+import { canRelink } from '../drift/relink';
 import { docTitle, kindLabel, kindReason, when } from './labels';
 import type { LoreNode } from './treeModel';
 
@@ -127,7 +128,9 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       const evidence = `**${f.state}**: ${escapeMd(f.evidence.detail)}`;
       item.tooltip = new vscode.MarkdownString(`${escapeMd(sentence)}\n\n${evidence}\n\nReferenced by \`${where}\``);
       item.iconPath = icon(id, color);
-      item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}` : 'finding.memory';
+      // `.unlinked`: a relocated flag or symbol, whose text stays as written (no Update, relink.ts).
+      const unlinked = f.state === 'relocated' && !canRelink(f) ? '.unlinked' : '';
+      item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}${unlinked}` : 'finding.memory';
       item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };
       return item;
     }

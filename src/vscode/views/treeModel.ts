@@ -93,13 +93,45 @@ export async function inboxNodes(api: ListApi, folder: string, stewardItems: Inb
 
 const SEVERITY: Record<string, number> = { gone: 0, broken: 1, changed: 2, relocated: 3, current: 4 };
 
-/** Drift: every reference that is not current, one row per line and target (fold.ts), worst first. */
-export function driftNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
-  return foldFindings(findings)
-    .sort(
-      (a, b) =>
-        (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) ||
-        a.finding.reference.raw.localeCompare(b.finding.reference.raw),
-    )
-    .map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
+/** The Drift view's group of breakage that was there before Lore (its own count; hidden by a setting). */
+export const ALREADY_BROKEN_GROUP = 'drift:already-broken';
+
+/** Worst first, then by the reference's text. */
+function worstFirst(groups: ReturnType<typeof foldFindings>): ReturnType<typeof foldFindings> {
+  return groups.sort(
+    (a, b) =>
+      (SEVERITY[a.finding.state] ?? 9) - (SEVERITY[b.finding.state] ?? 9) ||
+      a.finding.reference.raw.localeCompare(b.finding.reference.raw),
+  );
+}
+
+/**
+ * Drift: every reference that is not current, one row per line and target (fold.ts), worst first.
+ * Drift caused since Lore started comes first; what was already broken when Lore first looked is one
+ * group after it ("Already broken (N)"), left out when `showAlreadyBroken` is off.
+ */
+export function driftNodes(folder: string, findings: DriftFinding[], showAlreadyBroken = true): LoreNode[] {
+  const groups = foldFindings(findings);
+  const fresh = worstFirst(groups.filter((g) => !g.finding.already_broken));
+  const old = groups.filter((g) => g.finding.already_broken);
+  const nodes: LoreNode[] = fresh.map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
+  if (old.length && showAlreadyBroken)
+    nodes.push({
+      kind: 'group',
+      folder,
+      group: ALREADY_BROKEN_GROUP,
+      label: 'Already broken when Lore first looked',
+      count: old.length,
+    });
+  return nodes;
+}
+
+/** The findings under the Drift view's "already broken" group. */
+export function alreadyBrokenNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
+  return worstFirst(foldFindings(findings).filter((g) => g.finding.already_broken)).map(({ finding, also }) => ({
+    kind: 'finding',
+    folder,
+    finding,
+    also,
+  }));
 }

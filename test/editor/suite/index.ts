@@ -22,6 +22,7 @@ export async function run(): Promise<void> {
   require('./kinds.test');
   require('./drift.test');
   require('./driftDocs.test');
+  require('./driftRunbook.test');
   require('./remember.test');
   require('./recall.test');
   require('./edit.test');

@@ -26,7 +26,7 @@ describe('vscode settings reader', () => {
       dataDir: null,
       index: { include: [], exclude: [], onSave: true },
       embedding: { enabled: true, model: null, modelDir: null, threads: 'auto', endpoint: null },
-      drift: { onSave: true },
+      drift: { onSave: true, showAlreadyBroken: true },
       mcp: { enabled: true, transport: 'http' },
     });
   });

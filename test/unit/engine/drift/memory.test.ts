@@ -107,9 +107,9 @@ describe('drift: memories', function () {
     s.move('scripts/rotate.sh', 'ops/rotate.sh');
     s.engine.driftCheck(['scripts/rotate.sh', 'ops/rotate.sh']);
     s.engine.reverify(person, key);
-    const ref = s.engine
-      .driftFindings({ key, states: ['current'] })
-      .find((r) => r.reference.raw === 'scripts/rotate.sh');
+    // The record itself now names the new place (issue 31, point 7), not only drift's row.
+    assert.deepEqual(s.engine.get(key).memory.links, ['ops/rotate.sh', 'decision/another-record']);
+    const ref = s.engine.driftFindings({ key, states: ['current'] }).find((r) => r.reference.raw === 'ops/rotate.sh');
     assert.equal(ref?.reference.target_path, 'ops/rotate.sh');
   });
 

@@ -71,6 +71,10 @@ describe('drift: a symbol keeps the kind of its definition', function () {
     // (Nor version 12's kind confidence.)
     for (const column of ['kind_confidence', 'kind_runner_up', 'kind_signals'])
       s.sql(`ALTER TABLE docs DROP COLUMN ${column}`, []);
+    // Nor version 13's flag programs, already-broken marks and dismissals.
+    s.sql('ALTER TABLE drift_refs DROP COLUMN command', []);
+    s.sql('ALTER TABLE drift_refs DROP COLUMN already_broken', []);
+    s.sql('DROP TABLE drift_dismissals', []);
     s.sql('PRAGMA user_version = 9', []);
     s.reopen();
     const kinds = () => s.rows(README, 'cluster_name').map((r) => r.symbol_kind);

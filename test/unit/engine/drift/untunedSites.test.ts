@@ -119,6 +119,22 @@ describe('drift on untuned repositories: heading anchors', () => {
     );
   });
 
+  it('tech-docs (Redcarpet) reads `####Heading` with no space as a heading; GitHub does not (issue 31)', () => {
+    const page = '# Alerts\n\n####High error rate\n\nPage the on-call.\n\nSee [it](#high-error-rate).\n';
+    withDriftSpace(
+      {
+        'config/tech-docs.yml': 'host: https://docs.example\n',
+        'source/manual/alerts.html.md': page,
+        'docs/alerts.md': page,
+      },
+      (s) => {
+        s.engine.driftScan();
+        assert.deepEqual(states(s, 'source/manual/alerts.html.md'), { '#high-error-rate': 'current' });
+        assert.deepEqual(states(s, 'docs/alerts.md'), { '#high-error-rate': 'broken' }, 'on GitHub it is a paragraph');
+      },
+    );
+  });
+
   it('line anchors with columns are lines; a percent-encoded fragment is decoded before matching', () => {
     withDriftSpace(
       {

@@ -150,6 +150,9 @@ describe('signed state: upgrading a store written before it', () => {
       s.db.exec('ALTER TABLE drift_refs DROP COLUMN symbol_kind');
       for (const column of ['kind_confidence', 'kind_runner_up', 'kind_signals'])
         s.db.exec(`ALTER TABLE docs DROP COLUMN ${column}`);
+      // Nor version 13's drift columns and dismissals.
+      s.db.exec('ALTER TABLE drift_refs DROP COLUMN command; ALTER TABLE drift_refs DROP COLUMN already_broken');
+      s.db.exec('DROP TABLE drift_dismissals');
       s = s.reopen();
       assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
       assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
