@@ -38,6 +38,7 @@ import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integri
 import type { MemoryRow } from './store/memoryRows';
 import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
+import { verifyRecall } from './search/verification';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -188,7 +189,7 @@ export class Engine {
       })
       .then((result) => {
         if (result.vectors && embedder === this.embedder) this.embedderProblem = null;
-        return annotateRecall(this.drift, result);
+        return verifyRecall(this.ctx, annotateRecall(this.drift, result));
       });
   }
 
