@@ -38,7 +38,9 @@ import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integri
 import type { MemoryRow } from './store/memoryRows';
 import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
-import { verifyRecall } from './search/verification';
+import { verifyKeys, verifyRecall, type Verification } from './search/verification';
+import { invalid } from './errors';
+import { LIMITS } from './model/limits';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -191,6 +193,14 @@ export class Engine {
         if (result.vectors && embedder === this.embedder) this.embedderProblem = null;
         return verifyRecall(this.ctx, annotateRecall(this.drift, result));
       });
+  }
+
+  /** Whether each live memory named still holds (anchors' drift, contradictions, duplicates), by key. */
+  verifyMemories(keys: string[]): Record<string, Verification> {
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string'))
+      throw invalid('keys must be a list of memory keys', 'pass e.g. ["decision/use-postgres"]');
+    const bounded = keys.slice(0, LIMITS.recallMax * 10);
+    return Object.fromEntries(verifyKeys(this.ctx, bounded, this.drift.flags('memory', bounded)));
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */

@@ -22,6 +22,7 @@ export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScorePart
 export { meaningHint } from './search/hint';
 export {
   VERIFICATION_STATES,
+  describeVerification,
   type Verification,
   type VerificationState,
   type RelatedRecord,

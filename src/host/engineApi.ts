@@ -53,6 +53,7 @@ export const RPC_OPS = [
   'distrustAuthor',
   'canonicalize',
   'verifyRecords',
+  'verifyMemories',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 type EngineOp = Exclude<RpcOp, 'indexWorkspace' | 'canonicalize'>;

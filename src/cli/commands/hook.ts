@@ -4,7 +4,13 @@
 // each prints nothing and exits 0, so a missing or broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import { LIVE_STATUSES, type MemorySummary, type Refusal } from '../../engine';
+import {
+  LIVE_STATUSES,
+  describeVerification,
+  type MemorySummary,
+  type Refusal,
+  type Verification,
+} from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
@@ -25,10 +31,15 @@ const SECTIONS: Array<{ heading: string; types: string[] }> = [
   { heading: 'Facts and references', types: ['fact', 'reference'] },
 ];
 
-function line(m: MemorySummary): string {
+function line(m: MemorySummary, v: Verification | undefined): string {
   const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
-  return `- ${m.key}${flags}: ${m.title} — ${m.description}`;
+  const holds = !v || v.state === 'holds' || v.state === 'unanchored';
+  const verified = !v ? '' : holds ? ` (${v.state})` : `\n  ${describeVerification(v)}`;
+  return `- ${m.key}${flags}: ${m.title} — ${m.description}${verified}`;
 }
+
+/** Records that still hold first; a contradicted one or one whose anchors are gone last, saying why. */
+const unreliable = (v: Verification | undefined) => v?.state === 'contradicted' || v?.state === 'anchors_gone';
 
 /** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
 async function readHookInput(): Promise<HookInput> {
@@ -88,7 +99,11 @@ export const hookCommand: Command = {
             const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
             refused.push(...page.refused);
             if (!page.items.length) continue;
-            const lines = page.items.map(line);
+            const verified = await engine.verifyMemories(page.items.map((m) => m.key));
+            const ordered = [...page.items].sort(
+              (a, b) => Number(unreliable(verified[a.key])) - Number(unreliable(verified[b.key])),
+            );
+            const lines = ordered.map((m) => line(m, verified[m.key]));
             items.push(`${section.heading}:`, ...lines);
             room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
           }

@@ -92,8 +92,18 @@ function blank(): Verification {
   };
 }
 
-function driftOf(hit: RecallHit): AnchorDrift[] {
-  return ((hit as { drift?: AnchorDrift[] }).drift ?? []).map((d) => ({
+/** What verification reads of a hit or a listed memory: its drift as annotated by the drift module. */
+export interface Verifiable {
+  key: string;
+  record: 'memory' | 'doc';
+  type?: string;
+  title: string;
+  description: string;
+  drift?: AnchorDrift[];
+}
+
+function driftOf(hit: Verifiable): AnchorDrift[] {
+  return (hit.drift ?? []).map((d) => ({
     state: d.state,
     reference: d.reference,
     detail: d.detail,
@@ -103,7 +113,7 @@ function driftOf(hit: RecallHit): AnchorDrift[] {
 /** Relations between the page's memories and the live records around them. */
 function relate(
   ctx: EngineContext,
-  memories: MemoryHit[],
+  memories: Verifiable[],
   of: Map<string, Verification>,
   rows: Map<string, Row>,
 ): void {
@@ -157,16 +167,21 @@ function relate(
   });
 }
 
-function conclude(v: Verification, isMemory: boolean): void {
+/** `anchors`: a memory's anchors as written (null for a document). Links drift too but are not anchors. */
+function conclude(v: Verification, anchors: string[] | null): void {
+  const isMemory = anchors !== null;
   const gone = new Set(v.anchors.drifted.filter((d) => GONE_STATES.has(d.state)).map((d) => d.reference));
   const drifted = new Set(v.anchors.drifted.map((d) => d.reference));
-  if (isMemory) v.anchors.current = Math.max(0, (v.anchors.total ?? 0) - drifted.size);
+  if (anchors) {
+    v.anchors.total = anchors.length;
+    v.anchors.current = anchors.filter((a) => !drifted.has(a)).length;
+  }
   const describe = (d: AnchorDrift) => `${d.reference} ${d.state}${d.detail ? ` (${d.detail})` : ''}`;
   if (v.contradicted_by.length) {
     v.state = 'contradicted';
     const newer = v.contradicted_by.map((r) => `${r.key} "${r.title}"`).join(', ');
     v.reason = `contradicted by newer ${newer}: ${v.contradicted_by[0].why}`;
-  } else if (isMemory && v.anchors.total && gone.size >= v.anchors.total) {
+  } else if (anchors?.length && anchors.every((a) => gone.has(a))) {
     v.state = 'anchors_gone';
     v.reason = `every anchor is gone: ${v.anchors.drifted.map(describe).join('; ')}`;
   } else if (drifted.size) {
@@ -190,6 +205,28 @@ function conclude(v: Verification, isMemory: boolean): void {
 }
 
 /**
+ * The verification of each record (memories and documents, their drift already annotated): used by
+ * recall, and by the doors that list memories without a question (session start, the pre-edit
+ * hook, exported agent instructions).
+ */
+export function verifyAll(ctx: EngineContext, items: Verifiable[]): Map<string, Verification> {
+  const memories = items.filter((h) => h.record === 'memory');
+  const rows = currentRows(
+    ctx.db,
+    memories.map((m) => m.key),
+  );
+  const of = new Map<string, Verification>(items.map((h) => [h.key, blank()]));
+  for (const item of items) of.get(item.key)!.anchors.drifted = driftOf(item);
+  relate(ctx, memories, of, rows);
+  for (const item of items)
+    conclude(
+      of.get(item.key)!,
+      item.record === 'memory' ? (JSON.parse(rows.get(item.key)?.anchors ?? '[]') as string[]) : null,
+    );
+  return of;
+}
+
+/**
  * Verification on every hit, then the order it implies: unreliable hits (anchors all gone,
  * contradicted by a newer record) lose UNRELIABLE_FACTOR of their score, and an older record never
  * stays above the newer one that contradicts it.
@@ -197,21 +234,9 @@ function conclude(v: Verification, isMemory: boolean): void {
 export function verifyRecall(ctx: EngineContext, result: RecallResult): RecallResult {
   const hits = result.results;
   if (!hits.length) return result;
-  const memories = hits.filter((h): h is MemoryHit => h.record === 'memory');
-  const rows = currentRows(
-    ctx.db,
-    memories.map((m) => m.key),
-  );
-  const of = new Map<string, Verification>(hits.map((h) => [h.key, blank()]));
+  const of = verifyAll(ctx, hits as Array<RecallHit & Verifiable>);
   for (const hit of hits) {
     const v = of.get(hit.key)!;
-    v.anchors.drifted = driftOf(hit);
-    if (hit.record === 'memory') v.anchors.total = (JSON.parse(rows.get(hit.key)?.anchors ?? '[]') as unknown[]).length;
-  }
-  relate(ctx, memories, of, rows);
-  for (const hit of hits) {
-    const v = of.get(hit.key)!;
-    conclude(v, hit.record === 'memory');
     (hit as (MemoryHit | DocHit) & { verification?: Verification }).verification = v;
     if ((v.contradicted_by.length || v.contradicts.length) && !hit.flags.includes('conflict'))
       hit.flags.push('conflict');
@@ -242,4 +267,28 @@ export function verifyRecall(ctx: EngineContext, result: RecallResult): RecallRe
     }
   }
   return result;
+}
+
+/** One line for every door (CLI, MCP text, hooks, editor): the state and why. */
+export function describeVerification(v: Verification): string {
+  const unreliable = v.state === 'contradicted' || v.state === 'anchors_gone';
+  return `verification: ${v.state.replace('_', ' ')}${unreliable ? ' — do not rely on it' : ''} (${v.reason})`;
+}
+
+/** The verification of live memories named by key, with their drift as the drift module flags it. */
+export function verifyKeys(
+  ctx: EngineContext,
+  keys: readonly string[],
+  drift: ReadonlyMap<string, AnchorDrift[]>,
+): Map<string, Verification> {
+  const rows = currentRows(ctx.db, [...new Set(keys)]);
+  const items: Verifiable[] = [...rows.values()].map((r) => ({
+    key: r.key,
+    record: 'memory',
+    type: r.type,
+    title: r.title,
+    description: r.description,
+    drift: drift.get(r.key),
+  }));
+  return verifyAll(ctx, items);
 }
