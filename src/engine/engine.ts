@@ -2,7 +2,7 @@
 // host hands it a migrated SQL connection, a clock and a logger.
 
 import { randomUUID } from 'node:crypto';
-import type { RememberInput } from './model/types';
+import type { MemorySummary, RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext } from './context';
@@ -41,6 +41,7 @@ import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
 import { LIMITS } from './model/limits';
+import { anchoredMemories, type AnchoredInput } from './memory/anchored';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -201,6 +202,16 @@ export class Engine {
       throw invalid('keys must be a list of memory keys', 'pass e.g. ["decision/use-postgres"]');
     const bounded = keys.slice(0, LIMITS.recallMax * 10);
     return Object.fromEntries(verifyKeys(this.ctx, bounded, this.drift.flags('memory', bounded)));
+  }
+
+  /** Live memories anchored to a workspace file, each with whether it still holds (the pre-edit hook). */
+  anchoredTo(input: AnchoredInput): {
+    items: Array<MemorySummary & { verification: Verification }>;
+    refused: Refusal[];
+  } {
+    const { items, refused } = anchoredMemories(this.ctx, input);
+    const verified = this.verifyMemories(items.map((m) => m.key));
+    return { items: items.map((m) => ({ ...m, verification: verified[m.key] })), refused };
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */

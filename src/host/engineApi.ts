@@ -54,6 +54,7 @@ export const RPC_OPS = [
   'canonicalize',
   'verifyRecords',
   'verifyMemories',
+  'anchoredTo',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 type EngineOp = Exclude<RpcOp, 'indexWorkspace' | 'canonicalize'>;

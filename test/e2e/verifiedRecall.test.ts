@@ -113,4 +113,60 @@ describe('e2e: recall says whether each hit still holds', function () {
     assert.match(context, /decision\/billing-cron[^\n]*\n\s+verification: anchors gone/);
     assert.ok(context.indexOf('deploy-thursday') < context.indexOf('deploy-tuesday'));
   });
+
+  describe('lore hook pre-tool-use', () => {
+    const hook = (tool: string, file: string) =>
+      runCli(['hook', 'pre-tool-use'], {
+        home: box.home,
+        input: JSON.stringify({
+          cwd: box.workspace,
+          hook_event_name: 'PreToolUse',
+          tool_name: tool,
+          tool_input: { file_path: join(box.workspace, file), old_string: 'a', new_string: 'b' },
+        }),
+      });
+
+    before(() => {
+      mkdirSync(join(box.workspace, 'src/jobs'), { recursive: true });
+      writeFileSync(join(box.workspace, 'src/jobs/queue.ts'), 'export function claimNext() {}\n');
+      for (const args of [
+        ['--type', 'decision', '--key', 'decision/jobs-postgres', '--title', 'Jobs run on Postgres SKIP LOCKED'],
+        ['--type', 'dead_end', '--key', 'dead_end/jobs-redis', '--title', 'Redis streams for jobs lost work'],
+      ]) {
+        const r = lore(
+          'remember',
+          ...args,
+          '--description',
+          'about the job queue',
+          '--anchor',
+          'src/jobs/queue.ts#claimNext',
+        );
+        assert.equal(r.code, 0, r.stderr);
+      }
+    });
+
+    it('tells an agent about to edit an anchored file its decisions and dead ends, with their state, in 2 KB', () => {
+      const r = hook('Edit', 'src/jobs/queue.ts');
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(Buffer.byteLength(r.stdout) <= 2048, `${Buffer.byteLength(r.stdout)} bytes`);
+      assert.equal(r.json.hookSpecificOutput.hookEventName, 'PreToolUse');
+      const context: string = r.json.hookSpecificOutput.additionalContext;
+      assert.match(context, /before you change src\/jobs\/queue\.ts/);
+      assert.match(context, /DEAD END dead_end\/jobs-redis: Redis streams for jobs lost work[^\n]*\(holds\)/);
+      assert.match(context, /decision\/jobs-postgres: Jobs run on Postgres SKIP LOCKED[^\n]*\(holds\)/);
+      assert.ok(context.indexOf('dead_end/jobs-redis') < context.indexOf('decision/jobs-postgres'));
+      assert.equal(hook('MultiEdit', 'src/jobs/queue.ts').json.hookSpecificOutput.hookEventName, 'PreToolUse');
+    });
+
+    it('prints nothing for a file nothing is anchored to, or for another tool', () => {
+      for (const r of [
+        hook('Edit', 'README.md'),
+        hook('Read', 'src/jobs/queue.ts'),
+        hook('Write', '../elsewhere.ts'),
+      ]) {
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, '');
+      }
+    });
+  });
 });

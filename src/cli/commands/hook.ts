@@ -4,21 +4,16 @@
 // each prints nothing and exits 0, so a missing or broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import {
-  LIVE_STATUSES,
-  describeVerification,
-  type MemorySummary,
-  type Refusal,
-  type Verification,
-} from '../../engine';
+import { LIVE_STATUSES, describeVerification, type MemorySummary, type Refusal, type Verification } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_BLOCK_BYTES } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
 import { captureSession, type HookInput } from './hookCapture';
+import { preToolUse, type PreToolUseInput } from './hookPreToolUse';
 
-const EVENTS = ['session-start', 'pre-compact', 'session-end'];
+const EVENTS = ['session-start', 'pre-tool-use', 'pre-compact', 'session-end'];
 /** A listed record's line is rarely shorter (key, title, description): the bound on what is read. */
 const MIN_LINE_BYTES = 80;
 
@@ -64,8 +59,12 @@ async function readHookInput(): Promise<HookInput> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (to the Inbox)',
-  usage: 'lore hook session-start | pre-compact | session-end [--workspace DIR]   (reads the hook JSON on stdin)',
+  summary:
+    'Claude Code hooks: session-start (a bounded recall block), pre-tool-use (memory anchored to the file an ' +
+    'edit changes), pre-compact and session-end (to the Inbox)',
+  usage:
+    'lore hook session-start | pre-tool-use | pre-compact | session-end [--workspace DIR]   ' +
+    '(reads the hook JSON on stdin)',
   options: {},
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
   async run(ctx, _v, [event]) {
@@ -73,6 +72,11 @@ export const hookCommand: Command = {
     try {
       const input = await readHookInput();
       const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
+      if (event === 'pre-tool-use') {
+        const output = await preToolUse(input as PreToolUseInput, workspace);
+        if (output) process.stdout.write(output + '\n');
+        return 0;
+      }
       if (event !== 'session-start') {
         const result = await captureSession(workspace, input);
         if (result?.queued) {
