@@ -9,7 +9,7 @@ import { cliActor, withStore, type Command, type CommandContext } from './comman
 import { COMMANDS } from './commands';
 import { UsageError } from './parse';
 
-const VERSION = '0.1.0';
+export const VERSION = '0.1.0';
 const GLOBAL_OPTIONS = {
   workspace: { type: 'string' as const, short: 'w' },
   json: { type: 'boolean' as const },
