@@ -29,7 +29,7 @@ function infrastructureRepo(): Record<string, string> {
     'docs/adr/0001-record-architecture-decisions.md':
       '# 1. Record architecture decisions\n\n## Context\n\nWe need to record the decisions made on this ' +
       'project when choosing tools, and choosing how we run Terraform in the cloud.\n\n## Decision\n\n' +
-      'We will use Architecture Decision Records. Choosing a format: Michael Nygard\'s.\n',
+      "We will use Architecture Decision Records. Choosing a format: Michael Nygard's.\n",
     'docs/adr/0007-replace-terraform-cloud.md':
       '# 7. Replace Terraform Cloud with GitHub Actions runs\n\n## Context\n\nPlans and applies ran in a ' +
       'hosted workspace per project. Costs rose and runs queued for minutes.\n\n## Decision\n\nPlans and ' +
