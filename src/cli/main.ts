@@ -10,7 +10,7 @@ import { COMMANDS } from './commands';
 import { UsageError } from './parse';
 import { terminalSafe, terminalSafeJson } from './terminalText';
 
-const VERSION = '0.1.0';
+export const VERSION = '0.1.0';
 const GLOBAL_OPTIONS = {
   workspace: { type: 'string' as const, short: 'w' },
   json: { type: 'boolean' as const },

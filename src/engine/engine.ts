@@ -2,7 +2,7 @@
 // host hands it a migrated SQL connection, a clock and a logger.
 
 import { randomUUID } from 'node:crypto';
-import type { RememberInput } from './model/types';
+import type { MemorySummary, RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext } from './context';
@@ -40,6 +40,10 @@ import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integri
 import type { MemoryRow } from './store/memoryRows';
 import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
+import { verifyKeys, verifyRecall, type Verification } from './search/verification';
+import { invalid } from './errors';
+import { LIMITS } from './model/limits';
+import { anchoredMemories, type AnchoredInput } from './memory/anchored';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -190,8 +194,26 @@ export class Engine {
       })
       .then((result) => {
         if (result.vectors && embedder === this.embedder) this.embedderProblem = null;
-        return annotateRecall(this.drift, result);
+        return verifyRecall(this.ctx, annotateRecall(this.drift, result));
       });
+  }
+
+  /** Whether each live memory named still holds (anchors' drift, contradictions, duplicates), by key. */
+  verifyMemories(keys: string[]): Record<string, Verification> {
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string'))
+      throw invalid('keys must be a list of memory keys', 'pass e.g. ["decision/use-postgres"]');
+    const bounded = keys.slice(0, LIMITS.recallMax * 10);
+    return Object.fromEntries(verifyKeys(this.ctx, bounded, this.drift.flags('memory', bounded)));
+  }
+
+  /** Live memories anchored to a workspace file, each with whether it still holds (the pre-edit hook). */
+  anchoredTo(input: AnchoredInput): {
+    items: Array<MemorySummary & { verification: Verification }>;
+    refused: Refusal[];
+  } {
+    const { items, refused } = anchoredMemories(this.ctx, input);
+    const verified = this.verifyMemories(items.map((m) => m.key));
+    return { items: items.map((m) => ({ ...m, verification: verified[m.key] })), refused };
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */

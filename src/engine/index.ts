@@ -30,6 +30,13 @@ export type { LifecycleResult, StatusChange, SupersedeResult } from './memory/li
 export type { GetResult, HistoryResult, ListInput, ListResult } from './memory/read';
 export type { RecallInput, RecallResult, RecallHit, MemoryHit, DocHit, ScoreParts } from './search/recall';
 export { meaningHint } from './search/hint';
+export {
+  VERIFICATION_STATES,
+  describeVerification,
+  type Verification,
+  type VerificationState,
+  type RelatedRecord,
+} from './search/verification';
 export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
 export { findSecrets, SECRET_RULES } from './trust/secretRules';
 export { redact } from './indexing/redact';

@@ -60,6 +60,8 @@ export const RPC_OPS = [
   'setKind',
   'removeKind',
   'listKinds',
+  'verifyMemories',
+  'anchoredTo',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 /** The ops the host answers around the engine (they read or write the workspace's files). */

@@ -1,7 +1,7 @@
 // Zod shapes shared by the tools' input and output schemas.
 
 import { z } from 'zod';
-import { BASES, DOC_KINDS, DRIFT_STATES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES } from '../engine';
+import { BASES, DOC_KINDS, DRIFT_STATES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES, VERIFICATION_STATES } from '../engine';
 
 export const memoryType = z.enum(MEMORY_TYPES);
 export const status = z.enum(STATUSES);
@@ -24,6 +24,7 @@ export const scoreParts = z.object({
   type: z.number().optional(),
   dead_end_match: z.number().optional(),
   intent: z.number().optional(),
+  verification: z.number().optional(),
 });
 
 export const driftState = z.enum(DRIFT_STATES);
@@ -99,6 +100,26 @@ export const contradictionWarning = z.object({
   values: z.tuple([z.array(z.string()), z.array(z.string())]),
 });
 
+const relatedRecord = z.object({ key: z.string(), title: z.string(), why: z.string() });
+/** Whether a recall hit still holds (engine/search/verification.ts). */
+export const verification = z
+  .object({
+    state: z.enum(VERIFICATION_STATES),
+    anchors: z.object({
+      total: z.number().nullable(),
+      current: z.number().nullable(),
+      drifted: z.array(z.object({ state: z.string(), reference: z.string(), detail: z.string() })),
+    }),
+    contradicted_by: z.array(relatedRecord).describe('newer live records that state otherwise: trust those'),
+    contradicts: z.array(relatedRecord).describe('older live records this one replaces'),
+    duplicates: z.array(relatedRecord),
+    reason: z.string(),
+  })
+  .describe(
+    'whether the hit still holds: holds, unanchored, drifted (an anchor moved or changed), ' +
+      'anchors_gone, or contradicted (a newer record says otherwise); do not act on the last two',
+  );
+
 export const docHit = z.object({
   record: z.literal('doc'),
   key: z.string(),
@@ -111,6 +132,7 @@ export const docHit = z.object({
   flags: z.array(z.string()),
   drift: z.array(driftFlag).optional(),
   score: scoreParts,
+  verification: verification.optional(),
 });
 
 export const refusal = z.object({ key: z.string(), version: z.number(), reason: z.string() });

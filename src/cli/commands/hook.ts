@@ -5,15 +5,16 @@
 // broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import { LIVE_STATUSES, type MemorySummary, type Refusal } from '../../engine';
+import { LIVE_STATUSES, describeVerification, type MemorySummary, type Refusal, type Verification } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_CHARS } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
 import { captureSession, type HookInput } from './hookCapture';
+import { preToolUse, type PreToolUseInput } from './hookPreToolUse';
 
-const EVENTS = ['session-start', 'pre-compact', 'session-end'];
+const EVENTS = ['session-start', 'pre-tool-use', 'pre-compact', 'session-end'];
 /** A listed record's line is rarely shorter (key, title, description): the bound on what is read. */
 const MIN_LINE_BYTES = 80;
 
@@ -26,10 +27,15 @@ const SECTIONS: Array<{ heading: string; types: string[] }> = [
   { heading: 'Facts and references', types: ['fact', 'reference'] },
 ];
 
-function line(m: MemorySummary): string {
+function line(m: MemorySummary, v: Verification | undefined): string {
   const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
-  return `- ${m.key}${flags}: ${m.title} — ${m.description}`;
+  const holds = !v || v.state === 'holds' || v.state === 'unanchored';
+  const verified = !v ? '' : holds ? ` (${v.state})` : `\n  ${describeVerification(v)}`;
+  return `- ${m.key}${flags}: ${m.title} — ${m.description}${verified}`;
 }
+
+/** Records that still hold first; a contradicted one or one whose anchors are gone last, saying why. */
+const unreliable = (v: Verification | undefined) => v?.state === 'contradicted' || v?.state === 'anchors_gone';
 
 /** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
 async function readHookInput(): Promise<HookInput> {
@@ -54,8 +60,12 @@ async function readHookInput(): Promise<HookInput> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'Claude Code hooks: session-start (a bounded recall block), pre-compact and session-end (to the Inbox)',
-  usage: 'lore hook session-start | pre-compact | session-end [--workspace DIR]   (reads the hook JSON on stdin)',
+  summary:
+    'Claude Code hooks: session-start (a bounded recall block), pre-tool-use (memory anchored to the file an ' +
+    'edit changes), pre-compact and session-end (to the Inbox)',
+  usage:
+    'lore hook session-start | pre-tool-use | pre-compact | session-end [--workspace DIR]   ' +
+    '(reads the hook JSON on stdin)',
   options: {},
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
   async run(ctx, _v, [event]) {
@@ -63,6 +73,11 @@ export const hookCommand: Command = {
     try {
       const input = await readHookInput();
       const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
+      if (event === 'pre-tool-use') {
+        const output = await preToolUse(input as PreToolUseInput, workspace);
+        if (output) process.stdout.write(output + '\n');
+        return 0;
+      }
       if (event !== 'session-start') {
         const result = await captureSession(workspace, input);
         if (result?.queued) {
@@ -89,7 +104,11 @@ export const hookCommand: Command = {
             const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
             refused.push(...page.refused);
             if (!page.items.length) continue;
-            const lines = page.items.map(line);
+            const verified = await engine.verifyMemories(page.items.map((m) => m.key));
+            const ordered = [...page.items].sort(
+              (a, b) => Number(unreliable(verified[a.key])) - Number(unreliable(verified[b.key])),
+            );
+            const lines = ordered.map((m) => line(m, verified[m.key]));
             items.push(`${section.heading}:`, ...lines);
             room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
           }

@@ -2,6 +2,7 @@
 
 import type { Command } from '../command';
 import { auditCommand } from './audit';
+import { checkCommand } from './check';
 import { doctorCommand } from './doctor';
 import { driftCommand } from './drift';
 import { forgetCommand } from './forget';
@@ -47,6 +48,7 @@ export const COMMANDS: readonly Command[] = [
   promoteCommand,
   forgetCommand,
   driftCommand,
+  checkCommand,
   reverifyCommand,
   stewardCommand,
   inboxCommand,

@@ -1,6 +1,6 @@
 // `lore recall`: one ranked list of what Lore knows about a question — titles and descriptions, never bodies.
 
-import { describeDrift, meaningHint, type DriftFlag, type RecallResult } from '../../engine';
+import { describeDrift, describeVerification, meaningHint, type DriftFlag, type RecallResult } from '../../engine';
 import type { Command } from '../command';
 import { integerOption, listOption } from '../parse';
 
@@ -54,16 +54,21 @@ function renderHits(result: RecallResult): string {
       const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift)
         .map((line) => `\n     ${line}`)
         .join('');
+      // Every memory says whether it holds; a document only when a reference on its lines drifted.
+      const verified =
+        hit.verification && (hit.record === 'memory' || hit.verification.state !== 'holds')
+          ? `\n     ${describeVerification(hit.verification)}`
+          : '';
       if (hit.record === 'doc')
         return (
           `${i + 1}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]}  ` +
           `(${hit.score.total.toFixed(3)}, ${hit.kind})${flags}\n     ` +
-          `${hit.title} — ${hit.description}${drift}`
+          `${hit.title} — ${hit.description}${drift}${verified}`
         );
       const reason = hit.status_reason ? `\n     ${hit.status}: ${hit.status_reason}` : '';
       return (
         `${i + 1}. ${hit.key}  (${hit.score.total.toFixed(3)})${flags}\n  ` +
-        `   ${hit.title} — ${hit.description}${reason}${drift}`
+        `   ${hit.title} — ${hit.description}${reason}${drift}${verified}`
       );
     })
     .join('\n');

@@ -16,6 +16,8 @@ export interface Field {
   b: number;
   /** The typical length (tokens) a field of this kind has; longer ones are dampened by b. */
   typical: number;
+  /** A label (title, heading): neighbouring query words found neighbouring here score as a phrase. */
+  label?: boolean;
 }
 
 const K1 = 1.2;
@@ -55,16 +57,22 @@ const FIELD_CHARS = 4000;
 interface Counted {
   counts: Map<string, number>;
   length: number;
+  /** A label's neighbouring stems, "a b" (empty for running text). */
+  pairs: Set<string>;
 }
 
-function count(text: string): Counted {
+function count(text: string, label: boolean): Counted {
   const all = words(text.slice(0, FIELD_CHARS));
   const counts = new Map<string, number>();
+  const pairs = new Set<string>();
+  let previous: string | undefined;
   for (const w of all) {
     const s = matchStem(w);
     counts.set(s, (counts.get(s) ?? 0) + 1);
+    if (label && previous !== undefined) pairs.add(`${previous} ${s}`);
+    previous = s;
   }
-  return { counts, length: all.length };
+  return { counts, length: all.length, pairs };
 }
 
 const COUNT_CACHE_LIMIT = 20_000;
@@ -75,7 +83,7 @@ function countedFields(key: string, fields: Field[]): Counted[] {
   let cached = countCache.get(key);
   if (!cached) {
     if (countCache.size >= COUNT_CACHE_LIMIT) countCache.clear();
-    cached = fields.map((f) => count(f.text));
+    cached = fields.map((f) => count(f.text, f.label === true));
     countCache.set(key, cached);
   }
   return cached;
@@ -132,11 +140,12 @@ export interface WeightedTerm {
   idf: number;
 }
 
-/** How many chunks and memories hold `word`: counted once per word per store state. */
+/** How many chunks and memories hold `word` (or a phrase, "a b"): counted once per store state. */
 function frequency(db: SqlDatabase, known: Frequencies, word: string): { chunks: number; memories: number } {
   let df = known.byTerm.get(word);
   if (!df) {
-    const match = ftsQuery(word);
+    // A phrase is one quoted FTS5 string: its words in order, next to each other.
+    const match = word.includes(' ') ? `"${word.replace(/"/g, '""')}"` : ftsQuery(word);
     const matching = (table: 'doc_fts' | 'memory_fts') =>
       db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0;
     df = {
@@ -152,6 +161,52 @@ function frequency(db: SqlDatabase, known: Frequencies, word: string): { chunks:
 export function chunkFrequencies(db: SqlDatabase): { chunks: number; holding(word: string): number } {
   const known = store(db);
   return { chunks: known.chunks, holding: (word) => frequency(db, known, word).chunks };
+}
+
+/** A neighbouring pair of query words, with its stems and the idf of the pair as a phrase. */
+export interface WeightedPhrase {
+  stems: string;
+  idf: number;
+}
+
+/**
+ * Each query phrase's weight: what finding its words together says beyond its rarer word, the
+ * phrase's idf less the larger of its words' idfs (the words already score on their own). Two
+ * common words that are rare together ("Terraform Cloud" in an infrastructure repository) weigh
+ * much; two rare words that always come together ("fluentd-cloudwatch") add little.
+ */
+export function weightedPhrases(db: SqlDatabase, phrases: Array<[string, string]>): WeightedPhrase[] {
+  const known = store(db);
+  const total = known.chunks + known.memories + PRIOR_RECORDS;
+  const idfOf = (text: string) => {
+    const df = frequency(db, known, text);
+    return idf(total, df.chunks + df.memories + PRIOR_RECORDS * PRIOR_SHARE);
+  };
+  return phrases
+    .map(([a, b]) => ({
+      stems: `${matchStem(a)} ${matchStem(b)}`,
+      idf: idfOf(`${a} ${b}`) - Math.max(idfOf(a), idfOf(b)),
+    }))
+    .filter((p) => p.idf > 0);
+}
+
+/**
+ * The phrase part of a candidate's score: each query phrase found in a label (title, heading),
+ * weighted by the label's weight, saturated like a word, times the phrase's idf. It is added to
+ * the words' BM25F, so a title that names "Terraform Cloud" outranks text that has both words apart.
+ */
+export function phraseScore(phrases: WeightedPhrase[], key: string, fields: Field[]): number {
+  if (!phrases.length) return 0;
+  const counted = countedFields(key, fields);
+  let score = 0;
+  for (const phrase of phrases) {
+    let tf = 0;
+    fields.forEach((field, i) => {
+      if (field.label && counted[i].pairs.has(phrase.stems)) tf += field.weight;
+    });
+    if (tf > 0) score += (phrase.idf * tf * (K1 + 1)) / (tf + K1);
+  }
+  return score;
 }
 
 /** Each query word's idf over memories and chunks together. */

@@ -16,6 +16,8 @@ export interface ContradictionMatch {
   value_kind: string;
   /** The existing record's values, then the new record's. */
   values: [string[], string[]];
+  /** When the existing record's statement took effect (which of the two is newer). */
+  valid_from: string;
 }
 
 /** How many same-type records sharing title words are compared (FTS5 ranks them first). */
@@ -41,7 +43,14 @@ export function findContradictions(
     const found = valueConflict(row, input);
     if (!found) continue;
     const m = rowToMemory(row);
-    out.push({ key: m.key, title: m.title, description: m.description, value_kind: found.kind, values: found.values });
+    out.push({
+      key: m.key,
+      title: m.title,
+      description: m.description,
+      value_kind: found.kind,
+      values: found.values,
+      valid_from: m.valid_from,
+    });
   }
   return out;
 }

@@ -72,6 +72,19 @@ const PAIRS: Record<string, Wanted> = {
 const HOW_TO = /\b(how (do|can|should|would) (i|we|you)|how to|steps (to|for))\b/;
 const PROCEDURE: Wanted = { types: ['runbook'], kinds: ['runbook', 'guide'] };
 
+/**
+ * "Why did we choose X" asks for the decision about X: the verb is the question's form, not its
+ * subject, so it names a decision and leaves the text (where "choosing" matches any ADR that
+ * chose anything).
+ */
+const CHOOSING_VERBS = [
+  ...['choose', 'chose', 'chosen', 'pick', 'picked', 'select', 'selected', 'adopt', 'adopted'],
+  ...['decide', 'decided', 'prefer', 'preferred', 'switch', 'switched', 'move', 'moved', 'migrate', 'migrated'],
+];
+const WHY_CHOSE = new RegExp(
+  `\\bwhy (?:did|do|does|have|has|would|were) (?:we|they|you|i|the team|people) (${CHOOSING_VERBS.join('|')})\\b`,
+);
+
 /** A plural or possessive reduced to the form the tables use. */
 function singular(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
@@ -80,8 +93,11 @@ function singular(word: string): string {
   return word;
 }
 
-/** The kinds a query names, or null when it names none. */
-export function kindIntent(query: string): KindIntent | null {
+/**
+ * The kinds a query names, or null when it names none. `notKinds`: words that here are part of a
+ * name ("Terraform Cloud" names a product, not Terraform files), so they name no kind.
+ */
+export function kindIntent(query: string, notKinds: ReadonlySet<string> = new Set()): KindIntent | null {
   const spelled = query
     .toLowerCase()
     .replace(/post-mortem/g, 'post mortem')
@@ -99,9 +115,12 @@ export function kindIntent(query: string): KindIntent | null {
     if (pair) {
       add(pair, raw[i], raw[i + 1]);
       i++;
-    } else if (Object.hasOwn(WORDS, words[i])) add(WORDS[words[i]], raw[i]);
+    } else if (Object.hasOwn(WORDS, words[i]) && !notKinds.has(raw[i])) add(WORDS[words[i]], raw[i]);
   }
-  const procedure = HOW_TO.test(raw.join(' '));
+  const sentence = raw.join(' ');
+  const procedure = HOW_TO.test(sentence);
   if (procedure) add(PROCEDURE);
+  const chose = WHY_CHOSE.exec(sentence);
+  if (chose) add(DECISION, chose[1]);
   return intent.words.size || procedure ? intent : null;
 }

@@ -30,12 +30,23 @@ import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
 import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { docSnippet } from './snippet';
 import { markConflicts } from './conflicts';
-import { coverage, ftsQuery, queryTerms, stems } from './text';
-import { bm25f, fieldStems, matchStem, weightedTerms, type Field, type WeightedTerm } from './bm25';
+import { coverage, ftsQuery, queryPhrases, queryTerms, stems } from './text';
+import {
+  bm25f,
+  fieldStems,
+  matchStem,
+  phraseScore,
+  weightedPhrases,
+  weightedTerms,
+  type Field,
+  type WeightedPhrase,
+  type WeightedTerm,
+} from './bm25';
 import type { SqlDatabase } from '../ports';
 import { kindIntent, type KindIntent } from './intent';
 import type { Refusal } from '../trust/integrity';
 import type { VectorCache } from './vectors';
+import type { Verification } from './verification';
 
 export const BASIS_WEIGHT: Record<Basis, number> = {
   declared: 1.0,
@@ -95,7 +106,7 @@ export const INTENT_BOOST = 1.5;
 /** The fields recall scores a memory on (the FTS5 columns, same weights). */
 function memoryFields(row: MemoryRow): Field[] {
   return [
-    { text: row.title, weight: 4, b: 0, typical: 8 },
+    { text: row.title, weight: 4, b: 0, typical: 8, label: true },
     { text: row.description, weight: 2, b: 0.3, typical: 24 },
     { text: row.body, weight: 1, b: 0.75, typical: 150 },
     { text: (JSON.parse(row.tags) as string[]).join(' '), weight: 2, b: 0, typical: 4 },
@@ -105,8 +116,8 @@ function memoryFields(row: MemoryRow): Field[] {
 /** The fields recall scores a document chunk on. */
 function chunkFields(doc: DocCandidate): Field[] {
   return [
-    { text: doc.title, weight: 4, b: 0, typical: 8 },
-    { text: doc.heading, weight: 2, b: 0, typical: 8 },
+    { text: doc.title, weight: 4, b: 0, typical: 8, label: true },
+    { text: doc.heading, weight: 2, b: 0, typical: 8, label: true },
     { text: doc.text, weight: 1, b: 0.75, typical: 150 },
   ];
 }
@@ -135,11 +146,15 @@ export interface ScoreParts {
   dead_end_match?: number;
   /** INTENT_BOOST when the record is of a kind the question names. */
   intent?: number;
+  /** UNRELIABLE_FACTOR when its anchors are all gone or a newer record contradicts it (verification.ts). */
+  verification?: number;
 }
 
 export interface MemoryHit extends MemorySummary {
   record: 'memory';
   score: ScoreParts;
+  /** Whether it still holds: set on every hit the engine returns. */
+  verification?: Verification;
 }
 
 export interface DocHit {
@@ -153,6 +168,8 @@ export interface DocHit {
   indexed_at: string;
   flags: string[];
   score: ScoreParts;
+  /** Whether its references still hold: set on every hit the engine returns. */
+  verification?: Verification;
 }
 
 export type RecallHit = MemoryHit | DocHit;
@@ -285,11 +302,30 @@ function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions
       'the query has no searchable words',
       'ask with the words a record would contain, e.g. "database migrations"',
     );
-  const intent = options.intent === false ? null : kindIntent(query);
+  const intent = options.intent === false ? null : kindIntent(query, namesInLabels(ctx.db, query));
   // A word that names a kind says what the answer is, not what it contains: the boost carries it.
   const rest = intent ? queryTerms(query).filter((w) => !intent.words.has(w)) : [];
   const lexicalQuery = intent && rest.length ? rest.join(' ') : query;
   return { query, types, kinds, limit, asOf, now: nowIso(ctx), lexicalQuery, intent };
+}
+
+/**
+ * The query's words that, with a neighbour, form a phrase some title or heading holds ("Terraform
+ * Cloud" in "Replace Terraform Cloud with…"): such a word is part of a name, not a kind the
+ * question asks for. One indexed FTS5 lookup per phrase that holds a kind word.
+ */
+function namesInLabels(db: SqlDatabase, query: string): Set<string> {
+  const named = new Set<string>();
+  if (!kindIntent(query)) return named;
+  for (const [a, b] of queryPhrases(query)) {
+    if (!kindIntent(a) && !kindIntent(b)) continue;
+    const phrase = `"${a} ${b}"`;
+    const found =
+      db.get('SELECT 1 AS x FROM doc_fts WHERE doc_fts MATCH ? LIMIT 1', [`{title heading} : ${phrase}`]) ??
+      db.get('SELECT 1 AS x FROM memory_fts WHERE memory_fts MATCH ? LIMIT 1', [`{title} : ${phrase}`]);
+    if (found) [a, b].forEach((w) => named.add(w));
+  }
+  return named;
 }
 
 interface Candidates {
@@ -376,13 +412,16 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
   const words = queryTerms(req.lexicalQuery);
   // With documents alone, FTS5's order and shares are the answer; BM25F (and its document
   // frequencies) is needed only to put memories on the documents' scale, or among themselves.
-  const terms: WeightedTerm[] = [...found.memories.values()].some((r) => r.bm !== undefined)
-    ? weightedTerms(db, words)
-    : [];
+  // Phrases come from the question as asked: a kind word ("Terraform") still belongs to a name.
+  const phrases: WeightedPhrase[] = weightedPhrases(db, queryPhrases(req.query));
+  const terms: WeightedTerm[] =
+    phrases.length || [...found.memories.values()].some((r) => r.bm !== undefined) ? weightedTerms(db, words) : [];
   const memoryLexical = new Map<Row, number>();
   for (const row of found.memories.values()) {
-    if (row.bm !== undefined)
-      memoryLexical.set(row, bm25f(terms, `mem:${row.id}:${row.content_digest}`, memoryFields(row)));
+    if (row.bm === undefined) continue;
+    const key = `mem:${row.id}:${row.content_digest}`;
+    const fields = memoryFields(row);
+    memoryLexical.set(row, bm25f(terms, key, fields) + phraseScore(phrases, key, fields));
   }
   // Documents keep FTS5's order among themselves (a large index's statistics are sound); BM25F
   // places the best of them against the memories, the others follow in proportion.
@@ -396,7 +435,12 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
           .filter((d) => d.bm === bestDocBm)
           .map((d) => bm25f(terms, `chunk:${d.chunkId}:${d.contentHash}`, chunkFields(d))),
       );
-  const docLexical = new Map<DocCandidate, number>(docs.map((d) => [d, (d.bm! / bestDocBm) * bestDocOwn]));
+  const docLexical = new Map<DocCandidate, number>(
+    docs.map((d) => [
+      d,
+      (d.bm! / bestDocBm) * bestDocOwn + phraseScore(phrases, `chunk:${d.chunkId}:${d.contentHash}`, chunkFields(d)),
+    ]),
+  );
   // One scale for both lists: the same BM25F and idf, as a share of the best candidate of either.
   const best = Math.max(...memoryLexical.values(), ...docLexical.values(), Number.EPSILON);
   const bestCosine = Math.max(

@@ -75,6 +75,26 @@ export function ftsQuery(text: string, all = false): string {
     .join(all ? ' AND ' : ' OR ');
 }
 
+/** How many two-word phrases a query is scored on. */
+const MAX_QUERY_PHRASES = 8;
+
+/**
+ * The query's two-word phrases: neighbouring words that both count ("Terraform Cloud", "node
+ * pool"), in order, unique. A stop word between two words breaks the phrase.
+ */
+export function queryPhrases(text: string): Array<[string, string]> {
+  const all = words(text);
+  const seen = new Set<string>();
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < all.length && out.length < MAX_QUERY_PHRASES; i++) {
+    const [a, b] = [all[i], all[i + 1]];
+    if (STOP_WORDS.has(a) || STOP_WORDS.has(b) || a === b || seen.has(`${a} ${b}`)) continue;
+    seen.add(`${a} ${b}`);
+    out.push([a, b]);
+  }
+  return out;
+}
+
 /** Share of `probe`'s stems found in `target` (0..1). */
 export function coverage(probe: Set<string>, target: Set<string>): number {
   if (probe.size === 0) return 0;

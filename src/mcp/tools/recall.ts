@@ -2,9 +2,17 @@
 
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { DOC_KINDS, LIMITS, describeDrift, meaningHint, type DriftFlag, type RecallHit } from '../../engine';
+import {
+  DOC_KINDS,
+  LIMITS,
+  describeDrift,
+  describeVerification,
+  meaningHint,
+  type DriftFlag,
+  type RecallHit,
+} from '../../engine';
 import { fence } from '../fence';
-import { docHit, isoDate, memorySummary, memoryType, refusal, scoreParts } from '../schemas';
+import { docHit, isoDate, memorySummary, memoryType, refusal, scoreParts, verification } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
@@ -13,11 +21,16 @@ export function renderHit(hit: RecallHit, rank: number): string {
   const drift = describeDrift((hit as { drift?: DriftFlag[] }).drift)
     .map((line) => `\n   ${line}`)
     .join('');
+  // Every memory says whether it holds; a document only when a reference on its lines drifted.
+  const verified =
+    hit.verification && (hit.record === 'memory' || hit.verification.state !== 'holds')
+      ? `\n   ${describeVerification(hit.verification)}`
+      : '';
   if (hit.record === 'doc') {
     return (
       `${rank}. ${hit.path}:${hit.lines[0]}-${hit.lines[1]} (score ` +
       `${hit.score.total}; ${hit.kind} document)${flags}\n   ` +
-      `${hit.title} — ${hit.description}${drift}`
+      `${hit.title} — ${hit.description}${drift}${verified}`
     );
   }
   const reason = hit.status_reason ? `\n   ${hit.status}: ${hit.status_reason}` : '';
@@ -25,7 +38,7 @@ export function renderHit(hit: RecallHit, rank: number): string {
   return (
     `${rank}. ${hit.key} (score ${hit.score.total}; ${hit.status}, ` +
     `${hit.basis})${flags}\n   ${hit.title} — ` +
-    `${hit.description}${reason}${successor}${drift}`
+    `${hit.description}${reason}${successor}${drift}${verified}`
   );
 }
 
@@ -77,7 +90,11 @@ export function registerRecall(server: McpServer, deps: ToolDeps): void {
         as_of: z.string().nullable(),
         results: z.array(
           z.discriminatedUnion('record', [
-            memorySummary.extend({ record: z.literal('memory'), score: scoreParts }),
+            memorySummary.extend({
+              record: z.literal('memory'),
+              score: scoreParts,
+              verification: verification.optional(),
+            }),
             docHit,
           ]),
         ),

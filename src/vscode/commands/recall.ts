@@ -16,17 +16,28 @@ const TYPING_PAUSE_MS = 200;
 
 type HitItem = vscode.QuickPickItem & { hit?: RecallHit; run?: string };
 
+/** Whether a hit still holds, as the list shows it: a word beside the key, the reason when it does not. */
+function verificationOf(hit: RecallHit): { word: string; warning?: string } {
+  const v = hit.verification;
+  if (!v) return { word: '' };
+  const holds = v.state === 'holds' || v.state === 'unanchored';
+  return { word: ` · ${v.state.replace('_', ' ')}`, warning: holds ? undefined : `$(warning) ${v.reason}` };
+}
+
 export function hitItem(hit: RecallHit): HitItem {
   const flags = hit.flags.length ? ` · ${hit.flags.join(', ')}` : '';
+  const verified = verificationOf(hit);
+  const withWarning = (detail: string | undefined) =>
+    verified.warning ? [verified.warning, detail].filter(Boolean).join(' — ') : detail;
   if (hit.record === 'doc') {
     const description = `${hit.path}:${hit.lines[0]} · ${hit.kind}${flags}`;
     // A doc's first chunk is often described by its own title: say it once.
     const detail = hit.description && hit.description !== hit.title ? hit.description : undefined;
-    return { label: `$(file) ${hit.title}`, description, detail, hit, alwaysShow: true };
+    return { label: `$(file) ${hit.title}`, description, detail: withWarning(detail), hit, alwaysShow: true };
   }
   const icon = hit.type === 'dead_end' ? '$(circle-slash)' : hit.type === 'decision' ? '$(law)' : '$(note)';
-  const description = `${hit.key} · ${hit.status} · ${hit.basis}${flags}`;
-  return { label: `${icon} ${hit.title}`, description, detail: hit.description, hit, alwaysShow: true };
+  const description = `${hit.key} · ${hit.status} · ${hit.basis}${verified.word}${flags}`;
+  return { label: `${icon} ${hit.title}`, description, detail: withWarning(hit.description), hit, alwaysShow: true };
 }
 
 /** What the list says when the engine found nothing: that, and the next steps as rows to accept. */

@@ -423,7 +423,7 @@ describe('steward', () => {
       },
     );
 
-    it('until the conflict is resolved, recall flags both records and ranks the newer first', async () => {
+    it('recall flags both, ranks the newer first and names each in the other, before any steward run', async () => {
       s.engine.remember(
         person,
         memory({
@@ -445,16 +445,64 @@ describe('steward', () => {
           body: '',
         }),
       );
-      const before = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
-      assert.equal(before[0].key, 'fact/deploy-day', 'the older statement matches the question better');
-      assert.ok(before.every((h) => !h.flags.includes('conflict')));
+      const check = async () => {
+        const hits = (await s.engine.recall({ query: 'which day do production deploys happen' })).results;
+        assert.deepEqual(
+          hits.slice(0, 2).map((h) => h.key),
+          ['fact/deploy-day-now', 'fact/deploy-day'],
+        );
+        assert.ok(hits.slice(0, 2).every((h) => h.flags.includes('conflict')));
+        const [newer, older] = hits;
+        assert.equal(older.verification?.state, 'contradicted');
+        assert.deepEqual(
+          older.verification?.contradicted_by.map((r) => r.key),
+          ['fact/deploy-day-now'],
+        );
+        assert.match(older.verification!.reason, /contradicted by newer fact\/deploy-day-now/);
+        assert.deepEqual(
+          newer.verification?.contradicts.map((r) => r.key),
+          ['fact/deploy-day'],
+        );
+        assert.notEqual(newer.verification?.state, 'contradicted');
+      };
+      await check();
+      // The steward's Inbox offers to supersede the older; until a person acts, recall says the same.
       s.engine.stewardRun();
-      const after = (await s.engine.recall({ query: 'which day do deploys go out' })).results;
-      assert.deepEqual(
-        after.slice(0, 2).map((h) => h.key),
-        ['fact/deploy-day-now', 'fact/deploy-day'],
+      const item = s.engine.inbox({}).items.find((i) => i.kind === 'conflict');
+      assert.deepEqual(item?.keys, ['fact/deploy-day', 'fact/deploy-day-now']);
+      assert.equal(item?.suggested_action, 'supersede');
+      await check();
+    });
+
+    it('a compatible related record is not marked as a contradiction at recall', async () => {
+      s.engine.remember(
+        person,
+        memory({
+          key: 'fact/deploy-day',
+          type: 'fact',
+          title: 'Deploys go out on Tuesdays',
+          description: 'Production deploys happen on Tuesday afternoons',
+          body: '',
+        }),
       );
-      assert.ok(after.slice(0, 2).every((h) => h.flags.includes('conflict')));
+      s.clock.advanceDays(30);
+      s.engine.remember(
+        person,
+        memory({
+          key: 'fact/deploy-freeze',
+          type: 'fact',
+          title: 'Deploy freeze on Fridays',
+          description: 'Nothing ships on Friday',
+          body: '',
+        }),
+      );
+      const hits = (await s.engine.recall({ query: 'which day do deploys happen' })).results;
+      assert.equal(hits.length, 2);
+      for (const hit of hits) {
+        assert.ok(!hit.flags.includes('conflict'), hit.key);
+        assert.deepEqual(hit.verification?.contradicted_by, []);
+        assert.deepEqual(hit.verification?.contradicts, []);
+      }
     });
 
     it('finds stale records: review date passed, unverified for the configured time; incidents do not age', () => {

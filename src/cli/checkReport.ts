@@ -1,0 +1,158 @@
+// `lore check --base REF`: which drift findings the change between REF and the working tree caused,
+// and how each door of a pull request shows them (text, SARIF 2.1.0 for code scanning, GitHub
+// Actions workflow commands). A finding the change did not touch was already broken: left out.
+
+import type { DriftFinding } from '../engine';
+import type { ChangedPaths } from '../host/gitDiff';
+
+export const CHECK_RULES = {
+  'broken-reference': 'A reference in a document or a memory anchor no longer resolves after this change',
+  'relocated-reference': 'A reference or memory anchor names a file this change moved',
+  'stale-decision': 'An ADR or RFC names code this change modifies: check the decision still holds',
+  'stale-anchor': 'A memory is anchored to code this change modifies: re-verify it or supersede it',
+} as const;
+export type CheckRule = keyof typeof CHECK_RULES;
+
+export interface CheckFinding {
+  rule: CheckRule;
+  level: 'error' | 'warning';
+  /** Where to show it: the document and line, or for a memory the file its anchor names. */
+  path: string;
+  line?: number;
+  message: string;
+}
+
+export interface CheckInput {
+  findings: DriftFinding[];
+  changed: ChangedPaths;
+  /** Documents that record decisions (adr, rfc). */
+  decisionDocs: Set<string>;
+  /** Whether a document's reference was already there at the base (so not this change's doing). */
+  existedBefore: (finding: DriftFinding) => boolean;
+}
+
+export interface CheckReport {
+  base: string;
+  new: CheckFinding[];
+  /** Findings in a drifted state the change did not touch: broken before it. */
+  already_broken: number;
+}
+
+const where = (f: DriftFinding) => (f.source.kind === 'memory' ? `memory ${f.source.key}` : f.source.path!);
+
+function place(f: DriftFinding, target: string): Pick<CheckFinding, 'path' | 'line'> {
+  return f.source.kind === 'doc' ? { path: f.source.path!, line: f.source.line } : { path: target };
+}
+
+export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
+  const { changed } = input;
+  const removed = new Set([...changed.deleted, ...changed.renamed.keys()]);
+  const touchedDocs = new Set([...changed.added, ...changed.modified, ...changed.renamed.values()]);
+  const out: CheckFinding[] = [];
+  let already = 0;
+  for (const f of input.findings) {
+    const target = f.evidence.old_path ?? f.reference.target_path ?? '';
+    if (f.state === 'gone' || f.state === 'broken') {
+      const introduced = f.source.kind === 'doc' && touchedDocs.has(f.source.path!) && !input.existedBefore(f);
+      if (!removed.has(target) && !introduced) {
+        already++;
+        continue;
+      }
+      out.push({
+        rule: 'broken-reference',
+        level: 'error',
+        ...place(f, target),
+        message: `${where(f)} refers to ${f.reference.raw}: ${f.state} — ${f.evidence.detail}`,
+      });
+    } else if (f.state === 'relocated' && removed.has(target)) {
+      out.push({
+        rule: 'relocated-reference',
+        level: 'warning',
+        ...place(f, target),
+        message:
+          `${where(f)} refers to ${f.reference.raw}, which this change moved to ` +
+          `${f.evidence.new_path ?? changed.renamed.get(target) ?? '?'}`,
+      });
+    } else if (changed.modified.has(f.reference.target_path ?? '')) {
+      const path = f.reference.target_path!;
+      if (f.source.kind === 'memory')
+        out.push({
+          rule: 'stale-anchor',
+          level: 'warning',
+          path,
+          message:
+            `memory ${f.source.key} is anchored to ${f.reference.raw}, which this change modifies: ` +
+            `re-verify it (lore reverify ${f.source.key}) or supersede it`,
+        });
+      else if (input.decisionDocs.has(f.source.path!))
+        out.push({
+          rule: 'stale-decision',
+          level: 'warning',
+          ...place(f, path),
+          message:
+            `${f.source.path} names ${f.reference.raw}, which this change modifies: ` +
+            'check the decision still holds',
+        });
+    } else if (f.state !== 'current') already++;
+  }
+  return { new: out, already_broken: already };
+}
+
+export function renderText(report: CheckReport): string {
+  const errors = report.new.filter((f) => f.level === 'error').length;
+  const head =
+    `lore check against ${report.base}: ${report.new.length} new (${errors} broken), ` +
+    `${report.already_broken} already broken before it left out`;
+  return [
+    head,
+    ...report.new.map((f) => `${f.level.padEnd(7)} ${f.path}${f.line ? `:${f.line}` : ''}  ${f.message}`),
+  ].join('\n');
+}
+
+/** SARIF 2.1.0: one run, Lore's rules, each result located in the repository (uriBaseId SRCROOT). */
+export function renderSarif(report: CheckReport, version: string): string {
+  const rules = Object.entries(CHECK_RULES).map(([id, text]) => ({
+    id,
+    shortDescription: { text },
+    defaultConfiguration: { level: id === 'broken-reference' ? 'error' : 'warning' },
+  }));
+  const results = report.new.map((f) => ({
+    ruleId: f.rule,
+    ruleIndex: Object.keys(CHECK_RULES).indexOf(f.rule),
+    level: f.level,
+    message: { text: f.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: f.path, uriBaseId: 'SRCROOT' },
+          ...(f.line ? { region: { startLine: f.line } } : {}),
+        },
+      },
+    ],
+  }));
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'Lore', version, informationUri: 'https://github.com/lore-dev/lore', rules } },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2);
+}
+
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** GitHub Actions workflow commands: one ::error or ::warning line per finding, on the diff. */
+export function renderGithub(report: CheckReport): string {
+  return report.new
+    .map(
+      (f) =>
+        `::${f.level} file=${escapeProperty(f.path)}${f.line ? `,line=${f.line}` : ''},` +
+        `title=${escapeProperty(`Lore: ${f.rule}`)}::${escapeData(f.message)}`,
+    )
+    .join('\n');
+}
