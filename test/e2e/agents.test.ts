@@ -88,7 +88,7 @@ describe('the Claude Code plugin layout', () => {
     assert.equal(manifest.version, readJson(join(ROOT, 'package.json')).version);
   });
 
-  it('hooks SessionStart, PreCompact and SessionEnd to lore hook events, run through the plugin launcher', () => {
+  it('hooks SessionStart, PreToolUse, PreCompact and SessionEnd to lore hook events, via the plugin launcher', () => {
     const { hooks } = readJson(join(dir, 'hooks', 'hooks.json'));
     const commands = Object.fromEntries(
       Object.entries(hooks).map(([event, groups]) => [
@@ -99,11 +99,12 @@ describe('the Claude Code plugin layout', () => {
     const launcher = 'node "${CLAUDE_PLUGIN_ROOT}/bin/lore.cjs"';
     assert.deepEqual(commands, {
       SessionStart: [`command:${launcher} hook session-start`],
+      PreToolUse: [`command:${launcher} hook pre-tool-use`],
       PreCompact: [`command:${launcher} hook pre-compact`],
       SessionEnd: [`command:${launcher} hook session-end`],
     });
     const box = sandbox();
-    for (const event of ['session-start', 'pre-compact', 'session-end']) {
+    for (const event of ['session-start', 'pre-tool-use', 'pre-compact', 'session-end']) {
       const r = cli(box, ['hook', event], '{}');
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, '');
