@@ -17,6 +17,10 @@ import {
   type StatusChange,
   type SupersedeResult,
 } from './memory/lifecycle';
+import { liveSummaries } from './memory/read';
+import { LoreError } from './errors';
+import { LIMITS } from './model/limits';
+import { anchoredRecords, sourcesOf, type AnchoredRecord } from './anchored';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
 import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
@@ -380,6 +384,21 @@ export class Engine {
   /** The per-save check: references to (or made by) these workspace-relative paths, classified now. */
   driftCheck(paths: string[]): DriftFinding[] {
     return this.drift.check(paths);
+  }
+
+  /**
+   * The live memories and ADRs anchored to the workspace-relative `path` (the editor's lens and
+   * hover): the references into it by the drift table's target index, then their sources in one read each.
+   */
+  anchoredTo(path: string): AnchoredRecord[] {
+    if (typeof path !== 'string' || !path.trim())
+      throw new LoreError('INVALID_INPUT', 'anchoredTo: path must be a workspace-relative file path');
+    const findings = this.drift.referencesTo(path);
+    const { keys, docs } = sourcesOf(findings);
+    const memories = liveSummaries(this.ctx, keys);
+    const limit = LIMITS.listMax;
+    const listed = docs.length ? listDocs(this.ctx.db, { paths: docs.slice(0, limit), limit }).items : [];
+    return anchoredRecords(path, findings, memories, listed);
   }
 
   /** Stored drift findings (every state but current unless `states` says otherwise). */

@@ -44,6 +44,7 @@ export const RPC_OPS = [
   'driftScan',
   'driftCheck',
   'driftFindings',
+  'anchoredTo',
   'reverify',
   'reverifyReference',
   'exportBundle',

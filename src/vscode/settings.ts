@@ -27,6 +27,8 @@ export interface LoreSettings {
     endpoint: EndpointSetting | null;
   };
   drift: { onSave: boolean };
+  /** The lens and hover on code that memories and ADRs are anchored to. */
+  codeLens: { enabled: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
 }
 
@@ -44,6 +46,7 @@ export const SETTING_KEYS = [
   'embedding.endpoint.model',
   'embedding.endpoint.tokenFile',
   'drift.onSave',
+  'codeLens.enabled',
   'mcp.enabled',
   'mcp.transport',
 ] as const;
@@ -104,6 +107,7 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
         endpoint,
       },
       drift: { onSave: flag(get('drift.onSave'), true) },
+      codeLens: { enabled: flag(get('codeLens.enabled'), true) },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
     },
     problems,

@@ -415,6 +415,11 @@ export class DriftService {
     return docsWithContent(this.ctx.db, hashes);
   }
 
+  /** Every reference into `path` (or to where its target moved), whatever its state: one indexed read. */
+  referencesTo(path: string): DriftFinding[] {
+    return refsTargeting(this.ctx.db, [path]).map(toFinding);
+  }
+
   findings(filter: DriftFilter = {}): DriftFinding[] {
     const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => s !== 'current');
     return refsMatching(this.ctx.db, { key: filter.key, path: filter.path, states }).map(toFinding);

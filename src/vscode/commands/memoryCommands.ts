@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
-import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
+import { anchorAt, anchorProblem, selectedLines, type ReadText, type SymbolLike } from '../anchorAt';
 import { definitionsOf } from '../definitions';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
@@ -78,7 +78,7 @@ async function cursorAnchor(deps: CommandDeps, editor: vscode.TextEditor, folder
   const definitions = await definitionsOf(path, text, deps.log);
   return anchorAt(
     path,
-    editor.selection.active.line,
+    selectedLines(editor.selection),
     text,
     definitions,
     symbols?.filter((s) => s && 'range' in s),
