@@ -9,6 +9,7 @@ import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } f
 import { errorText } from '../editorWording';
 import { anchorAt, anchorProblem, selectedLines, type ReadText, type SymbolLike } from '../anchorAt';
 import { definitionsOf } from '../definitions';
+import { selectionBody } from '../selectionBody';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
@@ -219,8 +220,7 @@ async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<v
   const store = await pickStore(deps.stores, editor.document.uri);
   const selected = editor.document.getText(editor.selection);
   const anchor = await cursorAnchor(deps, editor, store.folder);
-  const language = editor.document.languageId;
-  const body = selected.trim() ? `\`\`\`${language}\n${selected}\n\`\`\`\n` : undefined;
+  const body = selectionBody(selected, editor.document.languageId);
   await remember(deps, store, { type, body, anchors: anchor ? [anchor] : [] });
 }
 
