@@ -30,6 +30,15 @@ export function editorWording(text: string): string {
   return out;
 }
 
+/**
+ * A notification's text, naming Lore once: prefixed with "Lore: " unless it already names Lore
+ * (starts with "Lore", or names a command as "Lore: Recall…"). Every message a Lore command shows
+ * goes through here, so none says "Lore:" twice.
+ */
+export function loreSays(text: string): string {
+  return /^Lore\b/.test(text) || text.includes('Lore:') ? text : `Lore: ${text}`;
+}
+
 /** An error as one line for a notification: its message, then its hint in the editor's words. */
 export function errorText(error: unknown): string {
   if (!isLoreError(error)) return (error as Error).message;
