@@ -6,7 +6,7 @@
 // - anything else: the path alone.
 // anchorProblem says, before a save, why an anchor a person typed would not resolve.
 
-import { anchorTarget, definesSymbols, headingSlug, MARKDOWN } from '../engine';
+import { anchorTarget, definesSymbols, headingSlug, LIMITS, MARKDOWN } from '../engine';
 
 export interface SymbolLike {
   name: string;
@@ -142,4 +142,11 @@ export async function anchorProblem(
   const names = (await definitionsOf(parsed.path, text)).map((d) => d.name);
   if (names.includes(parsed.symbol)) return undefined;
   return `${parsed.path} defines no ${parsed.symbol}`;
+}
+
+/** Why anchors are refused as they are typed: one longer than the engine keeps, said with the limit. */
+export function anchorLengthProblem(anchors: string[]): string | undefined {
+  const long = anchors.find((a) => a.length > LIMITS.anchorChars);
+  if (!long) return undefined;
+  return `${long.slice(0, 40)}… is ${long.length} characters; an anchor holds at most ${LIMITS.anchorChars}`;
 }

@@ -7,7 +7,14 @@ import { join, relative, sep } from 'node:path';
 import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
-import { anchorAt, anchorProblem, selectedLines, type ReadText, type SymbolLike } from '../anchorAt';
+import {
+  anchorAt,
+  anchorLengthProblem,
+  anchorProblem,
+  selectedLines,
+  type ReadText,
+  type SymbolLike,
+} from '../anchorAt';
 import { definitionsOf } from '../definitions';
 import { selectionBody } from '../selectionBody';
 import type { DriftFinding } from '../contract';
@@ -146,11 +153,11 @@ function rememberSteps(deps: CommandDeps, store: FolderStore, type: MemoryType, 
     prompt: 'Anchors: files, path#Symbol or doc.md#heading it is about, comma-separated (optional)',
     placeholder: 'src/queue.ts#enqueue, docs/runbooks/deploy.md#rollback',
     optional: true,
+    // The engine's limit refuses the step as it is typed (a save never fails on it); a reference
+    // that does not resolve is only a warning.
+    check: (value) => anchorLengthProblem(splitAnchors(value)),
     warn: async (value) => {
       for (const anchor of splitAnchors(value)) {
-        if (anchor.length > LIMITS.anchorChars) {
-          return `${anchor.slice(0, 40)}… is longer than ${LIMITS.anchorChars} characters`;
-        }
         const problem = await anchorProblem(anchor, read, (path, text) => definitionsOf(path, text, deps.log));
         if (problem) return problem;
       }

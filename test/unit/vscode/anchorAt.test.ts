@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import {
   anchorAt,
+  anchorLengthProblem,
   anchorProblem,
   markdownHeadings,
   selectedLines,
@@ -116,5 +117,15 @@ describe('vscode anchor check before a save', () => {
       'docs/eks.md has no heading #Procedure steps (it has #upgrades, #procedure)',
     );
     assert.match((await problem('../outside.ts'))!, /relative to the workspace folder/);
+  });
+
+  it('refuses an anchor over the engine’s limit as it is typed, saying the limit (issue 25: 138 characters)', () => {
+    const long = `src/${'nested/'.repeat(17)}queue.ts#claims`;
+    assert.equal(long.length, 138);
+    assert.equal(
+      anchorLengthProblem(['src/queue.ts', long]),
+      `${long.slice(0, 40)}… is 138 characters; an anchor holds at most 120`,
+    );
+    assert.equal(anchorLengthProblem(['src/queue.ts#enqueue']), undefined);
   });
 });
