@@ -47,7 +47,11 @@ export type UiRequest =
    * buttons drawn while the pointer is over it, and its context menu (opened, read, closed). JSON
    * { inline: string[], menu: string[] }.
    */
-  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number };
+  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number }
+  /** Waits until a CodeLens showing `text` is drawn in the editor; answers the lenses' texts as JSON. */
+  | { action: 'waitForCodeLens'; text: string; timeoutMs?: number }
+  /** Puts the pointer on the word `word` in the editor, waits for a hover showing `until`; answers its text. */
+  | { action: 'hoverEditorWord'; word: string; until: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

@@ -34,7 +34,7 @@ export interface Page {
   keyboard: { press(key: string): Promise<void> };
   close(): Promise<void>;
   locator(selector: string, options?: { hasText?: string }): Locator;
-  goto(url: string): Promise<unknown>;
+  goto(url: string, options?: { timeout?: number }): Promise<unknown>;
   reload(): Promise<unknown>;
   screenshot(options: { path: string }): Promise<Buffer>;
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;

@@ -19,6 +19,8 @@ export async function run(): Promise<void> {
   // Early: it answers the model offer this window's first index made, so later tests see no toast.
   require('./modelOffer.test');
   require('./views.test');
+  // Before drift.test, which changes src/queue.ts.
+  require('./lens.test');
   require('./drift.test');
   require('./driftDocs.test');
   require('./remember.test');
