@@ -77,7 +77,7 @@ describe('Memory at the point of edit', () => {
     await loreCli(['forget', DEAD_END.key]).catch(() => undefined);
   });
 
-  it('a CodeLens above each anchored function counts what is anchored there, a dead end with a warning', async function () {
+  it('a CodeLens above each anchored function counts what is there, a dead end with a warning', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run) to see the lens drawn');
     await loreCli([
       'remember',
@@ -143,5 +143,42 @@ describe('Memory at the point of edit', () => {
       await config.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
     }
     assert.equal((await loreLenses(uri)).length, 2, 'back on when the setting is cleared');
+  });
+});
+
+// Anchors from any selection (points 3 and 5): whole lines selected inside claim() as Shift+↓ leaves
+// them (ending at column 0 of the next line) anchor to claim; an anchor over the limit is refused in
+// the step, with the limit, before anything is saved. Screenshots: anchor-from-selection.png,
+// anchor-over-limit.png.
+describe('Anchors from a selection', () => {
+  before(async () => {
+    await activeLore();
+  });
+
+  it('whole lines inside a function anchor to it; an over-long anchor is refused as it is typed', async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const uri = workspaceFile(FILE);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const lines = editor.document.getText().split('\n');
+    const claim = lines.findIndex((l) => l.includes('function claim'));
+    editor.selection = new vscode.Selection(claim, 0, claim + 2, 0);
+    void vscode.commands.executeCommand('lore.rememberSelectionAsDeadEnd');
+    await ui({ action: 'quickInput', prompt: 'Title', text: 'Return early from claim' });
+    await ui({ action: 'quickInput', prompt: 'Key:' });
+    await ui({ action: 'quickInput', prompt: 'One line', text: 'An early return skipped the lock.' });
+    const proposed = JSON.parse((await ui({ action: 'quickInputRead', prompt: 'Anchors' })) ?? '{}') as {
+      value: string;
+    };
+    assert.equal(proposed.value, `${FILE}#claim`);
+    await ui({ action: 'screenshot', name: 'anchor-from-selection', part: 'window' });
+
+    const long = `src/${'nested/'.repeat(17)}queue.ts#claims`;
+    const refused = JSON.parse(
+      (await ui({ action: 'quickInputRead', prompt: 'Anchors', text: long, until: 'at most 120' })) ?? '{}',
+    ) as { message: string };
+    assert.match(refused.message, /is 138 characters; an anchor holds at most 120/);
+    assert.doesNotMatch(refused.message, /keep it anyway/);
+    await ui({ action: 'screenshot', name: 'anchor-over-limit', part: 'window' });
+    await ui({ action: 'press', key: 'Escape' });
   });
 });
