@@ -17,6 +17,10 @@ import {
   type StatusChange,
   type SupersedeResult,
 } from './memory/lifecycle';
+import { liveSummaries } from './memory/read';
+import { LoreError } from './errors';
+import { LIMITS } from './model/limits';
+import { anchoredRecords, sourcesOf, type AnchoredRecord } from './anchored';
 import { get, history, list, type GetResult, type HistoryResult, type ListInput, type ListResult } from './memory/read';
 import { save, type SaveResult } from './memory/save';
 import type { Embedder } from './embed/embedder';
@@ -42,7 +46,6 @@ import type { Signer } from './trust/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
-import { LIMITS } from './model/limits';
 import { anchoredMemories, type AnchoredInput } from './memory/anchored';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
@@ -207,7 +210,7 @@ export class Engine {
   }
 
   /** Live memories anchored to a workspace file, each with whether it still holds (the pre-edit hook). */
-  anchoredTo(input: AnchoredInput): {
+  verifiedAnchoredTo(input: AnchoredInput): {
     items: Array<MemorySummary & { verification: Verification }>;
     refused: Refusal[];
   } {
@@ -423,6 +426,21 @@ export class Engine {
   /** The per-save check: references to (or made by) these workspace-relative paths, classified now. */
   driftCheck(paths: string[]): DriftFinding[] {
     return this.drift.check(paths);
+  }
+
+  /**
+   * The live memories and ADRs anchored to the workspace-relative `path` (the editor's lens and
+   * hover): the references into it by the drift table's target index, then their sources in one read each.
+   */
+  anchoredTo(path: string): AnchoredRecord[] {
+    if (typeof path !== 'string' || !path.trim())
+      throw new LoreError('INVALID_INPUT', 'anchoredTo: path must be a workspace-relative file path');
+    const findings = this.drift.referencesTo(path);
+    const { keys, docs } = sourcesOf(findings);
+    const memories = liveSummaries(this.ctx, keys);
+    const limit = LIMITS.listMax;
+    const listed = docs.length ? listDocs(this.ctx.db, { paths: docs.slice(0, limit), limit }).items : [];
+    return anchoredRecords(path, findings, memories, listed);
   }
 
   /** Stored drift findings (every state but current and ambiguous unless `states` says otherwise), new drift first. */

@@ -89,3 +89,4 @@ export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';
 export { headingSlug } from './drift/target';
 export { keyFor, parseKey } from './model/keys';
+export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';

@@ -47,6 +47,7 @@ export const RPC_OPS = [
   'driftScan',
   'driftCheck',
   'driftFindings',
+  'anchoredTo',
   'reverify',
   'reverifyReference',
   'dismissReference',
@@ -61,7 +62,7 @@ export const RPC_OPS = [
   'removeKind',
   'listKinds',
   'verifyMemories',
-  'anchoredTo',
+  'verifiedAnchoredTo',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 /** The ops the host answers around the engine (they read or write the workspace's files). */

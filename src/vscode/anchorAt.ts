@@ -6,7 +6,7 @@
 // - anything else: the path alone.
 // anchorProblem says, before a save, why an anchor a person typed would not resolve.
 
-import { anchorTarget, definesSymbols, headingSlug, MARKDOWN } from '../engine';
+import { anchorTarget, definesSymbols, headingSlug, LIMITS, MARKDOWN } from '../engine';
 
 export interface SymbolLike {
   name: string;
@@ -21,21 +21,40 @@ export interface Definition {
   end: number;
 }
 
-function chainAt(symbols: SymbolLike[], line: number): SymbolLike[] {
-  const hit = symbols.find((s) => s.range.start.line <= line && line <= s.range.end.line);
-  return hit ? [hit, ...chainAt(hit.children ?? [], line)] : [];
+/** 0-based lines, inclusive: the lines a selection covers (or the cursor's line). */
+export interface LineSpan {
+  start: number;
+  end: number;
 }
 
-/** The innermost definition whose lines hold `line`. */
-function innermost(definitions: Definition[], line: number): Definition | undefined {
-  return definitions
-    .filter((d) => d.start <= line && line <= d.end)
-    .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
+/**
+ * What a selection covers, as a person means it: Shift+↓ and a triple-click end at column 0 of the
+ * next line, which is not selected.
+ */
+export function selectedLines(selection: {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}): LineSpan {
+  const { start, end } = selection;
+  const last = end.line > start.line && end.character === 0 ? end.line - 1 : end.line;
+  return { start: start.line, end: last };
+}
+
+const holds = (from: number, to: number, span: LineSpan) => from <= span.start && span.end <= to;
+
+function chainAt(symbols: SymbolLike[], span: LineSpan): SymbolLike[] {
+  const hit = symbols.find((s) => holds(s.range.start.line, s.range.end.line, span));
+  return hit ? [hit, ...chainAt(hit.children ?? [], span)] : [];
+}
+
+/** The innermost definition whose lines hold all of `span`. */
+function innermost(definitions: Definition[], span: LineSpan): Definition | undefined {
+  return definitions.filter((d) => holds(d.start, d.end, span)).sort((a, b) => a.end - a.start - (b.end - b.start))[0];
 }
 
 /** Markdown headings with their slugs, outside fenced code blocks (a `# comment` there is no heading). */
-export function markdownHeadings(text: string): { line: number; slug: string }[] {
-  const out: { line: number; slug: string }[] = [];
+export function markdownHeadings(text: string): { line: number; slug: string; level: number }[] {
+  const out: { line: number; slug: string; level: number }[] = [];
   let fence: string | null = null;
   text.split(/\r?\n/).forEach((line, i) => {
     const opener = /^\s{0,3}(```+|~~~+)/.exec(line);
@@ -46,37 +65,41 @@ export function markdownHeadings(text: string): { line: number; slug: string }[]
       return;
     }
     if (fence) return;
-    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading && heading[1]) out.push({ line: i, slug: headingSlug(heading[1]) });
+    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading && heading[2]) out.push({ line: i, slug: headingSlug(heading[2]), level: heading[1].length });
   });
   return out;
 }
 
 /**
- * The anchor for the cursor at `line` (0-based) in the workspace file `path`. `definitions`:
+ * The anchor for the cursor at `line` (0-based), or for a selection's lines, in the workspace file
+ * `path`: the innermost symbol (or section) holding all of them, else the file. `definitions`:
  * what drift locates in the file; `symbols`: the editor's document symbols, if it has any.
  */
 export function anchorAt(
   path: string,
-  line: number,
+  line: number | LineSpan,
   text: string,
   definitions: Definition[],
   symbols?: SymbolLike[],
 ): string {
+  const span = typeof line === 'number' ? { start: line, end: line } : line;
   if (MARKDOWN.test(path)) {
-    const heading = markdownHeadings(text)
-      .filter((h) => h.line <= line)
-      .pop();
+    const headings = markdownHeadings(text);
+    // A selection that crosses headings is about the section above all of them (or the file).
+    const crossed = headings.filter((h) => h.line > span.start && h.line <= span.end);
+    const above = Math.min(7, ...crossed.map((h) => h.level));
+    const heading = headings.filter((h) => h.line <= span.start && h.level < above).pop();
     return heading?.slug ? `${path}#${heading.slug}` : path;
   }
   if (!definesSymbols(path)) return path;
   const known = new Set(definitions.map((d) => d.name));
-  const chain = chainAt(symbols ?? [], line)
+  const chain = chainAt(symbols ?? [], span)
     .map((s) => s.name.replace(/\(.*$/, '').trim())
     .filter(Boolean);
   // The provider's name, qualified by its container, then bare — whichever drift can find again.
   const named = [chain.slice(-2).join('.'), chain[chain.length - 1]].find((name) => name && known.has(name));
-  const symbol = named ?? innermost(definitions, line)?.name;
+  const symbol = named ?? innermost(definitions, span)?.name;
   return symbol ? `${path}#${symbol}` : path;
 }
 
@@ -119,4 +142,11 @@ export async function anchorProblem(
   const names = (await definitionsOf(parsed.path, text)).map((d) => d.name);
   if (names.includes(parsed.symbol)) return undefined;
   return `${parsed.path} defines no ${parsed.symbol}`;
+}
+
+/** Why anchors are refused as they are typed: one longer than the engine keeps, said with the limit. */
+export function anchorLengthProblem(anchors: string[]): string | undefined {
+  const long = anchors.find((a) => a.length > LIMITS.anchorChars);
+  if (!long) return undefined;
+  return `${long.slice(0, 40)}… is ${long.length} characters; an anchor holds at most ${LIMITS.anchorChars}`;
 }

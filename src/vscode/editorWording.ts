@@ -19,6 +19,13 @@ const REWORDINGS: [RegExp, string][] = [
   [/lore index( --full)?/, 'Lore: Reindex Workspace'],
   [/LORE_MODEL_DIR/, 'the lore.embedding.modelDir setting'],
   [/LORE_HOME/, 'the lore.dataDir setting'],
+  [/LORE_EMBED=off/, 'the lore.embedding.enabled setting off'],
+  [/LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN/, 'the lore.embedding.endpoint.tokenFile setting'],
+  [/LORE_EMBED_TOKEN_FILE|LORE_EMBED_TOKEN/, 'the lore.embedding.endpoint.tokenFile setting'],
+  [/LORE_EMBED_URL/, 'the lore.embedding.endpoint.url setting'],
+  [/LORE_EMBED_MODEL/, 'the lore.embedding.endpoint.model setting'],
+  [/LORE_EMBED_THREADS/, 'the lore.embedding.threads setting'],
+  [/LORE_MODEL(?!_)/, 'the lore.embedding.model setting'],
 ];
 
 export function editorWording(text: string): string {
@@ -28,6 +35,15 @@ export function editorWording(text: string): string {
     out = out.replace(quoted, replacement);
   }
   return out;
+}
+
+/**
+ * A notification's text, naming Lore once: prefixed with "Lore: " unless it already names Lore
+ * (starts with "Lore", or names a command as "Lore: Recall…"). Every message a Lore command shows
+ * goes through here, so none says "Lore:" twice.
+ */
+export function loreSays(text: string): string {
+  return /^Lore\b/.test(text) || text.includes('Lore:') ? text : `Lore: ${text}`;
 }
 
 /** An error as one line for a notification: its message, then its hint in the editor's words. */
@@ -49,9 +65,33 @@ function targetWords(f: DriftFinding): string {
   return `\`${symbol}\` in ${path}`;
 }
 
+/** A document kind as a person says it ("ADR", "runbook"); kinds without a name of their own are a "page". */
+const KIND_NAMES: Record<string, string> = {
+  adr: 'ADR',
+  rfc: 'RFC',
+  runbook: 'runbook',
+  postmortem: 'postmortem',
+  changelog: 'changelog',
+  readme: 'README',
+  guide: 'guide',
+  terraform: 'Terraform file',
+  kubernetes: 'manifest',
+  helm: 'chart',
+  dockerfile: 'Dockerfile',
+  ci: 'pipeline',
+  ansible: 'playbook',
+  config: 'config file',
+  code: 'file',
+};
+
+/** A document kind as a person says it: "ADR", "runbook"; "page" for one with no name of its own. */
+export function docKindWords(kind?: string): string {
+  return (kind && KIND_NAMES[kind.toLowerCase()]) || 'page';
+}
+
 /** Who refers, for a sentence: "this ADR" (a doc of that kind) or "this decision" (a memory of that type). */
 export function referrerWords(f: DriftFinding, docKind?: string): string {
-  if (f.source.kind === 'doc') return `this ${docKind ?? 'doc'}`;
+  if (f.source.kind === 'doc') return `this ${docKindWords(docKind)}`;
   const type = (f.source.key ?? '').split('/')[0];
   return `this ${type ? type.replace(/_/g, ' ') : 'memory'}`;
 }

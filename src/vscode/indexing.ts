@@ -4,6 +4,7 @@
 // quiet incremental run after a save of a file the index covers.
 
 import * as vscode from 'vscode';
+import { loreSays } from './editorWording';
 import { relative, sep } from 'node:path';
 import { discoveryMatcher, type DiscoveryConfig, type IndexProgress, type IndexSummary } from '../engine';
 import { workspaceDiscoveryRules } from '../host/workspaceConfig';
@@ -109,7 +110,7 @@ export class Indexing {
           this.log.error(`${store.folder}: indexing failed: ${(error as Error).message}`);
           if (options.notify)
             vscode.window
-              .showErrorMessage(`Lore: indexing failed: ${(error as Error).message}`, 'Show Log')
+              .showErrorMessage(loreSays(`indexing failed: ${(error as Error).message}`), 'Show Log')
               .then((c) => c && this.log.show());
         }
       })

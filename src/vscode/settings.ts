@@ -27,6 +27,8 @@ export interface LoreSettings {
     endpoint: EndpointSetting | null;
   };
   drift: { onSave: boolean; showAlreadyBroken: boolean };
+  /** The lens and hover on code that memories and ADRs are anchored to. */
+  codeLens: { enabled: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
 }
 
@@ -45,6 +47,7 @@ export const SETTING_KEYS = [
   'embedding.endpoint.tokenFile',
   'drift.onSave',
   'drift.showAlreadyBroken',
+  'codeLens.enabled',
   'mcp.enabled',
   'mcp.transport',
 ] as const;
@@ -108,6 +111,7 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
         onSave: flag(get('drift.onSave'), true),
         showAlreadyBroken: flag(get('drift.showAlreadyBroken'), true),
       },
+      codeLens: { enabled: flag(get('codeLens.enabled'), true) },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
     },
     problems,

@@ -1,6 +1,7 @@
 // What the status-bar item says about the index of the open stores (summed over folders).
 
 import type { IndexStatus } from '../engine';
+import { editorWording } from './editorWording';
 import { when } from './views/labels';
 
 export interface StatusFigures {
@@ -34,7 +35,7 @@ export function describe(f: StatusFigures): { text: string; tooltip: string } {
   const lines = [
     `**Lore index**: ${f.files} files, ${f.chunks} chunks, ${f.pending} waiting for embeddings`,
     `Model: ${f.models.length ? f.models.join(', ') : 'none — recall is lexical'}`,
-    ...f.problems.map((p) => `Why no model: ${p}`),
+    ...f.problems.map((p) => `Why no model: ${editorWording(p)}`),
     `Last update: ${when(f.lastUpdate)}`,
   ];
   return { text, tooltip: lines.join('\n\n') };

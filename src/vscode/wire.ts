@@ -25,6 +25,8 @@ import { StatusItem } from './status';
 import { homeFor, LoreStores } from './stores';
 import { offerModelOnce } from './modelOffer';
 import { LoreTreeProvider } from './views/provider';
+import { AnchoredLens } from './lens/anchoredLens';
+import { registerLensCommands } from './lens/lensCommands';
 import { VIEW_IDS } from './views/treeModel';
 
 export interface Wired {
@@ -108,6 +110,24 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerKindCommands(deps, () => refreshViews());
   registerModelCommands(deps, settingsFor, stores);
   registerDriftCommands(deps);
+
+  // Memory at the point of edit (lens/): the lens and hover on anchored code, refreshed when the data changes.
+  const lens = subscribe(new AnchoredLens(stores, settingsFor, log));
+  const codeFiles = { scheme: 'file' };
+  subscribe(vscode.languages.registerCodeLensProvider(codeFiles, lens));
+  subscribe(vscode.languages.registerHoverProvider(codeFiles, lens));
+  registerLensCommands(deps, () => lens.invalidate());
+  subscribe(
+    stores.onDidChange((store, change) => {
+      const indexingNow = change === 'data' && store && indexing.states().some((s) => s.folder === store.folder);
+      if (!indexingNow) lens.invalidate(); // while a folder indexes: once, when the run ends (below)
+    }),
+  );
+  subscribe(indexing.onDidChange(() => indexing.states().length || lens.invalidate()));
+  subscribe(tracker.onDidChange(() => lens.invalidate()));
+  subscribe(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('lore.codeLens') && lens.invalidate()),
+  );
 
   const autoIndexed = new Set<string>();
   subscribe(

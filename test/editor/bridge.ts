@@ -51,7 +51,11 @@ export type UiRequest =
   /** Clicks the row labelled exactly `label` in the view titled `view` (a group row opens or closes). */
   | { action: 'treeItemClick'; view: string; label: string; timeoutMs?: number }
   /** Opens the context menu of the row showing `row` in the view titled `view` and chooses `label`. */
-  | { action: 'treeItemMenuPick'; view: string; row: string; label: string; timeoutMs?: number };
+  | { action: 'treeItemMenuPick'; view: string; row: string; label: string; timeoutMs?: number }
+  /** Waits until a CodeLens showing `text` is drawn in the editor; answers the lenses' texts as JSON. */
+  | { action: 'waitForCodeLens'; text: string; timeoutMs?: number }
+  /** Puts the pointer on the word `word` in the editor, waits for a hover showing `until`; answers its text. */
+  | { action: 'hoverEditorWord'; word: string; until: string; timeoutMs?: number };
 
 export type UiResponse = { ok: true; value?: string } | { ok: false; error: string };
 

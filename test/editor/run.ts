@@ -24,6 +24,7 @@ import type { TestElectron } from './tools';
 import { serveUiRequests } from './ui';
 
 const ROOT = resolve(__dirname, '../..');
+const PAGE_LOAD_MS = 180_000;
 const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
 const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
 const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
@@ -249,9 +250,10 @@ async function runCodeServer(
         ['extensionTestsPath', remote(SUITE_OUT)],
         ['skipWelcome', 'true'],
       ]);
-      // The page loads as fast as the machine allows: the run's own deadline bounds it, not a 30 s default.
+      // The page's first load compiles the workbench: on a loaded machine it takes longer than
+      // playwright's 30 s default, which is a harness failure, not the extension's.
       await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
-        timeout: TIMEOUT_MS,
+        timeout: PAGE_LOAD_MS,
       });
       const ui = serveUiRequests(page, bridge, ARTIFACTS);
       try {

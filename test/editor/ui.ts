@@ -175,6 +175,19 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       await item.first().click({ timeout });
       return undefined;
     }
+    case 'waitForCodeLens': {
+      const lenses = page.locator('.monaco-editor .codelens-decoration');
+      await lenses.filter({ hasText: request.text }).first().waitFor({ state: 'visible', timeout });
+      return JSON.stringify(await lenses.allInnerTexts());
+    }
+    case 'hoverEditorWord': {
+      const word = page.locator('.monaco-editor .view-lines span span').getByText(request.word, { exact: true });
+      await word.first().waitFor({ state: 'visible', timeout });
+      await word.first().hover();
+      const hover = page.locator('.monaco-hover').filter({ hasText: request.until }).first();
+      await hover.waitFor({ state: 'visible', timeout });
+      return hover.innerText();
+    }
   }
 }
 

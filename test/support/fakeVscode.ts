@@ -514,6 +514,9 @@ export function createFakeVscode(): FakeVscode {
         registered.codeActionProviders.push(provider);
         return disposable;
       },
+      // The lens and hover (lens/anchoredLens.ts): registered, not driven here (the editor tier does).
+      registerCodeLensProvider: () => disposable,
+      registerHoverProvider: () => disposable,
     },
     lm: {
       registerMcpServerDefinitionProvider: (id: string, provider: never) => {

@@ -449,6 +449,11 @@ export class DriftService {
     return docsWithContent(this.ctx.db, hashes);
   }
 
+  /** Every reference into `path` (or to where its target moved), whatever its state: one indexed read. */
+  referencesTo(path: string): DriftFinding[] {
+    return refsTargeting(this.ctx.db, [path]).map(toFinding);
+  }
+
   /** Findings, drift caused since Lore started first; `ambiguous` (no finding) only when asked for by state. */
   findings(filter: DriftFilter = {}): DriftFinding[] {
     const states = filter.states?.length ? filter.states : DRIFT_STATES.filter((s) => !NOT_FINDINGS.includes(s));

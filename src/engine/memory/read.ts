@@ -4,7 +4,15 @@
 import { LoreError } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import { MEMORY_TYPES, STATUSES, type Memory, type MemorySummary, type MemoryType, type Status } from '../model/types';
+import {
+  LIVE_STATUSES_SQL,
+  MEMORY_TYPES,
+  STATUSES,
+  type Memory,
+  type MemorySummary,
+  type MemoryType,
+  type Status,
+} from '../model/types';
 import { optionalInteger, requireEnum } from '../model/validate';
 import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
 import { nowIso, type EngineContext } from '../context';
@@ -103,6 +111,21 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
     limit,
     next_offset: offset + rows.length < total ? offset + rows.length : null,
   };
+}
+
+/**
+ * The current, live summaries of `keys` (what the editor shows where they are anchored): one
+ * indexed read per key list; a refused or retired record is left out.
+ */
+export function liveSummaries(ctx: EngineContext, keys: readonly string[]): MemorySummary[] {
+  if (!keys.length) return [];
+  const marks = keys.map(() => '?').join(', ');
+  const rows = ctx.db.all<MemoryRow>(
+    `SELECT * FROM memories WHERE key IN (${marks}) AND is_current = 1 AND status IN ${LIVE_STATUSES_SQL}`,
+    [...keys],
+  );
+  const now = nowIso(ctx);
+  return ctx.integrity.partition(rows).accepted.map((row) => summarize(rowToMemory(row), now));
 }
 
 export interface HistoryVersion {

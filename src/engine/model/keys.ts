@@ -20,6 +20,22 @@ export function slugify(title: string): string {
   return slug || 'untitled';
 }
 
+/**
+ * A slug for a file name: the whole title, cut at a word boundary (never mid-word) to at most
+ * `max` characters; a single word longer than that is cut where it must be.
+ */
+export function wordSlug(title: string, max: number): string {
+  const full = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (full.length <= max) return full || 'untitled';
+  const cut = full.slice(0, max + 1).lastIndexOf('-');
+  return (cut > 0 ? full.slice(0, cut) : full.slice(0, max)).replace(/-+$/, '');
+}
+
 export function keyFor(type: MemoryType, title: string): string {
   return `${type}/${slugify(title)}`;
 }

@@ -6,7 +6,7 @@
 // separator); log4brains names files by date.
 
 import type { Memory } from '../model/types';
-import { slugify } from '../model/keys';
+import { wordSlug } from '../model/keys';
 import type { RepoFiles } from './repoFiles';
 
 export type AdrStyle = 'adr-tools' | 'madr' | 'log4brains' | 'plain' | 'default';
@@ -184,9 +184,29 @@ function marker(m: Memory): string {
   return `<!-- lore: ${m.key} v${m.version} ${m.content_digest} -->`;
 }
 
-/** What a decision decided: its body, or its description when it has no body. */
+/** File names stay readable in a folder listing and a pull request: the title to a word boundary. */
+const FILE_SLUG_MAX = 60;
+
+/**
+ * What a decision decided: its body, or its description when it has no body. A body whose code
+ * fence is left open would turn every later section into code: it is closed with the fence it opened.
+ */
 function decisionText(m: Memory): string {
-  return m.body.trim() || m.description;
+  const text = m.body.trim() || m.description;
+  const open = openFence(text);
+  return open ? `${text}\n${open}` : text;
+}
+
+/** The fence (``` or ~~~, as long as it was written) a Markdown text leaves open at its end, if any. */
+export function openFence(text: string): string | null {
+  let fence: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const mark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!mark) continue;
+    if (!fence) fence = mark;
+    else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
+  }
+  return fence;
 }
 
 /** The sections MADR and log4brains share, after their heading and metadata. */
@@ -302,7 +322,7 @@ function fillSections(template: string, fills: [RegExp, string][]): string {
 /** The ADR file for a decision: its path in the convention's folder and its text. */
 export function renderAdr(conv: AdrConvention, m: Memory): { path: string; content: string } {
   const date = m.valid_from.slice(0, 10);
-  const slug = slugify(m.title);
+  const slug = wordSlug(m.title, FILE_SLUG_MAX);
   if (conv.style === 'log4brains')
     return { path: `${conv.dir}/${date.replace(/-/g, '')}-${slug}.md`, content: log4brains(m, date) };
   const name = conv.separator === '_' ? slug.replace(/-/g, '_') : slug;

@@ -14,6 +14,7 @@ import { appendAudit } from '../trust/audit';
 import { signedBundleOf } from '../trust/bundle';
 import { sha256 } from '../trust/digest';
 import { defaultAdrConvention, detectAdrConvention, existingAdrFor, renderAdr, type AdrStyle } from './adrConvention';
+import { indexWithEntry, type IndexEntry } from './adrIndex';
 import type { RepoFiles } from './repoFiles';
 import { repoRecordPath } from './repoRecords';
 
@@ -24,6 +25,8 @@ export interface CanonicalizeOptions {
   as?: 'adr' | 'record';
   /** How this machine's key is labelled in a record file. */
   label?: string | null;
+  /** Only say where the file would be written (the confirmation shows it): nothing is written or recorded. */
+  preview?: boolean;
 }
 
 export interface CanonicalizeResult {
@@ -35,6 +38,8 @@ export interface CanonicalizeResult {
   convention: AdrStyle | null;
   /** Whether a record file already existed and was rewritten. */
   replaced: boolean;
+  /** The ADR folder's index (README.md or index.md listing its ADRs) the new entry was added to. */
+  index: string | null;
 }
 
 const WRITABLE: readonly string[] = [...LIVE_STATUSES, 'superseded'];
@@ -76,6 +81,7 @@ export function canonicalize(
   let content: string;
   let replaced = false;
   let style: AdrStyle | null = null;
+  let index: IndexEntry | null = null;
   if (chosen === 'adr') {
     const conv = detected ?? defaultAdrConvention();
     const existing = existingAdrFor(repo, conv, key);
@@ -87,13 +93,26 @@ export function canonicalize(
       );
     ({ path, content } = renderAdr(conv, memory));
     style = conv.style;
+    const numbered = conv.style === 'log4brains' ? null : conv.next;
+    index = indexWithEntry(repo, conv.dir, path.slice(conv.dir.length + 1), numbered, memory.title);
   } else {
     const bundle = signedBundleOf(ctx, [row], { types: [], statuses: [], bases: [] }, { label: options.label ?? null });
     path = repoRecordPath(key);
     content = JSON.stringify(bundle, null, 2) + '\n';
     replaced = repo.read(path) !== null;
   }
+  const planned = {
+    key,
+    version: row.version,
+    as: chosen,
+    path,
+    convention: style,
+    replaced,
+    index: index?.path ?? null,
+  };
+  if (options.preview) return planned;
   repo.write(path, content, { overwrite: chosen === 'record' });
+  if (index) repo.write(index.path, index.content, { overwrite: true });
   return ctx.db.transaction(() => {
     const now = nowIso(ctx);
     recordEvent(ctx, actor, {
@@ -109,6 +128,6 @@ export function canonicalize(
       version: row.version,
       digests: { content: row.content_digest, file: sha256(content), path: sha256(path) },
     });
-    return { key, version: row.version, as: chosen, path, convention: style, replaced };
+    return planned;
   });
 }

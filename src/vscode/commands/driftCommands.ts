@@ -4,6 +4,7 @@
 // the finding clears at once; the engine's record keeps it cleared.
 
 import * as vscode from 'vscode';
+import { loreSays } from '../editorWording';
 import { join } from 'node:path';
 import type { DriftFinding } from '../contract';
 import { relink } from '../drift/relink';
@@ -47,7 +48,7 @@ export function registerDriftCommands(deps: CommandDeps): void {
     // Folded into it (a flag of the script the line runs): it follows the new name once the doc is saved.
     for (const f of [finding, ...also]) tracker.resolved(folder, f.id);
     vscode.window.setStatusBarMessage(
-      `Lore: ${finding.reference.raw} → ${change.text} in ${finding.source.path} (save to keep it)`,
+      loreSays(`${finding.reference.raw} → ${change.text} in ${finding.source.path} (save to keep it)`),
       5000,
     );
   });
@@ -74,8 +75,10 @@ export function registerDriftCommands(deps: CommandDeps): void {
       tracker.resolved(folder, f.id);
     }
     vscode.window.showInformationMessage(
-      `Lore: ${finding.reference.raw} in ${finding.source.path} re-verified against ` +
-        `${finding.evidence.new_path ?? finding.reference.target_path}.`,
+      loreSays(
+        `${finding.reference.raw} in ${finding.source.path} re-verified against ` +
+          `${finding.evidence.new_path ?? finding.reference.target_path}.`,
+      ),
     );
   });
 }

@@ -8,8 +8,16 @@ import { join, relative, sep } from 'node:path';
 import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
-import { anchorAt, anchorProblem, type ReadText, type SymbolLike } from '../anchorAt';
+import {
+  anchorAt,
+  anchorLengthProblem,
+  anchorProblem,
+  selectedLines,
+  type ReadText,
+  type SymbolLike,
+} from '../anchorAt';
 import { definitionsOf } from '../definitions';
+import { selectionBody } from '../selectionBody';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { memoryUri } from '../memoryDocument';
@@ -79,7 +87,7 @@ async function cursorAnchor(deps: CommandDeps, editor: vscode.TextEditor, folder
   const definitions = await definitionsOf(path, text, deps.log);
   return anchorAt(
     path,
-    editor.selection.active.line,
+    selectedLines(editor.selection),
     text,
     definitions,
     symbols?.filter((s) => s && 'range' in s),
@@ -146,11 +154,11 @@ function rememberSteps(deps: CommandDeps, store: FolderStore, type: MemoryType, 
     prompt: 'Anchors: files, path#Symbol or doc.md#heading it is about, comma-separated (optional)',
     placeholder: 'src/queue.ts#enqueue, docs/runbooks/deploy.md#rollback',
     optional: true,
+    // The engine's limit refuses the step as it is typed (a save never fails on it); a reference
+    // that does not resolve is only a warning.
+    check: (value) => anchorLengthProblem(splitAnchors(value)),
     warn: async (value) => {
       for (const anchor of splitAnchors(value)) {
-        if (anchor.length > LIMITS.anchorChars) {
-          return `${anchor.slice(0, 40)}… is longer than ${LIMITS.anchorChars} characters`;
-        }
         const problem = await anchorProblem(anchor, read, (path, text) => definitionsOf(path, text, deps.log));
         if (problem) return problem;
       }
@@ -220,8 +228,7 @@ async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<v
   const store = await pickStore(deps.stores, editor.document.uri);
   const selected = editor.document.getText(editor.selection);
   const anchor = await cursorAnchor(deps, editor, store.folder);
-  const language = editor.document.languageId;
-  const body = selected.trim() ? `\`\`\`${language}\n${selected}\n\`\`\`\n` : undefined;
+  const body = selectionBody(selected, editor.document.languageId);
   await remember(deps, store, { type, body, anchors: anchor ? [anchor] : [] });
 }
 

@@ -85,7 +85,8 @@ export function keepEngineOrder<T extends vscode.QuickPickItem>(pick: vscode.Qui
 }
 
 export function registerRecall(deps: CommandDeps): void {
-  deps.register('lore.recall', async () => {
+  // `query`: what to search for at once (the hover's Recall related).
+  deps.register('lore.recall', async (arg?: { query?: string }) => {
     const store = await pickStore(deps.stores);
     const pick = vscode.window.createQuickPick<HitItem>();
     pick.title = 'Lore: Recall';
@@ -140,6 +141,10 @@ export function registerRecall(deps: CommandDeps): void {
         resolve();
       });
       pick.show();
+      if (typeof arg?.query === 'string' && arg.query.trim()) {
+        pick.value = arg.query;
+        search(arg.query);
+      }
     });
   });
 }

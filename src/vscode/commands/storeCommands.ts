@@ -161,10 +161,16 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
         { placeHolder: `Write ${key} to the repository as…` },
       ),
     );
+    // The confirmation names the file (and the ADR index) that will be written: asked of the engine first.
+    const planned = await store.api.canonicalize(editorActor(), key, { as: form.as, preview: true });
+    const also = planned.index ? `, and its entry is added to ${planned.index}` : '';
     required(
       await vscode.window.showWarningMessage(
-        `Write ${key} into the repository as ${form.label}?`,
-        { modal: true, detail: 'A file is added to your working tree; share it through a normal pull request.' },
+        `Write ${key} to ${planned.path}?`,
+        {
+          modal: true,
+          detail: `${planned.path} is added to your working tree${also}; share it through a normal pull request.`,
+        },
         'Write',
       ),
     );
@@ -177,6 +183,7 @@ export function registerStoreCommands(deps: CommandDeps, refreshViews: () => voi
         : result.convention === 'default'
           ? ' (no ADRs indexed in this repository yet, so the default folder)'
           : ` (next to this repository's ADRs, ${result.convention} style)`;
-    vscode.window.showInformationMessage(`Lore wrote ${key} to ${result.path}${why}.`);
+    const indexed = result.index ? `; ${result.index} lists it` : '';
+    vscode.window.showInformationMessage(`Lore wrote ${key} to ${result.path}${why}${indexed}.`);
   });
 }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { userInfo } from 'node:os';
 import type { Actor, MemorySummary } from '../../engine';
-import { errorText } from '../editorWording';
+import { errorText, loreSays } from '../editorWording';
 import type { DriftFinding } from '../contract';
 import type { FolderStore } from '../folderStore';
 import { MEMORY_SCHEME, parseMemoryUri } from '../memoryDocument';
@@ -42,7 +42,7 @@ export function guarded<A extends unknown[]>(
       if (error instanceof UserCancelled) return;
       const message = errorText(error);
       log.error(`${name}: ${message}`);
-      const choice = await vscode.window.showErrorMessage(`Lore: ${message}`, 'Show Log');
+      const choice = await vscode.window.showErrorMessage(loreSays(message), 'Show Log');
       if (choice === 'Show Log') log.show();
     }
   };

@@ -20,6 +20,8 @@ export async function run(): Promise<void> {
   require('./modelOffer.test');
   require('./views.test');
   require('./kinds.test');
+  // Before drift.test, which changes src/queue.ts.
+  require('./lens.test');
   require('./drift.test');
   require('./driftDocs.test');
   require('./driftRunbook.test');

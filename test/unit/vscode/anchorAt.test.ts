@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import {
   anchorAt,
+  anchorLengthProblem,
   anchorProblem,
   markdownHeadings,
+  selectedLines,
   type Definition,
   type SymbolLike,
 } from '../../../src/vscode/anchorAt';
@@ -31,6 +33,32 @@ describe('vscode anchor at the cursor', () => {
     assert.equal(anchorAt('src/queue.ts', 4, '', definitions, symbols), 'src/queue.ts#JobQueue.enqueue');
     assert.equal(anchorAt('src/queue.ts', 9, '', definitions, symbols), 'src/queue.ts#JobQueue');
     assert.equal(anchorAt('src/queue.ts', 23, '', definitions, symbols), 'src/queue.ts#helper');
+  });
+
+  it('anchors a whole-line, multi-line or triple-click selection inside one symbol to that symbol', () => {
+    // Shift+↓ from the start of line 3, and a triple-click on line 3: both end at column 0 of line 4.
+    const shiftDown = selectedLines({ start: { line: 3, character: 0 }, end: { line: 4, character: 0 } });
+    assert.deepEqual(shiftDown, { start: 3, end: 3 });
+    // A triple-click on the last line of enqueue (8) ends at column 0 of line 9, outside it.
+    const lastLine = selectedLines({ start: { line: 8, character: 0 }, end: { line: 9, character: 0 } });
+    assert.equal(anchorAt('src/queue.ts', lastLine, '', definitions, symbols), 'src/queue.ts#JobQueue.enqueue');
+    const lines = selectedLines({ start: { line: 2, character: 0 }, end: { line: 9, character: 0 } });
+    assert.equal(anchorAt('src/queue.ts', lines, '', definitions, symbols), 'src/queue.ts#JobQueue.enqueue');
+    assert.equal(anchorAt('src/queue.ts', lines, '', definitions), 'src/queue.ts#JobQueue.enqueue');
+  });
+
+  it('anchors a selection spanning symbols to the innermost symbol holding it, or the file', () => {
+    const spanning = selectedLines({ start: { line: 4, character: 2 }, end: { line: 12, character: 5 } });
+    assert.equal(anchorAt('src/queue.ts', spanning, '', definitions, symbols), 'src/queue.ts#JobQueue');
+    assert.equal(anchorAt('src/queue.ts', spanning, '', definitions), 'src/queue.ts#JobQueue');
+    const acrossTop = selectedLines({ start: { line: 18, character: 0 }, end: { line: 23, character: 3 } });
+    assert.equal(anchorAt('src/queue.ts', acrossTop, '', definitions, symbols), 'src/queue.ts');
+    const text = '# Top\n\n## A\n\na\n\n### A1\n\nx\n\n## B\n\nb\n';
+    const inA = { start: 4, end: 8 };
+    assert.equal(anchorAt('docs/x.md', inA, text, []), 'docs/x.md#a');
+    assert.equal(anchorAt('docs/x.md', { start: 4, end: 12 }, text, []), 'docs/x.md#top');
+    assert.equal(anchorAt('docs/x.md', { start: 0, end: 12 }, text, []), 'docs/x.md#top');
+    assert.equal(anchorAt('docs/nohead.md', { start: 0, end: 2 }, 'a\n# H\nb\n', []), 'docs/nohead.md');
   });
 
   it('falls back to drift’s own definitions when the provider has none, or names one drift cannot find', () => {
@@ -89,5 +117,15 @@ describe('vscode anchor check before a save', () => {
       'docs/eks.md has no heading #Procedure steps (it has #upgrades, #procedure)',
     );
     assert.match((await problem('../outside.ts'))!, /relative to the workspace folder/);
+  });
+
+  it('refuses an anchor over the engine’s limit as it is typed, saying the limit (issue 25: 138 characters)', () => {
+    const long = `src/${'nested/'.repeat(17)}queue.ts#claims`;
+    assert.equal(long.length, 138);
+    assert.equal(
+      anchorLengthProblem(['src/queue.ts', long]),
+      `${long.slice(0, 40)}… is 138 characters; an anchor holds at most 120`,
+    );
+    assert.equal(anchorLengthProblem(['src/queue.ts#enqueue']), undefined);
   });
 });

@@ -58,7 +58,11 @@ describe('vscode drift wording', () => {
 
   it('names the referrer by its doc kind or memory type', () => {
     assert.equal(referrerWords(finding({ raw: 'x', target: 'x' }), 'ADR'), 'this ADR');
-    assert.equal(referrerWords(finding({ raw: 'x', target: 'x' })), 'this doc');
+    assert.equal(referrerWords(finding({ raw: 'x', target: 'x' })), 'this page');
+    // Kinds as a person says them (issue 25: "This other refers to…", "This adr refers…").
+    assert.equal(referrerWords(finding({ raw: 'x', target: 'x' }), 'adr'), 'this ADR');
+    assert.equal(referrerWords(finding({ raw: 'x', target: 'x' }), 'other'), 'this page');
+    assert.equal(referrerWords(finding({ raw: 'x', target: 'x' }), 'runbook'), 'this runbook');
     const memory = finding({ raw: 'x', target: 'x', source: { kind: 'memory', key: 'dead_end/redis' } });
     assert.equal(referrerWords(memory), 'this dead end');
   });

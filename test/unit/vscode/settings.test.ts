@@ -27,6 +27,7 @@ describe('vscode settings reader', () => {
       index: { include: [], exclude: [], onSave: true },
       embedding: { enabled: true, model: null, modelDir: null, threads: 'auto', endpoint: null },
       drift: { onSave: true, showAlreadyBroken: true },
+      codeLens: { enabled: true },
       mcp: { enabled: true, transport: 'http' },
     });
   });

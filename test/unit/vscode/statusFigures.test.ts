@@ -37,4 +37,15 @@ describe('vscode status bar figures', () => {
     assert.match(tooltip, /Why no model: no model in \/data\/models/);
     assert.match(tooltip, /Last update: never/);
   });
+
+  it('names settings and commands, never a CLI command or an environment variable (issue 25)', () => {
+    const problem =
+      'The embedding model Xenova/all-MiniLM-L6-v2 (q8) is not in /data/models: recall is lexical-only. ' +
+      'Run "lore model download" to fetch it once, or set LORE_MODEL_DIR (and LORE_MODEL) to a local model ' +
+      'folder; LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN; LORE_EMBED=off';
+    const { tooltip } = statusText(combine([status({ files: 1, model_problem: problem })]));
+    assert.doesNotMatch(tooltip, /\blore [a-z]+ |LORE_[A-Z]/, tooltip);
+    assert.match(tooltip, /Lore: Download Embedding Model/);
+    assert.match(tooltip, /the lore\.embedding\.modelDir setting \(and the lore\.embedding\.model setting\)/);
+  });
 });
