@@ -38,10 +38,14 @@ export async function preToolUse(input: PreToolUseInput, workspace: string): Pro
   // A repository Lore has never seen gets nothing, and no store is created for it.
   const paths = storePaths(workspace);
   if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return null;
-  const found = await withStore(workspace, (engine) => engine.verifiedAnchoredTo({ path: path, types: TYPES, limit: 10 }), {
-    create: false,
-    symbols: false,
-  });
+  const found = await withStore(
+    workspace,
+    (engine) => engine.verifiedAnchoredTo({ path: path, types: TYPES, limit: 10 }),
+    {
+      create: false,
+      symbols: false,
+    },
+  );
   if (!found.items.length) return null;
   // Dead ends first, then what still holds, then what no longer does.
   const rank = (m: (typeof found.items)[number]) =>
