@@ -77,8 +77,12 @@ function openItems(db: SqlDatabase, kind: 'conflict' | 'duplicate', keys: Set<st
 const newer = (a: { valid_from: string; key: string }, b: { valid_from: string; key: string }) =>
   a.valid_from > b.valid_from || (a.valid_from === b.valid_from && a.key > b.key);
 
-function push(list: RelatedRecord[], item: RelatedRecord): void {
-  if (!list.some((r) => r.key === item.key)) list.push(item);
+// At most this many duplicates are named per hit: fifty near-copies on one page would otherwise
+// name each other 2,450 times (a recall result grew past its byte cap on one hit).
+const MAX_DUPLICATES_NAMED = 3;
+
+function push(list: RelatedRecord[], item: RelatedRecord, max = Infinity): void {
+  if (list.length < max && !list.some((r) => r.key === item.key)) list.push(item);
 }
 
 function blank(): Verification {
@@ -149,11 +153,15 @@ function relate(
     for (const key of group) {
       for (const other of group)
         if (other !== key && of.has(key))
-          push(of.get(key)!.duplicates, {
-            key: other,
-            title: titles.get(other) ?? other,
-            why: 'an open Inbox duplicate names both',
-          });
+          push(
+            of.get(key)!.duplicates,
+            {
+              key: other,
+              title: titles.get(other) ?? other,
+              why: 'an open Inbox duplicate names both',
+            },
+            MAX_DUPLICATES_NAMED,
+          );
     }
   }
   const vectors = memories.map((m) => termVector({ title: m.title, description: m.description, body: '', tags: [] }));
@@ -161,8 +169,9 @@ function relate(
     for (let j = i + 1; j < memories.length; j++) {
       const b = memories[j];
       if (a.type !== b.type || cosine(vectors[i], vectors[j]) < NEAR_DUPLICATE_SIMILARITY) continue;
-      push(of.get(a.key)!.duplicates, { key: b.key, title: b.title, why: 'says nearly the same' });
-      push(of.get(b.key)!.duplicates, { key: a.key, title: a.title, why: 'says nearly the same' });
+      const same = 'says nearly the same';
+      push(of.get(a.key)!.duplicates, { key: b.key, title: b.title, why: same }, MAX_DUPLICATES_NAMED);
+      push(of.get(b.key)!.duplicates, { key: a.key, title: a.title, why: same }, MAX_DUPLICATES_NAMED);
     }
   });
 }
@@ -246,9 +255,13 @@ export function verifyRecall(ctx: EngineContext, result: RecallResult): RecallRe
     }
   }
   const position = new Map(hits.map((h, i) => [h, i]));
+  // The same order as recall's ranking (dead ends first, a kind filter's borderline documents after
+  // the kind's own), with the scores verification lowered.
+  const borderline = (h: RecallHit) => Number(h.flags.includes('borderline_kind'));
   hits.sort(
     (a, b) =>
       Number(b.score.dead_end_match !== undefined) - Number(a.score.dead_end_match !== undefined) ||
+      borderline(a) - borderline(b) ||
       b.score.total - a.score.total ||
       position.get(a)! - position.get(b)!,
   );

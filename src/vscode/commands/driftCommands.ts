@@ -60,7 +60,9 @@ export function registerDriftCommands(deps: CommandDeps): void {
     await stores.get(folder).api.dismissReference(editorActor(), finding.id);
     tracker.resolved(folder, finding.id);
     vscode.window.setStatusBarMessage(
-      `Lore: ${finding.reference.raw} in ${finding.source.path} is no longer tied to ${finding.reference.target_path}`,
+      loreSays(
+        `${finding.reference.raw} in ${finding.source.path} is no longer tied to ${finding.reference.target_path}`,
+      ),
       5000,
     );
   });

@@ -4,6 +4,7 @@
 // changes before it answers, so the views redraw with the document in its new group.
 
 import * as vscode from 'vscode';
+import { loreSays } from '../editorWording';
 import { relative, sep } from 'node:path';
 import { DOC_KINDS, literalGlob, type DocKind } from '../../engine';
 import type { FolderStore } from '../folderStore';
@@ -68,15 +69,16 @@ export function registerKindCommands(deps: CommandDeps, refreshViews: () => void
     refreshViews();
     const name = kindName(picked.docKind);
     vscode.window.showInformationMessage(
-      `Lore: ${target.path} is ${article(name)} ${name} now. ` +
-        'Saved in .lore/kinds: commit it to share it with your team.',
+      loreSays(
+        `${target.path} is ${article(name)} ${name} now. Saved in .lore/kinds: commit it to share it with your team.`,
+      ),
     );
   });
 
   register('lore.clearKind', async (arg?: unknown) => {
     const target = await docTarget(stores, arg);
     if (target.rule === undefined) {
-      vscode.window.showInformationMessage(`Lore: nobody set the kind of ${target.path}; Lore found it.`);
+      vscode.window.showInformationMessage(loreSays(`nobody set the kind of ${target.path}; Lore found it.`));
       return;
     }
     // A rule for a whole folder sets other documents too: the person says whether it goes for all of them.
@@ -102,7 +104,7 @@ export function registerKindCommands(deps: CommandDeps, refreshViews: () => void
     refreshViews();
     const now = (await target.store.api.listDocs({ paths: [target.path], limit: 1 })).items[0]?.kind;
     vscode.window.showInformationMessage(
-      `Lore: ${target.path} has the kind Lore finds again${now ? ` (${kindName(now)})` : ''}.`,
+      loreSays(`${target.path} has the kind Lore finds again${now ? ` (${kindName(now)})` : ''}.`),
     );
   });
 }
