@@ -26,7 +26,9 @@ describe('e2e: lore check --base', function () {
     box = sandbox();
     write(
       'docs/adr/0001-jobs-on-postgres.md',
-      '# 1. Jobs on Postgres\n\nThe queue is [src/jobs/queue.ts](../../src/jobs/queue.ts).\n',
+      '# 1. Jobs on Postgres\n\nThe queue is [src/jobs/queue.ts](../../src/jobs/queue.ts).\n\n' +
+        '## Status\n\nAccepted\n\n## Context\n\nWe need a job queue and already run Postgres.\n\n' +
+        '## Decision\n\nJobs run on Postgres with SKIP LOCKED.\n\n## Consequences\n\nOne fewer system to run.\n',
     );
     write(
       'docs/guide.md',
