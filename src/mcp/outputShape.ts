@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { boundStructured, fenceStructured } from './structuredFence';
+import { RECORD_BYTES, STRUCTURED_BYTES, boundStructured, fenceStructured } from './structuredFence';
 import { toolError } from './tools/result';
 
 type Handler = (...args: unknown[]) => CallToolResult | Promise<CallToolResult>;
@@ -51,7 +51,8 @@ export function shapeToolResults(server: McpServer): void {
         return toolError(
           new Error(`the ${name} result does not fit its output schema: ${z.prettifyError(shaped.error)}`),
         );
-      const bounded = boundStructured(shaped.data as Record<string, unknown>);
+      const cap = name === 'get' ? RECORD_BYTES : STRUCTURED_BYTES;
+      const bounded = boundStructured(shaped.data as Record<string, unknown>, cap);
       return { ...result, structuredContent: fenceStructured(`${name} result`, bounded) };
     });
   };

@@ -8,6 +8,11 @@
 import { DEFAULT_BLOCK_BYTES, closeTag, neutralise, newNonce, openTag } from './fence';
 
 export const STRUCTURED_BYTES = DEFAULT_BLOCK_BYTES;
+/**
+ * `get` answers one whole record, body included (PRODUCT.md): its cap is a record's own bound (a
+ * 16 KiB body, JSON-escaped, and its fields), not the 8 KiB of a list, so a body is never cut.
+ */
+export const RECORD_BYTES = 48 * 1024;
 /** Room kept for the two fence fields and the cut notice. */
 const FENCE_RESERVE = 640;
 const MIN_TEXT = 80;

@@ -4,6 +4,7 @@
 // and `limit` honoured. Through the SDK client after listTools, so the output schemas are enforced.
 
 import { strict as assert } from 'node:assert';
+import { RECORD_BYTES } from '../../../src/mcp/structuredFence';
 import { connectInProcess, type McpHarness } from '../../support/mcp';
 
 const MAX = 8 * 1024;
@@ -67,19 +68,21 @@ describe('structured tool results are fenced and bounded', function () {
     assert.notEqual(again.nonce, nonce, 'a fresh nonce per call');
   });
 
-  it('a record with a 16 KiB body: get answers within 8 KiB, the body cut short and said so', async () => {
+  it('a record with a 16 KiB body: get answers the whole record, fenced, within a record’s bound', async () => {
+    const body = 'Run the restore step and check the row counts. '.repeat(340);
     const saved = await h.call('remember', {
       type: 'runbook',
       title: 'Restore the queue database',
-      description: 'Step by step',
-      body: 'Run the restore step and check the row counts. '.repeat(340),
+      description: 'Steps',
+      body,
     });
     const key = (saved.structuredContent as { key: string }).key;
     const r = await h.call('get', { key });
     const structured = r.structuredContent as Record<string, unknown> & { memory: { body: string } };
-    assert.ok(Buffer.byteLength(JSON.stringify(structured)) <= MAX);
-    assert.match(structured.memory.body, /…$/);
-    assert.match(String(structured.untrusted_data_end), /\[cut at 8192 bytes: 1 text\(s\) cut short/);
+    assert.ok(Buffer.byteLength(JSON.stringify(structured)) <= RECORD_BYTES);
+    assert.equal(structured.memory.body, body.trim(), 'get is the one call that returns a whole body');
+    assert.match(String(structured.untrusted_data), /untrusted data/);
+    assert.doesNotMatch(String(structured.untrusted_data_end), /cut at/);
   });
 
   it('a list of 60 records: cut to 8 KiB with next_offset where the shown items end', async () => {
