@@ -1,5 +1,5 @@
-// Writes the README's performance section from bench/results.json, between <!-- bench:start -->
-// and <!-- bench:end -->: the only way the README's figures change. A full `npm run bench` calls
+// Writes the bench table of docs/performance.md from bench/results.json, between <!-- bench:start -->
+// and <!-- bench:end -->: the only way those figures change. A full `npm run bench` calls
 // it; `npx tsx bench/readme.ts [results.json]` re-renders without measuring again.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ export function performanceSection(report: Report): string {
 
 export function writeReadmeSection(
   resultsFile = join(root, 'bench', 'results.json'),
-  readme = join(root, 'README.md'),
+  readme = join(root, 'docs', 'performance.md'),
 ): void {
   if (!existsSync(resultsFile)) throw new Error(`${resultsFile} does not exist: run npm run bench`);
   const section = performanceSection(JSON.parse(readFileSync(resultsFile, 'utf8')) as Report);

@@ -60,7 +60,7 @@ export interface RunOptions {
   only: BenchName[];
   corpus?: string;
   out: string;
-  /** Whether this run writes bench/results.json and the README section. */
+  /** Whether this run writes bench/results.json and the table in docs/performance.md. */
   official: boolean;
   dir?: string;
   log?: (line: string) => void;
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   console.log(`\nwrote ${options.out} in ${report.seconds.toFixed(1)} s`);
   if (options.official && report.problems.length === 0) {
     writeReadmeSection(options.out);
-    console.log('regenerated the README performance section from it');
+    console.log('regenerated the table in docs/performance.md from it');
   }
   if (report.problems.length) {
     for (const p of report.problems) console.error(`bench: ${p}`);

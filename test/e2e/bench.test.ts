@@ -1,6 +1,6 @@
 // The bench (bench/run.ts) in its --quick mode: every benchmark runs end to end at toy sizes
-// against the built server and reports well-formed figures; the report renders as the README's
-// performance section. Timings are never asserted (they depend on the machine); shape is.
+// against the built server and reports well-formed figures; the report renders as the table of
+// docs/performance.md. Timings are never asserted (they depend on the machine); shape is.
 
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -142,7 +142,7 @@ describe('bench', () => {
       assert.match(printed, /transport: MCP recall round trip, stdio/);
       assert.deepEqual(readdirSync(dir), [], 'the bench removes its stores and corpora when done');
 
-      // The README section renders from the report and replaces only what is between the markers.
+      // The performance table renders from the report and replaces only what is between the markers.
       const readme = join(dir, 'README.md');
       const results = join(dir, 'results.json');
       writeFileSync(readme, 'before\n<!-- bench:start -->\nold\n<!-- bench:end -->\nafter\n');
@@ -158,7 +158,9 @@ describe('bench', () => {
     }
   });
 
-  it('writes bench/results.json and the README only on a full run', () => {
+  it('writes bench/results.json and the table in docs/performance.md only on a full run', () => {
+    const performance = readFileSync(resolve(__dirname, '..', '..', 'docs', 'performance.md'), 'utf8');
+    assert.match(performance, /<!-- bench:start -->[\s\S]*<!-- bench:end -->/, 'the table a full run rewrites');
     const full = parseArgs([]);
     assert.equal(full.official, true);
     assert.equal(full.out, RESULTS_FILE);
