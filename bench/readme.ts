@@ -47,7 +47,7 @@ export function performanceSection(report: Report): string {
       `${Math.round(report.seconds)} s). Each figure is the median of ` +
       `several runs; its baseline is measured in the same run (what the ` +
       `machine does without Lore's part) and "×" is the ratio to it. ` +
-      `Method: [bench/README.md](bench/README.md); every figure: ` +
+      `Method: [bench/README.md](../bench/README.md); every figure: ` +
       `\`bench/results.json\`.`,
     '',
     '| benchmark | size | median | baseline | × baseline | target |',
