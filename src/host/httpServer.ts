@@ -1,7 +1,8 @@
 // Loopback HTTP for the store owner: MCP over Streamable HTTP at /mcp (one session per client)
-// and the owner's RPC for Lore's own CLI and editor at /rpc. Every request must carry a bearer
-// token; one without the right one gets 401 and touches nothing. The MCP token opens /mcp only,
-// so an MCP client never reaches /rpc, where Lore's own doors carry a person's confirmed acts.
+// and the owner's RPC for Lore's own CLI and editor at /rpc, with what happens to the store streamed
+// at /events. Every request must carry a bearer token; one without the right one gets 401 and
+// touches nothing. The MCP token opens /mcp only, so an MCP client never reaches /rpc or /events,
+// where Lore's own doors carry a person's confirmed acts and see every change.
 // Before the token, a request's Host and Origin must be this server's own (httpOrigin.ts), and the
 // address it binds must be one every other Lore process reaches. Idle sessions are freed
 // (mcpSessions.ts).
@@ -19,6 +20,7 @@ import { checkRpc, dispatchRpc, type RpcCall, type RpcRun } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
 import { McpSessions } from './mcpSessions';
+import type { OwnerEventName, OwnerEvents } from './ownerEvents';
 import { readWorkspaceFile } from './workspaceFiles';
 
 /**
@@ -48,7 +50,11 @@ export interface HttpServeOptions {
   sessionIdleMs?: number;
   /** The owner's watched listing for indexWorkspace (workspaceWatch.ts); without it each run walks. */
   files?: RpcRun['files'];
+  /** What happens to the store, streamed at GET /events to holders of the owner's token. */
+  events?: OwnerEvents;
 }
+
+const EVENT_NAMES: readonly OwnerEventName[] = ['data', 'indexed', 'drift'];
 
 export interface RunningHttpServer {
   port: number;
@@ -169,7 +175,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     }
     const allowed =
       authorized(req, options.token) ||
-      (path !== '/rpc' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
+      (path !== '/rpc' && path !== '/events' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
     if (!allowed) {
       // Nothing is read, parsed or opened for a request without the token, and its connection ends.
       res
@@ -179,6 +185,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     }
     waiting.admit(req.socket);
     if (path === '/health') return sendJson(res, 200, { ok: true, pid: process.pid });
+    if (path === '/events') return streamEvents(req, res, options.events);
     const work =
       path === '/mcp'
         ? handleMcp(req, res)
@@ -267,4 +274,29 @@ class UnauthenticatedConnections {
     clearTimeout(this.timers.get(socket));
     this.timers.delete(socket);
   }
+}
+
+/**
+ * GET /events[?events=data,indexed,drift]: Server-Sent Events, one `data:` line of JSON per event
+ * (default: data and indexed; drift findings only when asked, since gathering them costs a check).
+ */
+function streamEvents(req: IncomingMessage, res: ServerResponse, events: OwnerEvents | undefined): void {
+  if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'GET /events' } });
+  if (!events) return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'this owner streams no events' } });
+  const asked = new URL(req.url ?? '/', 'http://owner').searchParams.get('events');
+  const names = (asked ?? 'data,indexed').split(',').filter(Boolean);
+  const unknown = names.filter((n) => !EVENT_NAMES.includes(n as OwnerEventName));
+  if (unknown.length || !names.length)
+    return sendJson(res, 400, {
+      error: {
+        code: 'INVALID_INPUT',
+        message: `events: unknown event ${unknown[0] ?? '(none named)'}`,
+        hint: `name some of ${EVENT_NAMES.join(', ')}, comma-separated`,
+      },
+    });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  // A comment first, so the client knows it is subscribed before anything happens.
+  res.write(': subscribed\n\n');
+  const stop = events.subscribe(names as OwnerEventName[], (event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+  res.once('close', stop);
 }

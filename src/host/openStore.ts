@@ -18,6 +18,8 @@ export interface OpenStore {
    * symbols are located by the parser. Until then, by patterns; a one-shot command waits for it.
    */
   symbols: Promise<void>;
+  /** Rows this process's connection has changed so far (SQLite's total_changes): a rise means a write. */
+  changes(): number;
   close(): void;
 }
 
@@ -60,6 +62,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       paths,
       lock,
       symbols: parser?.whenReady ?? Promise.resolve(),
+      changes: () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0,
       close: () => {
         opened.close();
         lock.release();

@@ -6,6 +6,7 @@ import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
 import type { OpenStore } from './openStore';
+import { OwnerEvents } from './ownerEvents';
 import { OwnerWatch } from './ownerWatch';
 import { OwnedStoreAccess } from './storeAccess';
 
@@ -25,6 +26,10 @@ export interface OwnerServerOptions {
 
 export interface OwnerServer {
   access: OwnedStoreAccess;
+  /** What happens to the store, as it happens (ownerEvents.ts); streamed to clients at GET /events. */
+  events: OwnerEvents;
+  /** The owner's reaction to file changes (with `watchWorkspace`, once the store has opened). */
+  watcher(): OwnerWatch | undefined;
   /** The HTTP server, listening once the store has opened (call access.open() first). */
   http(): Promise<RunningHttpServer>;
   close(): Promise<void>;
@@ -34,13 +39,15 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let started: Promise<RunningHttpServer> | undefined;
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let watcher: OwnerWatch | undefined;
+  const events = new OwnerEvents();
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
     door: options.door,
     logger: options.logger,
+    onChange: () => events.dataChanged(),
     onOpen: (store) => {
-      if (options.watchWorkspace) watcher = new OwnerWatch(access, store.paths.workspaceRoot, options.logger);
+      if (options.watchWorkspace) watcher = new OwnerWatch(access, store.paths.workspaceRoot, options.logger, events);
       // The model loads in the background: lexical recall serves until it is ready.
       releaseEmbedder = (
         options.attachEmbedder
@@ -66,6 +73,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
             allowRemote: options.allowRemote,
             logger: options.logger,
             files: watcher && ((rules) => watcher!.watch.source(rules)),
+            events,
           }),
         );
       started.then(
@@ -76,6 +84,8 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   });
   return {
     access,
+    events,
+    watcher: () => watcher,
     http: () => started ?? Promise.reject(new Error('the store is not open: call access.open() first')),
     close: async () => {
       if (started) await (await started.catch(() => undefined))?.close();

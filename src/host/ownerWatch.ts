@@ -3,9 +3,11 @@
 // and then indexed, one run at a time; index requests from clients take the same watched listing.
 // A changed file the index does not take (code a doc names, a script) gets drift's check, as a save
 // in the editor does: an edit from a terminal or a `git pull` reaches the doc's references too.
+// What each run did is told to the owner's event listeners (ownerEvents.ts): `lore watch` prints it.
 
-import type { Logger } from '../engine';
+import type { DriftFinding, Logger } from '../engine';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
+import type { OwnerEvents } from './ownerEvents';
 import type { OwnedStoreAccess } from './storeAccess';
 import { WorkspaceWatch } from './workspaceWatch';
 
@@ -25,6 +27,7 @@ export class OwnerWatch {
     private readonly access: OwnedStoreAccess,
     private readonly root: string,
     private readonly logger: Logger,
+    private readonly events?: OwnerEvents,
   ) {
     this.watch = new WorkspaceWatch(root, logger, () => this.schedule());
   }
@@ -66,25 +69,34 @@ export class OwnerWatch {
   private async reindex(): Promise<void> {
     this.touched = [...new Set([...this.touched, ...this.watch.takeTouched()])];
     if (this.watch.pending) await this.index();
-    // The indexed ones were checked as their batches committed; the rest are checked here.
-    const unindexed = this.touched.filter((path) => !this.watch.lists(path));
-    this.touched = unindexed;
-    if (!unindexed.length) return;
-    let stale = 0;
+    // The indexed ones were checked as their batches committed; the rest are checked here, and all of
+    // them again only when a listener wants the findings (`lore watch` prints them).
+    const toCheck = this.events?.wants('drift') ? this.touched : this.touched.filter((p) => !this.watch.lists(p));
+    const unindexed = toCheck.length;
+    this.touched = toCheck;
+    if (!unindexed) return;
+    const stale: DriftFinding[] = [];
     // A branch switch can touch thousands of files: checked a slice at a time, so requests are answered in between.
     while (this.touched.length) {
       const slice = this.touched.slice(0, DRIFT_PATHS_PER_CHECK);
       const findings = await this.access.use((engine) => engine.driftCheck(slice));
       this.touched = this.touched.slice(slice.length);
-      stale += findings.filter((f) => f.state !== 'current').length;
+      stale.push(...findings.filter((f) => f.state !== 'current'));
     }
-    this.logger.debug(`drift: checked the references into ${unindexed.length} changed file(s) the index leaves out`);
-    if (stale)
-      this.logger.info(`drift: ${stale} reference(s) into files changed on disk need a look (lore drift list)`);
+    this.logger.debug(`drift: checked the references into ${unindexed} changed file(s)`);
+    if (stale.length) {
+      this.logger.info(`drift: ${stale.length} reference(s) into files changed on disk need a look (lore drift list)`);
+      this.events?.emit({ event: 'drift', findings: stale });
+    }
+  }
+
+  /** Indexes now (the first run walks the tree and starts watching it); waits for a run already going. */
+  async indexNow(): Promise<void> {
+    await this.index();
   }
 
   private async index(): Promise<void> {
-    const { summary } = await this.access.use((engine) =>
+    const { summary, status } = await this.access.use((engine) =>
       runIndex(
         engine,
         this.root,
@@ -103,6 +115,7 @@ export class OwnerWatch {
         this.logger.warn(`.lore/kinds${p.line ? ` line ${p.line}` : ''}: ${p.message} (ignored)`);
     }
     const changed = summary.indexed + summary.renamed + summary.deleted;
+    if (changed || summary.embedded) this.events?.emit({ event: 'indexed', summary, status });
     if (changed)
       this.logger.info(
         `indexed changed files: ${summary.indexed} indexed, ${summary.renamed} renamed, ${summary.deleted} removed`,

@@ -11,6 +11,8 @@ export interface OwnedStoreAccessOptions {
   door: string;
   logger?: Logger;
   onOpen?: (store: OpenStore) => void;
+  /** Called after a piece of work that changed the store (the owner tells its clients: ownerEvents.ts). */
+  onChange?: () => void;
 }
 
 export class OwnedStoreAccess implements StoreAccess {
@@ -20,7 +22,14 @@ export class OwnedStoreAccess implements StoreAccess {
   constructor(private readonly options: OwnedStoreAccessOptions) {}
 
   async use<T>(work: (engine: Engine) => T): Promise<T> {
-    return work(this.open().engine);
+    const store = this.open();
+    if (!this.options.onChange) return work(store.engine);
+    const before = store.changes();
+    try {
+      return await work(store.engine);
+    } finally {
+      if (this.store === store && store.changes() !== before) this.options.onChange();
+    }
   }
 
   open(): OpenStore {

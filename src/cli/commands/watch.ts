@@ -1,12 +1,11 @@
-// `lore watch`: own the store, serve it on loopback like `lore serve`, and keep the workspace
-// index fresh as files change (chokidar; changes are gathered for a moment, then the changed
-// files are indexed incrementally).
+// `lore watch`: own the store and serve it on loopback like `lore serve`, which keeps the workspace
+// index and drift current as files change, and print what it does as it happens.
 
 import type { Command } from '../command';
 
 export const watchCommand: Command = {
   name: 'watch',
-  summary: 'keep the workspace index fresh as files change (and serve the store like lore serve)',
+  summary: 'serve the store like lore serve and print what it does as files change (index runs, drift)',
   usage: 'lore watch',
   options: {},
   positionals: { min: 0, max: 0, names: '' },
