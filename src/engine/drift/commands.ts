@@ -15,6 +15,11 @@ const TWO_WORD_RUNNERS = new Set(['go run', 'uv run', 'poetry run', 'pipenv run'
 const PROGRAM = /^(?:\.{0,2}\/)?[A-Za-z0-9_][\w.+-]*(?:\/[\w.+-]+)*\/?$/;
 /** Extensions of scripts run by name. */
 const SCRIPT_EXTENSIONS = ['', '.sh', '.bash', '.py', '.rb', '.js', '.mjs', '.ts'];
+/**
+ * Test code and fixtures are not a program a doc runs by name: `lore --new` in a README is not about
+ * `test/editor/suite/lore.ts`, a test helper that happens to spell the CLI's flags.
+ */
+const TEST_CODE = /(^|\/)(tests?|spec|specs|__tests__|fixtures?|testdata|e2e)\/|\.(test|spec)\.[a-z]+$/;
 
 /**
  * The program a command line (a code span, or one line of a code block) runs, as written; null when
@@ -81,7 +86,7 @@ export function cliFiles(ws: Workspace, command: string, paths: readonly string[
       else if (ws.isDir(path)) take(filesIn(ws, path));
     }
   } else {
-    for (const ext of SCRIPT_EXTENSIONS) take(ws.withBasename(`${command}${ext}`));
+    for (const ext of SCRIPT_EXTENSIONS) take(ws.withBasename(`${command}${ext}`).filter((p) => !TEST_CODE.test(p)));
     // `go build ./cmd/upgrader` makes the program `upgrader`.
     for (const dir of ws.dirsNamed(command)) if (/(^|\/)cmd\/[^/]+$/.test(dir)) take(filesIn(ws, dir));
   }

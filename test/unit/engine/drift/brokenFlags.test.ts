@@ -43,6 +43,17 @@ describe('drift: flags that exist nowhere', function () {
     for (const raw of ['--show-labels', '--verbose', '--load']) assert.deepEqual(s.refs(DOC, raw), [], raw);
   });
 
+  it('never takes a test file that spells the flags for the program a doc runs by name', () => {
+    // Lore's own README: `lore drift list [--new]` was reported broken "not by lore (test/editor/suite/lore.ts)".
+    s = driftSpace({
+      'README.md': '# Tool\n\nRun `mytool drift list --new` to see only new drift.\n',
+      'test/editor/suite/mytool.ts': "export const args = ['--workspace', '--json'];\nconst flag = '--json';\n",
+      'test/mytool.test.ts': "it('takes --json', () => run(['--json']));\n",
+    });
+    s.engine.driftScan();
+    assert.deepEqual(s.refs('README.md', '--new'), [], JSON.stringify(s.all()));
+  });
+
   it('a broken flag becomes current once the program defines it', () => {
     s = driftSpace(fixtureFiles(FIXTURE));
     s.engine.driftScan();
