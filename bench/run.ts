@@ -1,14 +1,14 @@
 // `npm run bench` (= build, then `npx tsx bench/run.ts`): every benchmark in one report.
 //
 // npx tsx bench/run.ts [--quick]
-//   [--only memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors,kinds]
+//   [--only real,memory,index,docs,embed,owner,transport,drift,adversarial,hooks,cold,vectors,kinds]
 //                        [--corpus DIR] [--out FILE] [--dir DIR]
 //
 // Each benchmark is a module under bench/ returning report sections in one shape (bench/result.ts):
 // figures that are medians of several runs, each with its in-run baseline, the ratio, and the
 // target it is held to. The runner prints one table and writes the JSON report. A full run
-// (neither --quick nor --only) writes bench/results.json and regenerates the README's performance
-// section from it (bench/readme.ts); anything else writes to the temp folder unless --out says
+// (neither --quick nor --only) writes bench/results.json and regenerates the table in
+// docs/performance.md from it (bench/readme.ts); anything else writes to the temp folder unless --out says
 // otherwise, and never touches the repository. --quick runs every benchmark at toy sizes in
 // about a minute to show it runs (for CI), and exits non-zero when a figure is not a number or a
 // benchmark fails; it does not judge speed. dist/cli.js must be built (npm run bench does that).
@@ -26,6 +26,7 @@ import { coldOptions, coldSection } from './coldBench';
 import { indexOptions, indexSection } from './indexBench';
 import { kindsOptions, kindsSection } from './kindsBench';
 import { memoryOptions, memorySections } from './memoryBench';
+import { realTreeOptions, realTreeSection } from './realTree';
 import { ownerOptions, ownerSection } from './ownerBench';
 import {
   describeTarget,
@@ -40,6 +41,7 @@ import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
 
 export const BENCHES = [
+  'real',
   'memory',
   'index',
   'docs',
@@ -113,6 +115,8 @@ export function parseArgs(argv: string[]): RunOptions {
 async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> {
   const common = { log: options.log, dir: options.dir };
   switch (name) {
+    case 'real':
+      return [await realTreeSection(realTreeOptions(options.quick, common))];
     case 'memory':
       return memorySections(memoryOptions(options.quick, common));
     case 'index':
