@@ -197,9 +197,8 @@ export async function realTreeSection(options: RealTreeOptions): Promise<Section
       rates.push(indexed / (ms / 1000));
       ratios.push(ms / floor.ms);
       rss.push(Number(readFileSync(rssFile, 'utf8').trim().split(/\s+/)[1]));
-      log(
-        `real tree: ${indexed} of ${listed} files indexed in ${(ms / 1000).toFixed(1)} s (read: ${floor.ms.toFixed(0)} ms)`,
-      );
+      const took = `${(ms / 1000).toFixed(1)} s (read: ${floor.ms.toFixed(0)} ms)`;
+      log(`real tree: ${indexed} of ${listed} files indexed in ${took}`);
     }
     // Cold recall on the last run's store: CPU time over node -e 0, in interleaved rounds.
     const env = { ...process.env, LORE_HOME: home, LORE_EMBED: 'off', LORE_BENCH_CPU: cpuFile };
