@@ -248,7 +248,7 @@ describe('PostgreSQL store', function () {
       assert.equal(events.filter((e) => e.key_digest === sha256('retried')).length, 1);
     });
 
-    it("scopes records to a repository: the SSH and HTTPS remotes of one are one; another's key is its own", async () => {
+    it("scopes records to a repository: its SSH and HTTPS remotes are one; another's key is its own", async () => {
       const ssh = await store.repository('git@example.test:team/scoped.git');
       const https = await store.repository('https://token:x-oauth@example.test/team/scoped');
       const other = await store.repository('git@example.test:team/elsewhere.git');
@@ -290,7 +290,8 @@ describe('PostgreSQL store', function () {
       assert.match(
         set.stdout,
         new RegExp(
-          `ok {3}shared store: PostgreSQL at 127\\.0\\.0\\.1:${cluster.port}/lore_doctor \\(not encrypted\\), schema version ${PG_SCHEMA_VERSION}`,
+          `ok {3}shared store: PostgreSQL at 127\\.0\\.0\\.1:${cluster.port}/lore_doctor \\(not encrypted\\), ` +
+            `schema version ${PG_SCHEMA_VERSION}`,
         ),
       );
       assert.ok(!set.stdout.includes(cluster.password));

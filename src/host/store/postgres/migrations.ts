@@ -301,8 +301,8 @@ export function refuseNewer(state: SchemaState, label: string): void {
     'STORE_TOO_NEW',
     `the PostgreSQL store at ${label} has schema version ${state.version}, newer than this Lore understands ` +
       `(${PG_SCHEMA_VERSION})`,
-    `it needs a Lore that knows schema version ${state.version}${state.appliedBy ? ` (Lore ${state.appliedBy} or newer)` : ''}: ` +
-      'upgrade Lore; the store was left untouched',
+    `it needs a Lore that knows schema version ${state.version}` +
+      `${state.appliedBy ? ` (Lore ${state.appliedBy} or newer)` : ''}: upgrade Lore; the store was left untouched`,
     { schema_version: state.version, understood: PG_SCHEMA_VERSION },
   );
 }

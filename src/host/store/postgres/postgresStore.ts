@@ -16,7 +16,7 @@ import { ensureRepository, type RepositoryRow } from './repository';
 export interface OpenPostgresOptions {
   /** The Lore version recorded beside each migration it applies. */
   loreVersion: string;
-  /** 'auto': apply missing migrations on open (the default, like SQLite); 'check': refuse, naming `lore store migrate`. */
+  /** 'auto': apply missing migrations on open (the default, like SQLite); 'check': refuse, naming the command. */
   migrate?: 'auto' | 'check';
   /** Connections in the pool. */
   poolSize?: number;
@@ -53,7 +53,8 @@ export class PostgresStore {
           if (options.migrate === 'check')
             throw new LoreError(
               'STORE_UNAVAILABLE',
-              `the PostgreSQL store at ${settings.label} has schema version ${state.version}; this Lore needs ${PG_SCHEMA_VERSION}`,
+              `the PostgreSQL store at ${settings.label} has schema version ${state.version}; ` +
+                `this Lore needs ${PG_SCHEMA_VERSION}`,
               'run `lore store migrate` (or let Lore migrate on open)',
             );
           await migratePostgres(client, settings.label, options.loreVersion);

@@ -89,6 +89,8 @@ export async function lockKey(client: PoolClient, repoId: number, key: string): 
     ]);
     if (locked.rowCount === 1) break;
   }
+  // A statement of its own: its snapshot is taken after the lock was granted, so it sees the
+  // version the previous holder committed (a join in the locking statement would not).
   const current = await client.query(
     `SELECT id, ${MEMORY_COLUMNS.join(', ')} FROM memories WHERE repo_id = $1 AND key = $2 AND is_current = 1`,
     [repoId, key],
@@ -105,6 +107,7 @@ export async function appendAuditEvent(
   input: AuditEventInput,
 ): Promise<AuditEvent> {
   await client.query('SELECT pg_advisory_xact_lock($1, $2)', [AUDIT_LOCK_CLASS, repoId]);
+  // Read after the lock, in a statement of its own, for the same reason as lockKey's read.
   const last = await client.query('SELECT seq, hash FROM audit_events WHERE repo_id = $1 ORDER BY seq DESC LIMIT 1', [
     repoId,
   ]);
@@ -120,9 +123,13 @@ export async function appendAuditEvent(
     prev_hash: head?.hash ?? GENESIS_HASH,
   };
   const event: AuditEvent = { ...unhashed, hash: eventHash(unhashed) };
+  // The event and the head (kept apart from the rows, as in SQLite, so deleting the newest events
+  // is noticed) in one statement: the chain's lock is held for as few round trips as possible.
   await client.query(
-    'INSERT INTO audit_events (repo_id, seq, at, event, key_digest, version, actor, digests, prev_hash, hash) ' +
-      'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+    'WITH appended AS (INSERT INTO audit_events (repo_id, seq, at, event, key_digest, version, actor, digests, ' +
+      'prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq, hash) ' +
+      "INSERT INTO meta (repo_id, name, value) SELECT $1, 'audit_head', seq || ':' || hash FROM appended " +
+      'ON CONFLICT (repo_id, name) DO UPDATE SET value = excluded.value',
     [
       repoId,
       event.seq,
@@ -135,12 +142,6 @@ export async function appendAuditEvent(
       event.prev_hash,
       event.hash,
     ],
-  );
-  // The head is kept apart from the rows, as in SQLite, so deleting the newest events is noticed.
-  await client.query(
-    "INSERT INTO meta (repo_id, name, value) VALUES ($1, 'audit_head', $2) " +
-      'ON CONFLICT (repo_id, name) DO UPDATE SET value = excluded.value',
-    [repoId, `${event.seq}:${event.hash}`],
   );
   return event;
 }
@@ -206,7 +207,8 @@ export async function saveVersion(
       [repoId, input.writeId ?? null, ...values],
     );
     await client.query(
-      'INSERT INTO memory_events (repo_id, key, version, event, valid_at, at, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      'INSERT INTO memory_events (repo_id, key, version, event, valid_at, at, actor) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [repoId, row.key, row.version, event, row.valid_from, input.at, actorLabel(input.actor)],
     );
     const appended = await appendAuditEvent(client, repoId, input.actor, input.at, audit);
