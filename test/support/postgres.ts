@@ -75,10 +75,18 @@ export async function freePort(): Promise<number> {
 }
 
 const running = new Set<TestCluster>();
-// Whatever a test did, no server outlives the test run.
-process.once('exit', () => {
+// Whatever a test did, no server outlives the test run: not at exit, nor when the run is
+// interrupted or killed by a signal (Ctrl-C, a CI timeout), which skips 'exit'.
+const destroyAll = () => {
   for (const cluster of running) cluster.destroy();
-});
+};
+process.once('exit', destroyAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    destroyAll();
+    process.kill(process.pid, signal);
+  });
+}
 
 export async function startCluster(): Promise<TestCluster> {
   const bin = binDir();
