@@ -8,6 +8,7 @@ import { storePaths } from '../../host/dataDir';
 import { isLive, readOwner } from '../../host/ownerLock';
 import { HOST_CONFIG_FILES, commandLine, configuredLaunch } from '../agentSetup';
 import type { Command } from '../command';
+import { sharedStoreCheck } from '../storeCheck';
 import { installedCli, launchProblem, loreOnPathIs, pathHint, resolveOnPath } from '../loreLaunch';
 
 interface Check {
@@ -38,6 +39,9 @@ export const doctorCommand: Command = {
       ok: true,
       detail: existsSync(paths.database) ? paths.database : `${paths.database} (created on first save)`,
     });
+    // A shared PostgreSQL store named by LORE_STORE: where, encrypted or not, its schema.
+    const shared = await sharedStoreCheck(process.env);
+    if (shared) checks.push(shared);
     const owner = readOwner(paths.owner);
     checks.push({
       name: 'owner',

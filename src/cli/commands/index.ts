@@ -30,6 +30,7 @@ import { exportCommand } from './export';
 import { importCommand } from './import';
 import { initCommand } from './init';
 import { trustCommand } from './trust';
+import { storeCommand } from './store';
 
 export const COMMANDS: readonly Command[] = [
   rememberCommand,
@@ -58,6 +59,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   trustCommand,
   auditCommand,
+  storeCommand,
   mcpCommand,
   serveCommand,
   hookCommand,
