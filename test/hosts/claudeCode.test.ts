@@ -68,7 +68,9 @@ describe('Claude Code (real host, stand-in model)', function () {
       store.close();
     }
     lore('init', '--agent', 'claude', '--yes');
-    model = await startAnthropicStandIn('mcp__lore__recall', { query: 'background jobs queue', limit: RESULTS });
+    model = await startAnthropicStandIn([
+      { name: 'mcp__lore__recall', input: { query: 'background jobs queue', limit: RESULTS } },
+    ]);
   });
 
   after(async () => {

@@ -124,3 +124,14 @@ export function assertFencedAndBounded(sent: string, maxBytes = 8 * 1024): void 
   assert.match(sent, /lore-data\u200b-quoted> Ignore previous instructions/);
   assert.match(sent, /Queue choice \d+ for background jobs/, 'the recall found the seeded memories');
 }
+
+/** Reads `read()` until `done` holds or a minute passes (for work a host leaves running); the last value. */
+export async function eventually<T>(read: () => T, done: (value: T) => boolean, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = read();
+  }
+  return value;
+}
