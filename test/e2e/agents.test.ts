@@ -274,7 +274,7 @@ describe('lore hook pre-compact / session-end', () => {
     assert.equal(inbox(box).length, 2);
   });
 
-  it("session-end --background (the plugin's SessionEnd) returns at once; a detached process queues the candidates", async () => {
+  it("session-end --background (the plugin's SessionEnd) returns at once; a detached capture queues", async () => {
     const box = seeded();
     const path = transcript(box, [say(fenced(deadEnd))]);
     const r = cli(box, ['hook', 'session-end', '--background'], hookInput(box, 'SessionEnd', path));

@@ -20,6 +20,7 @@ import { PRE_EDIT_BLOCK_BYTES } from '../../src/cli/commands/hookPreToolUse';
 import { SESSION_START_CHARS } from '../../src/mcp/fence';
 import {
   CACHE,
+  claudeEnv,
   hostBinary,
   hostRepo,
   reportTiming,
@@ -99,18 +100,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
       ],
       FINAL_ANSWER,
     );
-    env = {
-      ...repo.env,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'sk-ant-stand-in',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_BUG_COMMAND: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      CLAUDE_CODE_ENABLE_TELEMETRY: '0',
-      MCP_TIMEOUT: '60000',
-    };
+    env = claudeEnv(repo, model.url);
     // As the README tells a user: add the clone as a marketplace, install the plugin from it.
     const added = await runHost(CLAUDE!, ['plugin', 'marketplace', 'add', ROOT], repo.workspace, env);
     assert.equal(added.status, 0, added.stdout + added.stderr);
@@ -152,7 +142,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.match(readFileSync(other(), 'utf8'), /"hi"/);
   });
 
-  it('SessionStart: the memory block reaches the model whole, fenced, within 9,500 characters, saying it was cut', () => {
+  it('SessionStart: the memory block reaches the model whole, fenced, ≤ 9,500 characters, saying it was cut', () => {
     const block = hookBlock(model.requests, "Lore holds this repository's engineering memory");
     assert.ok(block, `the session-start block reached the model\n${seen()}`);
     console.log(`      SessionStart block: ${block.length} characters reached the model`);
@@ -163,7 +153,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.ok(!/<\/lore-data>\s*Ignore/.test(block), 'the stored look-alike fence is neutralised');
   });
 
-  it('PreToolUse: before the anchored file is edited, its decision and verification state reach the model (≤ 2 KB)', () => {
+  it('PreToolUse: before editing an anchored file, its decision and verification state reach the model, ≤ 2 KB', () => {
     const block = hookBlock(model.requests, 'Lore: before you change src/queue.ts');
     assert.ok(block, `the pre-edit block reached the model\n${seen()}`);
     const bytes = Buffer.byteLength(block);

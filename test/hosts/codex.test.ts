@@ -71,7 +71,7 @@ describe('Codex CLI (real host, stand-in model)', function () {
     await model?.close();
   });
 
-  it('starts Lore from the .codex/config.toml init wrote, calls recall, hands the model a fenced, bounded result', async () => {
+  it('starts Lore from the .codex/config.toml init wrote: recall arrives, fenced and bounded', async () => {
     const toml = readFileSync(join(repo.workspace, '.codex', 'config.toml'), 'utf8');
     assert.match(toml, /^\[mcp_servers\.lore\]$/m);
     assert.ok(toml.includes(`command = ${JSON.stringify(process.execPath)}`), toml);
@@ -111,7 +111,8 @@ describe('Codex CLI (real host, stand-in model)', function () {
     assert.equal(results.length, 1, 'the recall result went back to the model');
     const sent = results[0];
     console.log(
-      `      Codex forwarded ${Buffer.byteLength(sent)} bytes of the recall result (${model.requests.length} model requests)`,
+      `      Codex forwarded ${Buffer.byteLength(sent)} bytes of the recall result ` +
+        `(${model.requests.length} model requests)`,
     );
     // Codex forwards the structured JSON as text (after a wall-time line), so the fence's quotes arrive escaped.
     assert.match(sent, /\{"untrusted_data":"<lore-data nonce=\\"[0-9a-f]{16}\\">/);

@@ -58,7 +58,7 @@ describe('Gemini CLI (real host, stand-in model)', function () {
     await model?.close();
   });
 
-  it('starts Lore from the .gemini/settings.json init wrote, calls recall, hands the model a fenced, bounded result', async () => {
+  it('starts Lore from the .gemini/settings.json init wrote: recall arrives, fenced and bounded', async () => {
     const settings = JSON.parse(readFileSync(join(repo.workspace, '.gemini', 'settings.json'), 'utf8'));
     assert.deepEqual(settings.mcpServers.lore, { command: process.execPath, args: [CLI, 'mcp'] });
     const r = await runHost(
