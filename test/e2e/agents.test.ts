@@ -101,7 +101,7 @@ describe('the Claude Code plugin layout', () => {
       SessionStart: [`command:${launcher} hook session-start`],
       PreToolUse: [`command:${launcher} hook pre-tool-use`],
       PreCompact: [`command:${launcher} hook pre-compact`],
-      SessionEnd: [`command:${launcher} hook session-end`],
+      SessionEnd: [`command:${launcher} hook session-end --background`],
     });
     const box = sandbox();
     for (const event of ['session-start', 'pre-tool-use', 'pre-compact', 'session-end']) {
@@ -272,6 +272,23 @@ describe('lore hook pre-compact / session-end', () => {
     assert.equal(end.code, 0, end.stderr);
     assert.equal(end.stdout, '');
     assert.equal(inbox(box).length, 2);
+  });
+
+  it("session-end --background (the plugin's SessionEnd) returns at once; a detached capture queues", async () => {
+    const box = seeded();
+    const path = transcript(box, [say(fenced(deadEnd))]);
+    const r = cli(box, ['hook', 'session-end', '--background'], hookInput(box, 'SessionEnd', path));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    // The capture outlives the hook (Claude Code cancels a plugin's SessionEnd hooks after 1.5 s):
+    // wait, bounded, for its item to reach the Inbox.
+    const deadline = Date.now() + 60_000;
+    while (!inbox(box).length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 250));
+    assert.deepEqual(
+      inbox(box).map((i) => i.keys[0]),
+      ['dead_end/redis-lists-as-the-job-queue'],
+    );
+    assert.equal(memories(box), 1, 'nothing became memory without a person');
   });
 
   it('the same candidate from three sessions is one Inbox item that lists the three sessions', () => {

@@ -11,6 +11,7 @@ import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_CHARS } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
+import { HOOK_INPUT_ENV, runDetached } from './hookBackground';
 import { captureSession, type HookInput } from './hookCapture';
 import { preToolUse, type PreToolUseInput } from './hookPreToolUse';
 
@@ -39,6 +40,8 @@ const unreliable = (v: Verification | undefined) => v?.state === 'contradicted' 
 
 /** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
 async function readHookInput(): Promise<HookInput> {
+  const handed = process.env[HOOK_INPUT_ENV];
+  if (handed !== undefined) return parseHookInput(handed);
   if (process.stdin.isTTY) return {};
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve) => {
@@ -50,8 +53,12 @@ async function readHookInput(): Promise<HookInput> {
   });
   await done;
   process.stdin.pause();
+  return parseHookInput(Buffer.concat(chunks).toString('utf8'));
+}
+
+function parseHookInput(text: string): HookInput {
   try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null ? (parsed as HookInput) : {};
   } catch {
     return {};
@@ -64,14 +71,19 @@ export const hookCommand: Command = {
     'Claude Code hooks: session-start (a bounded recall block), pre-tool-use (memory anchored to the file an ' +
     'edit changes), pre-compact and session-end (to the Inbox)',
   usage:
-    'lore hook session-start | pre-tool-use | pre-compact | session-end [--workspace DIR]   ' +
-    '(reads the hook JSON on stdin)',
-  options: {},
+    'lore hook session-start | pre-tool-use | pre-compact | session-end [--background] [--workspace DIR]   ' +
+    '(reads the hook JSON on stdin; --background: session-end hands the capture to a detached process ' +
+    'and returns at once)',
+  options: { background: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
-  async run(ctx, _v, [event]) {
+  async run(ctx, v, [event]) {
     if (!EVENTS.includes(event)) return 0;
     try {
       const input = await readHookInput();
+      if (v.background === true && event === 'session-end') {
+        runDetached(input);
+        return 0;
+      }
       const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
       if (event === 'pre-tool-use') {
         const output = await preToolUse(input as PreToolUseInput, workspace);
