@@ -179,6 +179,20 @@ function linkReference(target: string, line: number): RawReference | null {
   return { raw: cleaned, form: 'link', line, path: decoded, fragment, deliberate: true };
 }
 
+const HTML_TAG = /<(?:img|a|source|video|audio|embed|iframe)\b[^>]*>/gi;
+const HTML_ADDRESS = /\s(?:src|href|poster)\s*=\s*(["'])([^"'<>]*)\1/gi;
+
+/** `<img src="../img/x.png">`, `<a href="x.md">`: an address in an HTML tag, read as a link. */
+function htmlReferences(prose: string, line: number): RawReference[] {
+  const out: RawReference[] = [];
+  for (const tag of prose.matchAll(HTML_TAG))
+    for (const attribute of tag[0].matchAll(HTML_ADDRESS)) {
+      const ref = linkReference(attribute[2], line);
+      if (ref) out.push(ref);
+    }
+  return out;
+}
+
 /**
  * A release-note fragment (`releasenotes/notes/*.yaml`, as reno and Istio write them): one change
  * of the release being made, its markdown in YAML strings. Its upgrade notes are claims about the
@@ -239,7 +253,8 @@ function extractAll(text: string): RawReference[] {
     }
     for (const match of prose.matchAll(AUTOLINK))
       out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
-    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' '), number));
+    out.push(...htmlReferences(prose, number));
+    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' ').replace(HTML_TAG, ' '), number));
   }
   return dedupe(out);
 }
