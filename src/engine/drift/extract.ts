@@ -6,6 +6,7 @@
 import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
 import type { DocKind } from '../indexing/kinds';
 import { commandOf } from './commands';
+import { embedArguments, embedParts } from './embeds';
 import { FenceTracker } from './fences';
 import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
@@ -110,7 +111,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
 }
 
 /**
- * Files named in running text ("edit values.yaml", "see docs/setup.md"): paths and file names only —
+ * Files and URLs named in running text ("edit values.yaml", "see docs/setup.md"): paths, file names and URLs —
  * prose words are not looked up as symbols (`read-only` is no key) — and kept only when they
  * resolve, as a code block's are (prose names other projects' files as often as ours).
  */
@@ -118,7 +119,12 @@ function proseFiles(prose: string, line: number): RawReference[] {
   const out: RawReference[] = [];
   for (const word of prose.split(/\s+/)) {
     const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
-    if (!token || !/[./]/.test(token) || URL_PATTERN.test(token)) continue;
+    if (!token || !/[./]/.test(token)) continue;
+    // A bare URL GitHub links by itself: ours (a blob or a page of our docs site) is a reference (resolve.ts).
+    if (URL_PATTERN.test(token)) {
+      for (const ref of classifyToken(token, line, true)) if (ref.form === 'url') out.push(ref);
+      continue;
+    }
     for (const ref of classifyToken(token, line, true)) {
       if (ref.form === 'path' || ref.form === 'filename')
         out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
@@ -179,6 +185,15 @@ function linkReference(target: string, line: number): RawReference | null {
   return { raw: cleaned, form: 'link', line, path: decoded, fragment, deliberate: true };
 }
 
+/** A doc tool's embed directive (embeds.ts): the file, and for a sed range its lines (`L3-L20`). */
+function embedReferences(line: string, number: number): RawReference[] {
+  return embedArguments(line).map((argument) => {
+    const { path, range } = embedParts(argument)!;
+    const fragment = range ? `L${range[0]}-L${range[1]}` : undefined;
+    return { raw: argument, form: 'embed', line: number, path, fragment, deliberate: true };
+  });
+}
+
 const HTML_TAG = /<(?:img|a|source|video|audio|embed|iframe)\b[^>]*>/gi;
 const HTML_ADDRESS = /\s(?:src|href|poster)\s*=\s*(["'])([^"'<>]*)\1/gi;
 
@@ -232,6 +247,7 @@ function extractAll(text: string): RawReference[] {
     const kind = fences.step(line);
     if (kind === 'code') out.push(...codeReferences(line, number, true));
     if (kind !== 'text') continue;
+    out.push(...embedReferences(line, number));
     const definition = REFERENCE_DEFINITION.exec(line);
     if (definition) {
       const ref = linkReference(definition[2], number);

@@ -11,6 +11,7 @@ import { RELEASE_NOTE, type RawReference } from './extract';
 import { chartOf, isValuesFile, namedChart } from './helmValues';
 import { mentionSites, Neighbours } from './mention';
 import { pagePath, pageSources, siteMayServe, siteOf, type DocSite } from './site';
+import { sitePage, siteServesUnseen } from './siteUrls';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
 import { basename, parentsOf, type Site, type Workspace } from './workspace';
@@ -382,7 +383,7 @@ function resolveUrl(
   source: string | null,
 ): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
-  if (!m) return [];
+  if (!m) return resolveSiteUrl(ws, ref, repositories);
   const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
   const ours = repositories.some((r) => r.toLowerCase() === repo);
   // A link to another project's README or LICENSE is about that project, not the file of the same name here.
@@ -426,6 +427,28 @@ function resolveUrl(
   // Without a known remote, a URL counts only where it resolves here: a heading another copy of the file has is no
   // finding.
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
+}
+
+/**
+ * A URL of one of this repository's published docs sites (siteUrls.ts): the source file the page is
+ * built from, and its heading. A page no source of is broken unless the site may generate it.
+ */
+function resolveSiteUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
+  const page = sitePage(ws, ref.raw, repositories);
+  if (!page) return [];
+  const found = page.candidates.find((p) => ws.isFile(p));
+  if (found) return fileResolution(ws, found, page.fragment, 'site');
+  if (siteServesUnseen(ws, page)) return [];
+  const { site } = page.address;
+  return [
+    {
+      ok: false,
+      form: 'site',
+      detail:
+        `${ref.raw} is a page of this repository's ${site.generator} site, ` +
+        `and no source of it is in ${site.root || 'the repository root'}/`,
+    },
+  ];
 }
 
 /** `near`: the listing by folder a scan or a check shares between its documents (mention.ts). */

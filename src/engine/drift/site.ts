@@ -10,7 +10,7 @@
 import { basename, type Workspace } from './workspace';
 
 export interface DocSite {
-  generator: 'tech-docs' | 'mkdocs' | 'jekyll' | 'hugo' | 'docusaurus' | 'mdbook';
+  generator: 'tech-docs' | 'mkdocs' | 'jekyll' | 'hugo' | 'docusaurus' | 'mdbook' | 'docsify';
   /** Workspace-relative folder the site's URLs start at ('' for the repository root). */
   root: string;
   /** The configuration file the site was detected from. */
