@@ -246,6 +246,8 @@ function extractAll(text: string): RawReference[] {
     const number = i + 1;
     const kind = fences.step(line);
     if (kind === 'code') out.push(...codeReferences(line, number, true));
+    // mdox writes its directive on the fence that opens the block it fills (```go mdox-exec="cat x.go").
+    if (kind === 'open') out.push(...embedReferences(line, number));
     if (kind !== 'text') continue;
     out.push(...embedReferences(line, number));
     const definition = REFERENCE_DEFINITION.exec(line);

@@ -464,6 +464,8 @@ export function resolveReference(
   if (ref.form === 'heading' && ref.path === undefined)
     return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
   if (ref.form === 'role') return resolveRole(ws, ref, source);
+  // An embed names its file as the tool reads it (from the document's folder or the root), never by bare name.
+  if (ref.form === 'embed') return resolvePath(ws, ref, source);
   if (ref.path !== undefined) {
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
       const asFile = resolveFilename(ws, ref, source);
