@@ -7,6 +7,7 @@ import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/class
 import type { DocKind } from '../indexing/kinds';
 import { commandOf } from './commands';
 import { embedArguments, embedParts } from './embeds';
+import { placeholderPaths } from './patterns';
 import { FenceTracker } from './fences';
 import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
@@ -103,6 +104,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
   if (command)
     for (const match of code.matchAll(FLAG))
       out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, command });
+  for (const pattern of placeholderPaths(code)) out.push({ raw: pattern, form: 'path', line, path: pattern, inBlock });
   for (const token of code.split(TOKEN_SPLIT)) {
     if (!token || token.startsWith('--')) continue;
     out.push(...classifyToken(token, line, inBlock));

@@ -11,6 +11,7 @@ import { RELEASE_NOTE, type RawReference } from './extract';
 import { chartOf, isValuesFile, namedChart } from './helmValues';
 import { mentionSites, Neighbours } from './mention';
 import { pagePath, pageSources, siteMayServe, siteOf, type DocSite } from './site';
+import { isPlaceholderPath, patternFiles } from './patterns';
 import { sitePage, siteServesUnseen } from './siteUrls';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
@@ -451,6 +452,21 @@ function resolveSiteUrl(ws: Workspace, ref: RawReference, repositories: readonly
   ];
 }
 
+/**
+ * A path with placeholders (patterns.ts), from the document's folder, its project or the root: watched
+ * as a pattern where files match it; matching none when first seen, it names no file of ours.
+ */
+function resolvePattern(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const path = ref.path!.replace(/^\.\//, '');
+  const bases = [dirOf(source), projectRoot(ws, source), ''];
+  for (const base of [...new Set(bases)]) {
+    const pattern = joinPath(base, path);
+    if (pattern !== null && patternFiles(ws, pattern).length)
+      return [{ ok: true, form: ref.form, target: { path: pattern, kind: 'pattern', symbol: null } }];
+  }
+  return [];
+}
+
 /** `near`: the listing by folder a scan or a check shares between its documents (mention.ts). */
 export function resolveReference(
   ws: Workspace,
@@ -466,6 +482,7 @@ export function resolveReference(
   if (ref.form === 'role') return resolveRole(ws, ref, source);
   // An embed names its file as the tool reads it (from the document's folder or the root), never by bare name.
   if (ref.form === 'embed') return resolvePath(ws, ref, source);
+  if (ref.path !== undefined && isPlaceholderPath(ref.path)) return resolvePattern(ws, ref, source);
   if (ref.path !== undefined) {
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
       const asFile = resolveFilename(ws, ref, source);

@@ -6,6 +6,7 @@ import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
+import { patternText } from './patterns';
 import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
@@ -296,6 +297,7 @@ function targetText(ws: Workspace, target: Target): string | null {
     const files = ws.filesUnder(target.path);
     return files.length ? files.map(([p]) => p.slice(target.path.length + 1)).join('\n') : null;
   }
+  if (target.kind === 'pattern') return patternText(ws, target.path);
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;

@@ -29,9 +29,10 @@ export type ReferenceForm =
 
 /**
  * What a resolved reference points at; the fingerprint covers exactly this. `mention`: the lines of a
- * file beside the document that use a name nothing defines (mention.ts).
+ * file beside the document that use a name nothing defines (mention.ts); `pattern`: a path with
+ * placeholders, which holds while a file matches it (patterns.ts).
  */
-export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'none';
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'pattern' | 'none';
 
 export interface DriftFinding {
   id: string;

@@ -161,3 +161,34 @@ describe('drift: files embedded by doc tools', function () {
     assert.equal(s.refs('docs/run.md', raw)[0]?.state, 'gone');
   });
 });
+
+describe('drift: paths with placeholders', function () {
+  let s: DriftSpace;
+  afterEach(() => s.cleanup());
+
+  it('`config/variables-<ENV>.tf` holds while one file matches; gone when none does; one env more is no drift', () => {
+    s = driftSpace({
+      'config/variables-dev.tf': 'variable "a" {}\n',
+      'config/variables-prod.tf': 'variable "a" {}\n',
+      'docs/deploy.md': '# Deploy\nSet the values in `config/variables-<ENV>.tf`, then run `make plan ENV=<env>`.\n',
+    });
+    s.engine.driftScan();
+    const state = () => s.refs('docs/deploy.md', 'config/variables-<ENV>.tf')[0]?.state;
+    assert.equal(state(), 'current');
+    assert.equal(
+      s.refs('docs/deploy.md', 'config/variables-<ENV>.tf')[0].reference.target_path,
+      'config/variables-<ENV>.tf',
+    );
+    s.write('config/variables-test.tf', 'variable "a" {}\n');
+    s.remove('config/variables-dev.tf');
+    s.engine.driftCheck(['config/variables-test.tf', 'config/variables-dev.tf']);
+    assert.equal(state(), 'current');
+    s.move('config/variables-prod.tf', 'config/prod/variables.tf');
+    s.move('config/variables-test.tf', 'config/test/variables.tf');
+    s.engine.driftScan();
+    assert.equal(state(), 'gone');
+    s.move('config/prod/variables.tf', 'config/variables-prod.tf');
+    s.engine.driftScan();
+    assert.equal(state(), 'current');
+  });
+});
