@@ -38,7 +38,9 @@ const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 const TOKEN_SPLIT = /[\s=,;:"'`[\]{}<>|&]+/;
 // `--name`, and single-dash long flags as Go's flag package spells them (`-upgrade-version`, `-kubeconfig`):
 // four letters or more, so `-rf` and `-it` are not taken for one.
-const FLAG = /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*|-[a-z][a-z0-9]{3,}(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
+// kingpin's flags have dotted names (`--storage.tsdb.path`).
+const FLAG =
+  /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*|-[a-z][a-z0-9]{3,}(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
 const EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
 const URL_PATTERN = /^https?:\/\//i;
