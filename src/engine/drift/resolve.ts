@@ -289,6 +289,8 @@ function resolveSymbol(
   if (!sites.length) {
     if (ref.deliberate)
       return [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }];
+    const undeclared = undeclaredVariable(ws, ref);
+    if (undeclared) return [undeclared];
     if (!found.length) {
       const mentions = resolveMention(ws, ref, source, near);
       if (mentions.length) return mentions;
@@ -328,6 +330,26 @@ function resolveSymbol(
     form: ref.form,
     target: { path: s.path, kind: 'symbol' as const, symbol: name },
   }));
+}
+
+const terraformCache = new WeakMap<Workspace, boolean>();
+
+/**
+ * `var.region` written in a code span of prose, in a repository of Terraform, that no `variable
+ * "region"` block declares: the doc names an input the configuration no longer has. (In a code block it
+ * is as often the reader's own configuration calling the module, so only spans count.)
+ */
+function undeclaredVariable(ws: Workspace, ref: RawReference): Resolution | null {
+  const m = /^var\.([A-Za-z_][\w-]*)$/.exec(ref.symbol!);
+  if (!m || ref.inBlock || ref.form !== 'symbol') return null;
+  let terraform = terraformCache.get(ws);
+  if (terraform === undefined) terraformCache.set(ws, (terraform = ws.allFiles().some((p) => p.endsWith('.tf'))));
+  if (!terraform) return null;
+  return {
+    ok: false,
+    form: ref.form,
+    detail: `${ref.symbol} is declared by no variable "${m[1]}" block in the workspace`,
+  };
 }
 
 /**

@@ -50,3 +50,34 @@ describe('drift: flags declared through flag libraries', function () {
     assert.equal(s.refs('README.md', '--root-dir')[0]?.state, 'current');
   });
 });
+
+describe('drift: Terraform variables no declaration defines', function () {
+  let s: DriftSpace;
+  afterEach(() => s.cleanup());
+
+  it('`var.x` in a code span is broken when no variable block declares it; one in a code block is not', () => {
+    s = driftSpace({
+      'modules/db/variables.tf': 'variable "instance_class" {\n  type = string\n}\n',
+      'docs/db.md': [
+        '# Database',
+        'Size it with `var.instance_class`; backups follow `var.backup_window`.',
+        '```hcl',
+        'window = var.my_own_window',
+        '```',
+      ].join('\n'),
+    });
+    s.engine.driftScan();
+    assert.equal(s.refs('docs/db.md', 'var.instance_class')[0]?.state, 'current');
+    const [gone] = s.refs('docs/db.md', 'var.backup_window');
+    assert.equal(gone?.state, 'broken');
+    assert.equal(
+      gone.evidence.detail,
+      'var.backup_window is declared by no variable "backup_window" block in the workspace',
+    );
+    assert.deepEqual(s.refs('docs/db.md', 'var.my_own_window'), []);
+    // Declared since: checked again, the reference holds.
+    s.write('modules/db/variables.tf', 'variable "instance_class" {}\nvariable "backup_window" {}\n');
+    s.engine.driftScan();
+    assert.equal(s.refs('docs/db.md', 'var.backup_window')[0]?.state, 'current');
+  });
+});
