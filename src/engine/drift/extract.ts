@@ -26,6 +26,8 @@ export interface RawReference {
   inBlock?: boolean;
   /** A link (deliberate) rather than a mention: unresolved, it is broken rather than dropped. */
   deliberate?: boolean;
+  /** A bare URL in running text: kept only when it resolves (a folder or file our walk leaves out may be there). */
+  loose?: boolean;
   /** For a flag: the program the command line it is written in runs (commands.ts), as written. */
   command?: string;
 }
@@ -126,7 +128,7 @@ function proseFiles(prose: string, line: number): RawReference[] {
     if (!token || !/[./]/.test(token)) continue;
     // A bare URL GitHub links by itself: ours (a blob or a page of our docs site) is a reference (resolve.ts).
     if (URL_PATTERN.test(token)) {
-      for (const ref of classifyToken(token, line, true)) if (ref.form === 'url') out.push(ref);
+      for (const ref of classifyToken(token, line, true)) if (ref.form === 'url') out.push({ ...ref, loose: true });
       continue;
     }
     for (const ref of classifyToken(token, line, true)) {

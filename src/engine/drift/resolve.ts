@@ -497,7 +497,10 @@ export function resolveReference(
   repositories: readonly string[] = [],
   near = new Neighbours(ws),
 ): Resolution[] {
-  if (ref.form === 'url') return resolveUrl(ws, ref, repositories, source);
+  if (ref.form === 'url') {
+    const resolved = resolveUrl(ws, ref, repositories, source);
+    return ref.loose ? resolved.filter((r) => r.ok) : resolved;
+  }
   // An in-page anchor names a heading of the document it is written in.
   if (ref.form === 'heading' && ref.path === undefined)
     return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];

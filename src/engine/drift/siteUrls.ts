@@ -115,29 +115,37 @@ export function sitePage(ws: Workspace, url: string, repositories: readonly stri
   const parsed = parseAddress(url);
   if (!parsed) return null;
   const hash = url.indexOf('#');
-  let fragment = hash >= 0 ? url.slice(hash + 1) || undefined : undefined;
-  for (const address of siteAddresses(ws, repositories)) {
+  const fragment = hash >= 0 ? url.slice(hash + 1) || undefined : undefined;
+  // A repository may hold several sites at one address (test fixtures' configs): the one that has the page, else the
+  // shallowest (the repository's own site).
+  const addresses = siteAddresses(ws, repositories).sort((a, b) => a.site.root.length - b.site.root.length);
+  let first: SitePage | null = null;
+  for (const address of addresses) {
     if (address.host !== parsed.host) continue;
     if (address.base && parsed.path !== address.base && !parsed.path.startsWith(`${address.base}/`)) continue;
-    let page = address.base ? parsed.path.slice(address.base.length).replace(/^\/+/, '') : parsed.path;
+    let path = address.base ? parsed.path.slice(address.base.length).replace(/^\/+/, '') : parsed.path;
+    let anchor = fragment;
     // docsify routes in the fragment: `#/guide/setup` is guide/setup.md (`?id=x` its heading).
-    if (address.site.generator === 'docsify' && fragment?.startsWith('/')) {
-      const [route, query] = fragment.slice(1).split('?');
-      page = route;
-      fragment = /(?:^|&)id=([^&]+)/.exec(query ?? '')?.[1];
+    if (address.site.generator === 'docsify' && anchor?.startsWith('/')) {
+      const [route, query] = anchor.slice(1).split('?');
+      path = route;
+      anchor = /(?:^|&)id=([^&]+)/.exec(query ?? '')?.[1];
     }
     try {
-      page = decodeURIComponent(page);
+      path = decodeURIComponent(path);
     } catch {
       // kept as written
     }
-    page = page.replace(/\/+$/, '');
-    const candidates = sourcesOf(address, page);
-    const first = page.split('/')[0];
-    if (VERSION.test(first) && page.includes('/')) candidates.push(...sourcesOf(address, page.slice(first.length + 1)));
-    return { address, candidates: [...new Set(candidates)], fragment };
+    path = path.replace(/\/+$/, '');
+    const candidates = sourcesOf(address, path);
+    const segment = path.split('/')[0];
+    if (VERSION.test(segment) && path.includes('/'))
+      candidates.push(...sourcesOf(address, path.slice(segment.length + 1)));
+    const page: SitePage = { address, candidates: [...new Set(candidates)], fragment: anchor };
+    if (page.candidates.some((p) => ws.isFile(p))) return page;
+    first ??= page;
   }
-  return null;
+  return first;
 }
 
 /** Whether the site may serve the page although no source of it is found (a generated page). */

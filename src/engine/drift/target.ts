@@ -226,6 +226,8 @@ function findSection(
   const key = anchorKey(slug);
   const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
   if (title && anchorKey(title) === key) return 'page';
+  // `#top` is the top of any page (HTML); a site's layout wraps the page in `#content`/`#main`.
+  if (key === 'top' || (rule.engine !== 'github' && (key === 'content' || key === 'main'))) return 'page';
   const headings = headingLines(lines, rule);
   const wanted = slug.toLowerCase();
   const named = headings.find((h) => headingNamed(h, wanted, key, rule));
@@ -301,6 +303,8 @@ function targetText(ws: Workspace, target: Target): string | null {
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;
+  // GitHub shows a README in a container with the id `readme`.
+  if (target.kind === 'heading' && target.symbol === 'readme' && /(^|\/)readme\.[^/]+$/i.test(target.path)) return text;
   if (target.kind === 'heading') return sectionText(text, target.symbol, slugRuleOf(ws, target.path));
   if (target.kind === 'mention') return mentionLines(text, target.symbol);
   if (target.kind === 'lines') {
