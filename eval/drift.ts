@@ -300,7 +300,7 @@ function oneTokenChanged(before: string, after: string, raw: string): boolean {
   const b = after.split(/\s+/);
   if (a.length !== b.length) return false;
   const differing = a.map((t, i) => (t === b[i] ? -1 : i)).filter((i) => i >= 0);
-  // A reference written with spaces (an embed's `cat examples/x.jsonnet`) is right when the changed token is one of its words.
+  // A reference written with spaces (an embed's `cat examples/x.jsonnet`): the changed token holds one of its words.
   const words = raw.split(/\s+/);
   return differing.length === 1 && (a[differing[0]].includes(raw) || words.some((w) => a[differing[0]].includes(w)));
 }
