@@ -300,7 +300,9 @@ function oneTokenChanged(before: string, after: string, raw: string): boolean {
   const b = after.split(/\s+/);
   if (a.length !== b.length) return false;
   const differing = a.map((t, i) => (t === b[i] ? -1 : i)).filter((i) => i >= 0);
-  return differing.length === 1 && a[differing[0]].includes(raw);
+  // A reference written with spaces (an embed's `cat examples/x.jsonnet`): the changed token holds one of its words.
+  const words = raw.split(/\s+/);
+  return differing.length === 1 && (a[differing[0]].includes(raw) || words.some((w) => a[differing[0]].includes(w)));
 }
 
 /** Applies every Update the editor would offer on the relocated findings, then checks the fixed documents. */

@@ -88,5 +88,6 @@ export { MAX_BUNDLE_CHARS } from './trust/bundleFormat';
 export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';
 export { headingSlug } from './drift/target';
+export { embedParts, rewriteEmbed } from './drift/embeds';
 export { keyFor, parseKey } from './model/keys';
 export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';

@@ -11,7 +11,17 @@ import type { RefRow } from './store';
 import { chartOf } from './helmValues';
 import { mentionCandidates } from './mention';
 import { definitionKind, kindsOf } from './symbols';
-import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
+import {
+  definitionsIn,
+  EMPTY_PRINT,
+  legacyDirHash,
+  legacyHeadingHash,
+  lineRange,
+  POD_ORDINAL,
+  renamedSection,
+  targetHash,
+  type Target,
+} from './target';
 import type { DriftState, FileStat } from './types';
 import { parentsOf, type Workspace } from './workspace';
 
@@ -141,7 +151,11 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
     return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
   const hash = targetHash(ws, target);
-  if (hash === row.fingerprint || (target.kind === 'dir' && legacyDirHash(ws, target) === row.fingerprint)) {
+  if (
+    hash === row.fingerprint ||
+    (target.kind === 'dir' && legacyDirHash(ws, target) === row.fingerprint) ||
+    (target.kind === 'heading' && legacyHeadingHash(ws, target) === row.fingerprint)
+  ) {
     return { state: 'current', new_path: null, detail: 'unchanged since it was fingerprinted', ...keep };
   }
   if (hash !== null && target.kind === 'lines') {
@@ -163,6 +177,17 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
       detail: `${describe(target)} changed since ${target.kind === 'mention' ? 'they were' : 'it was'} fingerprinted`,
       ...keep,
     };
+  }
+  // A heading renamed: its section, unchanged below it, is on the page under another id (the fix offers it).
+  if (hash === null && target.kind === 'heading' && ws.isFile(target.path)) {
+    const id = renamedSection(ws, target.path, row.fingerprint);
+    if (id && id !== target.symbol)
+      return {
+        state: 'relocated',
+        new_path: `${target.path}#${id}`,
+        detail: `heading #${target.symbol} of ${target.path} was renamed: its section is #${id} now`,
+        ...keep,
+      };
   }
   // Not at its place any more: look for it elsewhere, and say where only when one place fits —
   // copies of the same content (empty files, boilerplate) or a name defined in several files are

@@ -6,6 +6,8 @@
 import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
 import type { DocKind } from '../indexing/kinds';
 import { commandOf } from './commands';
+import { embedArguments, embedParts } from './embeds';
+import { placeholderPaths } from './patterns';
 import { FenceTracker } from './fences';
 import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
@@ -24,6 +26,8 @@ export interface RawReference {
   inBlock?: boolean;
   /** A link (deliberate) rather than a mention: unresolved, it is broken rather than dropped. */
   deliberate?: boolean;
+  /** A bare URL in running text: kept only when it resolves (a folder or file our walk leaves out may be there). */
+  loose?: boolean;
   /** For a flag: the program the command line it is written in runs (commands.ts), as written. */
   command?: string;
 }
@@ -36,7 +40,9 @@ const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
 const TOKEN_SPLIT = /[\s=,;:"'`[\]{}<>|&]+/;
 // `--name`, and single-dash long flags as Go's flag package spells them (`-upgrade-version`, `-kubeconfig`):
 // four letters or more, so `-rf` and `-it` are not taken for one.
-const FLAG = /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*|-[a-z][a-z0-9]{3,}(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
+// kingpin's flags have dotted names (`--storage.tsdb.path`).
+const FLAG =
+  /(?:^|[\s"'`(=[])(--[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*|-[a-z][a-z0-9]{3,}(?:-[a-z0-9]+)*)(?=$|[\s=,"'`)\]])/g;
 const EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,9}$/;
 const PATHISH = /^[\w.@+~-]+(?:\/[\w.@+~-]+)*\/?$/;
 const URL_PATTERN = /^https?:\/\//i;
@@ -102,6 +108,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
   if (command)
     for (const match of code.matchAll(FLAG))
       out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, command });
+  for (const pattern of placeholderPaths(code)) out.push({ raw: pattern, form: 'path', line, path: pattern, inBlock });
   for (const token of code.split(TOKEN_SPLIT)) {
     if (!token || token.startsWith('--')) continue;
     out.push(...classifyToken(token, line, inBlock));
@@ -110,7 +117,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
 }
 
 /**
- * Files named in running text ("edit values.yaml", "see docs/setup.md"): paths and file names only —
+ * Files and URLs named in running text ("edit values.yaml", "see docs/setup.md"): paths, file names and URLs —
  * prose words are not looked up as symbols (`read-only` is no key) — and kept only when they
  * resolve, as a code block's are (prose names other projects' files as often as ours).
  */
@@ -118,7 +125,12 @@ function proseFiles(prose: string, line: number): RawReference[] {
   const out: RawReference[] = [];
   for (const word of prose.split(/\s+/)) {
     const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
-    if (!token || !/[./]/.test(token) || URL_PATTERN.test(token)) continue;
+    if (!token || !/[./]/.test(token)) continue;
+    // A bare URL GitHub links by itself: ours (a blob or a page of our docs site) is a reference (resolve.ts).
+    if (URL_PATTERN.test(token)) {
+      for (const ref of classifyToken(token, line, true)) if (ref.form === 'url') out.push({ ...ref, loose: true });
+      continue;
+    }
     for (const ref of classifyToken(token, line, true)) {
       if (ref.form === 'path' || ref.form === 'filename')
         out.push({ raw: ref.raw, form: ref.form, line, path: ref.path, fragment: ref.fragment, inBlock: true });
@@ -179,6 +191,29 @@ function linkReference(target: string, line: number): RawReference | null {
   return { raw: cleaned, form: 'link', line, path: decoded, fragment, deliberate: true };
 }
 
+/** A doc tool's embed directive (embeds.ts): the file, and for a sed range its lines (`L3-L20`). */
+function embedReferences(line: string, number: number): RawReference[] {
+  return embedArguments(line).map((argument) => {
+    const { path, range } = embedParts(argument)!;
+    const fragment = range ? `L${range[0]}-L${range[1]}` : undefined;
+    return { raw: argument, form: 'embed', line: number, path, fragment, deliberate: true };
+  });
+}
+
+const HTML_TAG = /<(?:img|a|source|video|audio|embed|iframe)\b[^>]*>/gi;
+const HTML_ADDRESS = /\s(?:src|href|poster)\s*=\s*(["'])([^"'<>]*)\1/gi;
+
+/** `<img src="../img/x.png">`, `<a href="x.md">`: an address in an HTML tag, read as a link. */
+function htmlReferences(prose: string, line: number): RawReference[] {
+  const out: RawReference[] = [];
+  for (const tag of prose.matchAll(HTML_TAG))
+    for (const attribute of tag[0].matchAll(HTML_ADDRESS)) {
+      const ref = linkReference(attribute[2], line);
+      if (ref) out.push(ref);
+    }
+  return out;
+}
+
 /**
  * A release-note fragment (`releasenotes/notes/*.yaml`, as reno and Istio write them): one change
  * of the release being made, its markdown in YAML strings. Its upgrade notes are claims about the
@@ -217,7 +252,10 @@ function extractAll(text: string): RawReference[] {
     const number = i + 1;
     const kind = fences.step(line);
     if (kind === 'code') out.push(...codeReferences(line, number, true));
+    // mdox writes its directive on the fence that opens the block it fills (```go mdox-exec="cat x.go").
+    if (kind === 'open') out.push(...embedReferences(line, number));
     if (kind !== 'text') continue;
+    out.push(...embedReferences(line, number));
     const definition = REFERENCE_DEFINITION.exec(line);
     if (definition) {
       const ref = linkReference(definition[2], number);
@@ -239,7 +277,8 @@ function extractAll(text: string): RawReference[] {
     }
     for (const match of prose.matchAll(AUTOLINK))
       out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
-    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' '), number));
+    out.push(...htmlReferences(prose, number));
+    out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' ').replace(HTML_TAG, ' '), number));
   }
   return dedupe(out);
 }

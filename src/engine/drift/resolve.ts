@@ -11,6 +11,8 @@ import { RELEASE_NOTE, type RawReference } from './extract';
 import { chartOf, isValuesFile, namedChart } from './helmValues';
 import { mentionSites, Neighbours } from './mention';
 import { pagePath, pageSources, siteMayServe, siteOf, type DocSite } from './site';
+import { isPlaceholderPath, patternFiles } from './patterns';
+import { sitePage, siteServesUnseen } from './siteUrls';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
 import { basename, parentsOf, type Site, type Workspace } from './workspace';
@@ -287,6 +289,8 @@ function resolveSymbol(
   if (!sites.length) {
     if (ref.deliberate)
       return [{ ok: false, form: ref.form, detail: `${name} is not defined anywhere in the workspace` }];
+    const undeclared = undeclaredVariable(ws, ref);
+    if (undeclared) return [undeclared];
     if (!found.length) {
       const mentions = resolveMention(ws, ref, source, near);
       if (mentions.length) return mentions;
@@ -326,6 +330,26 @@ function resolveSymbol(
     form: ref.form,
     target: { path: s.path, kind: 'symbol' as const, symbol: name },
   }));
+}
+
+const terraformCache = new WeakMap<Workspace, boolean>();
+
+/**
+ * `var.region` written in a code span of prose, in a repository of Terraform, that no `variable
+ * "region"` block declares: the doc names an input the configuration no longer has. (In a code block it
+ * is as often the reader's own configuration calling the module, so only spans count.)
+ */
+function undeclaredVariable(ws: Workspace, ref: RawReference): Resolution | null {
+  const m = /^var\.([A-Za-z_][\w-]*)$/.exec(ref.symbol!);
+  if (!m || ref.inBlock || ref.form !== 'symbol') return null;
+  let terraform = terraformCache.get(ws);
+  if (terraform === undefined) terraformCache.set(ws, (terraform = ws.allFiles().some((p) => p.endsWith('.tf'))));
+  if (!terraform) return null;
+  return {
+    ok: false,
+    form: ref.form,
+    detail: `${ref.symbol} is declared by no variable "${m[1]}" block in the workspace`,
+  };
 }
 
 /**
@@ -382,7 +406,7 @@ function resolveUrl(
   source: string | null,
 ): Resolution[] {
   const m = GITHUB.exec(ref.raw) ?? RAW.exec(ref.raw);
-  if (!m) return [];
+  if (!m) return resolveSiteUrl(ws, ref, repositories);
   const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
   const ours = repositories.some((r) => r.toLowerCase() === repo);
   // A link to another project's README or LICENSE is about that project, not the file of the same name here.
@@ -428,6 +452,43 @@ function resolveUrl(
   return ours ? resolved : resolved.filter((r) => r.ok && targetHash(ws, r.target) !== null);
 }
 
+/**
+ * A URL of one of this repository's published docs sites (siteUrls.ts): the source file the page is
+ * built from, and its heading. A page no source of is broken unless the site may generate it.
+ */
+function resolveSiteUrl(ws: Workspace, ref: RawReference, repositories: readonly string[]): Resolution[] {
+  const page = sitePage(ws, ref.raw, repositories);
+  if (!page) return [];
+  const found = page.candidates.find((p) => ws.isFile(p));
+  if (found) return fileResolution(ws, found, page.fragment, 'site');
+  if (siteServesUnseen(ws, page)) return [];
+  const { site } = page.address;
+  return [
+    {
+      ok: false,
+      form: 'site',
+      detail:
+        `${ref.raw} is a page of this repository's ${site.generator} site, ` +
+        `and no source of it is in ${site.root || 'the repository root'}/`,
+    },
+  ];
+}
+
+/**
+ * A path with placeholders (patterns.ts), from the document's folder, its project or the root: watched
+ * as a pattern where files match it; matching none when first seen, it names no file of ours.
+ */
+function resolvePattern(ws: Workspace, ref: RawReference, source: string | null): Resolution[] {
+  const path = ref.path!.replace(/^\.\//, '');
+  const bases = [dirOf(source), projectRoot(ws, source), ''];
+  for (const base of [...new Set(bases)]) {
+    const pattern = joinPath(base, path);
+    if (pattern !== null && patternFiles(ws, pattern).length)
+      return [{ ok: true, form: ref.form, target: { path: pattern, kind: 'pattern', symbol: null } }];
+  }
+  return [];
+}
+
 /** `near`: the listing by folder a scan or a check shares between its documents (mention.ts). */
 export function resolveReference(
   ws: Workspace,
@@ -436,11 +497,17 @@ export function resolveReference(
   repositories: readonly string[] = [],
   near = new Neighbours(ws),
 ): Resolution[] {
-  if (ref.form === 'url') return resolveUrl(ws, ref, repositories, source);
+  if (ref.form === 'url') {
+    const resolved = resolveUrl(ws, ref, repositories, source);
+    return ref.loose ? resolved.filter((r) => r.ok) : resolved;
+  }
   // An in-page anchor names a heading of the document it is written in.
   if (ref.form === 'heading' && ref.path === undefined)
     return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
   if (ref.form === 'role') return resolveRole(ws, ref, source);
+  // An embed names its file as the tool reads it (from the document's folder or the root), never by bare name.
+  if (ref.form === 'embed') return resolvePath(ws, ref, source);
+  if (ref.path !== undefined && isPlaceholderPath(ref.path)) return resolvePattern(ws, ref, source);
   if (ref.path !== undefined) {
     if (ref.form === 'filename' || (!ref.path.includes('/') && ref.form !== 'link')) {
       const asFile = resolveFilename(ws, ref, source);

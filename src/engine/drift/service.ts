@@ -570,9 +570,9 @@ export class DriftService {
       const ws = new Workspace(this.reader);
       const candidates = this.sameContent(rows);
       checked = rows.map((row) => {
-        // A folder's fingerprint needs the workspace's listing, a walk no recall should wait for: it shows its last
-        // check.
-        if (row.target_kind === 'dir') return row;
+        // A folder's or a pattern's fingerprint needs the workspace's listing, a walk no recall should wait for:
+        // it shows its last check.
+        if (row.target_kind === 'dir' || row.target_kind === 'pattern') return row;
         const verdict = evaluateWithFinder(
           ws,
           row,

@@ -10,7 +10,7 @@
 import { basename, type Workspace } from './workspace';
 
 export interface DocSite {
-  generator: 'tech-docs' | 'mkdocs' | 'jekyll' | 'hugo' | 'docusaurus' | 'mdbook';
+  generator: 'tech-docs' | 'mkdocs' | 'jekyll' | 'hugo' | 'docusaurus' | 'mdbook' | 'docsify';
   /** Workspace-relative folder the site's URLs start at ('' for the repository root). */
   root: string;
   /** The configuration file the site was detected from. */
@@ -65,18 +65,19 @@ export function docSites(ws: Workspace): DocSite[] {
     const name = basename(path);
     const dir = dirOf(path);
     if (path === 'config/tech-docs.yml' || path.endsWith('/config/tech-docs.yml'))
-      sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source') });
+      sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source'), config: path });
     else if (/^mkdocs\.ya?ml$/.test(name)) {
       const docsDir = /^docs_dir:\s*['"]?([^'"\s#]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'docs';
       sites.push({ generator: 'mkdocs', root: join(dir, docsDir), config: path });
-    } else if (name === '_config.yml' && !/(^|\/)\.github\//.test(path)) sites.push({ generator: 'jekyll', root: dir });
+    } else if (name === '_config.yml' && !/(^|\/)\.github\//.test(path))
+      sites.push({ generator: 'jekyll', root: dir, config: path });
     else if (/^(hugo|config)\.(toml|ya?ml|json)$/.test(name) && ws.isDir(join(dir, 'content')))
-      sites.push({ generator: 'hugo', root: join(dir, 'content') });
+      sites.push({ generator: 'hugo', root: join(dir, 'content'), config: path });
     else if (/^docusaurus\.config\.(js|ts|mjs|cjs)$/.test(name))
-      sites.push({ generator: 'docusaurus', root: join(dir, 'docs') });
+      sites.push({ generator: 'docusaurus', root: join(dir, 'docs'), config: path });
     else if (name === 'book.toml') {
       const src = /^src\s*=\s*['"]([^'"]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'src';
-      sites.push({ generator: 'mdbook', root: join(dir, src) });
+      sites.push({ generator: 'mdbook', root: join(dir, src), config: path });
     }
   }
   sites.sort((a, b) => b.root.length - a.root.length);

@@ -267,7 +267,7 @@ const findDocker: Finder = (lines) => {
   return out;
 };
 
-/** Flags a program defines: argparse/commander/cobra/flag-package calls and shell `case` arms. */
+/** Flags a program defines: argparse/click/commander/cobra/pflag/kingpin/flag-package calls and shell `case` arms. */
 function findFlags(lines: string[]): SymbolDefinition[] {
   const out: SymbolDefinition[] = [];
   lines.forEach((line, i) => {
@@ -282,6 +282,13 @@ function findFlags(lines: string[]): SymbolDefinition[] {
     }
     for (const m of line.matchAll(/\.(?:Persistent)?Flags?\(\)\.\w+\((?:\s*&?[\w.]+\s*,)?\s*"([a-z][\w-]*)"/g))
       out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
+    // kingpin `app.Flag("name", …)` / `cmd.Flag(…)`, and pflag's package functions `pflag.StringP("name", …)`.
+    for (const m of line.matchAll(/(?:\.Flag|\bpflag\.\w+)\((?:\s*&[\w.]+\s*,)?\s*"([a-z][\w.-]*)"/g))
+      out.push({ name: `--${m[1]}`, start: i, end: i, kind: 'flag' });
+    // commander `.option('-n, --name <value>', …)`, `.requiredOption(…)`: every long flag its spec names.
+    for (const m of line.matchAll(/\.(?:requiredOption|option)\(\s*(["'`])([^"'`]*)\1/g))
+      for (const flag of m[2].matchAll(/(?:^|[\s,|])(--[a-z][a-z0-9-]*)/g))
+        out.push({ name: flag[1], start: i, end: i, kind: 'flag' });
     const arm = /^\s*(--[a-z][a-z0-9-]*)(?:\|[^)]*)?\)/.exec(line);
     if (arm) out.push({ name: arm[1], start: i, end: i, kind: 'flag' });
   });

@@ -6,7 +6,8 @@ import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
-import { siteOf } from './site';
+import { patternText } from './patterns';
+import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
@@ -147,60 +148,136 @@ const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
  */
 const REDCARPET_HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s*([^#\s].*?)\s*#*\s*$/;
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
-const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
+const ATTRIBUTES = /\{:?\s*([#.][^{}]*)\}\s*$/;
+const EXPLICIT_ID = /(?:^|\s)#([\w.:-]+)/;
 const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
 /** Content another file or a plugin puts into the page: snippets, includes, shortcodes, partials, directives. */
 const INCLUDES = /^\s*(--8<--|:::\s|\{%\s*include|\{\{[<%]|<%=\s*partial|\.\.\s+(include|automodule|autoclass)::)/m;
 
-/**
- * The text of the section a `#fragment` names, up to the next heading of its level or above: a
- * heading whose slug matches (headings in block quotes too), an explicit id, or the page title a
- * template fills from front matter. A page that pulls in content from elsewhere (snippets, includes,
- * directives) may hold anchors its source does not show: the whole page stands for the section.
- */
-function sectionText(text: string, slug: string, techDocs = false): string | null {
-  const lines = text.split(/\r?\n/);
-  const key = anchorKey(slug);
-  let start = -1;
-  let level = 0;
+/** A heading line of a page, with the id its publishing engine gives it. */
+interface HeadingLine {
+  line: number;
+  level: number;
+  /** The heading as the page shows it (links as their text, no tags). */
+  text: string;
+  /** The id the page's engine gives it (slugs.ts; tech-docs: TechDocsIds). */
+  id: string;
+  /** `{#id}` written after it. */
+  explicit: string | null;
+  /** How many headings above it GitHub slugs alike (GitHub's `-n`). */
+  repeat: number;
+}
+
+/** Every heading of a page outside code blocks, in order, with its engine's ids (duplicates numbered as it does). */
+function headingLines(lines: readonly string[], rule: SlugRule): HeadingLine[] {
+  const out: HeadingLine[] = [];
   const fences = new FenceTracker();
-  const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
-  if (title && anchorKey(title) === key) return text;
-  // GitHub numbers repeated headings: the second `## Beta` is `#beta-1`.
   const seen = new Map<string, number>();
-  const ids = techDocs ? new TechDocsIds() : null;
+  const techDocs = rule.engine === 'redcarpet' ? new TechDocsIds() : null;
+  const slugger = techDocs ? null : newSlugger(rule);
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
     const m = (techDocs ? REDCARPET_HEADING : HEADING).exec(lines[i]);
-    if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
-    if (start >= 0) continue;
-    if (m) {
-      const id = EXPLICIT_ID.exec(m[2]);
-      const heading = renderedHeading(m[2].replace(EXPLICIT_ID, ''));
-      const repeat = seen.get(headingSlug(heading)) ?? 0;
-      seen.set(headingSlug(heading), repeat + 1);
-      const suffix = repeat ? `-${repeat}` : '';
-      // A tech-docs page has its generator's ids (and no `-1`); the first of a heading also GitHub's slug.
-      const named = ids
-        ? anchorKey(ids.next(heading, m[1].length)) === key || (!repeat && anchorKey(heading) === key)
-        : anchorKey(heading) + (repeat ? String(repeat) : '') === key ||
-          `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
-      if (named || (id && anchorKey(id[1]) === key)) {
-        start = i;
-        level = m[1].length;
-        continue;
-      }
-    }
+    if (!m) continue;
+    // An attribute list (`{#id}`, `{: .wide }`) is no part of the text the id is made from.
+    const attributes = ATTRIBUTES.exec(m[2]);
+    const explicit = attributes ? (EXPLICIT_ID.exec(attributes[1])?.[1] ?? null) : null;
+    const source = attributes ? m[2].slice(0, attributes.index).trimEnd() : m[2];
+    const text = renderedHeading(source);
+    const repeat = seen.get(headingSlug(text)) ?? 0;
+    seen.set(headingSlug(text), repeat + 1);
+    const level = m[1].length;
+    const id = techDocs ? techDocs.next(text, level) : slugger!.next(source.trim(), text);
+    out.push({ line: i, level, text, id, explicit, repeat });
+  }
+  return out;
+}
+
+/** Whether a heading is the one an anchor names, as its engine, GitHub, or a lenient reader would have it. */
+function headingNamed(h: HeadingLine, slug: string, key: string, rule: SlugRule): boolean {
+  if (h.explicit !== null && anchorKey(h.explicit) === key) return true;
+  if (h.id === slug) return true;
+  // A tech-docs page has its generator's ids (and no `-1`); the first of a heading also GitHub's slug.
+  if (rule.engine === 'redcarpet') return anchorKey(h.id) === key || (!h.repeat && anchorKey(h.text) === key);
+  // GitHub's slug (the same page read on GitHub), and its letters and digits alone (anchorKey).
+  const suffix = h.repeat ? `-${h.repeat}` : '';
+  return anchorKey(h.text) + (h.repeat ? String(h.repeat) : '') === key || `${headingSlug(h.text)}${suffix}` === slug;
+}
+
+/** Where a section ends: the next heading of its level or above (the end of the page when none). */
+function sectionEnd(headings: readonly HeadingLine[], from: number, level: number, total: number): number {
+  return headings.find((h) => h.line > from && h.level <= level)?.line ?? total;
+}
+
+/**
+ * The lines of the section a `#fragment` names, up to the next heading of its level or above: a
+ * heading whose id matches (headings in block quotes too), an explicit id, or an HTML anchor; or the
+ * whole page for its front-matter title or a page that pulls in content from elsewhere (snippets,
+ * includes, directives), which may hold anchors its source does not show. `headed`: the section
+ * starts with its heading line.
+ */
+function findSection(
+  text: string,
+  slug: string,
+  rule: SlugRule,
+): { lines: string[]; start: number; end: number; headed: boolean } | 'page' | null {
+  const lines = text.split(/\r?\n/);
+  const key = anchorKey(slug);
+  const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
+  if (title && anchorKey(title) === key) return 'page';
+  // `#top` is the top of any page (HTML); a site's layout wraps the page in `#content`/`#main`.
+  if (key === 'top' || (rule.engine !== 'github' && (key === 'content' || key === 'main'))) return 'page';
+  const headings = headingLines(lines, rule);
+  const wanted = slug.toLowerCase();
+  const named = headings.find((h) => headingNamed(h, wanted, key, rule));
+  // An HTML anchor (`<a name="x">`, `id="x"`) above the first heading that matches is the one the link reaches.
+  const fences = new FenceTracker();
+  for (let i = 0; i < (named ? named.line : lines.length); i++) {
+    if (fences.step(lines[i]) !== 'text') continue;
     for (const a of lines[i].matchAll(HTML_ID)) {
-      if (anchorKey(a[1]) === key) {
-        start = i;
-        level = m ? m[1].length : 6;
-      }
+      if (anchorKey(a[1]) !== key) continue;
+      const level = headings.find((h) => h.line === i)?.level ?? 6;
+      return { lines, start: i, end: sectionEnd(headings, i, level, lines.length), headed: false };
     }
   }
-  if (start >= 0) return lines.slice(start).join('\n');
-  return INCLUDES.test(text) ? text : null;
+  if (named)
+    return { lines, start: named.line, end: sectionEnd(headings, named.line, named.level, lines.length), headed: true };
+  return INCLUDES.test(text) ? 'page' : null;
+}
+
+/**
+ * The text of the section a `#fragment` names, without its heading line: renaming the heading
+ * leaves it, so the section is found again under its new id (renamedSection). `withHeading`: as
+ * fingerprints were taken before (the heading line included).
+ */
+function sectionText(text: string, slug: string, rule: SlugRule, withHeading = false): string | null {
+  const found = findSection(text, slug, rule);
+  if (found === 'page') return text;
+  if (!found) return null;
+  const from = found.headed && !withHeading ? found.start + 1 : found.start;
+  return found.lines.slice(from, found.end).join('\n');
+}
+
+/** Headings per page past which a renamed section is not looked for (each is hashed). */
+const MAX_RENAMED_SEARCH = 2000;
+
+/**
+ * The id a section was renamed to: the one heading of the page whose section, below its heading line,
+ * is exactly what was fingerprinted. Null when none or several are (an empty section says nothing).
+ */
+export function renamedSection(ws: Workspace, path: string, fingerprint: string): string | null {
+  const text = ws.text(path);
+  if (text === null || fingerprint === EMPTY_PRINT) return null;
+  const lines = text.split(/\r?\n/);
+  const rule = slugRuleOf(ws, path);
+  const headings = headingLines(lines, rule);
+  if (headings.length > MAX_RENAMED_SEARCH) return null;
+  const found = headings.filter(
+    (h) =>
+      sha256(lines.slice(h.line + 1, sectionEnd(headings, h.line, h.level, lines.length)).join('\n')) === fingerprint,
+  );
+  return found.length === 1 ? (found[0].explicit ?? found[0].id) : null;
 }
 
 /** GitHub's line anchors: `L10`, `L10-L20`, `L10-20`, and with columns as permalinks write them (`L152C1-L153C1`). */
@@ -222,11 +299,13 @@ function targetText(ws: Workspace, target: Target): string | null {
     const files = ws.filesUnder(target.path);
     return files.length ? files.map(([p]) => p.slice(target.path.length + 1)).join('\n') : null;
   }
+  if (target.kind === 'pattern') return patternText(ws, target.path);
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;
-  if (target.kind === 'heading')
-    return sectionText(text, target.symbol, siteOf(ws, target.path)?.generator === 'tech-docs');
+  // GitHub shows a README in a container with the id `readme`.
+  if (target.kind === 'heading' && target.symbol === 'readme' && /(^|\/)readme\.[^/]+$/i.test(target.path)) return text;
+  if (target.kind === 'heading') return sectionText(text, target.symbol, slugRuleOf(ws, target.path));
   if (target.kind === 'mention') return mentionLines(text, target.symbol);
   if (target.kind === 'lines') {
     const range = lineRange(target.symbol);
@@ -248,6 +327,13 @@ export function targetHash(ws: Workspace, target: Target): string | null {
 export function legacyDirHash(ws: Workspace, target: Target): string | null {
   const files = ws.filesUnder(target.path);
   return files.length ? sha256(files.map(([p, s]) => `${p.slice(target.path.length + 1)} ${s.size}`).join('\n')) : null;
+}
+
+/** A section's fingerprint as stores written before renamed headings were followed took it (its heading line too). */
+export function legacyHeadingHash(ws: Workspace, target: Target): string | null {
+  const text = target.kind === 'heading' && target.symbol ? ws.text(target.path) : null;
+  const section = text === null ? null : sectionText(text, target.symbol!, slugRuleOf(ws, target.path), true);
+  return section === null ? null : sha256(section);
 }
 
 /** The fingerprint of empty text: it says nothing about where a target went. */

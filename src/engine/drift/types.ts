@@ -14,6 +14,8 @@ export type ReferenceForm =
   | 'path' // a path in a code span or code block
   | 'link' // a markdown link to a relative or root path
   | 'url' // a same-repository URL (GitHub blob/tree)
+  | 'site' // a URL of the repository's own published docs site (siteUrls.ts)
+  | 'embed' // a file a doc tool embeds (mdox, embedmd), whole or a range of its lines
   | 'published' // a link to a published page whose source has another extension
   | 'index' // an extensionless link to a folder's index page
   | 'heading' // a link to a heading anchor
@@ -27,9 +29,10 @@ export type ReferenceForm =
 
 /**
  * What a resolved reference points at; the fingerprint covers exactly this. `mention`: the lines of a
- * file beside the document that use a name nothing defines (mention.ts).
+ * file beside the document that use a name nothing defines (mention.ts); `pattern`: a path with
+ * placeholders, which holds while a file matches it (patterns.ts).
  */
-export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'none';
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'pattern' | 'none';
 
 export interface DriftFinding {
   id: string;

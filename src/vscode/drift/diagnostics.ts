@@ -220,7 +220,10 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
           action(`Re-verify ${raw} (accept the target as it is now)`, 'lore.reverifyReference', target);
         }
         // "Not about this file": a tie by name (a flag, a symbol, a bare name) a person says is wrong.
-        if (f.reference.target_path && !['link', 'url', 'heading', 'published', 'index'].includes(f.reference.form))
+        if (
+          f.reference.target_path &&
+          !['link', 'url', 'site', 'embed', 'heading', 'published', 'index'].includes(f.reference.form)
+        )
           action(`Not about ${f.reference.target_path} (untie ${raw})`, 'lore.dismissReference', target);
       }
       // Never a file that is no longer there: a gone or broken target has nothing to open.

@@ -8,6 +8,7 @@
 // command builds the WorkspaceEdit from this, and the eval applies it to real documents.
 
 import { posix } from 'node:path';
+import { embedParts, rewriteEmbed } from '../../engine';
 import type { DriftFinding } from '../contract';
 
 export interface Relink {
@@ -19,7 +20,18 @@ export interface Relink {
 }
 
 /** Forms whose text is a path (or a URL holding one): the only ones an update rewrites. */
-const PATH_FORMS = new Set(['path', 'link', 'url', 'published', 'index', 'filename', 'directory', 'heading']);
+const PATH_FORMS = new Set([
+  'path',
+  'link',
+  'url',
+  'published',
+  'index',
+  'filename',
+  'directory',
+  'heading',
+  'site',
+  'embed',
+]);
 
 /** Characters that continue a path or URL token: a match next to one is part of a longer token. */
 const TOKEN_CHAR = /[\w./~@+%#?&=:-]/;
@@ -139,6 +151,17 @@ function rewriteUrl(raw: string, oldPath: string, newPath: string): string | nul
   return null;
 }
 
+/** An embed directive's argument with its file moved and its sed range shifted (`#L5-L22`) as the target did. */
+function relinkEmbed(raw: string, oldPath: string, newPath: string, movedFragment: string, docDir: string) {
+  const parts = embedParts(raw);
+  if (!parts) return null;
+  const path = newPath === oldPath ? parts.path : rewritePath(parts.path, oldPath, newPath, docDir.replace(/^\.$/, ''));
+  if (path === null) return null;
+  const lines = /^#L(\d+)(?:-L(\d+))?$/.exec(movedFragment);
+  const range: [number, number] | undefined = lines ? [Number(lines[1]), Number(lines[2] ?? lines[1])] : undefined;
+  return rewriteEmbed(raw, path, range);
+}
+
 /** The replacement for a relocated doc reference on `lineText`, or a reason it cannot be made. */
 export function relink(finding: DriftFinding, lineText: string): Relink | { problem: string } {
   const { raw, target_path: oldPath, form } = finding.reference;
@@ -162,7 +185,14 @@ export function relink(finding: DriftFinding, lineText: string): Relink | { prob
   const newFragment = movedFragment || fragment;
   let text: string | null;
   if (form === 'url') text = rewriteUrl(raw, oldPath, newPath);
-  else if (form === 'filename' && !pathPart.includes('/')) {
+  // A published page's URL is rewritten only where its anchor moved.
+  else if (form === 'site') text = newPath === oldPath ? pathPart : null;
+  else if (form === 'embed') {
+    const embed = relinkEmbed(raw, oldPath, newPath, movedFragment, posix.dirname(finding.source.path));
+    if (embed === null || embed === raw)
+      return { problem: `${raw} cannot be rewritten to ${moved} in the form it is written: edit it by hand` };
+    return { line: Math.max(0, (finding.source.line ?? 1) - 1), start, end: start + raw.length, text: embed };
+  } else if (form === 'filename' && !pathPart.includes('/')) {
     // A bare name stays a bare name: the new name, when the file was renamed (a move alone leaves it right).
     const name = posix.basename(newPath);
     text = name === posix.basename(oldPath) ? null : name;
