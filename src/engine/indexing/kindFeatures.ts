@@ -58,9 +58,6 @@ export function proseExtension(path: string): string | null {
   return /^readme$/.test(name) ? 'none' : null;
 }
 
-const DECISIONS_FOLDER =
-  /(^|\/)(adrs?|decisions?|decision[-_]?records?|architecture[-_]?decisions?([-_]records?)?|architectural[-_]decisions?)\//;
-
 function pathFeatures(f: Features, path: string): void {
   const lower = path.toLowerCase();
   const slash = lower.lastIndexOf('/');
@@ -71,10 +68,6 @@ function pathFeatures(f: Features, path: string): void {
   if (/^\d{1,5}[-_. ]/.test(stem) || /^[a-z]{2,5}[-_ ]?\d{2,5}([-_. ]|$)/.test(stem)) add(f, 'name#numbered');
   if (/^(readme|index|_index|home|overview)$/.test(stem)) add(f, 'name#landing');
   if (/(^|[-_ ])(19|20)\d\d[-_]?[01]\d([-_]?[0-3]\d)?([-_ ]|$)/.test(stem)) add(f, 'name#dated');
-  // A numbered or dated page in a folder named for decisions (KINDS.md: "a numbered decisions
-  // folder"): one signal across the spellings (adr/, decisions/, decision-records/…), so it is not
-  // learnt as each repository's own word.
-  if ((f.has('name#numbered') || f.has('name#dated')) && DECISIONS_FOLDER.test(lower)) add(f, 'path#numbered_decision');
   const folders = slash < 0 ? [] : lower.slice(0, slash).split('/');
   add(f, `depth:${Math.min(folders.length, 4)}`);
   folders.forEach((folder, i) => {

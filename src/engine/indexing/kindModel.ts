@@ -142,7 +142,6 @@ const STRUCTURE: Record<string, string> = {
   'name#numbered': 'a numbered file name (NNNN-…)',
   'name#landing': 'a landing-page name (README, index)',
   'name#dated': 'a date in the file name',
-  'path#numbered_decision': 'a numbered page in a decisions folder',
   'pdir#numbered': 'a numbered folder',
   'dir#numbered': 'a numbered folder above it',
   'sib:count': 'how many files its folder holds',
