@@ -3,7 +3,8 @@
 // infrastructure repository (bench/docsCorpus.ts: ADRs, runbooks, guides, postmortems, READMEs of
 // 1–20 KB, Terraform, manifests, charts, Dockerfiles, workflows), with the repository's context built
 // once as the indexer builds it. Baseline in the same rounds: reading the same files from disk.
-// The prose pages (the model's) are reported on their own too. Where the blind-labelled checkouts are
+// The prose pages (the model's) are reported on their own too. Both sides are timed in process CPU
+// time (user + system), so a loaded machine does not inflate the figure. Where the blind-labelled checkouts are
 // on the machine (LORE_EVAL_REPOS, default /work/evalrepos: eval/kinds/README.md), also over every
 // labelled path of them: real repositories' files, each with its own repository's context.
 
@@ -14,7 +15,7 @@ import { classifyContextOf, classifyKind } from '../src/engine/indexing/classify
 import { definedKind } from '../src/engine/indexing/kindRules';
 import { labelledRepos, repoContext } from '../eval/kinds/dataset';
 import { docsCorpus, writeCorpus } from './docsCorpus';
-import { elapsedMs, figure, now, type Section } from './result';
+import { figure, type Section } from './result';
 
 export interface KindsBenchOptions {
   quick: boolean;
@@ -36,9 +37,9 @@ export function kindsSection(options: KindsBenchOptions): Section {
     const ctx = classifyContextOf(files.map((f) => f.path));
     const prose = files.filter((f) => !definedKind(f.path, f.text, ctx));
     const perFile = (work: () => void, count: number) => {
-      const t = now();
+      const t = process.cpuUsage();
       work();
-      return elapsedMs(t) / count;
+      return cpuMs(t) / count;
     };
     const runs = { all: [] as number[], prose: [] as number[], read: [] as number[] };
     for (let round = 0; round < options.rounds; round++) {
@@ -118,12 +119,21 @@ function realSample(
   const runs: number[] = [];
   const read: number[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    let t = now();
+    let t = process.cpuUsage();
     for (const s of sample) for (const r of s.rows) readFileSync(r.file, 'utf8');
-    read.push(elapsedMs(t) / files);
-    t = now();
+    read.push(cpuMs(t) / files);
+    t = process.cpuUsage();
     for (const s of sample) for (const r of s.rows) classifyKind(r.path, r.text, s.ctx);
-    runs.push(elapsedMs(t) / files);
+    runs.push(cpuMs(t) / files);
   }
   return { files, repositories: repos.length, runs, read };
+}
+
+/**
+ * Milliseconds of this process's CPU time (user and system) since `start`: classifying is CPU work,
+ * and on a machine shared with other jobs wall time measures the queue for a core, not the work.
+ */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
