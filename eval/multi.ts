@@ -1,16 +1,18 @@
 // `npm run eval [-- --only a,b] [--no-drift] [--no-cases] [--only-kinds] [-v]`: first the kind
 // classifier, leave one repository out over the blind labels (eval/kinds/loo.ts; `--kind-labels
 // DIR:DIR`, `--legacy-kinds` adds the old non-blind classes.tsv for development, `--baseline MODULE`
-// scores another classifier beside it); then every drift suite (eval/suites.ts) measured the same
-// way, per repository: drift cases detected with the right state, and false alarms of a scan of the
-// unmodified tree. Exit code 1 when a repository's document kinds or the pooled figure fall below
-// 0.95, or a drift suite misses a bar of issue 17.
+// scores another classifier beside it, `--kind-set dev` scores the dev repositories only and
+// `--kind-settings JSON` trains with other settings); then every drift suite (eval/suites.ts)
+// measured the same way, per repository: drift cases detected with the right state, and false alarms
+// of a scan of the unmodified tree. Exit code 1 when a repository's document kinds or the pooled
+// figure fall below 0.95, or a drift suite misses a bar of issue 17.
 
 import { parseArgs } from 'node:util';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import type { SymbolParser } from '../src/engine';
 import { labelDirs, labelledRepos } from './kinds/dataset';
 import { leaveOneOut, renderLoo, type Baseline } from './kinds/loo';
+import { DEFAULT_SETTINGS, type TrainSettings } from './kinds/trainer';
 import { evaluateDrift, readKnownBroken, scanUnmodified } from './drift';
 import { suites, type Suite } from './suites';
 import { existsSync } from 'node:fs';
@@ -39,6 +41,8 @@ async function runKinds(values: {
   baseline?: string;
   repos?: string;
   verbose?: boolean;
+  'kind-set'?: string;
+  'kind-settings'?: string;
 }): Promise<boolean> {
   const dirs = values['kind-labels'] ? values['kind-labels'].split(':').filter(Boolean) : labelDirs();
   const { repos, skipped } = labelledRepos(dirs, { legacy: values['legacy-kinds'], repos: values.repos });
@@ -47,7 +51,11 @@ async function runKinds(values: {
   if (!repos.length) return false;
   const baseline = values.baseline ? ((await import(values.baseline)) as Baseline) : undefined;
   const started = Date.now();
-  const loo = leaveOneOut(repos, { baseline });
+  // --kind-set dev scores only the dev repositories (each still trained on every other one).
+  const only = values['kind-set'] ? repos.filter((r) => r.set === values['kind-set']).map((r) => r.name) : undefined;
+  // --kind-settings '{"l2":0.001}' tries other training settings (chosen on the dev repositories only).
+  const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(values['kind-settings'] ?? '{}') as Partial<TrainSettings>) };
+  const loo = leaveOneOut(repos, { baseline, only, settings });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   console.log(
     `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,
@@ -78,6 +86,8 @@ export async function runAll(argv: string[]): Promise<number> {
       'kind-labels': { type: 'string' },
       'legacy-kinds': { type: 'boolean' },
       baseline: { type: 'string' },
+      'kind-set': { type: 'string' },
+      'kind-settings': { type: 'string' },
     },
     allowPositionals: false,
   });

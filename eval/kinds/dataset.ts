@@ -21,6 +21,11 @@ export interface LabelledRepo {
   rows: Array<{ path: string; kind: DocKind }>;
   /** Labelled paths with no file at the checkout, left out. */
   missing: string[];
+  /**
+   * Its misses or files were read while the features were changed (`"misses_read": true` in
+   * source.json): no longer held out, whatever its set, and marked so beside its figure.
+   */
+  missesRead: boolean;
 }
 
 export function labelDirs(): string[] {
@@ -68,7 +73,9 @@ export function labelledRepos(
         continue;
       }
       const sourceFile = join(dir, name, 'source.json');
-      const source = existsSync(sourceFile) ? (JSON.parse(readFileSync(sourceFile, 'utf8')) as { set?: string }) : {};
+      const source = existsSync(sourceFile)
+        ? (JSON.parse(readFileSync(sourceFile, 'utf8')) as { set?: string; misses_read?: boolean })
+        : {};
       const files = join(options.repos ?? reposDir(), name, 'files');
       if (!existsSync(files)) {
         skipped.push(`${name}: no checkout at ${files}`);
@@ -76,7 +83,7 @@ export function labelledRepos(
       }
       seen.add(name);
       const set: LabelSet = source.set === 'dev' ? 'dev' : 'held-out';
-      repos.push({ name, set, files, ...readRows(labels, files, name) });
+      repos.push({ name, set, files, missesRead: source.misses_read === true, ...readRows(labels, files, name) });
     }
   }
   if (options.legacy) {
@@ -88,6 +95,7 @@ export function labelledRepos(
         name: suite.name,
         set: 'legacy',
         files: suite.files,
+        missesRead: true,
         ...readRows(classes, suite.files, suite.name),
       });
     }

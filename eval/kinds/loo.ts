@@ -37,6 +37,8 @@ export interface Tally {
 export interface RepoResult {
   name: string;
   set: LabelSet;
+  /** Its misses were read while changing the features (source.json `misses_read`). */
+  missesRead: boolean;
   all: Tally;
   docs: Tally;
   misses: Array<{ path: string; expected: DocKind; got: DocKind; confidence: number }>;
@@ -62,7 +64,15 @@ export function leaveOneOut(
     const started = Date.now();
     const training = repos.filter((r) => r !== repo).flatMap((r) => samplesOf(files.get(r.name)!));
     const weights = trainKinds(training, options.settings ?? DEFAULT_SETTINGS);
-    const result: RepoResult = { name: repo.name, set: repo.set, all: tally(), docs: tally(), misses: [], seconds: 0 };
+    const result: RepoResult = {
+      name: repo.name,
+      set: repo.set,
+      missesRead: repo.missesRead,
+      all: tally(),
+      docs: tally(),
+      misses: [],
+      seconds: 0,
+    };
     const baselineKinds = options.baseline ? baselineOf(options.baseline, repo) : null;
     const perKind = kinds.get(repo.set) ?? kinds.set(repo.set, new Map()).get(repo.set)!;
     const count = (k: DocKind) => perKind.get(k) ?? perKind.set(k, { tp: 0, fp: 0, fn: 0 }).get(k)!;
@@ -117,9 +127,18 @@ export function renderLoo(
     for (const r of block) {
       for (const k of ['all', 'docs'] as const)
         for (const f of ['right', 'path', 'baseline', 'total'] as const) pooled[k][f] += r[k][f];
-      out.push(row(r.name, set, r.all, r.docs, b));
+      out.push(row(r.name, set, r.all, r.docs, b, r.missesRead && set === 'held-out'));
     }
     out.push(row('pooled', set, pooled.all, pooled.docs, b));
+    const read = block.filter((r) => r.missesRead);
+    if (set === 'held-out' && read.length) {
+      const unread = { all: tally(), docs: tally() };
+      for (const r of block.filter((x) => !x.missesRead))
+        for (const k of ['all', 'docs'] as const)
+          for (const f of ['right', 'path', 'baseline', 'total'] as const) unread[k][f] += r[k][f];
+      out.push(row('pooled, never read', set, unread.all, unread.docs, b));
+      out.push(`   * misses read while changing the features (${read.map((r) => r.name).join(', ')}): not held out`);
+    }
     out.push('', `per kind (${set}, pooled):  kind  precision  recall  (labelled)`);
     const perKind = kinds.get(set)!;
     for (const kind of DOC_KINDS) {
@@ -138,9 +157,10 @@ export function renderLoo(
   return out.join('\n');
 }
 
-function row(name: string, set: string, all: Tally, docs: Tally, baseline?: boolean): string {
+function row(name: string, set: string, all: Tally, docs: Tally, baseline?: boolean, read = false): string {
   return (
-    `${name.padEnd(29)} ${set.padEnd(9)} ${String(all.total).padStart(6)}  ${pct(all.right, all.total).padStart(6)}` +
+    `${name.padEnd(29)} ${(read ? `${set}*` : set).padEnd(9)} ${String(all.total).padStart(6)}` +
+    `  ${pct(all.right, all.total).padStart(6)}` +
     `  ${pct(all.path, all.total).padStart(6)}${baseline ? `  ${pct(all.baseline, all.total).padStart(6)}` : ''}` +
     `  ${String(docs.total).padStart(5)}  ${pct(docs.right, docs.total).padStart(6)}` +
     `  ${pct(docs.path, docs.total).padStart(6)}${baseline ? `  ${pct(docs.baseline, docs.total).padStart(6)}` : ''}`

@@ -91,7 +91,10 @@ function frontMatterFeatures(f: Features, lines: string[]): number {
     add(f, `fmkey:${key}`);
     if (/^(type|layout|category|categories|kind|status|tags|section|doc_type|template)$/.test(key))
       for (const t of tokens(m[2], 4)) add(f, `fm:${key}=${t}`);
-    if (key === 'title') for (const t of tokens(m[2], 10)) add(f, `title:${t}`);
+    if (key === 'title') {
+      for (const t of tokens(m[2], 10)) add(f, `title:${t}`);
+      titleFeatures(f, m[2].toLowerCase());
+    }
   }
   return end < lines.length ? end + 1 : 0;
 }
@@ -110,7 +113,11 @@ const SECTION_NAMES: Array<[string, RegExp]> = [
   ['timeline', /\btimeline\b/],
   ['impact', /\bimpact\b/],
   ['root_cause', /\broot cause|\bcauses?\b|\btrigger\b/],
-  ['action_items', /\baction items?\b|\bfollow[- ]?ups?\b|\blessons learn/],
+  ['action_items', /\baction items?\b|\bfollow[- ]?ups?\b|\bcorrective\b|\bpreventi(ve|on)\b/],
+  ['lessons', /\blessons?\b|\bwent (well|wrong|badly)\b|\bwhat went\b|\bwhere we got lucky\b/],
+  ['detection', /\bdetect(ed|ion)?\b|\bhow we found\b/],
+  ['contributing', /\bcontributing factors?\b|\bwhys\b|\broot causes? analysis\b|\brca\b/],
+  ['duration', /\bduration\b|\bdowntime\b|\bincident (summary|details)\b|\bseverity\b/],
   ['context', /\bcontext\b|\bbackground\b|\bproblem\b/],
   ['decision', /\bdecision\b|\bdecided\b/],
   ['consequences', /\bconsequences?\b|\bimplications\b|\bpros and cons\b/],
@@ -119,15 +126,23 @@ const SECTION_NAMES: Array<[string, RegExp]> = [
   ['verify', /\bverif|\brollback\b|\broll back\b|\bdiagnos|\btroubleshoot|\bescalat|\brecover/],
   ['alert', /\balerts?\b|\bsymptoms?\b|\bdiagnos/],
   ['install', /\binstall|\bgetting started\b|\bquick ?start\b|\busage\b/],
-  ['version', /^v?\d+\.\d+|\bunreleased\b|\brelease\b/],
+  ['version', /^\[?v?\d+\.\d+|\bunreleased\b|\brelease\b/],
   ['inputs', /^(inputs|outputs|requirements|providers|modules|resources)$/],
 ];
+
+/** Any section name at all: one test a heading or bold label must pass before each name is tried. */
+const ANY_SECTION = new RegExp(SECTION_NAMES.map(([, pattern]) => pattern.source).join('|'));
+
+function sectionFeatures(f: Features, lowered: string): void {
+  if (!ANY_SECTION.test(lowered)) return;
+  for (const [name, pattern] of SECTION_NAMES) if (pattern.test(lowered)) add(f, `sec:${name}`);
+}
 
 /** Sections that together make a document's shape: how many of each family it has, as one signal. */
 const SECTION_FAMILIES: Record<string, string[]> = {
   proposal: ['motivation', 'alternatives', 'goals', 'drawbacks', 'design'],
   decision: ['status', 'context', 'decision', 'consequences', 'alternatives'],
-  incident: ['timeline', 'impact', 'root_cause', 'action_items'],
+  incident: ['timeline', 'impact', 'root_cause', 'action_items', 'lessons', 'detection', 'contributing', 'duration'],
   procedure: ['steps', 'alert', 'verify'],
 };
 
@@ -161,6 +176,29 @@ interface Shape {
   headings: number;
   rfcMeta: boolean;
   generated: boolean;
+  versionHeadings: number;
+  timelineEntries: number;
+  pastTense: number;
+}
+
+/** A release's heading in a changelog: `1.2.0`, `[v1.2] - 2024-01-02`, `Version 3`, `Unreleased`. */
+const VERSION_HEADING = /^(\[?v?\d+\.\d+|\[?unreleased\b|(version|release|v)[ \t]+\d)/;
+
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+/** A date as titles write one: 2025-03-01, 2025/3/1, 1 March 2025, March 1st, 2025. */
+const TITLE_DATE = new RegExp(
+  `\\b(19|20)\\d\\d[-/.][01]?\\d[-/.][0-3]?\\d\\b|\\b[0-3]?\\d(st|nd|rd|th)?[ \\t]+${MONTH}[ \\t,]+(19|20)\\d\\d\\b` +
+    `|\\b${MONTH}[ \\t]+[0-3]?\\d(st|nd|rd|th)?,?[ \\t]+(19|20)\\d\\d\\b`,
+);
+/** A numbered record's title: `2. Use X`, `ADR 0002: …`, `KEP-1234: …`, `RFC 12 - …`. */
+const TITLE_NUMBER = /^(\d{1,5}[.:)]?[ \t]|[a-z]{2,5}[- #]?\d{1,5}\b)/;
+/** A timeline's entry: a line (or list item, table row) that opens with a time of day, maybe after a date. */
+const TIMELINE_ENTRY = /^([-*+|][ \t]*)?(\*\*|__)?((19|20)\d\d-[01]\d-[0-3]\d[ T,]*)?[0-2]?\d:[0-5]\d\b/;
+
+/** The features of a page's title (its front-matter title, else its first heading). */
+function titleFeatures(f: Features, title: string): void {
+  if (TITLE_DATE.test(title)) add(f, 'title#dated');
+  if (TITLE_NUMBER.test(title)) add(f, 'title#numbered');
 }
 
 const COMMAND =
@@ -171,16 +209,58 @@ const PROPOSAL_METADATA =
   /^[-*][ \t]+(start date|rfc pr|feature name|rfc number|pep|author|authors|created|discussions?-to)[ \t]*:/i;
 const PLACEHOLDER = /\{[A-Za-z][^{}]{2,60}\}|\[(short )?(title|name|description)[^\]]*\]|\bNNNN\b|\bYYYY-MM-DD\b/;
 
-/** Words in a line: runs of non-blank characters, counted without splitting. */
-function wordCount(line: string): number {
-  let n = 0;
+/** What one walk over a line's characters tells: its words, and which costlier tests are worth trying. */
+interface LineScan {
+  /** Runs of non-blank characters. */
+  words: number;
+  nonAscii: boolean;
+  digit: boolean;
+  /** A `{`, `[`, `NNNN` or `YYYY`: a placeholder may be there. */
+  placeholderHint: boolean;
+  /** A word told in the past tense: was, were, had, did, or a word of 5+ letters ending in -ed. */
+  pastTense: boolean;
+}
+
+const scan: LineScan = { words: 0, nonAscii: false, digit: false, placeholderHint: false, pastTense: false };
+
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/** One walk over a line (the scan object is reused: no allocation per line). */
+function scanLine(line: string): LineScan {
+  scan.words = 0;
+  scan.nonAscii = scan.digit = scan.placeholderHint = scan.pastTense = false;
   let inWord = false;
-  for (let i = 0; i < line.length; i++) {
-    const blank = line.charCodeAt(i) <= 32;
-    if (!blank && !inWord) n++;
+  let letters = 0;
+  let upperRun = 0;
+  for (let i = 0; i <= line.length; i++) {
+    const c = i < line.length ? line.charCodeAt(i) : 32;
+    const blank = c <= 32;
+    if (!blank && !inWord) scan.words++;
     inWord = !blank;
+    if (isLetter(c)) {
+      letters++;
+      upperRun = c === 78 || c === 89 ? upperRun + 1 : 0;
+      if (upperRun >= 4) scan.placeholderHint = true;
+      continue;
+    }
+    if (letters >= 3 && !scan.pastTense) scan.pastTense = isPastTense(line, i, letters);
+    letters = 0;
+    upperRun = 0;
+    if (c >= 128) scan.nonAscii = true;
+    else if (c >= 48 && c <= 57) scan.digit = true;
+    else if (c === 123 || c === 91) scan.placeholderHint = true;
   }
-  return n;
+  return scan;
+}
+
+/** Whether the word of `length` letters ending before `end` is a past-tense verb. */
+function isPastTense(line: string, end: number, length: number): boolean {
+  const last = line.charCodeAt(end - 1) | 32;
+  const before = line.charCodeAt(end - 2) | 32;
+  if (length >= 5 && last === 100 && before === 101) return true; // …ed
+  if (length !== 3 && length !== 4) return false;
+  const word = line.slice(end - length, end).toLowerCase();
+  return word === 'was' || word === 'were' || word === 'had' || word === 'did';
 }
 
 /** One pass over the lines: structure counts and heading vocabulary. */
@@ -208,6 +288,9 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
     headings: 0,
     rfcMeta: false,
     generated: false,
+    versionHeadings: 0,
+    timelineEntries: 0,
+    pastTense: 0,
   };
   let fenced = false;
   let title = '';
@@ -244,14 +327,18 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
       if (!title) {
         title = lowered;
         for (const t of tokens(lowered, 10)) add(f, `title:${t}`);
+        titleFeatures(f, lowered);
       } else for (const t of tokens(lowered, 8)) add(f, `h:${t}`);
-      for (const [name, pattern] of SECTION_NAMES) if (pattern.test(lowered)) add(f, `sec:${name}`);
+      if (VERSION_HEADING.test(lowered)) s.versionHeadings++;
+      sectionFeatures(f, lowered);
       if (isImperative(heading)) s.imperatives++;
       continue;
     }
     s.lines++;
-    s.words += wordCount(trimmed);
-    if (/[\u0080-\uffff]/.test(trimmed)) s.nonAscii++;
+    const chars = scanLine(trimmed);
+    s.words += chars.words;
+    if (chars.nonAscii) s.nonAscii++;
+    if (chars.pastTense) s.pastTense++;
     const imperative = isImperative(trimmed);
     if (imperative) s.imperatives++;
     const first = trimmed[0];
@@ -273,9 +360,12 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
       s.links += links;
       if (/^([-*+][ \t]+)?\[[^\]]*\]\([^)]*\)[ \t.]*$/.test(trimmed)) s.linkOnly++;
     }
-    if (/\d/.test(trimmed)) {
+    if (chars.digit) {
       if (/\b(19|20)\d\d-[01]\d-[0-3]\d\b/.test(trimmed)) s.dates++;
-      if (/\b[0-2]?\d:[0-5]\d\b/.test(trimmed)) s.times++;
+      if (/\b[0-2]?\d:[0-5]\d\b/.test(trimmed)) {
+        s.times++;
+        if (TIMELINE_ENTRY.test(trimmed)) s.timelineEntries++;
+      }
     }
     if (!trimmed.includes(':')) {
       // No status line, metadata list or front-matter-like key on this line.
@@ -290,12 +380,12 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
       /^(pep|author|status|type|created|post-history|title|number)[ \t]*:/i.test(trimmed)
     )
       s.rfcMeta = true;
-    if (/\{|\[(short |title|name|description)|NNNN|YYYY/.test(trimmed) && PLACEHOLDER.test(trimmed)) s.placeholders++;
+    if (chars.placeholderHint && PLACEHOLDER.test(trimmed)) s.placeholders++;
     const bold = trimmed.includes('**') ? /^([-*+][ \t]+)?\*\*([^*]{1,40})\*\*/.exec(trimmed) : null;
     if (bold) {
       s.boldLabels++;
       for (const t of tokens(bold[2], 3)) add(f, `bold:${t}`);
-      for (const [name, pattern] of SECTION_NAMES) if (pattern.test(bold[2].toLowerCase())) add(f, `sec:${name}`);
+      sectionFeatures(f, bold[2].toLowerCase());
     }
   }
   add(f, 'body:lines', scaled(s.lines));
@@ -317,6 +407,10 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
   if (s.lines) add(f, 'body:link_share', Math.min(1, s.links / s.lines));
   if (s.lines >= 2 && s.linkOnly * 10 >= s.lines * 8) add(f, 'body:link_list');
   add(f, 'body:dates', scaled(s.dates));
+  add(f, 'body:version_headings', scaled(s.versionHeadings));
+  if (s.headings >= 2 && s.versionHeadings * 2 >= s.headings) add(f, 'body:version_heading_share');
+  add(f, 'body:timeline_entries', scaled(s.timelineEntries));
+  if (s.lines) add(f, 'body:past_tense_share', s.pastTense / s.lines);
   add(f, 'body:times', scaled(s.times));
   add(f, 'body:placeholders', scaled(s.placeholders));
   add(f, 'body:bold_labels', scaled(s.boldLabels));
@@ -340,8 +434,12 @@ function conventionFeatures(f: Features, path: string, conventions: FolderConven
     if (folder.hasIndexTwin && /(^|\/)readme\.[a-z]+$/i.test(path)) add(f, 'sib:page_readme');
     // A landing name (index.md, README.md) alone in its folder with no subfolders introduces nothing:
     // a folder-per-page site's page (Hugo, Jekyll, Docusaurus), judged by its content.
-    if (/(^|\/)(readme|index|_index)(\.[a-z]+)+$/i.test(path) && folder.prose <= 2 && !folder.subfolders)
+    // Its folder's name is its name (`how-to-start/index.md` reads as `how-to-start.md`).
+    if (/(^|\/)(readme|index|_index)(\.[a-z]+)+$/i.test(path) && folder.prose <= 2 && !folder.subfolders) {
       add(f, 'sib:lone_landing');
+      const own = folderOf(path);
+      for (const t of tokens(own.slice(own.lastIndexOf('/') + 1), 8)) add(f, `name:${t}`);
+    }
   }
   for (const t of conventions.nav.get(path) ?? []) add(f, `nav:${t}`);
 }

@@ -38,18 +38,35 @@ export interface KindVerdict {
   signals: Signal[];
 }
 
+/** The weights as the dot product reads them: a map of typed rows, built once per weights object. */
+const compiled = new WeakMap<KindWeights, Map<string, Float64Array>>();
+
+function rowsOf(weights: KindWeights): Map<string, Float64Array> {
+  let rows = compiled.get(weights);
+  if (!rows) {
+    rows = new Map(Object.entries(weights.weights).map(([name, w]) => [name, Float64Array.from(w)]));
+    compiled.set(weights, rows);
+  }
+  return rows;
+}
+
 /** The class probabilities for a file's features, in the weights' class order. */
 export function probabilities(weights: KindWeights, features: Features): number[] {
-  const scores = new Array<number>(weights.classes.length).fill(0);
+  const rows = rowsOf(weights);
+  const C = weights.classes.length;
+  const scores = new Float64Array(C);
   for (const [name, value] of features) {
-    const w = weights.weights[name];
+    const w = rows.get(name);
     if (!w) continue;
-    for (let c = 0; c < scores.length; c++) scores[c] += value * w[c];
+    for (let c = 0; c < C; c++) scores[c] += value * w[c];
   }
-  const max = Math.max(...scores);
-  const exps = scores.map((s) => Math.exp(s - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((e) => e / sum);
+  let max = -Infinity;
+  for (let c = 0; c < C; c++) if (scores[c] > max) max = scores[c];
+  let sum = 0;
+  for (let c = 0; c < C; c++) sum += scores[c] = Math.exp(scores[c] - max);
+  const out = new Array<number>(C);
+  for (let c = 0; c < C; c++) out[c] = scores[c] / sum;
+  return out;
 }
 
 /** The kind, its probability and the runner-up; with `explain`, the features that decided it. */
@@ -109,6 +126,12 @@ const STRUCTURE: Record<string, string> = {
   'body:link_share': 'link density',
   'body:link_list': 'a page that is a list of links',
   'body:dates': 'dates (YYYY-MM-DD)',
+  'body:version_headings': 'headings that name a release (1.2.0, Unreleased)',
+  'body:version_heading_share': 'most headings name a release',
+  'body:timeline_entries': 'lines that open with a time of day (a timeline)',
+  'body:past_tense_share': 'told in the past tense',
+  'title#dated': 'a date in the title',
+  'title#numbered': 'a numbered title (2. …, ADR-2: …)',
   'body:times': 'times of day (a timeline)',
   'body:placeholders': 'placeholders to fill in',
   'body:bold_labels': 'bold labels opening lines',

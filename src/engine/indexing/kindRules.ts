@@ -194,18 +194,57 @@ function isPrometheusRules(text: string): boolean {
   return /^groups:/m.test(text) && /^[ \t]+(-[ \t]+)?(alert|record):/m.test(text) && /^[ \t]+expr:/m.test(text);
 }
 
+/**
+ * CI systems' pipeline files by the names each system reads them under (KINDS.md's `ci`): GitHub
+ * Actions, GitLab CI (and the files a `.gitlab-ci.yml` includes), CircleCI, Buildkite, Azure
+ * Pipelines, Travis, Bitbucket, Drone, Woodpecker, Cloud Build.
+ */
+const PIPELINE_FILE_NAME =
+  /^(\.gitlab-ci|[^/]+\.gitlab-ci|azure-pipelines(-[^/]*)?|\.travis|bitbucket-pipelines|cloudbuild|\.drone|\.woodpecker)\.ya?ml$/;
+const PIPELINE_FOLDER =
+  /(^|\/)(\.github\/workflows|\.circleci|\.buildkite|\.gitlab\/ci|\.woodpecker|\.tekton|\.azure-pipelines)\//;
+
+/** Tekton's pipeline resources (Pipeline, Task, their runs) and triggers: KINDS.md names Tekton as `ci`. */
+const TEKTON = /^apiVersion:[ \t]*["']?(triggers\.)?tekton\.dev\//m;
+
+/**
+ * A pipeline by its shape, wherever it is kept (a template a pipeline includes, an orb's command):
+ * a top-level list of steps, jobs or stages whose first item is a CI system's step (`- script:`,
+ * `- task:`, `- run:`, `- command:`, `- checkout`, `- job:`, `- stage:`…); a GitLab CI job (a
+ * top-level key whose body has a `script:` and a `stage:`, `extends:`, `image:`, `rules:` or
+ * `needs:`); a CircleCI config (`version: 2.1` with jobs, workflows or orbs); a Drone pipeline.
+ */
+const STEP_LIST =
+  /^(steps|jobs|stages):[ \t]*\r?\n([ \t]*#[^\n]*\n|[ \t]*\r?\n)*[ \t]*-[ \t]+(script|task|bash|pwsh|powershell|template|checkout|job|stage|deployment|command|commands|label|wait|block|trigger|run|plugins|publish|download|group)\b/m;
+const GITLAB_JOB_SCRIPT = /^[ \t]{2,}(script|before_script|after_script):/m;
+const GITLAB_JOB_KEY = /^[ \t]{2,}(stage|extends|image|rules|needs|only|except|artifacts|services|environment):/m;
+
+function isPipelineShape(text: string): boolean {
+  if (STEP_LIST.test(text)) return true;
+  if (/^stages:/m.test(text) && GITLAB_JOB_SCRIPT.test(text)) return true;
+  if (/^[.\w][\w .:/-]*:[ \t]*$/m.test(text) && GITLAB_JOB_SCRIPT.test(text) && GITLAB_JOB_KEY.test(text)) {
+    // A play or a task list is Ansible (`script:` is one of its modules), never a GitLab job.
+    if (!/^-[ \t]/m.test(text)) return true;
+  }
+  if (/^version:[ \t]*["']?2\.1\b/m.test(text) && /^(jobs|workflows|orbs|commands|executors):/m.test(text)) return true;
+  return /^kind:[ \t]*pipeline[ \t]*$/m.test(text) && /^steps:/m.test(text);
+}
+
+/** Whether a YAML file is a pipeline definition (KINDS.md's `ci`) by its name, its folder or its API. */
+function isPipelineYaml(lower: string, lname: string, text: string): boolean {
+  return (
+    PIPELINE_FOLDER.test(lower) ||
+    PIPELINE_FILE_NAME.test(lname) ||
+    lname === '@orb.yml' ||
+    isGitHubAction(lname, text) ||
+    TEKTON.test(text)
+  );
+}
+
 function classifyYaml(path: string, name: string, text: string, ctx: RuleContext): DocKind {
   const lower = path.toLowerCase();
   const lname = name.toLowerCase();
-  if (
-    /(^|\/)\.github\/workflows\//.test(lower) ||
-    /^\.gitlab-ci\.ya?ml$|^azure-pipelines\.ya?ml$|^\.travis\.ya?ml$|^bitbucket-pipelines\.ya?ml$|^cloudbuild\.ya?ml$/.test(
-      lname,
-    ) ||
-    /(^|\/)\.(circleci|buildkite)\//.test(lower) ||
-    isGitHubAction(lname, text)
-  )
-    return 'ci';
+  if (isPipelineYaml(lower, lname, text)) return 'ci';
   if (/(^|\/)\.github\/(issue_template|discussion_template)\//.test(lower))
     return lname.startsWith('config.') ? 'config' : 'other';
   if (TEMPLATE_FOLDER.test(lower) || /(^|[-_.])template$/.test(lname.replace(/\.ya?ml$/, ''))) return 'other';
@@ -222,8 +261,10 @@ function classifyYaml(path: string, name: string, text: string, ctx: RuleContext
   )
     return 'helm';
   if (inChart(path, ctx) && /^(chart|requirements)\.ya?ml$/.test(lname)) return 'helm';
-  // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not).
+  // Concourse pipelines and tasks; GitHub-style workflows outside .github (templated or not); the
+  // pipelines other systems include from elsewhere (a manifest is never one: Argo's have scripts).
   if (
+    (isPipelineShape(text) && !isManifest(text)) ||
     (/^jobs:/m.test(text) && /^[ \t]*-?[ \t]*plan:/m.test(text)) ||
     (/^platform:/m.test(text) && /^run:/m.test(text)) ||
     (/^on:/m.test(text) && /^jobs:/m.test(text) && /runs-on:/.test(text))
@@ -279,7 +320,13 @@ export interface Definition {
 
 const PROSE_DEFINITIONS: Array<[RegExp, DocKind, string]> = [
   [/(^|\/)(license|licence|copying|notice)([-_.][^/]*)?$/, 'other', 'a licence file'],
-  [/(^|\/)(changelog|changes|history|releases?|release[-_ ]?notes)(\.[^/]*)?$/, 'changelog', 'a changelog by name'],
+  // KINDS.md names them: CHANGELOG, CHANGES, HISTORY, NEWS, release notes, also per version
+  // (CHANGELOG-1.29.md). RELEASE.md is left to the model: it is as often the release process (a guide).
+  [
+    /(^|\/)(changelog|changes|history|news|releases|release[-_ ]?notes)(([-_]?v?\d|\.)[^/]*)?$/,
+    'changelog',
+    'a changelog by name',
+  ],
   [
     /(^|\/)\.github\/(issue_template|pull_request_template|discussion_template)/,
     'other',
@@ -321,6 +368,20 @@ const RULE_REASONS: Record<DocKind, string> = {
   other: 'a file none of the definitions covers (data, a licence, a template)',
 };
 
+/**
+ * A Jenkins pipeline: a Jenkinsfile however named (`Jenkinsfile.release`, `deploy.jenkinsfile`), or
+ * Groovy that declares one (`pipeline {` with its stages, or a scripted `node { stage(…) }`).
+ */
+function isJenkinsPipeline(lname: string, ext: string, text: string): boolean {
+  if (/^jenkinsfile([-_.][^/]*)?$|[-_.]jenkinsfile$/.test(lname)) return true;
+  if (ext !== 'groovy' && ext !== 'jenkins') return false;
+  if (ext === 'jenkins') return true;
+  return (
+    (/^[ \t]*pipeline[ \t]*\{/m.test(text) && /^[ \t]*stages[ \t]*\{/m.test(text)) ||
+    (/^[ \t]*node[ \t]*(\([^)\n]{0,200}\))?[ \t]*\{/m.test(text) && /^[ \t]*stage[ \t]*\(/m.test(text))
+  );
+}
+
 /** The definitions for files that are not prose pages. */
 function ruleKind(path: string, text: string, ctx: RuleContext): DocKind {
   const name = baseName(path);
@@ -331,7 +392,9 @@ function ruleKind(path: string, text: string, ctx: RuleContext): DocKind {
   if (lname === 'dockerfile' || lname.startsWith('dockerfile.') || ext === 'dockerfile' || lname === 'containerfile')
     return 'dockerfile';
   if (/^(license|licence|copying|notice)([-_.]|$)/.test(lname)) return 'other';
-  if (lname === 'jenkinsfile') return 'ci';
+  // A plain-text changelog (NEWS, CHANGES, HISTORY.txt): the same definition as a Markdown one.
+  if (/^(changelog|changes|history|news|releases|release[-_ ]?notes)(\.txt)?$/.test(lname)) return 'changelog';
+  if (isJenkinsPipeline(lname, ext, text)) return 'ci';
   if (ext === 'tf' || ext === 'tfvars') return 'terraform';
   // HCL is Terraform (or Terragrunt) only with its blocks; .tflint.hcl, Packer and bake files are tool config.
   if (ext === 'hcl')

@@ -73,8 +73,12 @@ describe('workspace index', () => {
   });
 
   // A known miss of the learned kind model (issue 23): this short incident write-up (a summary, a
-  // timeline, a root cause, action items; 40 words) is judged `other`. Kept as the expectation
-  // KINDS.md gives, to pass once the model learns short postmortems.
+  // timeline, a root cause, action items; 40 words) is judged `other` (0.80; postmortem 0.09, the
+  // runner-up). KINDS.md says postmortem, so the expectation stays. Its incident signals (dated title,
+  // timeline entries, the incident sections, past tense) all count for postmortem; what outweighs
+  // them is the model's prior for `other` among prose pages and brevity (body:short, few lines):
+  // every blind-labelled postmortem the model learnt from is a long write-up. Skipped, not changed,
+  // until the labels hold short ones.
   it.skip('classifies a short incident write-up as a postmortem', async () => {
     await drain(engine, root);
     const kind = db.get<{ kind: string }>('SELECT kind FROM docs WHERE path = ?', [

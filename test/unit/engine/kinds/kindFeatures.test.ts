@@ -81,6 +81,40 @@ describe('kind features', () => {
     assert.ok(f.has('nav:operations') && f.has('nav:summary'));
   });
 
+  it('reads an incident write-up: a dated title, timeline entries, past tense, the incident sections', () => {
+    const f = features(
+      'docs/incidents/queue.md',
+      '# Job queue outage, 1 March 2025\n\n## Timeline\n\n- 10:02 primary failover\n- **10:40** workers restarted\n' +
+        '| 11:05 | all clear |\n\n## What went well\n\nThe alert fired.\n\n## Detection\n\nWe noticed it.\n' +
+        '## Contributing factors\n\nNone.\n',
+    );
+    assert.ok(f.has('title#dated'));
+    for (const name of ['sec:timeline', 'sec:lessons', 'sec:detection', 'sec:contributing'])
+      assert.ok(f.has(name), name);
+    assert.equal(f.get('family:incident'), 2);
+    assert.ok(f.get('body:timeline_entries')! > 0.7, 'three lines open with a time of day');
+    assert.ok(f.get('body:past_tense_share')! >= 0.5);
+    for (const title of ['2025-03-01: queue outage', 'Outage on March 1st, 2025', 'Outage 2025/3/1'])
+      assert.ok(features('x.md', `# ${title}\n`).has('title#dated'), title);
+    const present = features('docs/guide.md', '# Queues\n\nThe queue runs jobs at 10:00 each day.\n');
+    assert.ok(!present.has('title#dated') && !present.get('body:timeline_entries'));
+    assert.equal(present.get('body:past_tense_share'), 0);
+  });
+
+  it('counts release headings (a changelog) and numbered titles (a record)', () => {
+    const log = features('docs/log.md', '# Log\n## [1.2.0] - 2024-01-02\n## v1.1\n## Version 1.0\n## Unreleased\n');
+    assert.ok(log.get('body:version_headings')! > 1 && log.has('body:version_heading_share') && log.has('sec:version'));
+    assert.ok(!features('docs/x.md', '# X\n## Usage\n## Install\n').get('body:version_headings'));
+    for (const title of ['2. Use X', 'ADR-0002: Use X', 'KEP 1234 - Things'])
+      assert.ok(features('x.md', `# ${title}\n`).has('title#numbered'), title);
+    assert.ok(!features('x.md', '# Use X\n').has('title#numbered'));
+  });
+
+  it("names a folder-per-page site's page by its folder", () => {
+    const f = features('docs/how-to-start/index.md', '# Start\n', ['docs/how-to-start/index.md']);
+    assert.ok(f.has('name:start') && f.has('sib:lone_landing'));
+  });
+
   it('folds numbers and drops stop words from tokens', () => {
     assert.deepEqual(tokens('How to Restore the DB-2024 backup of v2'), ['restore', 'db', '#', 'backup', 'v#']);
   });

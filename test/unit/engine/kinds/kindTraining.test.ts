@@ -119,4 +119,15 @@ describe('kind model: training and inference', function () {
     assert.doesNotMatch(report, /miss gamma/);
     assert.match(report, /held-out:/);
   });
+
+  it('marks a held-out repository whose misses were read (source.json misses_read) beside its figure', () => {
+    const { repos } = dataset();
+    const clean = renderLoo(leaveOneOut(repos));
+    assert.match(clean, /^gamma +held-out +8 /m);
+    assert.doesNotMatch(clean, /misses read/);
+    const read = renderLoo(leaveOneOut(repos.map((r) => (r.name === 'gamma' ? { ...r, missesRead: true } : r))));
+    assert.match(read, /^gamma +held-out\* +8 /m);
+    assert.match(read, /\* misses read while changing the features \(gamma\): not held out/);
+    assert.match(read, /^pooled, never read +held-out +0 /m);
+  });
 });
