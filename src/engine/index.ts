@@ -87,6 +87,7 @@ export { keyIdOf, type Refusal } from './trust/integrity';
 export { MAX_BUNDLE_CHARS } from './trust/bundleFormat';
 export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';
-export { headingSlug } from './drift/target';
+export { headingSlug } from './text/slug';
+export { markdownHeadings, type PageHeading } from './text/headings';
 export { keyFor, parseKey } from './model/keys';
 export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';

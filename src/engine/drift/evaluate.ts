@@ -14,6 +14,7 @@ import { definitionKind, kindsOf } from './symbols';
 import { definitionsIn, EMPTY_PRINT, legacyDirHash, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { DriftState, FileStat } from './types';
 import { parentsOf, type Workspace } from './workspace';
+import { baseName } from '../text/paths';
 
 export interface RefVerdict {
   state: DriftState;
@@ -110,7 +111,7 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
 
 /** The language a definition is written in, by extension family (`.tf`/`.tf.json`, `.yaml`/`.yml`...). */
 function languageOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const name = baseName(path).toLowerCase();
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
   const families: Record<string, string> = {
     yml: 'yaml',

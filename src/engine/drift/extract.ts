@@ -6,7 +6,7 @@
 import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
 import type { DocKind } from '../indexing/kinds';
 import { commandOf } from './commands';
-import { FenceTracker } from './fences';
+import { FenceTracker } from '../text/fences';
 import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
 

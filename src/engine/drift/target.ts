@@ -3,7 +3,9 @@
 // markdown section under a heading, a range of lines, or the lines of a file that use a name (mention.ts).
 
 import { sha256 } from '../trust/digest';
-import { FenceTracker } from './fences';
+import { FenceTracker } from '../text/fences';
+import { atxHeading } from '../text/headings';
+import { headingSlug, renderedHeading } from '../text/slug';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
 import { siteOf } from './site';
@@ -44,38 +46,6 @@ export function definitionsIn(ws: Workspace, path: string, name: string, finder?
     const pod = POD_ORDINAL.exec(name);
     return pod ? defs.filter((d) => d.name === pod[1] && d.kind === 'resource' && d.workload === 'StatefulSet') : [];
   });
-}
-
-/** Headings longer than this are slugged as written (see renderedHeading). */
-const MAX_RENDERED_HEADING = 1000;
-
-/**
- * A heading's text as the page shows it: a link shows its text (`[Loss of data](https://…)` is
- * "Loss of data"), an image and HTML tags nothing. GitHub and the generators slug this, not the source.
- */
-function renderedHeading(heading: string): string {
-  // A line this long is no heading anyone links to; rendering it would rescan it from every `[` and `<`.
-  if (heading.length > MAX_RENDERED_HEADING) return heading;
-  // Code spans are shown as written (`Future<Output = T>` is no tag); the text between them is rendered.
-  return heading
-    .split(/(`+[^`]*`+)/)
-    .map((part, i) =>
-      i % 2
-        ? part
-        : part
-            .replace(/!\[(?:[^\]\\]|\\.)*\](?:\([^)]*\)|\[[^\]]*\])/g, '')
-            .replace(/\[((?:[^\]\\]|\\.)*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
-            .replace(/<\/?[a-z][^>]*>/gi, ''),
-    )
-    .join('');
-}
-
-export function headingSlug(heading: string): string {
-  return renderedHeading(heading)
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 }
 
 /**
@@ -140,12 +110,6 @@ export class TechDocsIds {
   }
 }
 
-const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
-/**
- * Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is built
- * without `space_after_headers`. GitHub and CommonMark engines do not.
- */
-const REDCARPET_HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s*([^#\s].*?)\s*#*\s*$/;
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
 const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
 const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
@@ -172,30 +136,32 @@ function sectionText(text: string, slug: string, techDocs = false): string | nul
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
-    const m = (techDocs ? REDCARPET_HEADING : HEADING).exec(lines[i]);
-    if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
+    // Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is
+    // built without `space_after_headers`. GitHub and CommonMark engines do not.
+    const h = atxHeading(lines[i], { indented: true, blank: !techDocs, spaceless: techDocs });
+    if (h && start >= 0 && h.level <= level) return lines.slice(start, i).join('\n');
     if (start >= 0) continue;
-    if (m) {
-      const id = EXPLICIT_ID.exec(m[2]);
-      const heading = renderedHeading(m[2].replace(EXPLICIT_ID, ''));
+    if (h) {
+      const id = EXPLICIT_ID.exec(h.text);
+      const heading = renderedHeading(h.text.replace(EXPLICIT_ID, ''));
       const repeat = seen.get(headingSlug(heading)) ?? 0;
       seen.set(headingSlug(heading), repeat + 1);
       const suffix = repeat ? `-${repeat}` : '';
       // A tech-docs page has its generator's ids (and no `-1`); the first of a heading also GitHub's slug.
       const named = ids
-        ? anchorKey(ids.next(heading, m[1].length)) === key || (!repeat && anchorKey(heading) === key)
+        ? anchorKey(ids.next(heading, h.level)) === key || (!repeat && anchorKey(heading) === key)
         : anchorKey(heading) + (repeat ? String(repeat) : '') === key ||
           `${headingSlug(heading)}${suffix}` === slug.toLowerCase();
       if (named || (id && anchorKey(id[1]) === key)) {
         start = i;
-        level = m[1].length;
+        level = h.level;
         continue;
       }
     }
     for (const a of lines[i].matchAll(HTML_ID)) {
       if (anchorKey(a[1]) === key) {
         start = i;
-        level = m ? m[1].length : 6;
+        level = h ? h.level : 6;
       }
     }
   }
