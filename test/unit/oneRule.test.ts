@@ -19,7 +19,7 @@ const RULES: Array<[RegExp, string, string]> = [
   [
     /UPDATE memories SET[^'"`]*\bstatus\s*=/,
     '',
-    'a status written by SQL (memory/state.ts writeStatus signs every change)',
+    'a status written by SQL (record/state.ts writeStatus signs every change)',
   ],
   [/UPDATE memories SET is_current = 0/, 'engine/memory/save.ts', 'archiving the current version'],
   [/provenance: \{ source: p\.source/, '', 'a hand-written rebuild of a record as remember input'],

@@ -5,7 +5,7 @@
 // document names the name, not the file. A file whose stat is
 // the one last checked is not read again, which keeps a per-save check to the files it names.
 
-import { sha256 } from '../trust/digest';
+import { sha256 } from '../model/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
 import { chartOf } from './helmValues';

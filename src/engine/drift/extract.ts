@@ -3,8 +3,9 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
-import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
-import type { DocKind } from '../indexing/kinds';
+import { classify } from '../indexing/classify';
+import { hasPlaceholders, isTemplateDocument } from '../text/templates';
+import type { DocKind } from '../model/kinds';
 import { commandOf } from './commands';
 import { FenceTracker } from '../text/fences';
 import { LINE_ANCHOR } from './target';

@@ -2,7 +2,7 @@
 // (every definition of that name in the file, so an edit elsewhere in the file does not count), a
 // markdown section under a heading, a range of lines, or the lines of a file that use a name (mention.ts).
 
-import { sha256 } from '../trust/digest';
+import { sha256 } from '../model/digest';
 import { FenceTracker } from '../text/fences';
 import { atxHeading } from '../text/headings';
 import { headingSlug, renderedHeading } from '../text/slug';

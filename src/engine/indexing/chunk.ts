@@ -3,8 +3,8 @@
 // bounded so one long section never becomes one huge embedding.
 
 import { atxHeading, atxHeadings } from '../text/headings';
-import type { DocKind } from './kinds';
-import { PROSE_KINDS } from './kinds';
+import type { DocKind } from '../model/kinds';
+import { PROSE_KINDS } from '../model/kinds';
 import { baseName } from '../text/paths';
 import { FenceTracker } from '../text/fences';
 import { frontMatter } from '../text/frontMatter';

@@ -6,7 +6,7 @@
 // indentation with [ \t], never \s: `^\s*` would run on across blank lines from every line start,
 // quadratic on a file of newlines.
 
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 import { ancestors, baseName, dirName, extension } from '../text/paths';
 
 export interface RuleContext {

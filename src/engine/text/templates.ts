@@ -2,8 +2,8 @@
 // in): drift reads no references from one. The kind model learns templates as `other` from its own
 // signals; this is the drift side's test, kept as it was.
 
-import { atxHeadings } from '../text/headings';
-import { baseName } from '../text/paths';
+import { atxHeadings } from './headings';
+import { baseName } from './paths';
 
 function headings(text: string): string[] {
   return atxHeadings(text).map((h) => h.text.toLowerCase());
