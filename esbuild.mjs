@@ -57,7 +57,7 @@ const builtinImports = {
     }));
   },
 };
-// secretlint's preset (src/engine/trust/maintainedRules.ts) imports node:fs, node:path and node-forge
+// secretlint's preset (src/engine/model/maintainedRules.ts) imports node:fs, node:path and node-forge
 // lazily, only to read a .p12 file from disk by its path: Lore hands it text, never a .p12 path, so
 // that branch is cut (and node-forge, 870 KB, stays out of the bundle).
 const SECRETLINT_P12_IMPORT = /\bimport\('(?:node:fs|node:path|\.\/index-[A-Za-z0-9_-]+\.js)'\)/g;

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../src/engine';
-import { ftsQuery } from '../src/engine/search/text';
+import { ftsQuery } from '../src/engine/text/words';
 import { chartRootsOf, classify } from '../src/engine/indexing/classify';
 import { chunkDocument } from '../src/engine/indexing/chunk';
 import { runIndex } from '../src/host/engineApi';

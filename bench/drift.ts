@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Engine } from '../src/engine';
-import { sha256 } from '../src/engine/trust/digest';
+import { sha256 } from '../src/engine/model/digest';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { DiskWorkspaceReader } from '../src/host/workspaceReader';
 import { prng } from '../scripts/prng';

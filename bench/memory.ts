@@ -5,9 +5,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine, type Actor } from '../src/engine';
-import { findResemblingDeadEnds } from '../src/engine/search/deadEnds';
-import { IntegrityChecker } from '../src/engine/trust/integrity';
-import { ftsQuery } from '../src/engine/search/text';
+import { findResemblingDeadEnds } from '../src/engine/record/deadEnds';
+import { IntegrityChecker } from '../src/engine/record/integrity';
+import { ftsQuery } from '../src/engine/text/words';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { Corpus } from './corpus';
 

@@ -24,7 +24,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ftsQuery, terms } from '../src/engine/search/text';
+import { ftsQuery, terms } from '../src/engine/text/words';
 import { Corpus } from './corpus';
 import { BenchStore, RECALL_FETCH, RECALL_SQL, distribution, makeQueries, median } from './memory';
 

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { prng } from '../scripts/prng';
 import { storeVector } from '../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../src/engine/indexing/indexer';
-import { centreFor, VectorCache } from '../src/engine/search/vectors';
+import { centreFor, VectorCache } from '../src/engine/record/vectors';
 import { runIndex } from '../src/host/engineApi';
 import { createTransformersEmbedder, isEmbedderUnavailable } from '../src/host/embed/transformersEmbedder';
 import { openStore } from '../src/host/openStore';

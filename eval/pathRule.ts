@@ -2,7 +2,7 @@
 // rule a person would write in a minute (folder names, file names, extensions). The evaluation
 // prints its accuracy next to the classifier's so a content rule that scores below it shows.
 
-import type { DocKind } from '../src/engine/indexing/kinds';
+import type { DocKind } from '../src/engine/model/kinds';
 
 export function pathOnlyKind(path: string): DocKind {
   const lower = path.toLowerCase();

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { discoveryMatcher } from '../../src/engine/indexing/discovery';
 import { classifyContextOf, navFilesOf, type ClassifyContext } from '../../src/engine/indexing/classify';
-import { DOC_KINDS, type DocKind } from '../../src/engine/indexing/kinds';
+import { DOC_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { suites } from '../suites';
 
 export type LabelSet = 'dev' | 'held-out' | 'legacy';

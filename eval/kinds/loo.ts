@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { predictKind } from '../../src/engine/indexing/kindModel';
-import { DOC_KINDS, PROSE_KINDS, type DocKind } from '../../src/engine/indexing/kinds';
+import { DOC_KINDS, PROSE_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { pathOnlyKind } from '../pathRule';
 import { repoContext, type LabelledRepo, type LabelSet } from './dataset';
 import {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { definedKind } from '../../src/engine/indexing/kindRules';
 import { kindFeatures, READ_LIMIT, type Features } from '../../src/engine/indexing/kindFeatures';
 import type { KindWeights } from '../../src/engine/indexing/kindModel';
-import { DOC_KINDS, type DocKind } from '../../src/engine/indexing/kinds';
+import { DOC_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { repoContext, type LabelledRepo } from './dataset';
 
 export interface Sample {

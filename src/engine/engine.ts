@@ -5,9 +5,14 @@ import { randomUUID } from 'node:crypto';
 import type { MemorySummary, RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
-import type { EngineContext } from './context';
-import { sealEveryRow } from './memory/state';
-import { checkClaimedSource } from './memory/sourcePolicy';
+import type { EngineContext, RecordHooks } from './context';
+import { openableAnchors } from './drift/anchor';
+import { deleteSource } from './drift/store';
+import { findContradictions } from './search/contradictions';
+import { dropDeadEndCache, findResemblingDeadEnds } from './record/deadEnds';
+import { forgetInboxItems } from './steward/inbox';
+import { sealEveryRow } from './record/state';
+import { checkClaimedSource } from './record/sourcePolicy';
 import { forget, type ForgetReceipt } from './memory/forget';
 import {
   promote,
@@ -37,13 +42,13 @@ import { countPending, indexCounts, type IndexCounts } from './indexing/docStore
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
 import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrections';
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
-import { VectorCache } from './search/vectors';
+import { VectorCache } from './record/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
-import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './trust/audit';
-import { ephemeralSigner, IntegrityChecker, type Refusal } from './trust/integrity';
-import type { MemoryRow } from './store/memoryRows';
-import type { Signer } from './trust/signatures';
-import { annotateGet, annotateRecall, type WithDrift } from './drift/annotate';
+import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './record/audit';
+import { ephemeralSigner, IntegrityChecker, type Refusal } from './record/integrity';
+import type { MemoryRow } from './record/rows';
+import type { Signer } from './record/signatures';
+import { annotateGet, annotateRecall, type WithDrift } from './annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
 import { anchoredMemories, type AnchoredInput } from './memory/anchored';
@@ -57,9 +62,9 @@ import {
   type ExportOptions,
   type ImportOptions,
   type ImportResult,
-} from './trust/bundle';
-import type { Bundle } from './trust/bundleFormat';
-import { distrustAuthor, trustAuthor, trustList, type AuthorInfo, type TrustList } from './trust/trustedKeys';
+} from './team/bundle';
+import type { Bundle } from './team/bundleFormat';
+import { distrustAuthor, trustAuthor, trustList, type AuthorInfo, type TrustList } from './team/trustedKeys';
 import { canonicalize, type CanonicalizeOptions, type CanonicalizeResult } from './team/canonicalize';
 import type { RepoFiles } from './team/repoFiles';
 import { DRIFTED_STATES, driftByMemory, type DriftSignal } from './steward/driftSignal';
@@ -106,6 +111,29 @@ export interface StoreStats {
   audit_events: number;
 }
 
+/**
+ * The features' reactions to a record, in one list: memory calls these and never a sibling. A save
+ * is warned by search's dead ends and contradictions; a forget drops the steward's Inbox items,
+ * search's dead-end cache and drift's references; a summary says whether drift can open what the
+ * record names. Drift's fingerprints of what was written are taken by Engine.writes().
+ */
+export const recordHooks: RecordHooks = {
+  opens: (memory) => openableAnchors(memory).length > 0,
+  saving: (ctx, input) => ({
+    dead_ends:
+      input.type === 'dead_end'
+        ? []
+        : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key),
+    contradictions: findContradictions(ctx, input),
+  }),
+  forgotten: (ctx, key) => {
+    dropDeadEndCache(ctx.storeId);
+    forgetInboxItems(ctx.db, key);
+    // The record's references (its anchors and links, as written) are its text too.
+    deleteSource(ctx.db, 'memory', key);
+  },
+};
+
 export class Engine {
   private readonly ctx: EngineContext;
   private readonly vectors = new VectorCache();
@@ -132,6 +160,7 @@ export class Engine {
       storeId,
       signer,
       integrity: new IntegrityChecker({ db: options.db, storeId }),
+      hooks: recordHooks,
     };
     this.embedder = options.embedder;
     this.embedderProblem = options.embedder ? null : (options.embedderProblem ?? 'no embedding model configured');

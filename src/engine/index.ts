@@ -3,7 +3,7 @@
 export { Engine, SCHEMA_VERSION, type EngineOptions, type IndexStatus, type StoreStats } from './engine';
 export type { Embedder, EmbedderUnavailable } from './embed/embedder';
 export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary } from './indexing/indexer';
-export { DOC_KINDS, type DocKind } from './indexing/kinds';
+export { DOC_KINDS, type DocKind } from './model/kinds';
 export type { DocSummary, ListDocsInput, ListDocsResult } from './indexing/docList';
 export { classify, chartRootsOf } from './indexing/classify';
 export { explainKind, renderKindExplanation, type KindExplanation } from './indexing/explainKind';
@@ -37,8 +37,8 @@ export {
   type VerificationState,
   type RelatedRecord,
 } from './search/verification';
-export type { AuditCheckpoint, AuditVerdict } from './trust/audit';
-export { findSecrets, SECRET_RULES } from './trust/secretRules';
+export type { AuditCheckpoint, AuditVerdict } from './record/audit';
+export { findSecrets, SECRET_RULES } from './model/secretRules';
 export { redact } from './indexing/redact';
 export {
   INBOX_ACTIONS,
@@ -59,10 +59,10 @@ export type { ResolveResult } from './steward/resolve';
 export type { StewardRunOptions, StewardRunResult, StewardFinding, FindingOutcome } from './steward/run';
 export type { SessionCloseInput, SessionCloseResult, SessionMode, PlanItem } from './steward/sessionClose';
 export { MAX_CANDIDATES } from './steward/sessionClose';
-export { AGENT_SOURCES } from './memory/sourcePolicy';
-export type { ExportFilter, ExportOptions, ImportOptions, ImportResult, ImportItem } from './trust/bundle';
-export type { Bundle, BundleRecord, BundleAuthor } from './trust/bundleFormat';
-export type { AuthorInfo, TrustList } from './trust/trustedKeys';
+export { AGENT_SOURCES } from './record/sourcePolicy';
+export type { ExportFilter, ExportOptions, ImportOptions, ImportResult, ImportItem } from './team/bundle';
+export type { Bundle, BundleRecord, BundleAuthor } from './team/bundleFormat';
+export type { AuthorInfo, TrustList } from './team/trustedKeys';
 export type { CanonicalizeOptions, CanonicalizeResult } from './team/canonicalize';
 export type { RepoFiles } from './team/repoFiles';
 export type { RepoRecordsSummary } from './team/repoRecords';
@@ -78,16 +78,17 @@ export {
 } from './drift/types';
 export type { DriftFilter } from './drift/service';
 export type { ReverifyResult } from './memory/reverify';
-export { describeDrift, type WithDrift } from './drift/annotate';
+export { describeDrift, type WithDrift } from './annotate';
 export { anchorTarget, openableAnchors, type AnchorTarget } from './drift/anchor';
 export { PATTERN_FINDER } from './drift/finders';
 export type { ParsedDeclaration, SymbolParser } from './drift/types';
 export { discoveryMatcher, type DiscoveryConfig } from './indexing/discovery';
-export { keyIdOf, type Refusal } from './trust/integrity';
-export { MAX_BUNDLE_CHARS } from './trust/bundleFormat';
+export { keyIdOf, type Refusal } from './record/integrity';
+export { MAX_BUNDLE_CHARS } from './team/bundleFormat';
 export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';
-export { headingSlug } from './drift/target';
+export { headingSlug } from './text/slug';
+export { markdownHeadings, type PageHeading } from './text/headings';
 export { embedParts, rewriteEmbed } from './drift/embeds';
 export { keyFor, parseKey } from './model/keys';
 export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';

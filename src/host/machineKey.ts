@@ -5,8 +5,8 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoreError } from '../engine';
-import { keyIdOf } from '../engine/trust/integrity';
-import type { Signer } from '../engine/trust/signatures';
+import { keyIdOf } from '../engine/record/integrity';
+import type { Signer } from '../engine/record/signatures';
 
 interface KeyFile {
   key_id: string;

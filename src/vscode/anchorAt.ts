@@ -6,7 +6,7 @@
 // - anything else: the path alone.
 // anchorProblem says, before a save, why an anchor a person typed would not resolve.
 
-import { anchorTarget, definesSymbols, headingSlug, LIMITS, MARKDOWN } from '../engine';
+import { anchorTarget, definesSymbols, LIMITS, MARKDOWN, markdownHeadings } from '../engine';
 
 export interface SymbolLike {
   name: string;
@@ -50,25 +50,6 @@ function chainAt(symbols: SymbolLike[], span: LineSpan): SymbolLike[] {
 /** The innermost definition whose lines hold all of `span`. */
 function innermost(definitions: Definition[], span: LineSpan): Definition | undefined {
   return definitions.filter((d) => holds(d.start, d.end, span)).sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-}
-
-/** Markdown headings with their slugs, outside fenced code blocks (a `# comment` there is no heading). */
-export function markdownHeadings(text: string): { line: number; slug: string; level: number }[] {
-  const out: { line: number; slug: string; level: number }[] = [];
-  let fence: string | null = null;
-  text.split(/\r?\n/).forEach((line, i) => {
-    const opener = /^\s{0,3}(```+|~~~+)/.exec(line);
-    const mark = opener?.[1];
-    const closes = fence && mark && mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark;
-    if (opener && (!fence || closes)) {
-      fence = fence ? null : opener[1];
-      return;
-    }
-    if (fence) return;
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading && heading[2]) out.push({ line: i, slug: headingSlug(heading[2]), level: heading[1].length });
-  });
-  return out;
 }
 
 /**

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { storePaths } from '../../src/host/dataDir';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
-import { eventHash, type AuditEvent } from '../../src/engine/trust/audit';
+import { eventHash, type AuditEvent } from '../../src/engine/record/audit';
 import { CLI, sandbox, type Sandbox } from '../support/processes';
 
 const VERIFIER = resolve(__dirname, '..', '..', 'scripts', 'verifyAudit.mjs');

@@ -3,11 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LoreError, type Actor, type Bundle } from '../../src/engine';
-import { contentDigest } from '../../src/engine/memory/contentDigest';
-import { MAX_BUNDLE_CHARS, signBundle } from '../../src/engine/trust/bundleFormat';
+import { contentDigest } from '../../src/engine/record/contentDigest';
+import { MAX_BUNDLE_CHARS, signBundle } from '../../src/engine/team/bundleFormat';
 import { WorkspaceRepoFiles } from '../../src/host/repoFiles';
-import { ephemeralSigner } from '../../src/engine/trust/integrity';
-import { signingPayload } from '../../src/engine/trust/signatures';
+import { ephemeralSigner } from '../../src/engine/record/integrity';
+import { signingPayload } from '../../src/engine/record/signatures';
 import { agent, confirmedPerson, memory, openTestStore, person, type TestStore } from '../support/store';
 
 const VERIFIER = resolve(__dirname, '..', '..', 'scripts', 'verifyBundle.mjs');

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LoreError } from '../../src/engine';
-import { sha256 } from '../../src/engine/trust/digest';
+import { sha256 } from '../../src/engine/model/digest';
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { PostgresStore } from '../../src/host/store/postgres/postgresStore';
 import { freshDatabase, sharedCluster, type TestCluster } from '../support/postgres';

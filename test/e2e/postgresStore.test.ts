@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { LoreError } from '../../src/engine';
-import { sha256 } from '../../src/engine/trust/digest';
+import { sha256 } from '../../src/engine/model/digest';
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { PG_SCHEMA_VERSION } from '../../src/host/store/postgres/migrations';
 import { PostgresStore } from '../../src/host/store/postgres/postgresStore';

@@ -4,12 +4,12 @@
 // verify` runs) judges them, so the chain is checked by the same code as a SQLite store's.
 
 import type { AuditVerdict } from '../../src/engine';
-import { contentDigest, type ContentField } from '../../src/engine/memory/contentDigest';
-import { stateDigest } from '../../src/engine/memory/state';
+import { contentDigest, type ContentField } from '../../src/engine/record/contentDigest';
+import { stateDigest } from '../../src/engine/record/state';
 import type { Memory } from '../../src/engine/model/types';
-import { MEMORY_COLUMNS, type MemoryRow } from '../../src/engine/store/memoryRows';
+import { MEMORY_COLUMNS, type MemoryRow } from '../../src/engine/record/rows';
 import { migrate } from '../../src/engine/store/migrations';
-import { verifyAudit } from '../../src/engine/trust/audit';
+import { verifyAudit } from '../../src/engine/record/audit';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
 import type { PostgresStore } from '../../src/host/store/postgres/postgresStore';
 import type { NewVersion, SaveVersionInput } from '../../src/host/store/postgres/records';

@@ -21,7 +21,7 @@ const RULES: Array<[RegExp, string | string[], string]> = [
   [
     /UPDATE memories SET[^'"`]*\bstatus\s*=/,
     '',
-    'a status written by SQL (memory/state.ts writeStatus signs every change)',
+    'a status written by SQL (record/state.ts writeStatus signs every change)',
   ],
   [
     /UPDATE memories SET is_current = 0/,

@@ -5,7 +5,7 @@
 // document names the name, not the file. A file whose stat is
 // the one last checked is not read again, which keeps a per-save check to the files it names.
 
-import { sha256 } from '../trust/digest';
+import { sha256 } from '../model/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
 import { chartOf } from './helmValues';
@@ -24,6 +24,7 @@ import {
 } from './target';
 import type { DriftState, FileStat } from './types';
 import { parentsOf, type Workspace } from './workspace';
+import { baseName } from '../text/paths';
 
 export interface RefVerdict {
   state: DriftState;
@@ -120,7 +121,7 @@ function findLines(ws: Workspace, target: Target, fingerprint: string): string |
 
 /** The language a definition is written in, by extension family (`.tf`/`.tf.json`, `.yaml`/`.yml`...). */
 function languageOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const name = baseName(path).toLowerCase();
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
   const families: Record<string, string> = {
     yml: 'yaml',

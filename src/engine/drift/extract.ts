@@ -3,12 +3,13 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
-import { classify, hasPlaceholders, isTemplateDocument } from '../indexing/classify';
-import type { DocKind } from '../indexing/kinds';
+import { classify } from '../indexing/classify';
+import { hasPlaceholders, isTemplateDocument } from '../text/templates';
+import type { DocKind } from '../model/kinds';
 import { commandOf } from './commands';
 import { embedArguments, embedParts } from './embeds';
 import { placeholderPaths } from './patterns';
-import { FenceTracker } from './fences';
+import { FenceTracker } from '../text/fences';
 import { LINE_ANCHOR } from './target';
 import type { ReferenceForm } from './types';
 

@@ -7,6 +7,7 @@
 
 import { RELEASE_NOTE } from './extract';
 import type { Workspace } from './workspace';
+import { dirName } from '../text/paths';
 
 /** More files than this using the name beside the document: a common word, not a reference. */
 export const MAX_MENTION_FILES = 3;
@@ -22,11 +23,6 @@ const MAX_NEIGHBOUR_BYTES = 8 * 1024 * 1024;
 const NOT_USERS = /\.(md|mdx|markdown|md\.erb|rst|txt|adoc|asciidoc|html?|svg|drawio)$/i;
 /** A line this long is generated or minified: an edit anywhere in it says nothing about the name. */
 const MAX_LINE = 500;
-
-function folderOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -64,7 +60,7 @@ export class Neighbours {
     if (!this.byFolder) {
       this.byFolder = new Map();
       for (const path of this.ws.allFiles()) {
-        const dir = folderOf(path);
+        const dir = dirName(path);
         const list = this.byFolder.get(dir);
         if (list) list.push(path);
         else this.byFolder.set(dir, [path]);
@@ -75,7 +71,7 @@ export class Neighbours {
 
   /** A file's text, kept until a file of another folder is asked for. */
   text(path: string): string | null {
-    const folder = folderOf(path);
+    const folder = dirName(path);
     if (folder !== this.folder) {
       this.folder = folder;
       this.texts.clear();
@@ -96,7 +92,7 @@ function implementsNames(path: string, source: string): boolean {
  */
 export function mentionSites(near: Neighbours, name: string, source: string): string[] {
   const out: string[] = [];
-  const candidates = near.filesIn(folderOf(source)).filter((p) => implementsNames(p, source));
+  const candidates = near.filesIn(dirName(source)).filter((p) => implementsNames(p, source));
   // A folder of many or large files beside the document (fixtures, data) is not its code: searching
   // it for every name the document writes would cost names × bytes.
   if (candidates.length > MAX_NEIGHBOUR_FILES) return [];
@@ -117,6 +113,6 @@ export function mentionSites(near: Neighbours, name: string, source: string): st
  * lines moved to a neighbour): the other files of its folder. Asked only for a mention found gone.
  */
 export function mentionCandidates(ws: Workspace, path: string): string[] {
-  const folder = folderOf(path);
-  return ws.allFiles().filter((p) => p !== path && folderOf(p) === folder);
+  const folder = dirName(path);
+  return ws.allFiles().filter((p) => p !== path && dirName(p) === folder);
 }

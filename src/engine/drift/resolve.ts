@@ -16,6 +16,7 @@ import { sitePage, siteServesUnseen } from './siteUrls';
 import { definitionsIn, lineRange, POD_ORDINAL, targetHash, type Target } from './target';
 import type { ReferenceForm } from './types';
 import { basename, parentsOf, type Site, type Workspace } from './workspace';
+import { dirName } from '../text/paths';
 
 const MAX_SYMBOL_SITES = 3;
 
@@ -26,11 +27,7 @@ export type Resolution =
 /** Markdown documents: their `#fragment`s are headings, and they are the documents drift reads (service.ts). */
 export const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
 
-function dirOf(path: string | null): string {
-  if (!path) return '';
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
+const dirOf = (path: string | null): string => (path ? dirName(path) : '');
 
 /** Joins and normalises; null when the result leaves the workspace. */
 export function joinPath(base: string, relative: string): string | null {

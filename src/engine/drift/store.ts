@@ -4,7 +4,7 @@
 
 import { LIVE_STATUSES } from '../model/types';
 import type { SqlDatabase } from '../ports';
-import type { DocKind } from '../indexing/kinds';
+import type { DocKind } from '../model/kinds';
 import type { DriftFinding, DriftState, TargetKind } from './types';
 
 export interface RefRow {

@@ -6,6 +6,7 @@
 // fingerprint covers.
 
 import { isValuesFile, valuePaths } from './helmValues';
+import { baseName } from '../text/paths';
 
 export interface SymbolDefinition {
   name: string;
@@ -35,7 +36,7 @@ export function kindsOf(defs: ReadonlyArray<Pick<SymbolDefinition, 'kind' | 'blo
 type Finder = (lines: string[]) => SymbolDefinition[];
 
 function extensionOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const base = baseName(path).toLowerCase();
   if (base === 'makefile' || base.endsWith('.mk')) return 'make';
   if (base === 'dockerfile' || base.startsWith('dockerfile.') || base.endsWith('.dockerfile')) return 'docker';
   const dot = base.lastIndexOf('.');
@@ -318,7 +319,7 @@ const PROSE = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt|erb)$/i;
 
 /** Whether drift looks for definitions in this file at all (prose mentions symbols; it does not define them). */
 export function definesSymbols(path: string): boolean {
-  return !PROSE.test(path) && (extensionOf(path) in FINDERS || !path.slice(path.lastIndexOf('/') + 1).includes('.'));
+  return !PROSE.test(path) && (extensionOf(path) in FINDERS || !baseName(path).includes('.'));
 }
 
 export function findDefinitions(path: string, text: string): SymbolDefinition[] {

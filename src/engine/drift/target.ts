@@ -2,8 +2,10 @@
 // (every definition of that name in the file, so an edit elsewhere in the file does not count), a
 // markdown section under a heading, a range of lines, or the lines of a file that use a name (mention.ts).
 
-import { sha256 } from '../trust/digest';
-import { FenceTracker } from './fences';
+import { sha256 } from '../model/digest';
+import { FenceTracker } from '../text/fences';
+import { atxHeading } from '../text/headings';
+import { headingSlug, renderedHeading } from '../text/slug';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
 import { patternText } from './patterns';
@@ -45,38 +47,6 @@ export function definitionsIn(ws: Workspace, path: string, name: string, finder?
     const pod = POD_ORDINAL.exec(name);
     return pod ? defs.filter((d) => d.name === pod[1] && d.kind === 'resource' && d.workload === 'StatefulSet') : [];
   });
-}
-
-/** Headings longer than this are slugged as written (see renderedHeading). */
-const MAX_RENDERED_HEADING = 1000;
-
-/**
- * A heading's text as the page shows it: a link shows its text (`[Loss of data](https://…)` is
- * "Loss of data"), an image and HTML tags nothing. GitHub and the generators slug this, not the source.
- */
-function renderedHeading(heading: string): string {
-  // A line this long is no heading anyone links to; rendering it would rescan it from every `[` and `<`.
-  if (heading.length > MAX_RENDERED_HEADING) return heading;
-  // Code spans are shown as written (`Future<Output = T>` is no tag); the text between them is rendered.
-  return heading
-    .split(/(`+[^`]*`+)/)
-    .map((part, i) =>
-      i % 2
-        ? part
-        : part
-            .replace(/!\[(?:[^\]\\]|\\.)*\](?:\([^)]*\)|\[[^\]]*\])/g, '')
-            .replace(/\[((?:[^\]\\]|\\.)*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
-            .replace(/<\/?[a-z][^>]*>/gi, ''),
-    )
-    .join('');
-}
-
-export function headingSlug(heading: string): string {
-  return renderedHeading(heading)
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
 }
 
 /**
@@ -141,12 +111,6 @@ export class TechDocsIds {
   }
 }
 
-const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
-/**
- * Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is built
- * without `space_after_headers`. GitHub and CommonMark engines do not.
- */
-const REDCARPET_HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s*([^#\s].*?)\s*#*\s*$/;
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
 const ATTRIBUTES = /\{:?\s*([#.][^{}]*)\}\s*$/;
 const EXPLICIT_ID = /(?:^|\s)#([\w.:-]+)/;
@@ -178,16 +142,18 @@ function headingLines(lines: readonly string[], rule: SlugRule): HeadingLine[] {
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
-    const m = (techDocs ? REDCARPET_HEADING : HEADING).exec(lines[i]);
-    if (!m) continue;
+    // Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is
+    // built without `space_after_headers`. GitHub and CommonMark engines do not.
+    const h = atxHeading(lines[i], { indented: true, blank: !techDocs, spaceless: techDocs !== null });
+    if (!h) continue;
     // An attribute list (`{#id}`, `{: .wide }`) is no part of the text the id is made from.
-    const attributes = ATTRIBUTES.exec(m[2]);
+    const attributes = ATTRIBUTES.exec(h.text);
     const explicit = attributes ? (EXPLICIT_ID.exec(attributes[1])?.[1] ?? null) : null;
-    const source = attributes ? m[2].slice(0, attributes.index).trimEnd() : m[2];
+    const source = attributes ? h.text.slice(0, attributes.index).trimEnd() : h.text;
     const text = renderedHeading(source);
     const repeat = seen.get(headingSlug(text)) ?? 0;
     seen.set(headingSlug(text), repeat + 1);
-    const level = m[1].length;
+    const level = h.level;
     const id = techDocs ? techDocs.next(text, level) : slugger!.next(source.trim(), text);
     out.push({ line: i, level, text, id, explicit, repeat });
   }

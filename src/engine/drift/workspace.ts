@@ -8,22 +8,18 @@
 import { locateAll, type FileDefinitions } from './finders';
 import { definesSymbols, type SymbolDefinition } from './symbols';
 import type { FileStat, WorkspaceReader } from './types';
+import { ancestors, baseName } from '../text/paths';
+
+const basename = baseName;
+const parentsOf = ancestors;
 
 export interface Site {
   path: string;
   defs: SymbolDefinition[];
 }
 
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** The folders holding a path, innermost first. */
-export function parentsOf(path: string): string[] {
-  const out: string[] = [];
-  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
-  return out;
-}
+/** A path's file name, and the folders holding it (innermost first): drift's names for text/paths. */
+export { basename, parentsOf };
 
 export class Workspace {
   private files: Map<string, FileStat> | null = null;

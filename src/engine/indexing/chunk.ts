@@ -2,9 +2,12 @@
 // YAML by document, Dockerfiles whole, anything else in bounded windows of lines. Chunks are
 // bounded so one long section never becomes one huge embedding.
 
-import { atxHeading, atxHeadings } from './headings';
-import type { DocKind } from './kinds';
-import { PROSE_KINDS } from './kinds';
+import { atxHeading, atxHeadings } from '../text/headings';
+import type { DocKind } from '../model/kinds';
+import { PROSE_KINDS } from '../model/kinds';
+import { baseName } from '../text/paths';
+import { FenceTracker } from '../text/fences';
+import { frontMatter } from '../text/frontMatter';
 
 export interface Chunk {
   heading: string;
@@ -76,32 +79,19 @@ function bounded(heading: string, lines: string[], firstLine: number): Chunk[] {
   return chunks;
 }
 
-/** The front matter block at the top of a markdown file: its line count and its title, if any. */
-function frontMatter(lines: string[]): { lines: number; title: string | null } {
-  if (!/^---\s*$/.test(lines[0] ?? '')) return { lines: 0, title: null };
-  const close = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
-  if (close < 0) return { lines: 0, title: null };
-  const title =
-    lines
-      .slice(1, close)
-      .map((l) => /^title:\s*["']?(.+?)["']?\s*$/.exec(l)?.[1])
-      .find(Boolean) ?? null;
-  return { lines: close + 1, title };
-}
-
 function markdownChunks(lines: string[]): Chunk[] {
   const chunks: Chunk[] = [];
   const path: string[] = [];
   // Front matter is metadata (its title is the document's title), not text a hit should show.
   const meta = frontMatter(lines);
   let sectionStart = meta.lines;
-  let inFence = false;
+  const fences = new FenceTracker();
   const flush = (end: number) => {
     chunks.push(...bounded(path.filter(Boolean).join(' > '), lines.slice(sectionStart, end), sectionStart + 1));
   };
   for (let i = meta.lines; i < lines.length; i++) {
-    if (/^\s*(```|~~~)/.test(lines[i])) inFence = !inFence;
-    const heading = !inFence && lines[i].startsWith('#') ? atxHeading(lines[i], { blank: true }) : null;
+    const code = fences.step(lines[i]) !== 'text';
+    const heading = !code && lines[i].startsWith('#') ? atxHeading(lines[i], { blank: true }) : null;
     if (!heading) continue;
     if (i > sectionStart) flush(i);
     const level = heading.level;
@@ -172,8 +162,7 @@ export function chunkDocument(kind: DocKind, text: string): Chunk[] {
 
 /** The title a person would give the document: front matter, then the first heading, then the file name. */
 export function documentTitle(path: string, text: string): string {
-  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  const fmTitle = fm && /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm[1])?.[1];
+  const fmTitle = frontMatter(text).title;
   if (fmTitle) return fmTitle.slice(0, 200);
   const heading = atxHeadings(text).find((h) => h.level === 1)?.text ?? /^(.+)\r?\n=+[ \t]*$/m.exec(text)?.[1];
   if (heading)
@@ -181,5 +170,5 @@ export function documentTitle(path: string, text: string): string {
       .replace(/<[^>]+>/g, '')
       .trim()
       .slice(0, 200);
-  return path.slice(path.lastIndexOf('/') + 1);
+  return baseName(path);
 }

@@ -7,11 +7,11 @@ import { folderConventionsOf, NAV_FILES, type FolderConventions } from './kindCo
 import { kindFeatures } from './kindFeatures';
 import { predictKind, type KindVerdict, type KindWeights } from './kindModel';
 import { chartRootsOf, definedKind } from './kindRules';
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 import shippedWeights from './kindWeights.json';
 
 export { chartRootsOf } from './kindRules';
-export { hasPlaceholders, isTemplateDocument } from './templates';
+export { hasPlaceholders, isTemplateDocument } from '../text/templates';
 export type { KindVerdict, Signal } from './kindModel';
 
 export interface ClassifyContext {

@@ -1,12 +1,12 @@
 // Listing indexed documents page by page (the editor's "Runbooks & Docs" view): path, kind, title,
 // when indexed. Never the text; a reader asks for a file by its path.
 
-import { DOC_KINDS } from './kinds';
+import { DOC_KINDS } from '../model/kinds';
 import { LIMITS } from '../model/limits';
 import { optionalInteger, requireEnum } from '../model/validate';
 import { LoreError } from '../errors';
 import type { SqlDatabase } from '../ports';
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 import type { KindMatcher } from './kindCorrections';
 
 export interface ListDocsInput {

@@ -1,9 +1,9 @@
 // The index's tables: the content-hash catalog of documents, their chunks and chunk vectors.
 
 import type { SqlDatabase } from '../ports';
-import { CENTRE_PREFIX, codeBlob } from '../search/vectors';
+import { CENTRE_PREFIX, codeBlob } from '../record/vectors';
 import type { Chunk } from './chunk';
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 
 export interface CatalogEntry {
   id: number;

@@ -5,7 +5,7 @@
 import { LoreError } from '../errors';
 import { classifyContextOf, classifyKind, navFilesOf } from './classify';
 import type { FileSource } from './indexer';
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 
 export interface KindExplanation {
   path: string;

@@ -4,7 +4,7 @@
 // whatever has no vector from the current model. An async generator: it yields progress and stops
 // between batches when its signal aborts.
 
-import { sha256 } from '../trust/digest';
+import { sha256 } from '../model/digest';
 import type { Embedder } from '../embed/embedder';
 import type { EngineContext } from '../context';
 import { nowIso } from '../context';
@@ -26,7 +26,7 @@ import {
 } from './docStore';
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { redact } from './redact';
-import { centreFor } from '../search/vectors';
+import { centreFor } from '../record/vectors';
 import {
   emptyRepoRecordsSummary,
   isRepoRecordPath,

@@ -5,7 +5,8 @@
 // _sidebar.md). Built once per index from the path list and the few navigation files, in time
 // linear in the paths.
 
-import { folderOf, tokens } from './kindFeatures';
+import { dirName as folderOf } from '../text/paths';
+import { tokens } from './kindFeatures';
 
 export interface FolderShape {
   files: number;

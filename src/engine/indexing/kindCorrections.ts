@@ -7,7 +7,7 @@
 
 import picomatch from 'picomatch';
 import { LoreError } from '../errors';
-import { DOC_KINDS, type DocKind } from './kinds';
+import { DOC_KINDS, type DocKind } from '../model/kinds';
 
 export const KIND_RULES_FILE = '.lore/kinds';
 

@@ -6,9 +6,12 @@
 // are read, every pattern is anchored to a line or bounded, and each line is looked at a fixed
 // number of times.
 
-import { atxHeading } from './headings';
+import { atxHeading } from '../text/headings';
 import type { FolderConventions } from './kindConventions';
 import { isImperative } from './procedure';
+import { dirName } from '../text/paths';
+import { FenceTracker } from '../text/fences';
+import { frontMatter } from '../text/frontMatter';
 
 /** How much of a file is read: the first screens decide what a document is. */
 export const READ_LIMIT = 16 * 1024;
@@ -30,11 +33,6 @@ export function tokens(text: string, limit = 24): string[] {
     out.push(word);
   }
   return out;
-}
-
-export function folderOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 function add(f: Features, name: string, value = 1): void {
@@ -82,9 +80,8 @@ function pathFeatures(f: Features, path: string): void {
 
 /** Front matter's keys and the values of the keys that name a page's purpose. */
 function frontMatterFeatures(f: Features, lines: string[]): number {
-  if (lines[0]?.trim() !== '---') return 0;
-  let end = 1;
-  for (; end < lines.length && end < 80 && lines[end].trim() !== '---'; end++) {
+  const block = frontMatter(lines).lines;
+  for (let end = 1; end < block - 1; end++) {
     const m = /^([A-Za-z_][\w-]{0,30}):[ \t]*(.{0,120})/.exec(lines[end]);
     if (!m) continue;
     const key = m[1].toLowerCase();
@@ -96,7 +93,7 @@ function frontMatterFeatures(f: Features, lines: string[]): number {
       titleFeatures(f, m[2].toLowerCase());
     }
   }
-  return end < lines.length ? end + 1 : 0;
+  return block;
 }
 
 /** A reStructuredText or setext heading: a line underlined by a run of = - ~ ^ * at least as long. */
@@ -292,20 +289,17 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
     timelineEntries: 0,
     pastTense: 0,
   };
-  let fenced = false;
+  const fences = new FenceTracker();
   let title = '';
   for (let i = start; i < lines.length; i++) {
     const line = lines[i];
-    if (/^[ \t]*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      if (fenced) {
-        s.blocks++;
-        if (/^[ \t]*(```|~~~)[ \t]*(sh|bash|shell|console|zsh|powershell|ps1|terminal|cmd)\b/i.test(line))
-          s.shellBlocks++;
-      }
-      continue;
+    const fence = fences.step(line);
+    if (fence === 'open') {
+      s.blocks++;
+      if (/^(sh|bash|shell|console|zsh|powershell|ps1|terminal|cmd)\b/i.test(fences.info)) s.shellBlocks++;
     }
-    if (fenced) {
+    if (fence === 'open' || fence === 'close') continue;
+    if (fence === 'code') {
       if (/^[ \t]*\$ \S/.test(line)) s.prompts++;
       if (COMMAND.test(line)) s.commands++;
       continue;
@@ -423,7 +417,7 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
 /** The repository's conventions around the file: its folder's siblings and the docs site's navigation. */
 function conventionFeatures(f: Features, path: string, conventions: FolderConventions | undefined): void {
   if (!conventions) return;
-  const folder = conventions.folders.get(folderOf(path));
+  const folder = conventions.folders.get(dirName(path));
   if (folder) {
     add(f, 'sib:count', scaled(folder.files));
     if (folder.files >= 3) {
@@ -437,7 +431,7 @@ function conventionFeatures(f: Features, path: string, conventions: FolderConven
     // Its folder's name is its name (`how-to-start/index.md` reads as `how-to-start.md`).
     if (/(^|\/)(readme|index|_index)(\.[a-z]+)+$/i.test(path) && folder.prose <= 2 && !folder.subfolders) {
       add(f, 'sib:lone_landing');
-      const own = folderOf(path);
+      const own = dirName(path);
       for (const t of tokens(own.slice(own.lastIndexOf('/') + 1), 8)) add(f, `name:${t}`);
     }
   }

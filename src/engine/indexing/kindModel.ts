@@ -4,7 +4,7 @@
 // offline, a few microseconds a file. It also says why: each feature's share of the margin between
 // the kind chosen and the runner-up, in plain words.
 
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
 import type { Features } from './kindFeatures';
 
 export interface KindWeights {

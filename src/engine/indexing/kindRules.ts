@@ -6,7 +6,8 @@
 // indentation with [ \t], never \s: `^\s*` would run on across blank lines from every line start,
 // quadratic on a file of newlines.
 
-import type { DocKind } from './kinds';
+import type { DocKind } from '../model/kinds';
+import { ancestors, baseName, dirName, extension } from '../text/paths';
 
 export interface RuleContext {
   /** Folders that hold a Chart.yaml: files under them belong to a Helm chart. */
@@ -108,24 +109,13 @@ const CONFIG_NAMES = new Set([
   'owners_aliases',
 ]);
 
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function extension(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
-
 /**
  * Whether a folder holding the path is a chart root. The path's own folders are looked up, never
  * the roots walked: a repository has a chart per service, so a walk per file grew the index as N².
  */
 function inChart(path: string, ctx: RuleContext): boolean {
   if (ctx.chartRoots.has('')) return true;
-  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1))
-    if (ctx.chartRoots.has(path.slice(0, i))) return true;
-  return false;
+  return ancestors(path).some((dir) => ctx.chartRoots.has(dir));
 }
 
 /** A folder that is a skeleton to copy: `NNNN-kep-template/`, `0000-cloud-provider-template/`. */
@@ -293,7 +283,7 @@ function classifyYaml(path: string, name: string, text: string, ctx: RuleContext
 export function chartRootsOf(paths: Iterable<string>): Set<string> {
   const roots = new Set<string>();
   for (const path of paths) {
-    if (/(^|\/)Chart\.ya?ml$/.test(path)) roots.add(path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+    if (/(^|\/)Chart\.ya?ml$/.test(path)) roots.add(dirName(path));
   }
   return roots;
 }

@@ -6,7 +6,9 @@
 // pronoun, preposition or auxiliary, carries no -s, -ed, -ing or -ly ending, and what follows it is
 // an object's determiner, a particle or markup (`code`, [a link], 'a quote').
 
-import { atxHeadings } from './headings';
+import { atxHeadings } from '../text/headings';
+import { FenceTracker } from '../text/fences';
+import { frontMatter, withoutFrontMatter } from '../text/frontMatter';
 
 /** Words that never open an imperative: articles, pronouns, conjunctions, prepositions, auxiliaries. */
 const NOT_A_VERB = new Set(
@@ -74,20 +76,19 @@ export interface ProcedureShape {
 }
 
 export function procedureShape(text: string): ProcedureShape {
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---/, '');
-  let fenced = false;
+  const meta = frontMatter(text);
+  const body = withoutFrontMatter(text);
+  const fences = new FenceTracker();
   let blocks = 0;
   let steps = 0;
   let instructions = 0;
   let prompts = 0;
   let lines = 0;
   for (const line of body.split('\n')) {
-    if (/^[ \t]*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      if (fenced) blocks++;
-      continue;
-    }
-    if (fenced) {
+    const fence = fences.step(line);
+    if (fence === 'open') blocks++;
+    if (fence === 'open' || fence === 'close') continue;
+    if (fence === 'code') {
       if (/^[ \t]*\$ \S/.test(line)) prompts++;
       continue;
     }
@@ -97,8 +98,7 @@ export function procedureShape(text: string): ProcedureShape {
     else if (INSTRUCTION.test(line)) instructions++;
   }
   // A title a template fills from front matter ("Prevent an unhelpful suggestion") is a heading too.
-  const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1];
-  const headings = [...(fmTitle ? [fmTitle] : []), ...atxHeadings(body).map((h) => h.text)];
+  const headings = [...(meta.title ? [meta.title] : []), ...atxHeadings(body).map((h) => h.text)];
   steps += headings.filter((h) => isImperative(h)).length;
   // The opening: the first lines of prose, past a title.
   const opening = body

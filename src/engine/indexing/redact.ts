@@ -2,7 +2,7 @@
 // A redaction keeps the line breaks of what it replaces, so line numbers of the redacted text
 // are those of the original (read_file redacts a whole file, then cuts the lines asked for).
 
-import { findSecrets } from '../trust/secretRules';
+import { findSecrets } from '../model/secretRules';
 
 export interface Redacted {
   text: string;

@@ -5,9 +5,9 @@
 import { LIMITS } from '../model/limits';
 import { LIVE_STATUSES_SQL, MEMORY_TYPES, type MemorySummary, type MemoryType } from '../model/types';
 import { requireEnum, requireText } from '../model/validate';
-import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
+import { rowToMemory, summarize, type MemoryRow } from '../record/rows';
 import { nowIso, type EngineContext } from '../context';
-import type { Refusal } from '../trust/integrity';
+import type { Refusal } from '../record/integrity';
 
 export interface AnchoredInput {
   /** A workspace-relative path, forward slashes. */
@@ -42,5 +42,5 @@ export function anchoredMemories(
   const named = rows.filter((r) => (JSON.parse(r.anchors) as string[]).some((a) => anchorNames(a, path)));
   const { accepted, refused } = ctx.integrity.partition(named.slice(0, limit));
   const now = nowIso(ctx);
-  return { items: accepted.map((row) => summarize(rowToMemory(row), now)), refused };
+  return { items: accepted.map((row) => summarize(rowToMemory(row), now, ctx.hooks.opens)), refused };
 }

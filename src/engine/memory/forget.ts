@@ -2,12 +2,9 @@
 // go; the audit chain keeps only digests. The receipt proves what was removed without keeping it.
 
 import type { Actor } from '../ports';
-import { appendAudit } from '../trust/audit';
+import { appendAudit } from '../record/audit';
 import { nowIso, type EngineContext } from '../context';
 import { requireCurrent } from './lifecycle';
-import { forgetInboxItems } from '../steward/inbox';
-import { deleteSource } from '../drift/store';
-import { dropDeadEndCache } from '../search/deadEnds';
 
 export interface ForgetReceipt {
   key: string;
@@ -27,14 +24,12 @@ export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetRec
     const now = nowIso(ctx);
     ctx.db.run('DELETE FROM memory_vectors WHERE memory_id IN (SELECT id FROM memories WHERE key = ?)', [key]);
     ctx.db.run('DELETE FROM memories WHERE key = ?', [key]);
-    dropDeadEndCache(ctx.storeId);
     ctx.db.run('DELETE FROM memory_events WHERE key = ?', [key]);
     ctx.db.run('UPDATE memory_events SET related_key = NULL WHERE related_key = ?', [key]);
     ctx.db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);
     ctx.db.run('UPDATE memories SET supersedes = NULL WHERE supersedes = ?', [key]);
-    forgetInboxItems(ctx.db, key);
-    // The record's references (its anchors and links, as written) are its text too.
-    deleteSource(ctx.db, 'memory', key);
+    // The inbox's items, the dead-end cache and the record's references go too (engine.ts recordHooks).
+    ctx.hooks.forgotten(ctx, key);
     const digests = versions.map((v) => v.content_digest);
     const event = appendAudit(ctx.db, actor, now, {
       event: 'memory.forget',

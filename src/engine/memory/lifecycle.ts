@@ -7,13 +7,13 @@ import { LIMITS } from '../model/limits';
 import { isLiveStatus, LIVE_STATUSES, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
-import { currentRow, type MemoryRow } from '../store/memoryRows';
-import { appendAudit } from '../trust/audit';
-import { digestOf } from '../trust/digest';
+import { currentRow, type MemoryRow } from '../record/rows';
+import { appendAudit } from '../record/audit';
+import { digestOf } from '../model/digest';
 import { nowIso, type EngineContext } from '../context';
-import { recordEvent } from './events';
+import { recordEvent } from '../record/events';
 import { markSuperseded } from './save';
-import { writeStatus } from './state';
+import { writeStatus } from '../record/state';
 
 export type StatusChange = 'deprecated' | 'disputed' | 'retracted';
 

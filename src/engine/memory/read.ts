@@ -14,10 +14,10 @@ import {
   type Status,
 } from '../model/types';
 import { optionalInteger, requireEnum } from '../model/validate';
-import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
+import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../record/rows';
 import { nowIso, type EngineContext } from '../context';
-import { eventsFor, type MemoryEvent } from './events';
-import type { Refusal } from '../trust/integrity';
+import { eventsFor, type MemoryEvent } from '../record/events';
+import type { Refusal } from '../record/integrity';
 
 export interface GetResult {
   memory: Memory;
@@ -104,7 +104,7 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
   const now = nowIso(ctx);
   const { accepted, refused } = ctx.integrity.partition(rows);
   return {
-    items: accepted.map((row) => summarize(rowToMemory(row), now)),
+    items: accepted.map((row) => summarize(rowToMemory(row), now, ctx.hooks.opens)),
     refused,
     total,
     offset,
@@ -125,7 +125,7 @@ export function liveSummaries(ctx: EngineContext, keys: readonly string[]): Memo
     [...keys],
   );
   const now = nowIso(ctx);
-  return ctx.integrity.partition(rows).accepted.map((row) => summarize(rowToMemory(row), now));
+  return ctx.integrity.partition(rows).accepted.map((row) => summarize(rowToMemory(row), now, ctx.hooks.opens));
 }
 
 export interface HistoryVersion {

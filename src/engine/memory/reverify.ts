@@ -3,14 +3,14 @@
 // version only when its basis changes) and keeps its status; one audit event says what was accepted.
 
 import { nowIso, type EngineContext } from '../context';
-import type { DriftService } from '../drift/service';
+import type { Memory } from '../model/types';
 import type { Actor } from '../ports';
-import { rowToMemory } from '../store/memoryRows';
-import { appendAudit } from '../trust/audit';
+import { rowToMemory } from '../record/rows';
+import { appendAudit } from '../record/audit';
 import { requireCurrent } from './lifecycle';
-import { toRememberInput } from './rememberInput';
+import { toRememberInput } from '../record/rememberInput';
 import { save } from './save';
-import { rowState, stateDigest, writeStatus } from './state';
+import { rowState, stateDigest, writeStatus } from '../record/state';
 
 export interface ReverifyResult {
   key: string;
@@ -22,7 +22,17 @@ export interface ReverifyResult {
   moved: Array<{ from: string; to: string }>;
 }
 
-export function reverifyMemory(ctx: EngineContext, drift: DriftService, actor: Actor, key: string): ReverifyResult {
+type Anchored = Pick<Memory, 'key' | 'anchors' | 'links'>;
+
+/** What re-verifying asks of drift (the engine hands it its DriftService). */
+export interface AnchorTargets {
+  /** Anchors whose target moved: old anchor → new one. */
+  relocatedAnchors(memory: Anchored): Map<string, string>;
+  /** Takes the targets' fingerprints as they are now. */
+  acceptTargets(actor: Actor, memory: Anchored, now: string): { references: number; fingerprints: string[] };
+}
+
+export function reverifyMemory(ctx: EngineContext, drift: AnchorTargets, actor: Actor, key: string): ReverifyResult {
   return ctx.db.transaction(() => {
     const current = rowToMemory(requireCurrent(ctx, key));
     const now = nowIso(ctx);

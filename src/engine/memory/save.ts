@@ -5,21 +5,18 @@
 // as warnings.
 
 import { LIMITS } from '../model/limits';
-import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type Status } from '../model/types';
-import { LIVE_STATUSES_SQL } from '../model/types';
+import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type SaveWarnings, type Status } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
-import { findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
-import { findContradictions, type ContradictionMatch } from '../search/contradictions';
-import { currentRow, insertMemoryRow, rowToMemory } from '../store/memoryRows';
-import { appendAudit } from '../trust/audit';
-import { digestOf } from '../trust/digest';
-import { registerAuthor } from '../trust/integrity';
-import { signingPayload } from '../trust/signatures';
-import { contentDigest } from './contentDigest';
+import { currentRow, insertMemoryRow, liveByFactKey, rowToMemory } from '../record/rows';
+import { appendAudit } from '../record/audit';
+import { digestOf } from '../model/digest';
+import { registerAuthor } from '../record/integrity';
+import { signingPayload } from '../record/signatures';
+import { contentDigest } from '../record/contentDigest';
 import { nowIso, type EngineContext } from '../context';
-import { recordEvent } from './events';
-import { sealState, stateDigest, writeStatus } from './state';
+import { recordEvent } from '../record/events';
+import { sealState, stateDigest, writeStatus } from '../record/state';
 
 export type SaveResult =
   | {
@@ -30,7 +27,7 @@ export type SaveResult =
       created: boolean;
       unchanged: boolean;
       superseded: string[];
-      warnings: { dead_ends: DeadEndMatch[]; contradictions: ContradictionMatch[] };
+      warnings: SaveWarnings;
     }
   | {
       saved: false;
@@ -114,11 +111,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     };
     draft.content_digest = contentDigest(draft);
 
-    const deadEndProbe =
-      input.type === 'dead_end'
-        ? []
-        : findResemblingDeadEnds(ctx, [input.title, `${input.title} ${input.description}`], input.key);
-    const contradictions = findContradictions(ctx, input);
+    const { dead_ends: deadEndProbe, contradictions } = ctx.hooks.saving(ctx, input);
 
     if (previous && previous.content_digest === draft.content_digest && previous.status === draft.status) {
       return {
@@ -206,11 +199,7 @@ function pruneArchive(ctx: EngineContext, key: string): void {
 /** A save carrying the fact_key of other live records supersedes them, effective at the new record's valid_from. */
 function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, now: string): string[] {
   if (record.status === 'quarantined') return [];
-  const holders = ctx.db.all<{ id: number; key: string; version: number; content_digest: string }>(
-    `SELECT id, key, version, content_digest FROM memories
-     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL}`,
-    [record.fact_key, record.key],
-  );
+  const holders = liveByFactKey(ctx.db, record.fact_key!, record.key);
   for (const holder of holders) {
     markSuperseded(ctx, actor, holder, record.key, record.valid_from, now);
   }

@@ -1,7 +1,7 @@
 // How an error message may show a value it refuses: short text that no secret rule matches is
 // echoed (a typo is easier to fix when seen); anything else is described, never repeated.
 
-import { firstSecret } from '../trust/secretRules';
+import { firstSecret } from './secretRules';
 
 export function shown(value: unknown): string {
   if (typeof value === 'string') {

@@ -141,3 +141,31 @@ export interface MemorySummary {
   /** Whether the record has anything Open Anchor can open (drift/anchor.ts openableAnchors). */
   anchored: boolean;
 }
+
+/** A live dead end a new record resembles (a save's warning). */
+export interface DeadEndMatch {
+  key: string;
+  title: string;
+  description: string;
+  status: string;
+  resemblance: number;
+}
+
+/** A live record a new one disagrees with on a value (a save's warning). */
+export interface ContradictionMatch {
+  key: string;
+  title: string;
+  description: string;
+  /** The kind of value the two records disagree on (weekday, month, frequency). */
+  value_kind: string;
+  /** The existing record's values, then the new record's. */
+  values: [string[], string[]];
+  /** When the existing record's statement took effect (which of the two is newer). */
+  valid_from: string;
+}
+
+/** What a save warns about: dead ends its record resembles, live records it contradicts. */
+export interface SaveWarnings {
+  dead_ends: DeadEndMatch[];
+  contradictions: ContradictionMatch[];
+}

@@ -2,7 +2,7 @@
 // secrets. Each failure names the field, what was wrong and how to fix it.
 
 import { LoreError, invalid } from '../errors';
-import { firstSecret } from '../trust/secretRules';
+import { firstSecret } from './secretRules';
 import { keyFor, parseKey } from './keys';
 import { shown } from './shown';
 import { LIMITS } from './limits';

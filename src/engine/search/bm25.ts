@@ -6,7 +6,7 @@
 // 50k chunks every document word looks rarer than the same word among memories).
 
 import type { SqlDatabase } from '../ports';
-import { ftsQuery, stem, words } from './text';
+import { ftsQuery, stem, words } from '../text/words';
 
 /** One field of a candidate: its text, its weight, and how much its length dampens a match. */
 export interface Field {

@@ -3,22 +3,12 @@
 // the save like a resembling dead end is, so the saver can supersede the old one.
 
 import type { EngineContext } from '../context';
-import { LIVE_STATUSES_SQL } from '../model/types';
-import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { valueConflict } from '../steward/valueConflict';
-import { ftsQuery } from './text';
+import { LIVE_STATUSES_SQL, type ContradictionMatch } from '../model/types';
+import { rowToMemory, type MemoryRow } from '../record/rows';
+import { valueConflict } from '../model/valueConflict';
+import { ftsQuery } from '../text/words';
 
-export interface ContradictionMatch {
-  key: string;
-  title: string;
-  description: string;
-  /** The kind of value the two records disagree on (weekday, month, frequency). */
-  value_kind: string;
-  /** The existing record's values, then the new record's. */
-  values: [string[], string[]];
-  /** When the existing record's statement took effect (which of the two is newer). */
-  valid_from: string;
-}
+export type { ContradictionMatch };
 
 /** How many same-type records sharing title words are compared (FTS5 ranks them first). */
 const CANDIDATES = 20;

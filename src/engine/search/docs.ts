@@ -2,9 +2,9 @@
 // doc title 4, heading path 2, chunk text 1) and by vector.
 
 import type { SqlDatabase } from '../ports';
-import type { DocKind } from '../indexing/kinds';
+import type { DocKind } from '../model/kinds';
 import { chunkFrequencies } from './bm25';
-import { ftsQuery, queryTerms } from './text';
+import { ftsQuery, queryTerms } from '../text/words';
 
 export interface DocCandidate {
   chunkId: number;

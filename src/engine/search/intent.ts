@@ -4,7 +4,7 @@
 // those in fusion; it never filters on them (a question that names runbooks may still be best
 // answered by a decision), and a kind word does not count as evidence in the text itself.
 
-import type { DocKind } from '../indexing/kinds';
+import type { DocKind } from '../model/kinds';
 import type { MemoryType } from '../model/types';
 
 export interface KindIntent {

@@ -13,7 +13,7 @@
 
 import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
-import { DOC_KINDS, type DocKind } from '../indexing/kinds';
+import { DOC_KINDS, type DocKind } from '../model/kinds';
 import { LIMITS } from '../model/limits';
 import {
   LIVE_STATUSES_SQL,
@@ -25,12 +25,12 @@ import {
 } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
 import { nowIso, type EngineContext } from '../context';
-import { rowToMemory, summarize, type MemoryRow } from '../store/memoryRows';
-import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from './deadEnds';
+import { rowToMemory, summarize, type MemoryRow } from '../record/rows';
+import { deadEndText, resemblance, RESEMBLANCE_THRESHOLD } from '../record/deadEnds';
 import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs';
 import { docSnippet } from './snippet';
 import { markConflicts } from './conflicts';
-import { coverage, ftsQuery, queryPhrases, queryTerms, stems } from './text';
+import { coverage, ftsQuery, queryPhrases, queryTerms, stems } from '../text/words';
 import {
   bm25f,
   fieldStems,
@@ -44,8 +44,8 @@ import {
 } from './bm25';
 import type { SqlDatabase } from '../ports';
 import { kindIntent, type KindIntent } from './intent';
-import type { Refusal } from '../trust/integrity';
-import type { VectorCache } from './vectors';
+import type { Refusal } from '../record/integrity';
+import type { VectorCache } from '../record/vectors';
 import type { Verification } from './verification';
 
 export const BASIS_WEIGHT: Record<Basis, number> = {
@@ -281,6 +281,8 @@ function lexicalMemories(
 
 interface Request {
   query: string;
+  /** Whether a record names something to open (the engine's record hooks). */
+  opens: EngineContext['hooks']['opens'];
   types: MemoryType[];
   kinds: DocKind[];
   limit: number;
@@ -306,7 +308,7 @@ function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions
   // A word that names a kind says what the answer is, not what it contains: the boost carries it.
   const rest = intent ? queryTerms(query).filter((w) => !intent.words.has(w)) : [];
   const lexicalQuery = intent && rest.length ? rest.join(' ') : query;
-  return { query, types, kinds, limit, asOf, now: nowIso(ctx), lexicalQuery, intent };
+  return { query, opens: ctx.hooks.opens, types, kinds, limit, asOf, now: nowIso(ctx), lexicalQuery, intent };
 }
 
 /**
@@ -478,7 +480,7 @@ function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
     parts.total = round(
       relevance(lexical, row.cosine) * parts.basis * parts.status * parts.freshness * parts.type! * (parts.intent ?? 1),
     );
-    const summary = summarize(memory, req.asOf ?? req.now);
+    const summary = summarize(memory, req.asOf ?? req.now, req.opens);
     if (row.is_current === 0) summary.flags.push('archived_version');
     if (memory.type === 'dead_end') {
       const similarity = resemblance(deadEndProbe, deadEndText(row));

@@ -5,7 +5,7 @@
 
 import type { DocCandidate } from './docs';
 import { matchStem } from './bm25';
-import { words } from './text';
+import { words } from '../text/words';
 
 const SNIPPET_CHARS = 300;
 /** A line shorter than this is joined with the next content line, so a snippet says something. */

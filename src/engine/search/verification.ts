@@ -7,7 +7,7 @@
 
 import type { SqlDatabase } from '../ports';
 import type { EngineContext } from '../context';
-import { NEAR_DUPLICATE_SIMILARITY, cosine, termVector } from '../steward/similarity';
+import { NEAR_DUPLICATE_SIMILARITY, cosine, termVector } from '../model/similarity';
 import { findContradictions } from './contradictions';
 import type { DocHit, MemoryHit, RecallHit, RecallResult } from './recall';
 

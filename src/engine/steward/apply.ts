@@ -7,11 +7,11 @@ import { LIMITS } from '../model/limits';
 import type { RememberInput } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
-import { recordEvent } from '../memory/events';
+import { recordEvent } from '../record/events';
 import { promote, requireCurrent, supersede } from '../memory/lifecycle';
-import { toRememberInput } from '../memory/rememberInput';
+import { toRememberInput } from '../record/rememberInput';
 import { save, type SaveResult } from '../memory/save';
-import { rowToMemory } from '../store/memoryRows';
+import { rowToMemory } from '../record/rows';
 import type { SessionProposal } from './types';
 
 /** `duplicate` stops being a record of its own: superseded by `survivor`, with a merged event saying why. */

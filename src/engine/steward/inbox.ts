@@ -4,8 +4,8 @@
 import { LoreError, invalid } from '../errors';
 import type { EngineContext } from '../context';
 import type { Actor, SqlDatabase } from '../ports';
-import { actorLabel, appendAudit } from '../trust/audit';
-import { sha256 } from '../trust/digest';
+import { actorLabel, appendAudit } from '../record/audit';
+import { sha256 } from '../model/digest';
 import type { InboxAction, InboxItem, InboxKind, Risk, SessionProposal } from './types';
 
 interface InboxRow {

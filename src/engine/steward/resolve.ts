@@ -8,10 +8,10 @@ import { requireEnum, requireText, validateRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
 import { requireCurrent, setStatus, supersede } from '../memory/lifecycle';
-import { currentRow, rowToMemory } from '../store/memoryRows';
+import { currentRow, rowToMemory } from '../record/rows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
 import { closeItem, getItem } from './inbox';
-import { substanceDigest } from './similarity';
+import { substanceDigest } from '../model/similarity';
 import { isLiveStatus } from '../model/types';
 import { INBOX_ACTIONS, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
 

@@ -6,8 +6,8 @@
 import { optionalInteger } from '../model/validate';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
-import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { sha256 } from '../trust/digest';
+import { rowToMemory, type MemoryRow } from '../record/rows';
+import { sha256 } from '../model/digest';
 import { mergeRecords } from './apply';
 import type { DriftSignal } from './driftSignal';
 import { itemByFingerprint, openItem } from './inbox';

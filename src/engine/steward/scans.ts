@@ -4,8 +4,8 @@
 // recorded dead end). Pure functions over records already read and verified; nothing here writes.
 
 import type { Basis, Memory, MemoryType } from '../model/types';
-import { RESEMBLANCE_THRESHOLD, deadEndProbes, deadEndStems, resemblance } from '../search/deadEnds';
-import { stems } from '../search/text';
+import { RESEMBLANCE_THRESHOLD, deadEndProbes, deadEndStems, resemblance } from '../record/deadEnds';
+import { stems } from '../text/words';
 import type { DriftSignal } from './driftSignal';
 import {
   NEAR_DUPLICATE_SIMILARITY,
@@ -18,9 +18,9 @@ import {
   substanceDigest,
   termVector,
   type TermVector,
-} from './similarity';
+} from '../model/similarity';
 import type { Finding, StaleReason } from './types';
-import { valueConflict } from './valueConflict';
+import { valueConflict } from '../model/valueConflict';
 
 /** Days without a new version or re-verification after which an active record counts as unverified. */
 export const DEFAULT_UNVERIFIED_DAYS = 180;

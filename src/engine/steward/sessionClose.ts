@@ -12,16 +12,16 @@ import { LIVE_STATUSES_SQL, UNTRUSTED_SOURCES, type Memory, type RememberInput, 
 import { requireEnum, requireText, validateRemember, type ValidRemember } from '../model/validate';
 import { parseKey } from '../model/keys';
 import type { Actor } from '../ports';
-import { requireClaimableSource } from '../memory/sourcePolicy';
+import { requireClaimableSource } from '../record/sourcePolicy';
 import { nowIso, type EngineContext } from '../context';
-import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../search/deadEnds';
-import { ftsQuery } from '../search/text';
-import { currentRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { appendAudit } from '../trust/audit';
-import { digestOf } from '../trust/digest';
+import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../record/deadEnds';
+import { ftsQuery } from '../text/words';
+import { currentRow, liveByFactKey, rowToMemory, type MemoryRow } from '../record/rows';
+import { appendAudit } from '../record/audit';
+import { digestOf } from '../model/digest';
 import { applyProposal } from './apply';
 import { candidateLikeness, itemByFingerprint, joinItem, openItem, openLikeItem } from './inbox';
-import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from './similarity';
+import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from '../model/similarity';
 import {
   SESSION_KINDS,
   type InboxAction,
@@ -271,13 +271,9 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
       .map((m) => ({ m, exact: substanceDigest(m) === substance, similarity: cosine(vector, termVector(m)) }))
       .sort((a, b) => Number(b.exact) - Number(a.exact) || b.similarity - a.similarity)[0];
     const holders = v.fact_key
-      ? ctx.db
-          .all<{ key: string }>(
-            `SELECT key FROM memories WHERE fact_key = ? AND is_current = 1 ` +
-              `AND key <> ? AND status IN ${LIVE_STATUSES_SQL} ORDER BY key`,
-            [v.fact_key, v.key],
-          )
+      ? liveByFactKey(ctx.db, v.fact_key, v.key)
           .map((r) => r.key)
+          .sort()
       : [];
     if (near?.exact) {
       draft = {

@@ -284,7 +284,7 @@ const MIGRATIONS: readonly Migration[] = [
     version: 8,
     description: "signed state: each version's status and provenance signed by this store's machine",
     sql: `
-      -- memory/state.ts: state_signature covers store id, key, version, content digest, status and
+      -- record/state.ts: state_signature covers store id, key, version, content digest, status and
       -- provenance. The rows already here are signed as they stand by the upgrade itself (in this
       -- migration's transaction), so after it a row without a state signature is refused.
       ALTER TABLE memories ADD COLUMN state_signature TEXT;

@@ -8,6 +8,8 @@
 import type { Memory } from '../model/types';
 import { wordSlug } from '../model/keys';
 import type { RepoFiles } from './repoFiles';
+import { openFence } from '../text/fences';
+import { dirName } from '../text/paths';
 
 export type AdrStyle = 'adr-tools' | 'madr' | 'log4brains' | 'plain' | 'default';
 
@@ -100,7 +102,7 @@ function looksMadr(repo: RepoFiles, dir: string, files: string[]): boolean {
 export function adrFolders(indexedAdrs: readonly string[]): string[] {
   const counts = new Map<string, number>();
   for (const path of indexedAdrs) {
-    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const dir = dirName(path);
     if (!dir || /(^|\/)templates?$/i.test(dir)) continue;
     counts.set(dir, (counts.get(dir) ?? 0) + 1);
   }
@@ -195,18 +197,6 @@ function decisionText(m: Memory): string {
   const text = m.body.trim() || m.description;
   const open = openFence(text);
   return open ? `${text}\n${open}` : text;
-}
-
-/** The fence (``` or ~~~, as long as it was written) a Markdown text leaves open at its end, if any. */
-export function openFence(text: string): string | null {
-  let fence: string | null = null;
-  for (const line of text.split(/\r?\n/)) {
-    const mark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (!mark) continue;
-    if (!fence) fence = mark;
-    else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
-  }
-  return fence;
 }
 
 /** The sections MADR and log4brains share, after their heading and metadata. */

@@ -1,5 +1,5 @@
 // `.lore/` records: memories promoted to the repository as signed files, one record per file at
-// `.lore/<type>/<slug>.json` (a bundle of one, see trust/bundleFormat). Git carries them to
+// `.lore/<type>/<slug>.json` (a bundle of one, see team/bundleFormat). Git carries them to
 // teammates; indexing reads them back, verifies them like an imported bundle and brings them into
 // the store. A record file that fails verification is refused and named, never imported. The
 // repository never overwrites a record edited in this store: that is reported as a conflict.
@@ -8,8 +8,8 @@ import { LoreError, isLoreError } from '../errors';
 import type { EngineContext } from '../context';
 import { MEMORY_TYPES } from '../model/types';
 import type { Actor } from '../ports';
-import { applyBundle } from '../trust/bundle';
-import { readBundle } from '../trust/bundleFormat';
+import { applyBundle } from './bundle';
+import { readBundle } from './bundleFormat';
 
 export const REPO_RECORD_DIR = '.lore';
 

@@ -7,8 +7,7 @@
 
 import * as vscode from 'vscode';
 import { relative, sep } from 'node:path';
-import type { AnchoredRecord, Logger } from '../../engine';
-import { markdownHeadings } from '../anchorAt';
+import { markdownHeadings, type AnchoredRecord, type Logger } from '../../engine';
 import { definitionsOf } from '../definitions';
 import type { FolderStore } from '../folderStore';
 import type { LoreSettings } from '../settings';

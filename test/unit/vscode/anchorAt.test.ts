@@ -7,11 +7,11 @@ import {
   anchorAt,
   anchorLengthProblem,
   anchorProblem,
-  markdownHeadings,
   selectedLines,
   type Definition,
   type SymbolLike,
 } from '../../../src/vscode/anchorAt';
+import { markdownHeadings } from '../../../src/engine';
 
 const sym = (name: string, start: number, end: number, children: SymbolLike[] = []): SymbolLike => ({
   name,

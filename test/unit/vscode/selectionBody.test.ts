@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { selectionBody } from '../../../src/vscode/selectionBody';
-import { openFence } from '../../../src/engine/team/adrConvention';
+import { openFence } from '../../../src/engine/text/fences';
 
 describe('vscode selection body', () => {
   it('fences code with its language', () => {

@@ -8,6 +8,6 @@ export {
   eventHash,
   type AuditEvent,
   type AuditEventInput,
-} from '../../../engine/trust/audit';
-export { canonicalJson, sha256 } from '../../../engine/trust/digest';
-export { MEMORY_COLUMNS, type MemoryRow } from '../../../engine/store/memoryRows';
+} from '../../../engine/record/audit';
+export { canonicalJson, sha256 } from '../../../engine/model/digest';
+export { MEMORY_COLUMNS, type MemoryRow } from '../../../engine/record/rows';

@@ -5,7 +5,8 @@
 // (Each of these ran for minutes, or overflowed the stack, before; the assertions are the answers.)
 
 import { strict as assert } from 'node:assert';
-import { headingSlug, TechDocsIds } from '../../../../src/engine/drift/target';
+import { TechDocsIds } from '../../../../src/engine/drift/target';
+import { headingSlug } from '../../../../src/engine/text/slug';
 import { withDriftSpace } from '../../../support/drift';
 
 describe('drift on hostile pages and site configurations', () => {

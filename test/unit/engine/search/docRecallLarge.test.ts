@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../../../src/engine';
-import { ftsQuery } from '../../../../src/engine/search/text';
+import { ftsQuery } from '../../../../src/engine/text/words';
 import { WorkspaceFileSource } from '../../../../src/host/fileSource';
 import { WasmSqlDatabase } from '../../../../src/host/sqlite';
 import { tempDir } from '../../../support/store';

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindIntent } from '../../../../src/engine/search/intent';
-import { queryPhrases } from '../../../../src/engine/search/text';
+import { queryPhrases } from '../../../../src/engine/text/words';
 import { WorkspaceFileSource } from '../../../../src/host/fileSource';
 import { memory, openTestStore, person, type TestStore } from '../../../support/store';
 

@@ -1,10 +1,10 @@
-// The light stemmer recall scores with (src/engine/search/text.ts, settled by bm25.ts's
+// The light stemmer recall scores with (src/engine/text/words.ts, settled by bm25.ts's
 // matchStem): each suffix rule in its order, the three-letter floor, the final "e", and words that
 // settle only after several passes. The table is what recall has always produced for these words.
 
 import { strict as assert } from 'node:assert';
 import { matchStem } from '../../../../src/engine/search/bm25';
-import { stem } from '../../../../src/engine/search/text';
+import { stem } from '../../../../src/engine/text/words';
 
 describe('stem and matchStem', () => {
   it('applies the first suffix rule that leaves three letters, then drops a final e', () => {

@@ -7,8 +7,8 @@ import { strict as assert } from 'node:assert';
 import { prng } from '../../../../scripts/prng';
 import { putDoc, storeVector } from '../../../../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
-import { HammingCodes } from '../../../../src/engine/search/hammingKernel';
-import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/search/vectors';
+import { HammingCodes } from '../../../../src/engine/record/hammingKernel';
+import { centreFor, nearestByDistance, readCentre, topK, VectorCache } from '../../../../src/engine/record/vectors';
 import { confirmedPerson, memory, openTestStore, type TestStore } from '../../../support/store';
 import type { SqlDatabase } from '../../../../src/engine/ports';
 

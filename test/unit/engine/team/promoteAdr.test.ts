@@ -9,7 +9,7 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceRepoFiles } from '../../../../src/host/repoFiles';
 import { memory, openTestStore, person, tempDir, type TestStore } from '../../../support/store';
-import { openFence } from '../../../../src/engine/team/adrConvention';
+import { openFence } from '../../../../src/engine/text/fences';
 import { adrTitle } from '../../../../src/engine/team/adrIndex';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'fixtures', 'adr-repos');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { findSecrets, SECRET_RULES } from '../../../../src/engine/trust/secretRules';
+import { findSecrets, SECRET_RULES } from '../../../../src/engine/model/secretRules';
 import { redact } from '../../../../src/engine/indexing/redact';
 
 /**

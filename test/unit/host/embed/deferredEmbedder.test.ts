@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { Embedder, EmbedderUnavailable } from '../../../../src/engine/embed/embedder';
 import { storeVector } from '../../../../src/engine/indexing/docStore';
 import { bumpVectorGeneration } from '../../../../src/engine/indexing/indexer';
-import { centreFor } from '../../../../src/engine/search/vectors';
+import { centreFor } from '../../../../src/engine/record/vectors';
 import { DeferredEmbedder } from '../../../../src/host/embed/deferredEmbedder';
 import { confirmedPerson, memory, openTestStore, type TestStore } from '../../../support/store';
 

@@ -8,9 +8,9 @@
 
 import { LoreError } from '../errors';
 import { nowIso, type EngineContext } from '../context';
-import { recordEvent } from '../memory/events';
+import { recordEvent } from '../record/events';
 import { archiveCurrent } from '../memory/save';
-import { sealState, stateDigest } from '../memory/state';
+import { sealState, stateDigest } from '../record/state';
 import {
   BASES,
   LIVE_STATUSES,
@@ -22,8 +22,8 @@ import {
 } from '../model/types';
 import { requireEnum } from '../model/validate';
 import type { Actor } from '../ports';
-import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { appendAudit } from './audit';
+import { currentRow, insertMemoryRow, rowToMemory, type MemoryRow } from '../record/rows';
+import { appendAudit } from '../record/audit';
 import {
   BUNDLE_FORMAT,
   BUNDLE_VERSION,
@@ -35,9 +35,9 @@ import {
   type BundleFilter,
   type BundleRecord,
 } from './bundleFormat';
-import { digestOf } from './digest';
-import { registerAuthor, type Refusal } from './integrity';
-import { signingPayload } from './signatures';
+import { digestOf } from '../model/digest';
+import { registerAuthor, type Refusal } from '../record/integrity';
+import { signingPayload } from '../record/signatures';
 import { isKnownAuthor } from './trustedKeys';
 
 export interface ExportFilter {

@@ -2,9 +2,9 @@
 // uses), and the "substance" of a record — what it says, normalised — whose equality makes an exact
 // duplicate. Thresholds are named here so the scans and session close agree on them.
 
-import type { Memory } from '../model/types';
-import { digestOf } from '../trust/digest';
-import { stem, terms } from '../search/text';
+import type { Memory } from './types';
+import { digestOf } from './digest';
+import { stem, terms } from '../text/words';
 
 /** Cosine at or above which two records of one type say the same thing (a near duplicate). */
 export const NEAR_DUPLICATE_SIMILARITY = 0.8;

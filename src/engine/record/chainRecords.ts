@@ -4,10 +4,10 @@
 // forget, inserted outside Lore, or with another version, content or state — is a problem.
 // docs/audit-log.md states the rules, and scripts/verifyAudit.mjs applies the same ones.
 
-import { stateDigest } from '../memory/state';
+import { stateDigest } from './state';
 import type { SqlDatabase } from '../ports';
 import type { AuditEvent, AuditProblem } from './audit';
-import { sha256 } from './digest';
+import { sha256 } from '../model/digest';
 
 /** Events that write a new version of a record: its version and digests.content are what the row must hold. */
 export const WRITE_EVENTS: readonly string[] = ['memory.create', 'memory.update', 'memory.import'];

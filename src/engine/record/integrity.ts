@@ -1,16 +1,16 @@
 // Integrity on read: a memory version is returned only if its content still matches its digest
 // and its signature verifies against its author's known public key for this store (for an
 // imported version, its author's original signature and this store's import signature), and its
-// status and provenance still match this store's state signature (memory/state.ts). Otherwise it
+// status and provenance still match this store's state signature (record/state.ts). Otherwise it
 // is refused with the reason; rows written before signing existed read as unattributed.
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
-import { contentDigest } from '../memory/contentDigest';
+import { contentDigest } from './contentDigest';
 import type { EngineContext } from '../context';
 import type { RecordOrigin } from '../model/types';
-import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { rowState, statePayload } from '../memory/state';
-import { sha256 } from './digest';
+import { rowToMemory, type MemoryRow } from './rows';
+import { rowState, statePayload } from './state';
+import { sha256 } from '../model/digest';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
 
 export interface Refusal {
@@ -123,7 +123,7 @@ export class IntegrityChecker {
     return { ok: true, unattributed: false };
   }
 
-  /** Status and provenance: signed by this store's machine as written and at every status change (memory/state.ts). */
+  /** Status and provenance: signed by this store's machine as written and at every status change (record/state.ts). */
   private checkState(row: MemoryRow): RecordVerdict | null {
     if (!row.state_signature || !row.state_signer) {
       return {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { chunkDocument, cleanMarkup, documentTitle } from '../../../../src/engine/indexing/chunk';
 import { classify } from '../../../../src/engine/indexing/classify';
-import { atxHeading } from '../../../../src/engine/indexing/headings';
+import { atxHeading } from '../../../../src/engine/text/headings';
 
 describe('markdown headings and markup, read in linear time', () => {
   it('reads ATX headings as CommonMark does: level, text, optional closing run', () => {

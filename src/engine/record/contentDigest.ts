@@ -5,7 +5,7 @@
 // archiving close a version's valid interval after it was signed.
 
 import type { Memory } from '../model/types';
-import { digestOf } from '../trust/digest';
+import { digestOf } from '../model/digest';
 
 export const CONTENT_FIELDS = [
   'key',

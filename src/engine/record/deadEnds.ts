@@ -2,17 +2,11 @@
 // dead end? Resemblance is term overlap on stems.
 
 import type { EngineContext } from '../context';
-import { LIVE_STATUSES_SQL } from '../model/types';
-import { rowToMemory, type MemoryRow } from '../store/memoryRows';
-import { stems } from './text';
+import { LIVE_STATUSES_SQL, type DeadEndMatch } from '../model/types';
+import { rowToMemory, type MemoryRow } from './rows';
+import { stems } from '../text/words';
 
-export interface DeadEndMatch {
-  key: string;
-  title: string;
-  description: string;
-  status: string;
-  resemblance: number;
-}
+export type { DeadEndMatch };
 
 /** Share of the probe's terms a dead end must cover to count as resembling it. */
 export const RESEMBLANCE_THRESHOLD = 0.5;

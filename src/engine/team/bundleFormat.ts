@@ -5,8 +5,8 @@
 // docs/bundle.md describes the format for someone writing their own verifier.
 
 import { LoreError, invalid, isLoreError, type ErrorCode } from '../errors';
-import { CONTENT_FIELDS, contentDigest } from '../memory/contentDigest';
-import { toRememberInput } from '../memory/rememberInput';
+import { CONTENT_FIELDS, contentDigest } from '../record/contentDigest';
+import { toRememberInput } from '../record/rememberInput';
 import { parseKey } from '../model/keys';
 import {
   BASES,
@@ -21,9 +21,9 @@ import {
 } from '../model/types';
 import { LIMITS } from '../model/limits';
 import { requireDate, requireText, validateRemember } from '../model/validate';
-import { canonicalJson } from './digest';
-import { keyIdOf } from './integrity';
-import { isEd25519PublicKey, signingPayload, verifyPayload, type Signer } from './signatures';
+import { canonicalJson } from '../model/digest';
+import { keyIdOf } from '../record/integrity';
+import { isEd25519PublicKey, signingPayload, verifyPayload, type Signer } from '../record/signatures';
 
 export const BUNDLE_FORMAT = 'lore-bundle';
 export const BUNDLE_VERSION = 1;

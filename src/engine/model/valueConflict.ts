@@ -6,7 +6,7 @@
 // word of change ("now", "instead"), so "deploys go out on Tuesdays" and "deploy freeze on
 // Fridays" (two statements about deploys) are not a contradiction.
 
-import { stem, terms } from '../search/text';
+import { stem, terms } from '../text/words';
 
 const CLASSES: Record<string, readonly string[]> = {
   weekday: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],

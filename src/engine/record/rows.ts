@@ -1,8 +1,7 @@
 // Row mapping and the queries over the memories table that more than one module needs.
 
 import type { SqlDatabase } from '../ports';
-import type { Memory, MemorySummary } from '../model/types';
-import { openableAnchors } from '../drift/anchor';
+import { LIVE_STATUSES_SQL, type Memory, type MemorySummary } from '../model/types';
 
 export interface MemoryRow {
   id: number;
@@ -35,12 +34,12 @@ export interface MemoryRow {
   content_digest: string;
   /** JSON of RecordOrigin for imported versions. */
   origin: string | null;
-  /** This store's signature over the version's status and provenance (memory/state.ts), and its key. */
+  /** This store's signature over the version's status and provenance (record/state.ts), and its key. */
   state_signature: string | null;
   state_signer: string | null;
 }
 
-/** A row's state signature, made as it is written (memory/state.ts sealState). */
+/** A row's state signature, made as it is written (record/state.ts sealState). */
 export interface RowSeal {
   state_signature: string;
   state_signer: string;
@@ -137,6 +136,23 @@ export function currentRow(db: SqlDatabase, key: string): MemoryRow | undefined 
   return db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND is_current = 1', [key]);
 }
 
+/** A live record's current version, as a fact-key query names it. */
+export interface FactHolder {
+  id: number;
+  key: string;
+  version: number;
+  content_digest: string;
+}
+
+/** The live records (current versions) holding `factKey`, other than `exceptKey`, oldest row first. */
+export function liveByFactKey(db: SqlDatabase, factKey: string, exceptKey: string): FactHolder[] {
+  return db.all<FactHolder>(
+    `SELECT id, key, version, content_digest FROM memories
+     WHERE fact_key = ? AND is_current = 1 AND key <> ? AND status IN ${LIVE_STATUSES_SQL} ORDER BY id`,
+    [factKey, exceptKey],
+  );
+}
+
 /** Flags any reader should see on a record: lifecycle states and a review date that has passed. */
 export function flagsFor(
   memory: Pick<Memory, 'status' | 'review_after' | 'valid_until' | 'origin'>,
@@ -151,7 +167,12 @@ export function flagsFor(
   return flags;
 }
 
-export function summarize(memory: Memory, now: string): MemorySummary {
+/** A record's summary; `opens`: whether it names something to open (drift's reading, engine.ts recordHooks). */
+export function summarize(
+  memory: Memory,
+  now: string,
+  opens: (memory: Pick<Memory, 'anchors' | 'links'>) => boolean,
+): MemorySummary {
   return {
     key: memory.key,
     type: memory.type,
@@ -170,6 +191,6 @@ export function summarize(memory: Memory, now: string): MemorySummary {
     updated_at: memory.updated_at,
     review_after: memory.review_after,
     flags: flagsFor(memory, now),
-    anchored: openableAnchors(memory).length > 0,
+    anchored: opens(memory),
   };
 }

@@ -3,10 +3,7 @@
 // signals; this is the drift side's test, kept as it was.
 
 import { atxHeadings } from './headings';
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
+import { baseName } from './paths';
 
 function headings(text: string): string[] {
   return atxHeadings(text).map((h) => h.text.toLowerCase());

@@ -7,10 +7,10 @@ import { LoreError, invalid } from '../errors';
 import { nowIso, type EngineContext } from '../context';
 import { requireText } from '../model/validate';
 import type { Actor } from '../ports';
-import { appendAudit } from './audit';
-import { sha256 } from './digest';
-import { keyIdOf, registerAuthor } from './integrity';
-import { isEd25519PublicKey } from './signatures';
+import { appendAudit } from '../record/audit';
+import { sha256 } from '../model/digest';
+import { keyIdOf, registerAuthor } from '../record/integrity';
+import { isEd25519PublicKey } from '../record/signatures';
 
 export interface AuthorInfo {
   key_id: string;

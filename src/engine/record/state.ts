@@ -7,10 +7,10 @@
 
 import type { Provenance, Status } from '../model/types';
 import type { SqlDatabase } from '../ports';
-import type { MemoryRow, RowSeal } from '../store/memoryRows';
-import { canonicalJson, digestOf } from '../trust/digest';
-import { registerAuthor } from '../trust/integrity';
-import type { Signer } from '../trust/signatures';
+import type { MemoryRow, RowSeal } from './rows';
+import { canonicalJson, digestOf } from '../model/digest';
+import { registerAuthor } from './integrity';
+import type { Signer } from './signatures';
 import type { EngineContext } from '../context';
 
 export interface StateFields {

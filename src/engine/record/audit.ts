@@ -6,7 +6,7 @@
 
 import type { Actor, SqlDatabase } from '../ports';
 import { compareRowsWithChain } from './chainRecords';
-import { canonicalJson, sha256 } from './digest';
+import { canonicalJson, sha256 } from '../model/digest';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

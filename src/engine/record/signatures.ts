@@ -4,7 +4,7 @@
 // never returned as memory.
 
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
-import { canonicalJson } from './digest';
+import { canonicalJson } from '../model/digest';
 
 /** The machine's signing key, provided by the host (the private key never enters the store). */
 export interface Signer {

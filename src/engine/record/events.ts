@@ -1,7 +1,7 @@
 // The per-key lifecycle history (readable, with reasons) that `history` lists.
 
 import type { Actor } from '../ports';
-import { actorLabel } from '../trust/audit';
+import { actorLabel } from './audit';
 import type { EngineContext } from '../context';
 
 export type MemoryEventKind =

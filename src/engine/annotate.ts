@@ -1,10 +1,10 @@
 // Drift on the way out: recall and get results gain a `drift` list for records whose references
 // moved on, and a `drift:<state>` flag per state, so every door shows it without asking twice.
 
-import type { GetResult } from '../memory/read';
-import type { RecallResult } from '../search/recall';
-import type { DriftService } from './service';
-import type { DriftFlag } from './types';
+import type { GetResult } from './memory/read';
+import type { RecallResult } from './search/recall';
+import type { DriftService } from './drift/service';
+import type { DriftFlag } from './drift/types';
 
 export type WithDrift<T> = T & { drift?: DriftFlag[] };
 
