@@ -2,6 +2,7 @@
 // (every definition of that name in the file, so an edit elsewhere in the file does not count), a
 // markdown section under a heading, a range of lines, or the lines of a file that use a name (mention.ts).
 
+import { frontMatterTitle } from '../indexing/headings';
 import { sha256 } from '../trust/digest';
 import { FenceTracker } from './fences';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
@@ -140,15 +141,29 @@ export class TechDocsIds {
   }
 }
 
-const HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s+(.*?)\s*#*\s*$/;
 /**
- * Redcarpet (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is built
- * without `space_after_headers`. GitHub and CommonMark engines do not.
+ * A heading line (in block quotes too) as [the line, its `#` run, its text], read without a pattern: the one
+ * this replaces, `(#{1,6})\s+(.*?)\s*#*\s*$`, was cubic on a heading line of spaces. Redcarpet
+ * (tech-docs, Middleman) renders `####Heading` with no space as a heading too: it is built without
+ * `space_after_headers`. GitHub and CommonMark engines do not.
  */
-const REDCARPET_HEADING = /^\s{0,3}(?:>\s*)*(#{1,6})\s*([^#\s].*?)\s*#*\s*$/;
+function headingLine(line: string, redcarpet: boolean): [line: string, marks: string, text: string] | null {
+  const start = /^\s{0,3}(?:>\s*)*/.exec(line)![0].length;
+  let end = start;
+  while (line[end] === '#') end++;
+  if (end === start || end - start > 6) return null;
+  const rest = line.slice(end);
+  if (!redcarpet && !/^\s/.test(rest)) return null;
+  let text = rest.trim();
+  if (redcarpet && (!text || text[0] === '#')) return null;
+  let close = text.length;
+  while (close > 0 && text[close - 1] === '#') close--;
+  text = text.slice(0, close).trimEnd();
+  return [line, line.slice(start, end), text];
+}
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
-const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)[^}]*\}\s*$/;
-const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
+const EXPLICIT_ID = /\{:?\s*#([\w.:-]+)(?:[^\w.:{}-][^{}]*)?\}\s*$/;
+const HTML_ID = /<[a-z][^<>]*\b(?:name|id)=["']([^"']+)["']/gi;
 /** Content another file or a plugin puts into the page: snippets, includes, shortcodes, partials, directives. */
 const INCLUDES = /^\s*(--8<--|:::\s|\{%\s*include|\{\{[<%]|<%=\s*partial|\.\.\s+(include|automodule|autoclass)::)/m;
 
@@ -164,7 +179,7 @@ function sectionText(text: string, slug: string, techDocs = false): string | nul
   let start = -1;
   let level = 0;
   const fences = new FenceTracker();
-  const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
+  const title = frontMatterTitle(text);
   if (title && anchorKey(title) === key) return text;
   // GitHub numbers repeated headings: the second `## Beta` is `#beta-1`.
   const seen = new Map<string, number>();
@@ -172,7 +187,7 @@ function sectionText(text: string, slug: string, techDocs = false): string | nul
   for (let i = 0; i < lines.length; i++) {
     // A `# comment` inside a fenced code block is no heading.
     if (fences.step(lines[i]) !== 'text') continue;
-    const m = (techDocs ? REDCARPET_HEADING : HEADING).exec(lines[i]);
+    const m = headingLine(lines[i], techDocs);
     if (m && start >= 0 && m[1].length <= level) return lines.slice(start, i).join('\n');
     if (start >= 0) continue;
     if (m) {

@@ -2,7 +2,7 @@
 // YAML by document, Dockerfiles whole, anything else in bounded windows of lines. Chunks are
 // bounded so one long section never becomes one huge embedding.
 
-import { atxHeading, atxHeadings } from './headings';
+import { atxHeading, atxHeadings, frontMatterTitle, titleValue } from './headings';
 import type { DocKind } from './kinds';
 import { PROSE_KINDS } from './kinds';
 
@@ -84,7 +84,7 @@ function frontMatter(lines: string[]): { lines: number; title: string | null } {
   const title =
     lines
       .slice(1, close)
-      .map((l) => /^title:\s*["']?(.+?)["']?\s*$/.exec(l)?.[1])
+      .map((l) => titleValue(l))
       .find(Boolean) ?? null;
   return { lines: close + 1, title };
 }
@@ -172,13 +172,12 @@ export function chunkDocument(kind: DocKind, text: string): Chunk[] {
 
 /** The title a person would give the document: front matter, then the first heading, then the file name. */
 export function documentTitle(path: string, text: string): string {
-  const fm = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  const fmTitle = fm && /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm[1])?.[1];
+  const fmTitle = frontMatterTitle(text);
   if (fmTitle) return fmTitle.slice(0, 200);
   const heading = atxHeadings(text).find((h) => h.level === 1)?.text ?? /^(.+)\r?\n=+[ \t]*$/m.exec(text)?.[1];
   if (heading)
     return heading
-      .replace(/<[^>]+>/g, '')
+      .replace(/<[^<>]+>/g, '')
       .trim()
       .slice(0, 200);
   return path.slice(path.lastIndexOf('/') + 1);

@@ -37,3 +37,31 @@ export function atxHeadings(text: string): Heading[] {
   }
   return out;
 }
+
+/**
+ * The value of a front-matter `title:` line, quotes and blanks trimmed, or null. Read without the
+ * pattern it replaces, `^title:\s*["']?(.+?)["']?\s*$`, which backtracked quadratically on a title
+ * of spaces.
+ */
+export function titleValue(line: string): string | null {
+  if (!line.startsWith('title:')) return null;
+  let text = line.slice('title:'.length).trim();
+  if (text.length > 1 && (text[0] === '"' || text[0] === "'")) text = text.slice(1);
+  if (text.length > 1 && (text.endsWith('"') || text.endsWith("'"))) text = text.slice(0, -1);
+  return text || null;
+}
+
+/** The `title:` of the front matter a text opens with (`---` … `---` or `...`), or null. */
+export function frontMatterTitle(text: string): string | null {
+  if (!/^---\r?\n/.test(text)) return null;
+  let title: string | null = null;
+  let from = text.indexOf('\n') + 1;
+  while (from > 0 && from < text.length) {
+    const next = text.indexOf('\n', from);
+    const line = text.slice(from, next < 0 ? text.length : next).replace(/\r$/, '');
+    if (/^(---|\.\.\.)\s*$/.test(line)) return title;
+    title ??= titleValue(line);
+    from = next + 1;
+  }
+  return null;
+}

@@ -6,7 +6,7 @@
 // pronoun, preposition or auxiliary, carries no -s, -ed, -ing or -ly ending, and what follows it is
 // an object's determiner, a particle or markup (`code`, [a link], 'a quote').
 
-import { atxHeadings } from './headings';
+import { atxHeadings, frontMatterTitle } from './headings';
 
 /** Words that never open an imperative: articles, pronouns, conjunctions, prepositions, auxiliaries. */
 const NOT_A_VERB = new Set(
@@ -97,7 +97,7 @@ export function procedureShape(text: string): ProcedureShape {
     else if (INSTRUCTION.test(line)) instructions++;
   }
   // A title a template fills from front matter ("Prevent an unhelpful suggestion") is a heading too.
-  const fmTitle = /^---\r?\n[^]{0,2000}?^title:[ \t]*["']?(.+?)["']?[ \t]*$/m.exec(text.slice(0, 2000))?.[1];
+  const fmTitle = frontMatterTitle(text.slice(0, 2000));
   const headings = [...(fmTitle ? [fmTitle] : []), ...atxHeadings(body).map((h) => h.text)];
   steps += headings.filter((h) => isImperative(h)).length;
   // The opening: the first lines of prose, past a title.
