@@ -34,6 +34,8 @@ export interface Figure {
   target?: Target;
   /** Whether the target is met; null when there is no target. */
   met: boolean | null;
+  /** A target the run fails on when it is not met (the adversarial section's linearity), not only reports. */
+  enforced?: boolean;
 }
 
 export interface Section {
@@ -128,6 +130,10 @@ export function figureProblems(section: Section): string[] {
     // Only a percentage difference may go below zero.
     else if (f.unit !== '%' && numbers.some((n) => n < 0))
       problems.push(`${section.bench}/${f.name}: a measurement is negative`);
+    else if (f.enforced && f.met === false)
+      problems.push(
+        `${section.bench}/${f.name}: ${f.label}: ${f.ratio?.toFixed(2)} over its bound (${describeTarget(f)})`,
+      );
   }
   return problems;
 }

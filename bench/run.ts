@@ -11,7 +11,9 @@
 // docs/performance.md from it (bench/readme.ts); anything else writes to the temp folder unless --out says
 // otherwise, and never touches the repository. --quick runs every benchmark at toy sizes in
 // about a minute to show it runs (for CI), and exits non-zero when a figure is not a number or a
-// benchmark fails; it does not judge speed. dist/cli.js must be built (npm run bench does that).
+// benchmark fails; it judges no speed but growth: the adversarial section's linearity bound
+// (cost per KB, largest input over smallest) fails a run, --quick too. dist/cli.js must be built
+// (npm run bench does that).
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

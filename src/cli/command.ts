@@ -13,6 +13,7 @@ import { startEmbedder } from '../host/embedSettings';
 import { findLiveOwner, ownerRecorded } from '../host/owner';
 import { connect } from '../host/connect';
 import { readStoreRecord } from '../host/storeRecord';
+import { confirmHere, type PersonAct } from './personAct';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -69,6 +70,8 @@ export interface StoreUse {
   embedLate?: boolean;
   /** Load drift's symbol parser (default true); false for a read that fingerprints nothing. */
   symbols?: boolean;
+  /** A person's act: its one-time code is shown and typed back before it runs (personAct.ts). */
+  person?: PersonAct;
 }
 
 /**
@@ -110,7 +113,7 @@ export async function withStore<T>(
   }
   if (found.kind === 'client') {
     await model?.release();
-    return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token));
+    return await work(remoteApi(`${found.owner.url}/rpc`, found.owner.info.token, undefined, use.person?.confirmer));
   }
   const store = found.store;
   // Drift's symbol parser loads in ~0.1 s; waiting gives this command the owner's fingerprints.
@@ -119,6 +122,7 @@ export async function withStore<T>(
     ? await (model ?? startEmbedder(paths.home, stderrLogger())).attach(store.engine)
     : async () => {};
   try {
+    if (use.person) await confirmHere(use.person);
     return await work(localApi(store.engine, store.paths.workspaceRoot));
   } finally {
     await releaseEmbedder();

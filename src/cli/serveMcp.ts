@@ -43,6 +43,8 @@ export async function runServe(ctx: CommandContext, v: Record<string, unknown>):
     port,
     allowRemote,
     watchWorkspace: true,
+    // Started by the editor (its stdin is the editor's pipe): a person's act's code goes back up the pipe.
+    toParent: v['exit-with-stdin'] === true ? (line) => void process.stdout.write(`${line}\n`) : undefined,
   });
   const store = owner.access.open();
   let http;

@@ -19,6 +19,7 @@ import type { DiscoveryConfig, DiscoveryRules } from '../engine/indexing/discove
 import type { FileSource } from '../engine/indexing/indexer';
 import { WorkspaceFileSource } from './fileSource';
 import { REQUEST_DEADLINE_MS, fetchWithDeadline, type Deadline } from './ownerRequest';
+import { isPersonAct, type PersonConfirmer } from './personConfirm';
 import { listKinds, readKindRules, removeKind, setKind, type KindChange, type KindRuleList } from './kindFile';
 import { isRepoRecordPath } from '../engine/team/repoRecords';
 import { WorkspaceRepoFiles } from './repoFiles';
@@ -364,8 +365,26 @@ export async function readIndexLines(response: Response, onProgress?: (p: IndexP
   );
 }
 
-export function remoteApi(url: string, token: string, deadlineMs = REQUEST_DEADLINE_MS): EngineApi {
+export function remoteApi(
+  url: string,
+  token: string,
+  deadlineMs = REQUEST_DEADLINE_MS,
+  confirmer?: PersonConfirmer,
+): EngineApi {
   const api = {} as Record<RpcOp, (...args: unknown[]) => Promise<unknown>>;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  // A person's act: the owner shows a one-time code on the confirmer's channel, the person gives it
+  // back (no deadline while they read and type), and it travels with the act. Without a confirmer
+  // the act goes without one and the owner refuses it.
+  const askPerson = async (op: string, args: unknown[]) => {
+    if (!confirmer) return undefined;
+    const init = { method: 'POST', headers, body: JSON.stringify({ op, args, channel: confirmer.channel }) };
+    const read = async (response: Response) => (await response.json().catch(() => ({}))) as RpcPayload;
+    const begun = await fetchWithDeadline(url.replace(/\/rpc$/, '/confirm'), init, deadlineMs, `"${op}"`, read);
+    if (begun.error) throw new LoreError(begun.error.code, begun.error.message, begun.error.hint, begun.error.details);
+    const { id } = begun.result as { id: string };
+    return { id, code: await confirmer.code(id) };
+  };
   for (const op of RPC_OPS) {
     api[op] = async (...args: unknown[]) => {
       // Functions and signals do not travel: progress comes back as lines, and a cancel hangs up.
@@ -377,10 +396,11 @@ export function remoteApi(url: string, token: string, deadlineMs = REQUEST_DEADL
             }
           : undefined;
       if (index) args = [args[0], { full: index.request.full === true, discovery: index.request.discovery }];
+      const confirm = isPersonAct(op, args) ? await askPerson(op, args) : undefined;
       const init: RequestInit = {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ op, args }),
+        headers,
+        body: JSON.stringify(confirm ? { op, args, confirm } : { op, args }),
         signal: index?.request.signal,
       };
       // Every answer has a deadline; an index run's is for silence between its progress lines.

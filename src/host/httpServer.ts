@@ -21,6 +21,7 @@ import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
 import { McpSessions } from './mcpSessions';
 import type { OwnerEventName, OwnerEvents } from './ownerEvents';
+import { PersonConfirmations, isPersonAct } from './personConfirm';
 import { readWorkspaceFile } from './workspaceFiles';
 
 /**
@@ -52,9 +53,16 @@ export interface HttpServeOptions {
   files?: RpcRun['files'];
   /** What happens to the store, streamed at GET /events to holders of the owner's token. */
   events?: OwnerEvents;
+  /** Where a person's act's code goes when the editor that started this owner asks (its stdout). */
+  toParent?: (line: string) => void;
 }
 
 const EVENT_NAMES: readonly OwnerEventName[] = ['data', 'indexed', 'drift'];
+/**
+ * Endpoints only the owner's own token opens, never the MCP token: Lore's RPC (a person's confirmed
+ * acts), a person's confirmation codes, and the stream of every change to the store.
+ */
+const OWNER_ONLY_PATHS: ReadonlySet<string> = new Set(['/rpc', '/confirm', '/events']);
 
 export interface RunningHttpServer {
   port: number;
@@ -121,9 +129,22 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     await transport.handleRequest(req, res, body);
   };
 
+  const confirmations = new PersonConfirmations(options.toParent);
+  // POST /confirm { op, args, channel }: shows a person's act's one-time code on the channel and
+  // answers with its id only; /rpc then runs the act when the code comes back with it.
+  const handleConfirm = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
+    const body = (await readJsonBody(req, MAX_RPC_BODY_BYTES, '/confirm')) as { channel?: unknown };
+    const call = checkRpc(body);
+    sendJson(res, 200, { result: confirmations.begin(call.op, call.args, body?.channel), done: true });
+  };
+
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
-    const call = checkRpc(await readJsonBody(req, MAX_RPC_BODY_BYTES, '/rpc'));
+    const body = (await readJsonBody(req, MAX_RPC_BODY_BYTES, '/rpc')) as { confirm?: unknown };
+    const call = checkRpc(body);
+    // The token lets a door say `human: true`; only the code shown to a person lets the act run.
+    if (isPersonAct(call.op, call.args)) confirmations.check(call.op, call.args, body?.confirm);
     if (call.index) return indexRpc(res, call);
     // A .lore/kinds change lists the workspace as the index does: from the owner's watched listing.
     const run = { files: options.files };
@@ -175,7 +196,7 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     }
     const allowed =
       authorized(req, options.token) ||
-      (path !== '/rpc' && path !== '/events' && options.mcpToken !== undefined && authorized(req, options.mcpToken));
+      (!OWNER_ONLY_PATHS.has(path) && options.mcpToken !== undefined && authorized(req, options.mcpToken));
     if (!allowed) {
       // Nothing is read, parsed or opened for a request without the token, and its connection ends.
       res
@@ -191,7 +212,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
         ? handleMcp(req, res)
         : path === '/rpc'
           ? handleRpc(req, res)
-          : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
+          : path === '/confirm'
+            ? handleConfirm(req, res)
+            : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
     work.catch((error) => {
       if (!isLoreError(error)) options.logger.error(`HTTP ${req.method} ${path}: ${(error as Error)?.stack ?? error}`);
       if (error instanceof RefusedBody) closeAfterRefusal(req, res);

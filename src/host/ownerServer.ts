@@ -22,6 +22,8 @@ export interface OwnerServerOptions {
   attachEmbedder?: (store: OpenStore) => Promise<() => Promise<void>>;
   /** Keep the index current from file events once a first index has run (`lore serve`: ownerWatch.ts). */
   watchWorkspace?: boolean;
+  /** The private pipe to the editor that started this owner: where a person's act's code goes (personConfirm.ts). */
+  toParent?: (line: string) => void;
 }
 
 export interface OwnerServer {
@@ -74,6 +76,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
             logger: options.logger,
             files: watcher && ((rules) => watcher!.watch.source(rules)),
             events,
+            toParent: options.toParent,
           }),
         );
       started.then(

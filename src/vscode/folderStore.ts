@@ -169,7 +169,11 @@ export class FolderStore {
       pid: info.pid,
       self: child !== undefined,
     };
-    const connection: Connection = { api: remoteApi(`${live.url}/rpc`, live.info.token) as LoreApi, owner, child };
+    // The editor's modal is the person's confirmation; the owner it started sends the act's code up
+    // its pipe. Served by another process (no pipe), a person's act is refused: the terminal does it.
+    const confirmer = child && { channel: { parent: true as const }, code: (id: string) => child.codeFor(id) };
+    const api = remoteApi(`${live.url}/rpc`, live.info.token, undefined, confirmer) as LoreApi;
+    const connection: Connection = { api, owner, child };
     if (child) {
       const log = this.options.logger;
       log.info(`${this.folder}: started lore serve (pid ${child.pid}) for ${paths.database}; MCP at ${live.url}/mcp`);

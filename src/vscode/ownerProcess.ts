@@ -14,7 +14,15 @@ export interface OwnerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Stops it (SIGTERM: it closes the store and releases the lock), forcibly if it does not end. */
   stop(): Promise<void>;
+  /**
+   * The one-time code it sent up its stdout for a person's act (personConfirm.ts): only this
+   * process, its parent, reads that pipe, so the token in owner.json alone never yields a code.
+   */
+  codeFor(id: string): Promise<string>;
 }
+
+/** How long the owner's code for a person's act may take to arrive on the pipe. */
+const CODE_WAIT_MS = 10_000;
 
 export interface StartOwnerOptions {
   folder: string;
@@ -51,8 +59,26 @@ export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
   });
   // Nothing is written to its stdin; the pipe is only there to close.
   child.stdin.on('error', () => undefined);
+  const codes = new Map<string, string>();
+  const waiting = new Map<string, (code: string) => void>();
   const owner: OwnerProcess = {
     pid: child.pid ?? -1,
+    codeFor: (id) =>
+      new Promise<string>((resolve, reject) => {
+        const ready = codes.get(id);
+        if (ready !== undefined) {
+          codes.delete(id);
+          return resolve(ready);
+        }
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new LoreError('HUMAN_ONLY', 'the Lore process did not send the confirmation code'));
+        }, CODE_WAIT_MS);
+        waiting.set(id, (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      }),
     exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -62,9 +88,31 @@ export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
       clearTimeout(timer);
     },
   };
+  // After its first answer (where it serves), each stdout line is a code for a person's act.
+  let served = false;
+  let rest = '';
+  const codeLines = (text: string) => {
+    const lines = (rest + text).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      let said: { confirm?: { id?: unknown; code?: unknown } };
+      try {
+        said = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const { id, code } = said.confirm ?? {};
+      if (typeof id !== 'string' || typeof code !== 'string') continue;
+      const take = waiting.get(id);
+      waiting.delete(id);
+      if (take) take(code);
+      else codes.set(id, code);
+    }
+  };
   return new Promise<OwnerProcess>((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      if (served) return codeLines(text);
       out += text;
       type Said = { code: ErrorCode; message: string; hint?: string; details?: Record<string, unknown> };
       let said: { url?: string; error?: Said };
@@ -73,8 +121,10 @@ export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
       } catch {
         return; // not all of it yet
       }
-      if (said.url) resolve(owner);
-      else if (said.error) {
+      if (said.url) {
+        served = true;
+        resolve(owner);
+      } else if (said.error) {
         reject(new LoreError(said.error.code, said.error.message, said.error.hint, said.error.details));
       }
     });

@@ -4,6 +4,7 @@
 
 import { INBOX_ACTIONS, LoreError, type InboxItem, type InboxList, type ResolveResult } from '../../engine';
 import { cliActor, type Command } from '../command';
+import { DeclinedByPerson, terminalConfirmer } from '../personAct';
 import { stringOption, UsageError } from '../parse';
 
 export const inboxCommand: Command = {
@@ -54,12 +55,22 @@ export const inboxCommand: Command = {
           `run \`lore inbox resolve ${id} --action ${action}\` yourself in a terminal`,
         );
       }
-      const answer = await ctx.ask(`${describe(item)}\n${action} as proposed? [y/N] `);
-      if (!/^y(es)?$/i.test(answer.trim())) {
+      actor = cliActor(true);
+      const question = `${describe(item)}\n${action} as proposed? Type the code shown above (Enter: no): `;
+      const confirmer = terminalConfirmer(ctx, 'applying a session proposal', question);
+      const args = [actor, Number(id), action, note ?? null];
+      try {
+        const result = await ctx.withEngine((engine) => engine.resolveInbox(actor, Number(id), action, note ?? null), {
+          create: false,
+          person: { op: 'resolveInbox', args, confirmer },
+        });
+        ctx.print(result, renderResolve);
+        return 0;
+      } catch (error) {
+        if (!(error instanceof DeclinedByPerson)) throw error;
         ctx.print({ resolved: false, id: Number(id) }, () => 'not resolved');
         return 1;
       }
-      actor = cliActor(true);
     }
     const result = await ctx.withEngine((engine) => engine.resolveInbox(actor, Number(id), action, note ?? null));
     ctx.print(result, renderResolve);

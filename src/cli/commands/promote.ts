@@ -1,8 +1,10 @@
-// `lore promote KEY`: a person lets a quarantined record into recall. It asks on an interactive
-// terminal and refuses otherwise: an agent or script must never be able to do this.
+// `lore promote KEY`: a person lets a quarantined record into recall. It shows a one-time code on
+// its own terminal and runs only when the person types it back (personAct.ts); it refuses without a
+// terminal, and a script that answers "y" is refused: an agent or script must never be able to do this.
 
 import { LoreError, type GetResult, type LifecycleResult } from '../../engine';
 import { cliActor, type Command } from '../command';
+import { DeclinedByPerson, terminalConfirmer } from '../personAct';
 import { quotedField } from '../terminalText';
 
 export const promoteCommand: Command = {
@@ -20,12 +22,21 @@ export const promoteCommand: Command = {
       );
     }
     const shown = await ctx.withEngine((engine) => engine.get(key));
-    const answer = await ctx.ask(describe(shown) + `\nPromote ${key} from quarantine into recall? [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) {
+    const actor = cliActor(true);
+    const question =
+      describe(shown) + `\nPromote ${key} from quarantine into recall? Type the code shown above (Enter: no): `;
+    const confirmer = terminalConfirmer(ctx, 'promote', question);
+    let result: LifecycleResult;
+    try {
+      result = await ctx.withEngine((engine) => engine.promote(actor, key), {
+        create: false,
+        person: { op: 'promote', args: [actor, key], confirmer },
+      });
+    } catch (error) {
+      if (!(error instanceof DeclinedByPerson)) throw error;
       ctx.print({ promoted: false, key }, () => 'not promoted');
       return 1;
     }
-    const result = await ctx.withEngine((engine) => engine.promote(cliActor(true), key));
     ctx.print({ promoted: true, ...result }, (r: LifecycleResult) => `${r.key}: ${r.previous_status} → ${r.status}`);
     return 0;
   },

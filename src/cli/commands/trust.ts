@@ -6,6 +6,7 @@ import { storePaths } from '../../host/dataDir';
 import { loadMachineSigner } from '../../host/machineKey';
 import { quotedField } from '../terminalText';
 import { cliActor, type Command } from '../command';
+import { DeclinedByPerson, terminalConfirmer } from '../personAct';
 import { stringOption, UsageError } from '../parse';
 
 export const trustCommand: Command = {
@@ -48,18 +49,24 @@ export const trustCommand: Command = {
       );
     }
     const shown = key.startsWith('ed25519:') ? key : safeKeyId(key);
-    const answer = await ctx.ask(
+    const question =
       `Trust ${quotedField(shown)}${stringOption(v.label) ? ` (label ${quotedField(stringOption(v.label))})` : ''}? ` +
-        `Records it signs will be imported into recall without ` +
-        `quarantine. [y/N] `,
-    );
-    if (!/^y(es)?$/i.test(answer.trim())) {
+      `Records it signs will be imported into recall without ` +
+      `quarantine. Type the code shown above (Enter: no): `;
+    const actor = cliActor(true);
+    const label = stringOption(v.label);
+    const confirmer = terminalConfirmer(ctx, 'trusting an author', question);
+    let author: AuthorInfo;
+    try {
+      author = await ctx.withEngine((engine) => engine.trustAuthor(actor, key, label), {
+        create: true,
+        person: { op: 'trustAuthor', args: [actor, key, label], confirmer },
+      });
+    } catch (error) {
+      if (!(error instanceof DeclinedByPerson)) throw error;
       ctx.print({ trusted: false, key: shown }, () => 'not trusted');
       return 1;
     }
-    const author = await ctx.withEngine((engine) => engine.trustAuthor(cliActor(true), key, stringOption(v.label)), {
-      create: true,
-    });
     ctx.print(author, (a) => `trusted ${a.key_id}${a.label ? ` (${a.label})` : ''}`);
     return 0;
   },

@@ -33,10 +33,15 @@ export interface RawReference {
   command?: string;
 }
 
-const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+// Every pattern here runs on untrusted text, line by line, and must stay linear in the line (a line
+// of 256 KiB of `[` took 110 s with the link pattern before it was bounded). A link starts at a `[`
+// no backslash escapes; its text holds no `[` and at most 1,000 characters, and its target stops
+// at the next `](`, so the scans from two starts never run over the same text twice.
+const LINK = /(?<!\\)!?\[(?:[^[\]\\]|\\.){0,1000}\]\(\s*<?((?:[^)\s>\]]|\](?!\())+)>?(?:\s+"[^"]*")?\s*\)/g;
 const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/;
-const CODE_SPAN = /(`+)([^`]+?)\1(?!`)/g;
-const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
+/** A run of backticks opens a span only from its first backtick (else a run of n backticks is n² steps). */
+const CODE_SPAN = /(?<!`)(`+)([^`]+?)\1(?!`)/g;
+const AUTOLINK = /<(https?:\/\/[^<>\s]+)>/g;
 /** Characters a path or symbol token can hold; anything else separates tokens in code. */
 const TOKEN_SPLIT = /[\s=,;:"'`[\]{}<>|&]+/;
 // `--name`, and single-dash long flags as Go's flag package spells them (`-upgrade-version`, `-kubeconfig`):
@@ -69,12 +74,7 @@ function symbolCandidate(token: string): string | null {
 function classifyToken(token: string, line: number, inBlock: boolean): RawReference[] {
   // `name()` is a call; any other parenthesis ends the token (`file(path)` → `file`).
   const call = /^\(*([A-Za-z_$][\w$.]*\(\))/.exec(token);
-  const cleaned = call
-    ? call[1]
-    : token
-        .replace(/^\(+/, '')
-        .replace(/\(.*$/, '')
-        .replace(/[)\]},.;:!?]+$/g, '');
+  const cleaned = call ? call[1] : withoutTrailing(token.replace(/^\(+/, '').replace(/\(.*$/, ''), ')]},.;:!?');
   if (!cleaned || cleaned.length > 300) return [];
   if (URL_PATTERN.test(cleaned)) return [{ raw: cleaned, form: 'url', line, inBlock }];
   if (cleaned.includes('://') || cleaned.includes('$') || cleaned.includes('*')) return [];
@@ -96,6 +96,13 @@ function classifyToken(token: string, line: number, inBlock: boolean): RawRefere
   return symbol ? [{ raw: cleaned, form: 'symbol', line, symbol, inBlock }] : [];
 }
 
+/** `text` without the run of `chars` it ends with: a loop, where `[…]+$` retries at every offset of a long run. */
+function withoutTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
 function splitFragment(target: string): [string, string | undefined] {
   const hash = target.indexOf('#');
   return hash < 0 ? [target, undefined] : [target.slice(0, hash), target.slice(hash + 1) || undefined];
@@ -107,7 +114,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
   // after a command that is no program of ours, is no reference (resolve.ts decides which is ours).
   const command = commandOf(code);
   if (command)
-    for (const match of code.matchAll(FLAG))
+    for (const match of matchesOf(FLAG, code))
       out.push({ raw: match[1], form: 'flag', line, symbol: match[1], inBlock, command });
   for (const pattern of placeholderPaths(code)) out.push({ raw: pattern, form: 'path', line, path: pattern, inBlock });
   for (const token of code.split(TOKEN_SPLIT)) {
@@ -125,7 +132,7 @@ function codeReferences(code: string, line: number, inBlock: boolean): RawRefere
 function proseFiles(prose: string, line: number): RawReference[] {
   const out: RawReference[] = [];
   for (const word of prose.split(/\s+/)) {
-    const token = word.replace(/^[*_~"'(<[]+/, '').replace(/[*_~"')>\]]+$/, '');
+    const token = withoutTrailing(word.replace(/^[*_~"'(<[]+/, ''), '*_~"\')>]]');
     if (!token || !/[./]/.test(token)) continue;
     // A bare URL GitHub links by itself: ours (a blob or a page of our docs site) is a reference (resolve.ts).
     if (URL_PATTERN.test(token)) {
@@ -146,7 +153,11 @@ function proseFiles(prose: string, line: number): RawReference[] {
 function roleMention(line: string, at: number, span: string, name: string, number: number): RawReference | null {
   if (!/^[A-Za-z0-9][\w.-]*$/.test(name)) return null;
   const after = /^\s+role\b/.exec(line.slice(at + span.length));
-  const before = /\brole\s+$/.exec(line.slice(0, at));
+  // Only the words just before the span are read: a search of the whole line before each span is n².
+  const head = line.slice(0, at);
+  const spaced = head.trimEnd();
+  const before =
+    spaced.length < head.length && /(?:^|\W)role$/.test(spaced.slice(-5)) ? [head.slice(spaced.length - 4)] : null;
   if (!after && !before) return null;
   const raw = after ? `${span}${after[0]}` : `${before![0]}${span}`;
   return { raw, form: 'role', line: number, symbol: name };
@@ -201,14 +212,15 @@ function embedReferences(line: string, number: number): RawReference[] {
   });
 }
 
-const HTML_TAG = /<(?:img|a|source|video|audio|embed|iframe)\b[^>]*>/gi;
+/** `[^<>]`: a tag never spans another `<`, so a line of unclosed `<img` is read once, not once per tag. */
+const HTML_TAG = /<(?:img|a|source|video|audio|embed|iframe)\b[^<>]*>/gi;
 const HTML_ADDRESS = /\s(?:src|href|poster)\s*=\s*(["'])([^"'<>]*)\1/gi;
 
 /** `<img src="../img/x.png">`, `<a href="x.md">`: an address in an HTML tag, read as a link. */
 function htmlReferences(prose: string, line: number): RawReference[] {
   const out: RawReference[] = [];
-  for (const tag of prose.matchAll(HTML_TAG))
-    for (const attribute of tag[0].matchAll(HTML_ADDRESS)) {
+  for (const tag of matchesOf(HTML_TAG, prose))
+    for (const attribute of matchesOf(HTML_ADDRESS, tag[0])) {
       const ref = linkReference(attribute[2], line);
       if (ref) out.push(ref);
     }
@@ -238,16 +250,59 @@ export function extractFromMarkdown(text: string, path?: string, kind?: DocKind)
   return (kind ?? classify(path, text)) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
 }
 
-/** Whether a link of the document (`[label]`, `[text][label]`) uses the reference definition on line `at`. */
-function labelUsed(lines: readonly string[], at: number, label: string): boolean {
-  const use = `[${label.trim().toLowerCase()}]`;
-  return lines.some((l, i) => i !== at && l.toLowerCase().includes(use));
+/**
+ * Whether a link of the document (`[label]`, `[text][label]`) uses a reference definition, from one
+ * pass over the document on first asking: searching every line for each definition was n² on a
+ * document of definitions.
+ */
+class LabelUses {
+  /** Each bracketed label, lowercased, with the first two distinct lines it is written on. */
+  private lines: Map<string, number[]> | null = null;
+
+  constructor(private readonly text: readonly string[]) {}
+
+  usedElsewhere(label: string, at: number): boolean {
+    if (!this.lines) {
+      this.lines = new Map();
+      this.text.forEach((line, i) => {
+        for (const match of matchesOf(/\[([^[\]]*)\]/g, line.toLowerCase())) {
+          const seen = this.lines!.get(match[1]) ?? [];
+          if (seen.length < 2 && seen[seen.length - 1] !== i) seen.push(i);
+          this.lines!.set(match[1], seen);
+        }
+      });
+    }
+    return (this.lines.get(label.trim().toLowerCase()) ?? []).some((i) => i !== at);
+  }
 }
+
+/** A global pattern's matches by `exec`: `matchAll` costs several times more per match, and a line may hold 250,000. */
+function* matchesOf(pattern: RegExp, text: string): Generator<RegExpExecArray & { index: number }> {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    if (match[0] === '') pattern.lastIndex++;
+    yield match;
+  }
+}
+
+/**
+ * The line with its code spans blanked to spaces (offsets kept), built in one buffer: joining a
+ * piece per span was the slowest step on a line of 250,000 spans.
+ */
+function blankedOut(line: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  if (!spans.length) return line;
+  const codes = new Uint16Array(line.length);
+  for (let i = 0; i < line.length; i++) codes[i] = line.charCodeAt(i);
+  for (const [start, end] of spans) codes.fill(32, start, end);
+  return UTF16.decode(codes);
+}
+const UTF16 = new TextDecoder('utf-16le');
 
 function extractAll(text: string): RawReference[] {
   const out: RawReference[] = [];
   const lines = text.split(/\r?\n/);
   const fences = new FenceTracker();
+  const labels = new LabelUses(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const number = i + 1;
@@ -261,22 +316,23 @@ function extractAll(text: string): RawReference[] {
     if (definition) {
       const ref = linkReference(definition[2], number);
       // A definition no link uses renders nothing: the RFC template's `[summary]: #summary` under each heading.
-      if (ref && (ref.form !== 'heading' || labelUsed(lines, i, definition[1]))) out.push(ref);
+      if (ref && (ref.form !== 'heading' || labels.usedElsewhere(definition[1], i))) out.push(ref);
       continue;
     }
     // Code spans first; links are looked for in the text with the spans blanked out.
-    let prose = line;
-    for (const match of line.matchAll(CODE_SPAN)) {
+    const spans: Array<[start: number, end: number]> = [];
+    for (const match of matchesOf(CODE_SPAN, line)) {
       out.push(...codeReferences(match[2].trim(), number, false));
-      const role = roleMention(line, match.index!, match[0], match[2].trim(), number);
+      const role = roleMention(line, match.index, match[0], match[2].trim(), number);
       if (role) out.push(role);
-      prose = prose.replace(match[0], ' '.repeat(match[0].length));
+      spans.push([match.index, match.index + match[0].length]);
     }
-    for (const match of prose.matchAll(LINK)) {
+    const prose = blankedOut(line, spans);
+    for (const match of matchesOf(LINK, prose)) {
       const ref = linkReference(match[1], number);
       if (ref) out.push(ref);
     }
-    for (const match of prose.matchAll(AUTOLINK))
+    for (const match of matchesOf(AUTOLINK, prose))
       out.push({ raw: match[1], form: 'url', line: number, deliberate: true });
     out.push(...htmlReferences(prose, number));
     out.push(...proseFiles(prose.replace(LINK, ' ').replace(AUTOLINK, ' ').replace(HTML_TAG, ' '), number));

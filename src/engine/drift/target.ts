@@ -4,6 +4,7 @@
 
 import { sha256 } from '../model/digest';
 import { FenceTracker } from '../text/fences';
+import { frontMatterTitle } from '../text/frontMatter';
 import { atxHeading } from '../text/headings';
 import { headingSlug, renderedHeading } from '../text/slug';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
@@ -114,7 +115,8 @@ export class TechDocsIds {
 /** `## Title {#id}` (attr_list, kramdown, Hugo) and HTML anchors `<a name="x">`, `id="x"`. */
 const ATTRIBUTES = /\{:?\s*([#.][^{}]*)\}\s*$/;
 const EXPLICIT_ID = /(?:^|\s)#([\w.:-]+)/;
-const HTML_ID = /<[a-z][^>]*\b(?:name|id)=["']([^"']+)["']/gi;
+/** `[^<>]`: an unclosed tag is read once, not retried at every `<` after it. */
+const HTML_ID = /<[a-z][^<>]*\b(?:name|id)=["']([^"']+)["']/gi;
 /** Content another file or a plugin puts into the page: snippets, includes, shortcodes, partials, directives. */
 const INCLUDES = /^\s*(--8<--|:::\s|\{%\s*include|\{\{[<%]|<%=\s*partial|\.\.\s+(include|automodule|autoclass)::)/m;
 
@@ -190,7 +192,7 @@ function findSection(
 ): { lines: string[]; start: number; end: number; headed: boolean } | 'page' | null {
   const lines = text.split(/\r?\n/);
   const key = anchorKey(slug);
-  const title = /^---\r?\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$[\s\S]*?^---/m.exec(text)?.[1];
+  const title = frontMatterTitle(text);
   if (title && anchorKey(title) === key) return 'page';
   // `#top` is the top of any page (HTML); a site's layout wraps the page in `#content`/`#main`.
   if (key === 'top' || (rule.engine !== 'github' && (key === 'content' || key === 'main'))) return 'page';

@@ -167,7 +167,7 @@ export function documentTitle(path: string, text: string): string {
   const heading = atxHeadings(text).find((h) => h.level === 1)?.text ?? /^(.+)\r?\n=+[ \t]*$/m.exec(text)?.[1];
   if (heading)
     return heading
-      .replace(/<[^>]+>/g, '')
+      .replace(/<[^<>]+>/g, '')
       .trim()
       .slice(0, 200);
   return baseName(path);

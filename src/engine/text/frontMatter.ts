@@ -22,9 +22,26 @@ export function frontMatter(text: string | string[]): FrontMatter {
   const title =
     lines
       .slice(1, close)
-      .map((l) => /^title:[ \t]*["']?(.+?)["']?\s*$/.exec(l)?.[1])
-      .find(Boolean) ?? null;
+      .map(titleValue)
+      .find((t) => t !== null) ?? null;
   return { lines: close + 1, title };
+}
+
+/**
+ * The value of a front-matter `title:` line, quotes and blanks trimmed, or null. Read without a
+ * pattern: `^title:\s*["']?(.+?)["']?\s*$` backtracked quadratically on a title of spaces.
+ */
+export function titleValue(line: string): string | null {
+  if (!line.startsWith('title:')) return null;
+  let text = line.slice('title:'.length).trim();
+  if (text.length > 1 && (text[0] === '"' || text[0] === "'")) text = text.slice(1);
+  if (text.length > 1 && (text.endsWith('"') || text.endsWith("'"))) text = text.slice(0, -1);
+  return text || null;
+}
+
+/** The `title:` of the front matter a text opens with, or null. */
+export function frontMatterTitle(text: string): string | null {
+  return frontMatter(text).title;
 }
 
 /** The text past its front matter. */
