@@ -4,12 +4,15 @@
 
 import type { DriftFinding } from '../engine';
 import type { ChangedPaths } from '../host/gitDiff';
+import type { StaleInstructions } from './instructionsFile';
 
 export const CHECK_RULES = {
   'broken-reference': 'A reference in a document or a memory anchor no longer resolves after this change',
   'relocated-reference': 'A reference or memory anchor names a file this change moved',
   'stale-decision': 'An ADR or RFC names code this change modifies: check the decision still holds',
   'stale-anchor': 'A memory is anchored to code this change modifies: re-verify it or supersede it',
+  'stale-instructions':
+    "Lore's block in AGENTS.md, CLAUDE.md or a Cursor rule no longer matches what `lore export instructions` writes",
 } as const;
 export type CheckRule = keyof typeof CHECK_RULES;
 
@@ -96,6 +99,27 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
     } else if (f.state !== 'current') already++;
   }
   return { new: out, already_broken: already };
+}
+
+/**
+ * A committed instruction block that differs from what export writes now: an error when it still
+ * tells agents a record that no longer holds, a warning when it only misses newer ones.
+ */
+export function staleInstructionFindings(stale: StaleInstructions[]): CheckFinding[] {
+  return stale.map((s) => {
+    const parts: string[] = [];
+    if (s.dropped.length)
+      parts.push(`still lists what no longer holds: ${s.dropped.map((d) => `${d.key} (${d.why})`).join('; ')}`);
+    if (s.added.length) parts.push(`misses ${s.added.join(', ')}`);
+    if (!parts.length) parts.push('its text differs');
+    return {
+      rule: 'stale-instructions' as const,
+      level: s.dropped.length ? ('error' as const) : ('warning' as const),
+      path: s.path,
+      line: s.line,
+      message: `Lore's instruction block ${parts.join('; ')}: run lore export instructions and commit the result`,
+    };
+  });
 }
 
 export function renderText(report: CheckReport): string {
