@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import {
   INSTRUCTION_FILES,
   currentBlock,
+  findBlock,
   renderInstructions,
   spliceBlock,
   type InstructionBlock,
@@ -107,6 +108,26 @@ function listedKeys(block: string): string[] {
     .split('\n')
     .map((l) => KEY_IN_LINE.exec(l)?.[1])
     .filter((k): k is string => Boolean(k));
+}
+
+/**
+ * The lines (first, last; 1-based) of Lore's block in each instruction file under `root` that has
+ * one: the references there are Lore's own, reported once as a stale block, not again as a doc's.
+ */
+export function instructionBlockLines(root: string): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const relative of new Set(Object.values(INSTRUCTION_FILES))) {
+    try {
+      const text = readInstructionFile(join(root, relative));
+      const span = text === null ? null : findBlock(text);
+      if (!text || !span) continue;
+      const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+      out.set(relative, [lineAt(span.start), lineAt(span.end - 1)]);
+    } catch {
+      // A file Lore cannot read as its own is left to the doc findings.
+    }
+  }
+  return out;
 }
 
 /** Each instruction file under `root` whose Lore block differs from `records`' block now. */

@@ -14,7 +14,7 @@ import {
   staleInstructionFindings,
   type CheckReport,
 } from '../checkReport';
-import { instructionRecords, staleInstructions } from '../instructionsFile';
+import { instructionBlockLines, instructionRecords, staleInstructions } from '../instructionsFile';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
 import { VERSION } from '../main';
@@ -65,7 +65,15 @@ export const checkCommand: Command = {
       const before = textAt(root, base, renamedFrom.get(path) ?? path);
       return before !== null && before.includes(f.reference.raw);
     };
-    const report: CheckReport = { base, ...selectNew({ findings, changed, decisionDocs, existedBefore }) };
+    const blocks = instructionBlockLines(root);
+    const inBlock = (f: DriftFinding) => {
+      const lines = f.source.kind === 'doc' ? blocks.get(f.source.path!) : undefined;
+      return (
+        lines !== undefined && f.source.line !== undefined && f.source.line >= lines[0] && f.source.line <= lines[1]
+      );
+    };
+    const own = findings.filter((f) => !inBlock(f));
+    const report: CheckReport = { base, ...selectNew({ findings: own, changed, decisionDocs, existedBefore }) };
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');
