@@ -84,6 +84,7 @@ function seedAnchored(workspace: string, home: string): void {
         title: 'Invoices are immutable once issued',
         description: 'Corrections are credit notes, never edits',
         anchors: [ANCHORED_FILE],
+        provenance: { source: 'user', client: 'bench' },
       },
     );
   } finally {
