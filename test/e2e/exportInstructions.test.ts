@@ -116,7 +116,7 @@ describe('e2e: lore export instructions', function () {
     });
   }
 
-  it('drops a memory whose anchor is deleted at the next export, and lore check reports the committed block until then', () => {
+  it('drops a memory whose anchor is deleted at the next export; lore check reports the stale block', () => {
     git('add', '-A');
     git('commit', '-qm', 'instructions');
     const clean = lore('--json', 'check', '--base', 'HEAD');
