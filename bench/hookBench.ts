@@ -4,13 +4,19 @@
 // CLI behind the slash commands (`/memories` runs `lore list --limit 50`; `/recall` falls back to
 // `lore recall` when the MCP server is not connected). Baseline: `lore --version`, the same process
 // start with no store work, interleaved with the others in every round.
+//
+// `lore hook pre-tool-use` (an Edit of a file with an anchored decision, and of one with none) is
+// held to 80 ms over `node -e 0`: each round runs both and the bare node start back to back, and
+// the figure is the median of the rounds' differences (wall time, and the child's own CPU time
+// from bench/cpuAtExit.cjs, which barely moves with the machine's load).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { openStore } from '../src/host/openStore';
 import { CLI } from '../test/support/processes';
-import { distribution, makeQueries } from './memory';
+import { distribution, makeQueries, median } from './memory';
 import { elapsedMs, figure, now, type Section } from './result';
 import { seedMemories } from './seedStore';
 
@@ -54,6 +60,38 @@ function writeTranscript(path: string, lines: number): void {
   writeFileSync(path, events.join('\n') + '\n');
 }
 
+export const PRE_TOOL_USE_OVER_NODE_MS = 80;
+const ANCHORED_FILE = 'src/billing/invoice.ts';
+const ANCHORED_KEY = 'decision/invoices-are-immutable';
+
+/** Each round's difference to that round's `node -e 0`. */
+function over(values: Record<string, number[]>, key: string): number[] {
+  return values[key].map((ms, i) => ms - values.node[i]);
+}
+
+/** One decision anchored to a real file (the hook verifies the anchor), and a file nothing is anchored to. */
+function seedAnchored(workspace: string, home: string): void {
+  mkdirSync(join(workspace, 'src/billing'), { recursive: true });
+  writeFileSync(join(workspace, ANCHORED_FILE), 'export function issue() {\n  return 1;\n}\n');
+  writeFileSync(join(workspace, 'src/plain.ts'), 'export const plain = 1;\n');
+  const store = openStore({ workspace, home, door: 'bench' });
+  try {
+    store.engine.remember(
+      { door: 'import', name: 'bench' },
+      {
+        type: 'decision',
+        key: ANCHORED_KEY,
+        title: 'Invoices are immutable once issued',
+        description: 'Corrections are credit notes, never edits',
+        anchors: [ANCHORED_FILE],
+        provenance: { source: 'user', client: 'bench' },
+      },
+    );
+  } finally {
+    store.close();
+  }
+}
+
 export async function hookSection(options: HookBenchOptions): Promise<Section> {
   const started = Date.now();
   const log = options.log ?? (() => {});
@@ -69,7 +107,19 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
   const input = (event: string) =>
     JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: workspace, hook_event_name: event });
   const [query] = makeQueries(options.seed, 1);
-  const commands: Record<string, { args: string[]; stdin?: string }> = {
+  const edit = (file: string) =>
+    JSON.stringify({
+      session_id: 'bench',
+      cwd: workspace,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_input: { file_path: join(workspace, file), old_string: 'a', new_string: 'b' },
+    });
+  const cpuFile = join(parent, 'cpu.txt');
+  const commands: Record<string, { args: string[]; stdin?: string; bare?: boolean }> = {
+    node: { args: ['-e', '0'], bare: true },
+    preToolUse: { args: ['hook', 'pre-tool-use'], stdin: edit(ANCHORED_FILE) },
+    preToolUseNone: { args: ['hook', 'pre-tool-use'], stdin: edit('src/plain.ts') },
     baseline: { args: ['--version'] },
     sessionStart: { args: ['hook', 'session-start'], stdin: input('SessionStart') },
     preCompact: { args: ['hook', 'pre-compact'], stdin: input('PreCompact') },
@@ -77,25 +127,39 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
     recall: { args: ['recall', query] },
   };
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const preload = ['--require', resolve(__dirname, 'cpuAtExit.cjs')];
+  let preToolUseBytes = 0;
   try {
     seedMemories(workspace, home, options.memories, options.seed);
+    seedAnchored(workspace, home);
     for (let run = 0; run < options.runs; run++) {
       for (const [name, command] of Object.entries(commands)) {
+        rmSync(cpuFile, { force: true });
         const start = now();
-        const r = spawnSync(process.execPath, [CLI, ...command.args], {
+        const r = spawnSync(process.execPath, [...preload, ...(command.bare ? [] : [CLI]), ...command.args], {
           cwd: workspace,
-          env,
+          env: { ...env, LORE_BENCH_CPU: cpuFile },
           input: command.stdin ?? '',
           encoding: 'utf8',
         });
         samples[name].push(elapsedMs(start));
+        cpu[name].push(Number(readFileSync(cpuFile, 'utf8').trim()));
         if (r.status !== 0) throw new Error(`lore ${command.args.join(' ')} exited ${r.status}: ${r.stderr}`);
         if (name === 'sessionStart' && !r.stdout.includes('additionalContext'))
           throw new Error('the session-start hook printed no block');
+        if (name === 'preToolUse') {
+          if (!r.stdout.includes(ANCHORED_KEY))
+            throw new Error('the pre-tool-use hook did not name the anchored decision');
+          preToolUseBytes = Math.max(preToolUseBytes, Buffer.byteLength(r.stdout));
+        }
+        if (name === 'preToolUseNone' && r.stdout !== '')
+          throw new Error(`the pre-tool-use hook printed for a file with nothing anchored: ${r.stdout}`);
       }
     }
     log(
-      `hooks: session-start p50 ` +
+      `hooks: pre-tool-use ${median(over(samples, 'preToolUse')).toFixed(0)} ms over node -e 0 ` +
+        `(${median(over(samples, 'preToolUseNone')).toFixed(0)} ms with nothing anchored), session-start p50 ` +
         `${distribution(samples.sessionStart).p50.toFixed(0)} ms, ` +
         `baseline ${distribution(samples.baseline).p50.toFixed(0)} ms`,
     );
@@ -117,6 +181,17 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
       ...(target ? { target: { on: 'median' as const, op: '<=' as const, limit: 1000 } } : {}),
     });
   };
+  const node = { label: 'node -e 0, same round', runs: samples.node };
+  const overNode = (name: string, key: string, label: string, values: Record<string, number[]>, target: boolean) =>
+    figure({
+      name,
+      label,
+      sizes: { ...sizes, runs: options.runs },
+      unit: 'ms',
+      runs: over(values, key),
+      ...(values === samples ? { baseline: node } : {}),
+      ...(target ? { target: { on: 'median' as const, op: '<=' as const, limit: PRE_TOOL_USE_OVER_NODE_MS } } : {}),
+    });
   return {
     bench: 'hooks',
     title: 'Claude Code hooks and slash commands, whole process',
@@ -130,8 +205,32 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
       slash:
         "/memories = `lore list --limit 50`; /recall's CLI fallback = `lore recall QUERY`, lexical (LORE_EMBED=off)",
       baseline: '`lore --version` (process start and bundle load, no store), interleaved with the others each round',
+      pre_tool_use:
+        '`lore hook pre-tool-use` with an Edit of a file one decision is anchored to (and of a file with nothing ' +
+        "anchored), each round beside `node -e 0`; the figure is the median of the rounds' differences",
     },
     figures: [
+      overNode(
+        'hooks.pre_tool_use.over_node',
+        'preToolUse',
+        'lore hook pre-tool-use (anchored file), wall time over node -e 0',
+        samples,
+        true,
+      ),
+      overNode(
+        'hooks.pre_tool_use.none.over_node',
+        'preToolUseNone',
+        'lore hook pre-tool-use (nothing anchored), wall time over node -e 0',
+        samples,
+        true,
+      ),
+      overNode(
+        'hooks.pre_tool_use.cpu_over_node',
+        'preToolUse',
+        'lore hook pre-tool-use (anchored file), CPU time over node -e 0',
+        cpu,
+        false,
+      ),
       whole('hooks.session_start', 'sessionStart', 'lore hook session-start, whole process'),
       whole('hooks.pre_compact', 'preCompact', 'lore hook pre-compact, whole process', {
         transcript_lines: transcriptLines,
@@ -139,7 +238,11 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
       whole('hooks.slash_memories', 'memories', '/memories (lore list), whole process', {}, false),
       whole('hooks.slash_recall', 'recall', '/recall CLI fallback (lore recall), whole process', {}, false),
     ],
-    notes: ['a hook is held to 1 s at the median; Claude Code waits for SessionStart before the first prompt'],
+    notes: [
+      'a hook is held to 1 s at the median; Claude Code waits for SessionStart before the first prompt',
+      `pre-tool-use runs before every edit: held to ${PRE_TOOL_USE_OVER_NODE_MS} ms over node -e 0; ` +
+        `its largest output was ${preToolUseBytes} bytes (bounded at 2 KB, checked in test/e2e/verifiedRecall.test.ts)`,
+    ],
     seconds: (Date.now() - started) / 1000,
   };
 }

@@ -2,14 +2,19 @@
 // and how each door of a pull request shows them (text, SARIF 2.1.0 for code scanning, GitHub
 // Actions workflow commands). A finding the change did not touch was already broken: left out.
 
+import { posix } from 'node:path';
 import type { DriftFinding } from '../engine';
 import type { ChangedPaths } from '../host/gitDiff';
+import type { StaleInstructions } from './instructionsFile';
 
 export const CHECK_RULES = {
   'broken-reference': 'A reference in a document or a memory anchor no longer resolves after this change',
-  'relocated-reference': 'A reference or memory anchor names a file this change moved',
+  'relocated-reference':
+    'A reference or memory anchor names a file this change moved (a broken link in a document; an anchor to re-verify)',
   'stale-decision': 'An ADR or RFC names code this change modifies: check the decision still holds',
   'stale-anchor': 'A memory is anchored to code this change modifies: re-verify it or supersede it',
+  'stale-instructions':
+    "Lore's block in AGENTS.md, CLAUDE.md or a Cursor rule no longer matches what `lore export instructions` writes",
 } as const;
 export type CheckRule = keyof typeof CHECK_RULES;
 
@@ -44,6 +49,27 @@ function place(f: DriftFinding, target: string): Pick<CheckFinding, 'path' | 'li
   return f.source.kind === 'doc' ? { path: f.source.path!, line: f.source.line } : { path: target };
 }
 
+/**
+ * The removed (deleted or renamed) path a document's unresolved reference names, read relative to
+ * the document and to the repository root. A store that first sees the repository after the change
+ * (a fresh CI runner) never resolved the reference, so its finding carries no target: without this
+ * every link a rename broke would count as already broken (found replaying tektoncd/community).
+ */
+function removedNamed(f: DriftFinding, removed: Set<string>): string | undefined {
+  if (f.source.kind !== 'doc' || !f.source.path) return undefined;
+  const raw = f.reference.raw.split('#')[0].split('?')[0].trim();
+  if (!raw || /^[a-z][a-z0-9+.-]*:/i.test(raw)) return undefined;
+  const candidates = raw.startsWith('/')
+    ? [posix.normalize(raw.slice(1))]
+    : [posix.normalize(posix.join(posix.dirname(f.source.path), raw)), posix.normalize(raw)];
+  for (const candidate of candidates.map((c) => c.replace(/\/$/, ''))) {
+    if (candidate.startsWith('..')) continue;
+    if (removed.has(candidate)) return candidate;
+    for (const path of removed) if (path.startsWith(`${candidate}/`)) return candidate;
+  }
+  return undefined;
+}
+
 export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
   const { changed } = input;
   const removed = new Set([...changed.deleted, ...changed.renamed.keys()]);
@@ -51,10 +77,11 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
   const out: CheckFinding[] = [];
   let already = 0;
   for (const f of input.findings) {
-    const target = f.evidence.old_path ?? f.reference.target_path ?? '';
+    const target = f.evidence.old_path ?? f.reference.target_path ?? removedNamed(f, removed) ?? '';
     if (f.state === 'gone' || f.state === 'broken') {
       const introduced = f.source.kind === 'doc' && touchedDocs.has(f.source.path!) && !input.existedBefore(f);
-      if (!removed.has(target) && !introduced) {
+      const gone = target !== '' && (removed.has(target) || [...removed].some((r) => r.startsWith(`${target}/`)));
+      if (!gone && !introduced) {
         already++;
         continue;
       }
@@ -62,12 +89,16 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
         rule: 'broken-reference',
         level: 'error',
         ...place(f, target),
-        message: `${where(f)} refers to ${f.reference.raw}: ${f.state} — ${f.evidence.detail}`,
+        message:
+          `${where(f)} refers to ${f.reference.raw}: ${f.state} — ${f.evidence.detail}` +
+          (changed.renamed.has(target) ? ` (this change moved ${target} to ${changed.renamed.get(target)})` : ''),
       });
     } else if (f.state === 'relocated' && removed.has(target)) {
+      // A document's link to a moved file no longer opens anything (an error, with where it went);
+      // a memory's anchor is followed by Lore itself, so it only needs re-verifying (a warning).
       out.push({
         rule: 'relocated-reference',
-        level: 'warning',
+        level: f.source.kind === 'doc' ? 'error' : 'warning',
         ...place(f, target),
         message:
           `${where(f)} refers to ${f.reference.raw}, which this change moved to ` +
@@ -84,7 +115,8 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
             `memory ${f.source.key} is anchored to ${f.reference.raw}, which this change modifies: ` +
             `re-verify it (lore reverify ${f.source.key}) or supersede it`,
         });
-      else if (input.decisionDocs.has(f.source.path!))
+      // A decision naming its own headings is not about code the change modifies.
+      else if (input.decisionDocs.has(f.source.path!) && path !== f.source.path)
         out.push({
           rule: 'stale-decision',
           level: 'warning',
@@ -96,6 +128,27 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
     } else if (f.state !== 'current') already++;
   }
   return { new: out, already_broken: already };
+}
+
+/**
+ * A committed instruction block that differs from what export writes now: an error when it still
+ * tells agents a record that no longer holds, a warning when it only misses newer ones.
+ */
+export function staleInstructionFindings(stale: StaleInstructions[]): CheckFinding[] {
+  return stale.map((s) => {
+    const parts: string[] = [];
+    if (s.dropped.length)
+      parts.push(`still lists what no longer holds: ${s.dropped.map((d) => `${d.key} (${d.why})`).join('; ')}`);
+    if (s.added.length) parts.push(`misses ${s.added.join(', ')}`);
+    if (!parts.length) parts.push('its text differs');
+    return {
+      rule: 'stale-instructions' as const,
+      level: s.dropped.length ? ('error' as const) : ('warning' as const),
+      path: s.path,
+      line: s.line,
+      message: `Lore's instruction block ${parts.join('; ')}: run lore export instructions and commit the result`,
+    };
+  });
 }
 
 export function renderText(report: CheckReport): string {

@@ -92,3 +92,14 @@ export { markdownHeadings, type PageHeading } from './text/headings';
 export { embedParts, rewriteEmbed } from './drift/embeds';
 export { keyFor, parseKey } from './model/keys';
 export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';
+export {
+  INSTRUCTION_FILES,
+  INSTRUCTION_FORMATS,
+  currentBlock,
+  findBlock,
+  renderInstructions,
+  spliceBlock,
+  type InstructionBlock,
+  type InstructionFormat,
+  type InstructionRecord,
+} from './search/instructions';

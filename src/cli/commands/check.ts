@@ -1,11 +1,20 @@
 // `lore check --base REF [--format text|sarif|github]`: the pull-request gate. Indexes the working
 // tree, scans references (documents and memory anchors), and reports only what the change between
-// REF and the working tree breaks or makes stale; exit 1 when it breaks something.
+// REF and the working tree breaks or makes stale; exit 1 when it breaks something. Lore's block in
+// AGENTS.md, CLAUDE.md or .cursor/rules/lore.mdc is compared with what export would write now.
 
 import { DRIFT_STATES, type DriftFinding } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { changedSince, textAt } from '../../host/gitDiff';
-import { renderGithub, renderSarif, renderText, selectNew, type CheckReport } from '../checkReport';
+import {
+  renderGithub,
+  renderSarif,
+  renderText,
+  selectNew,
+  staleInstructionFindings,
+  type CheckReport,
+} from '../checkReport';
+import { instructionBlockLines, instructionRecords, staleInstructions } from '../instructionsFile';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
 import { VERSION } from '../main';
@@ -32,7 +41,7 @@ export const checkCommand: Command = {
       // A base that cannot be compared is a usage error (exit 2), never "something broke" (exit 1).
       throw new UsageError((error as Error).message, 'give a revision git knows, e.g. origin/main or HEAD~1');
     }
-    const { findings, decisionDocs } = await ctx.withEngine(
+    const { findings, decisionDocs, instructions } = await ctx.withEngine(
       async (engine) => {
         await engine.indexWorkspace(root, { full: false }, () => undefined);
         await engine.driftScan();
@@ -42,7 +51,11 @@ export const checkCommand: Command = {
           page.items.forEach((d) => decisions.add(d.path));
           offset = page.next_offset;
         }
-        return { findings: await engine.driftFindings({ states: [...DRIFT_STATES] }), decisionDocs: decisions };
+        return {
+          findings: await engine.driftFindings({ states: [...DRIFT_STATES] }),
+          decisionDocs: decisions,
+          instructions: await instructionRecords(engine, false),
+        };
       },
       { create: true, symbols: true },
     );
@@ -52,7 +65,17 @@ export const checkCommand: Command = {
       const before = textAt(root, base, renamedFrom.get(path) ?? path);
       return before !== null && before.includes(f.reference.raw);
     };
-    const report: CheckReport = { base, ...selectNew({ findings, changed, decisionDocs, existedBefore }) };
+    const blocks = instructionBlockLines(root);
+    const inBlock = (f: DriftFinding) => {
+      const lines = f.source.kind === 'doc' ? blocks.get(f.source.path!) : undefined;
+      return (
+        lines !== undefined && f.source.line !== undefined && f.source.line >= lines[0] && f.source.line <= lines[1]
+      );
+    };
+    const own = findings.filter((f) => !inBlock(f));
+    const report: CheckReport = { base, ...selectNew({ findings: own, changed, decisionDocs, existedBefore }) };
+    // A committed instruction block is checked as it stands: agents read it whatever the change was.
+    report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');
     else if (format === 'sarif') process.stdout.write(renderSarif(report, VERSION) + '\n');
     else if (format === 'github') {
