@@ -184,6 +184,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   );
   subscribe(
     vscode.workspace.onDidSaveTextDocument((document) => {
+      memoryEditor.saved(document);
       void diagnostics.onSave(document);
       indexing.onSave(document);
     }),

@@ -19,6 +19,7 @@ import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
 import { FIGURES_FILE, RESULTS_FILE, writeWhole, type Figure, type SuiteResults } from './bridge';
 import { cliRunner, runScenarios } from './scenarios';
 import { runOfferScenarios } from './offerScenarios';
+import { runRestrictedScenario } from './restrictedScenario';
 import { CACHE, HarnessError, launchChromium, readToolPaths, startCodeServer, type ToolPaths } from './codeServer';
 import type { TestElectron } from './tools';
 import { serveUiRequests } from './ui';
@@ -27,7 +28,7 @@ const ROOT = resolve(__dirname, '../..');
 const PAGE_LOAD_MS = 180_000;
 const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
 const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
-const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
+const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 45 * 60_000);
 async function main(): Promise<number> {
   const desktop = vscodeExecutable();
   buildAll();
@@ -126,7 +127,7 @@ function seedWorkspace(scratch: string): string {
 }
 
 /** User settings for a quiet, deterministic window: no welcome page, tips or recommendations. */
-function writeUserSettings(userDataDir: string): void {
+function writeUserSettings(userDataDir: string, { trust = false } = {}): void {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(
     join(userDataDir, 'User/settings.json'),
@@ -140,7 +141,10 @@ function writeUserSettings(userDataDir: string): void {
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'window.restoreWindows': 'none',
-        'security.workspace.trust.enabled': false,
+        // Off (every folder trusted) except for the Restricted Mode window (restrictedScenario.ts), where a
+        // folder never trusted opens restricted without the startup question.
+        'security.workspace.trust.enabled': trust,
+        'security.workspace.trust.startupPrompt': 'never',
         // The web workbench auto-saves after a second by default (desktop does not): a test's edit could
         // be saved before the step that was to race it, and its own save then answers for nothing.
         // Saves happen where a test makes them.
@@ -304,8 +308,22 @@ async function runCodeServer(
         artifacts: ARTIFACTS,
         lore: (folder, args) => cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), folder, env)(args),
       });
+      // Last: trust turned on for a fresh window, whose folder (never trusted) opens in Restricted Mode.
+      const restricted = await runRestrictedScenario({
+        root: ROOT,
+        artifacts: ARTIFACTS,
+        openUntrusted: async () => {
+          writeUserSettings(userDataDir, { trust: true });
+          const window = await launch('chromium-profile-restricted');
+          const page = window.pages()[0] ?? (await window.newPage());
+          await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`, {
+            timeout: TIMEOUT_MS,
+          });
+          return { page, close: () => window.close() };
+        },
+      });
       const results = readResults(bridge);
-      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers] });
+      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers, ...restricted] });
     } finally {
       await context.close();
     }

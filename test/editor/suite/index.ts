@@ -11,7 +11,7 @@ import { bridgeDir, ui, uiAvailable } from './ui';
 const Mocha = require('mocha') as typeof import('mocha');
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, color: false, reporter: 'spec' });
   if (process.env.LORE_EDITOR_GREP) mocha.grep(process.env.LORE_EDITOR_GREP);
   mocha.suite.emit('pre-require', globalThis, 'lore-editor', mocha);
   // Each file registers its describe() blocks when required, after mocha's globals exist.
