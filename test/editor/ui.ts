@@ -160,10 +160,12 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       return JSON.stringify({ inline, menu });
     }
     case 'treeItemClick': {
-      const row = within(page, request.view)
+      let rows = within(page, request.view)
         .locator('.monaco-list-row')
-        .filter({ has: page.getByText(request.label, { exact: true }) })
-        .first();
+        .filter({ has: page.getByText(request.label, { exact: true }) });
+      if (request.description !== undefined)
+        rows = rows.filter({ has: page.locator('.label-description').getByText(request.description, { exact: true }) });
+      const row = rows.first();
       await row.click({ timeout });
       return undefined;
     }
