@@ -72,6 +72,8 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
   readonly onDidChange = this.changedStored.event;
   /** Per edit document: the version its text came from (what a save expects to replace). */
   private readonly bases = new Map<string, Base>();
+  /** Per edit document whose save lost a race: gives the person's text back once the save has ended. */
+  private readonly drafts = new Map<string, () => Promise<void>>();
 
   constructor(private readonly stores: LoreStores) {}
 
@@ -157,17 +159,16 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
         throw vscode.FileSystemError.Unavailable(message);
       }
       // VS Code's own save error would offer Save As… and Overwrite: instead its save "succeeds",
-      // storing nothing, and the draft is given back unsaved beside the stored version, once the
-      // save has settled. Asked for while the save is still settling, the diff is sometimes dropped
-      // (about one run in ten in code-server 1.139): asked once more, a moment later, if no diff came.
-      setTimeout(() => {
-        void keepDraft(uri, draft)
-          .then(open)
-          .then(() => {
-            if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
-            vscode.window.setStatusBarMessage(`Lore did not save ${key}: ${message}`, 10_000);
-          });
-      }, 0);
+      // storing nothing, and the draft is given back unsaved beside the stored version once VS Code
+      // has finished the save (saved()): given back earlier, the save's end marks it clean again.
+      // Asked for while the save is still settling, the diff is sometimes dropped (about one run in
+      // ten in code-server 1.139): asked once more, a moment later, if no diff came.
+      this.drafts.set(uri.toString(), async () => {
+        await keepDraft(uri, draft);
+        await open();
+        if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
+        vscode.window.setStatusBarMessage(`Lore did not save ${key}: ${message}`, 10_000);
+      });
       return;
     }
     const saved = await this.current(uri);
@@ -183,9 +184,16 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     vscode.window.setStatusBarMessage(`Lore saved ${key} as version ${saved.version}`, 4000);
   }
 
-  /** After VS Code saved an edit document: read it again, so its header names the version stored. */
+  /**
+   * After VS Code saved an edit document: a lost race's draft is given back (writeFile); a save that
+   * went through is read again, so its header names the version stored.
+   */
   saved(document: vscode.TextDocument): void {
-    if (document.uri.scheme !== EDIT_SCHEME || !this.bases.get(document.uri.toString())?.reread) return;
+    if (document.uri.scheme !== EDIT_SCHEME) return;
+    const draft = this.drafts.get(document.uri.toString());
+    this.drafts.delete(document.uri.toString());
+    if (draft) return void draft();
+    if (!this.bases.get(document.uri.toString())?.reread) return;
     this.changedFiles.fire([{ type: vscode.FileChangeType.Changed, uri: document.uri }]);
   }
 

@@ -308,18 +308,40 @@ async function runCodeServer(
         artifacts: ARTIFACTS,
         lore: (folder, args) => cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), folder, env)(args),
       });
-      // Last: trust turned on for a fresh window, whose folder (never trusted) opens in Restricted Mode.
+      // Last: a server of its own with workspace trust on, whose window on the folder (never trusted)
+      // opens in Restricted Mode.
       const restricted = await runRestrictedScenario({
         root: ROOT,
         artifacts: ARTIFACTS,
         openUntrusted: async () => {
-          writeUserSettings(userDataDir, { trust: true });
+          const own = join(scratch, 'restricted');
+          mkdirSync(own, { recursive: true });
+          const trustData = join(own, 'user-data');
+          writeUserSettings(trustData, { trust: true });
+          const trusting = startCodeServer(tools, {
+            scratch: own,
+            userDataDir: trustData,
+            extensionsDir: join(own, 'extensions'),
+            env,
+            trust: true,
+          });
           const window = await launch('chromium-profile-restricted');
           const page = window.pages()[0] ?? (await window.newPage());
-          await page.goto(`${base}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(devPayload)}`, {
+          const at = await trusting.url;
+          const payload = JSON.stringify([
+            ['extensionDevelopmentPath', `vscode-remote://${new URL(at).host}${ROOT}`],
+            ['skipWelcome', 'true'],
+          ]);
+          await page.goto(`${at}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
             timeout: TIMEOUT_MS,
           });
-          return { page, close: () => window.close() };
+          return {
+            page,
+            close: async () => {
+              await window.close();
+              trusting.stop();
+            },
+          };
         },
       });
       const results = readResults(bridge);
