@@ -7,8 +7,10 @@
 //   a quick input, press a dialog button, read or photograph the sidebar; see ui.ts).
 // The tools come from scripts/editor/setup.sh's cache, never from the project's dependencies.
 // Prints each test, then "N passed, N failed"; the sidebar screenshot goes to test/editor/artifacts/.
-// Knobs: LORE_EDITOR_GREP (run matching tests only), LORE_EDITOR_VERBOSE (editor and host logs),
-// LORE_EDITOR_KEEP (keep the scratch folder), LORE_EDITOR_TIMEOUT_MS, LORE_EDITOR_CACHE.
+// Knobs: LORE_EDITOR_GREP (run only tests whose title has this text, or one of several separated
+// by |; the page scenarios too, e.g. LORE_EDITOR_GREP='Set Kind|Restricted Mode'),
+// LORE_EDITOR_VERBOSE (editor and host logs), LORE_EDITOR_KEEP (keep the scratch folder),
+// LORE_EDITOR_TIMEOUT_MS (the whole run; 45 minutes), LORE_EDITOR_CACHE.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
