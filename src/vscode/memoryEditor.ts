@@ -167,7 +167,7 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
         await keepDraft(uri, draft);
         await open();
         if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
-        vscode.window.setStatusBarMessage(`Lore did not save ${key}: ${message}`, 10_000);
+        vscode.window.setStatusBarMessage(`Lore did not save: ${message}`, 10_000);
       });
       return;
     }
