@@ -326,6 +326,8 @@ async function runCodeServer(
             extensionsDir: join(own, 'extensions'),
             env,
             trust: true,
+            // The payload's extensionDevelopmentPath is honoured only with the test driver enabled.
+            extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
           });
           const window = await launch('chromium-profile-restricted');
           const page = window.pages()[0] ?? (await window.newPage());
