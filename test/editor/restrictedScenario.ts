@@ -65,10 +65,10 @@ async function restricted(page: Page, ctx: RestrictedContext): Promise<void> {
   );
 
   // The Lore container, opened as a person opens it: its one welcome explains, with the way to trust.
-  await step('open the Lore sidebar', async () => {
-    await page.keyboard.press('F1');
-    await ask({ action: 'quickInput', prompt: '', text: '>View: Show Lore', timeoutMs: WAIT_MS });
-  });
+  // Its activity-bar icon, clicked as a person does (the palette's "View: Show Lore" left Explorer open).
+  await step('open the Lore sidebar', () =>
+    page.locator('.activitybar .action-item [aria-label^="Lore"]').first().click({ timeout: WAIT_MS }),
+  );
   const sidebar = await step('the welcome', () =>
     ask({ action: 'waitForSidebarText', text: 'Lore is off in Restricted Mode', timeoutMs: WAIT_MS }),
   );
