@@ -1,7 +1,9 @@
 // `npm run package`: builds dist/ and packages the extension as a platform-specific VSIX, offline.
 // The bundle is platform-neutral; ONNX Runtime's native binding is not, so each VSIX carries the
-// one for its target (default: this machine's), and the WebAssembly build as the fallback. README
-// links stay relative (the repository URL is a placeholder, so there is nothing to rewrite them to).
+// one for its target (default: this machine's), and the WebAssembly build as the fallback. The
+// extension's page is docs/extension-readme.md (what a VS Code user does), not the repository's
+// README (which starts from a clone). Its links stay relative (the repository URL is a placeholder,
+// so there is nothing to rewrite them to).
 //
 //   npm run package                     → lore-<version>-<platform>-<arch>.vsix for this machine
 //   npm run package -- --target win32-x64
@@ -31,6 +33,8 @@ const modelDir = modelAt >= 0 ? resolve(args[modelAt + 1] ?? '') : undefined;
 const nameAt = args.indexOf('--model-name');
 const modelName = nameAt >= 0 ? args[nameAt + 1] : modelDir && basename(modelDir);
 const BUNDLED = 'dist/models';
+/** The extension's own page in the VSIX (extension/readme.md). */
+const EXTENSION_README = 'docs/extension-readme.md';
 
 execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
 rmSync(BUNDLED, { recursive: true, force: true });
@@ -92,6 +96,7 @@ try {
     ignoreFile,
     target: target === 'universal' ? undefined : target,
     dependencies: true,
+    readmePath: EXTENSION_README,
     rewriteRelativeLinks: false,
   });
 } finally {

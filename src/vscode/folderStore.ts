@@ -17,6 +17,9 @@ import { readOwner } from '../host/ownerLock';
 import type { LoreApi } from './contract';
 import { startOwner, type OwnerProcess } from './ownerProcess';
 
+/** How long a just-started owner has to answer its first health check (HEALTH_DEADLINE_MS for others). */
+const STARTED_OWNER_DEADLINE_MS = 20_000;
+
 export interface OwnerEndpoint {
   url: string;
   /** For /rpc: this extension's own calls. */
@@ -155,7 +158,13 @@ export class FolderStore {
         }),
     });
     const child = found.kind === 'owner' ? found.store : undefined;
-    const live = found.kind === 'client' ? found.owner : await findLiveOwner(paths.owner);
+    // The owner this window has just started is given longer to answer its first health check than
+    // a stranger's: on a loaded machine its first answer can take seconds, and giving up stops it
+    // (no store until the next use, minutes later in a quiet window).
+    const live =
+      found.kind === 'client'
+        ? found.owner
+        : await findLiveOwner(paths.owner, child ? STARTED_OWNER_DEADLINE_MS : undefined);
     if (!live || (child && live.info.pid !== child.pid)) {
       await child?.stop();
       const silent = `the lore serve started for ${this.folder} does not answer`;

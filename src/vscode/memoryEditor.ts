@@ -1,8 +1,10 @@
 // Editing a memory in the editor (`lore-edit:` documents, see memoryFrontMatter.ts): opening one
 // reads the record; saving writes a new version with expected_version = the version the text
 // was based on. When the record changed meanwhile (another window, an agent, the CLI), nothing is
-// overwritten: the save fails, a diff editor shows the stored version beside yours to merge, and
-// the next save is based on that version.
+// overwritten and nothing is lost: VS Code's save ends without its generic error, the person's text
+// stays unsaved (its header naming the stored version), a diff editor shows the stored version
+// beside it to merge, and the next save is based on that version. After a save that went through,
+// the document is read again, so its header names the version actually stored.
 
 import * as vscode from 'vscode';
 import type { Memory } from '../engine';
@@ -26,6 +28,16 @@ interface Base {
   version: number;
   mtime: number;
   size: number;
+  /** Saved through this editor: VS Code holds the text as typed, to be read again as stored (saved()). */
+  reread?: boolean;
+}
+
+/** `content` with its generated header line naming `memory` instead; null when it has no header line. */
+function withHeader(content: string, memory: Memory): string | null {
+  const lines = content.split('\n');
+  if (lines.length < 2 || lines[0] !== '---' || !lines[1].startsWith('# ')) return null;
+  lines[1] = editableHeader(memory);
+  return lines.join('\n');
 }
 
 /** Whether a diff editor whose right side is `edited` is open. */
@@ -37,15 +49,19 @@ function diffShown(edited: vscode.Uri): boolean {
   );
 }
 
-/** Rewrites the open edit document's header line (editableHeader) for `memory`, if it says otherwise. */
-async function restampHeader(uri: vscode.Uri, memory: Memory): Promise<void> {
-  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (!document || document.lineCount < 2) return;
-  const line = document.lineAt(1);
-  const header = editableHeader(memory);
-  if (!line.text.startsWith('# ') || line.text === header) return;
+/**
+ * The edit document holding `draft` (the person's text, its header restamped), unsaved: the text VS
+ * Code just "saved" is rewritten to it. Only the header line differs while the document is still
+ * open; one closed by the save (Save on close) is opened again and given the whole draft back.
+ */
+async function keepDraft(uri: vscode.Uri, draft: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  if (document.getText() === draft && document.isDirty) return;
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, line.range, header);
+  const [header, ...rest] = draft.split('\n').slice(1);
+  const sameBelow = document.lineCount > 1 && document.getText().split('\n').slice(2).join('\n') === rest.join('\n');
+  if (sameBelow) edit.replace(uri, document.lineAt(1).range, header);
+  else edit.replace(uri, document.validateRange(new vscode.Range(0, 0, document.lineCount, 0)), draft);
   await vscode.workspace.applyEdit(edit);
 }
 
@@ -56,6 +72,8 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
   readonly onDidChange = this.changedStored.event;
   /** Per edit document: the version its text came from (what a save expects to replace). */
   private readonly bases = new Map<string, Base>();
+  /** Per edit document whose save lost a race: gives the person's text back once the save has ended. */
+  private readonly drafts = new Map<string, () => Promise<void>>();
 
   constructor(private readonly stores: LoreStores) {}
 
@@ -81,7 +99,8 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     const memory = await this.current(uri);
     const known = this.bases.get(uri.toString());
     const editing = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty);
-    const base = known && (editing || known.version === memory.version) ? known : this.baseOf(memory);
+    const base =
+      known && (editing || (known.version === memory.version && !known.reread)) ? known : this.baseOf(memory);
     return { type: vscode.FileType.File, ctime: Date.parse(memory.recorded_at), mtime: base.mtime, size: base.size };
   }
 
@@ -120,34 +139,62 @@ export class MemoryEditor implements vscode.FileSystemProvider, vscode.TextDocum
     if (!result.saved) {
       const stored = await this.current(uri).catch(() => memory);
       const version = result.conflict.current_version ?? stored.version;
+      // The person's text, its generated header naming the version the next save builds on, so the
+      // diff shows only what people wrote, not "version 1" against "version 2".
+      const draft = withHeader(Buffer.from(content).toString('utf8'), { ...stored, version });
       // The next save is based on what the person has now been shown (the stat stays as it was).
       const shown = this.bases.get(uri.toString()) ?? this.baseOf(memory);
-      this.bases.set(uri.toString(), { ...shown, version });
+      this.bases.set(uri.toString(), { ...shown, version, reread: false });
       const storedUri = editUri(folder, key, STORED_SCHEME);
       this.changedStored.fire(storedUri);
-      // Both versions side by side to merge: the stored one (read-only) left, the person's edit
-      // right, where they merge and save again. Asked for once the failed save has returned.
       const title = `${key}: stored version ${version} ↔ your edit`;
       const open = () => vscode.commands.executeCommand('vscode.diff', storedUri, uri, title, { preview: false });
-      // Asked for while the failed save is still settling, the diff is sometimes dropped (about one
-      // run in ten in code-server 1.139): asked once more, a moment later, if no diff tab came.
-      // The edit's generated header first names the version its next save builds on, so the diff
-      // shows only what people wrote, not "version 1" against "version 2".
-      setTimeout(() => {
-        void restampHeader(uri, { ...stored, version })
-          .then(open)
-          .then(() => {
-            if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
-          });
-      }, 0);
-      throw vscode.FileSystemError.Unavailable(
+      const message =
         `${key} changed since you opened it (now version ${version}): nothing was overwritten. ` +
-          'Merge from the stored version shown beside your edit, then save again.',
-      );
+        'Merge from the stored version shown beside your edit, then save again.';
+      // Without its generated header the text cannot be given back as a draft: the save fails instead
+      // (VS Code keeps the text unsaved and says why), and the diff still opens.
+      if (draft === null) {
+        setTimeout(() => void open(), 0);
+        throw vscode.FileSystemError.Unavailable(message);
+      }
+      // VS Code's own save error would offer Save As… and Overwrite: instead its save "succeeds",
+      // storing nothing, and the draft is given back unsaved beside the stored version once VS Code
+      // has finished the save (saved()): given back earlier, the save's end marks it clean again.
+      // Asked for while the save is still settling, the diff is sometimes dropped (about one run in
+      // ten in code-server 1.139): asked once more, a moment later, if no diff came.
+      this.drafts.set(uri.toString(), async () => {
+        await keepDraft(uri, draft);
+        await open();
+        if (!diffShown(uri)) setTimeout(() => void (diffShown(uri) || open()), 300);
+        vscode.window.setStatusBarMessage(`Lore did not save: ${message}`, 10_000);
+      });
+      return;
     }
     const saved = await this.current(uri);
-    this.bases.set(uri.toString(), this.baseOf(saved));
+    // VS Code keeps the text it just wrote (the header still naming the version it was based on):
+    // its stat stays as it was until the save has settled, then the document is read again (saved()).
+    const shown = this.bases.get(uri.toString()) ?? this.baseOf(memory);
+    this.bases.set(uri.toString(), {
+      version: saved.version,
+      mtime: shown.mtime,
+      size: content.byteLength,
+      reread: true,
+    });
     vscode.window.setStatusBarMessage(`Lore saved ${key} as version ${saved.version}`, 4000);
+  }
+
+  /**
+   * After VS Code saved an edit document: a lost race's draft is given back (writeFile); a save that
+   * went through is read again, so its header names the version stored.
+   */
+  saved(document: vscode.TextDocument): void {
+    if (document.uri.scheme !== EDIT_SCHEME) return;
+    const draft = this.drafts.get(document.uri.toString());
+    this.drafts.delete(document.uri.toString());
+    if (draft) return void draft();
+    if (!this.bases.get(document.uri.toString())?.reread) return;
+    this.changedFiles.fire([{ type: vscode.FileChangeType.Changed, uri: document.uri }]);
   }
 
   /** The stored version for the diff (STORED_SCHEME). */

@@ -129,11 +129,17 @@ export function startOwner(options: StartOwnerOptions): Promise<OwnerProcess> {
       }
     });
     child.once('error', (error) => {
-      reject(new LoreError('STORE_UNAVAILABLE', `could not start lore serve for ${options.folder}: ${error.message}`));
+      reject(
+        new LoreError(
+          'STORE_UNAVAILABLE',
+          `could not start Lore's store process for ${options.folder}: ${error.message}`,
+        ),
+      );
     });
     void exited.then(({ code, signal }) => {
       const why = tail.length ? `: ${tail.join(' / ')}` : '';
-      const ended = `lore serve for ${options.folder} ended (${signal ?? `exit code ${code}`}) before it served${why}`;
+      const how = signal ?? `exit code ${code}`;
+      const ended = `Lore's store process for ${options.folder} ended (${how}) before it served${why}`;
       reject(new LoreError('STORE_UNAVAILABLE', ended, 'see the Lore log (Lore: Show Log)'));
     });
   });

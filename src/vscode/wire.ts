@@ -9,6 +9,7 @@ import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerRecall } from './commands/recall';
 import { registerStoreCommands } from './commands/storeCommands';
 import { registerKindCommands } from './commands/kindCommands';
+import { registerAnchorCommands } from './commands/anchorCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerDriftCommands } from './commands/driftCommands';
 import type { CommandDeps } from './commands/deps';
@@ -108,6 +109,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   registerRecall(deps);
   registerStoreCommands(deps, () => refreshViews());
   registerKindCommands(deps, () => refreshViews());
+  registerAnchorCommands(deps);
   registerModelCommands(deps, settingsFor, stores);
   registerDriftCommands(deps);
 
@@ -184,6 +186,7 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   );
   subscribe(
     vscode.workspace.onDidSaveTextDocument((document) => {
+      memoryEditor.saved(document);
       void diagnostics.onSave(document);
       indexing.onSave(document);
     }),

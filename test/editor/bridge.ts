@@ -49,7 +49,14 @@ export type UiRequest =
    */
   | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number }
   /** Clicks the row labelled exactly `label` in the view titled `view` (a group row opens or closes). */
-  | { action: 'treeItemClick'; view: string; label: string; timeoutMs?: number }
+  | {
+      action: 'treeItemClick';
+      view: string;
+      label: string;
+      /** The row's description (a group's count) it must show first: a click before a redraw can be undone by it. */
+      description?: string;
+      timeoutMs?: number;
+    }
   /** Opens the context menu of the row showing `row` in the view titled `view` and chooses `label`. */
   | { action: 'treeItemMenuPick'; view: string; row: string; label: string; timeoutMs?: number }
   /** Waits until a CodeLens showing `text` is drawn in the editor; answers the lenses' texts as JSON. */

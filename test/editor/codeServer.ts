@@ -55,6 +55,8 @@ export interface CodeServerOptions {
   env: NodeJS.ProcessEnv;
   /** After the common flags (e.g. VS Code options). */
   extraArgs?: string[];
+  /** Workspace trust on (a folder never trusted opens in Restricted Mode); off by default. */
+  trust?: boolean;
 }
 
 export interface CodeServer {
@@ -87,7 +89,7 @@ export function startCodeServer(tools: ToolPaths, options: CodeServerOptions): C
       options.extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.trust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--ignore-last-opened',
       ...(options.extraArgs ?? []),

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestResult, UiRequest } from './bridge';
-import { step } from './scenarios';
+import { selected, step } from './scenarios';
 import type { Page } from './tools';
 import { perform } from './ui';
 
@@ -110,7 +110,7 @@ async function offersShown(page: Page, shown = false): Promise<string[]> {
 
 /** After this window's first index decided not to ask (its log line shows), no offer is on screen. */
 async function notAskedAgain(page: Page, answer: string): Promise<void> {
-  await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: WAIT_MS }));
+  await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: 180_000 }));
   await showLog(page);
   const line = `model download not offered: answered before (${answer}`;
   await step(`the log says "${line}"`, () => act(page, { action: 'waitForPanelText', text: line, timeoutMs: WAIT_MS }));
@@ -119,8 +119,8 @@ async function notAskedAgain(page: Page, answer: string): Promise<void> {
   if (offers.length) throw new Error(`asked again: ${JSON.stringify(offers)}`);
 }
 
-const RELOAD_TITLE = 'After a reload, the model offer answered in the first window is not asked again';
-const FRESH_TITLE =
+export const RELOAD_TITLE = 'After a reload, the model offer answered in the first window is not asked again';
+export const FRESH_TITLE =
   'On a machine never asked, the model offer comes with the first index, once; Download… opens the download ' +
   "command's modal (cancelled there, nothing fetched); after a reload it is not asked again";
 
@@ -132,7 +132,7 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
   const window = await ctx.freshWindow(workspace);
   const { page } = window;
   try {
-    await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: WAIT_MS }));
+    await step('wait for the workbench', () => statusBar(page).waitFor({ state: 'visible', timeout: 180_000 }));
     // First use of Lore in this folder: its views open the store, and the store's first index runs.
     await palette(page, 'View: Show Lore');
     await showLog(page);
@@ -184,7 +184,6 @@ async function onFreshMachine(ctx: OfferContext): Promise<void> {
 }
 
 export async function runOfferScenarios(ctx: OfferContext): Promise<TestResult[]> {
-  const grep = process.env.LORE_EDITOR_GREP;
   const scenarios: { title: string; page: () => Page | undefined; run: () => Promise<void> }[] = [
     // "asked" when the suite's own test did not run (a grep): it was asked, and not answered.
     { title: RELOAD_TITLE, page: () => ctx.reloaded, run: () => notAskedAgain(ctx.reloaded, '') },
@@ -193,7 +192,7 @@ export async function runOfferScenarios(ctx: OfferContext): Promise<TestResult[]
   const results: TestResult[] = [];
   for (const scenario of scenarios) {
     const title = `In the page: ${scenario.title}`;
-    if (grep && !title.includes(grep)) continue;
+    if (!selected(title)) continue;
     try {
       await scenario.run();
       results.push({ title, state: 'passed' });

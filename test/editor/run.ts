@@ -7,8 +7,10 @@
 //   a quick input, press a dialog button, read or photograph the sidebar; see ui.ts).
 // The tools come from scripts/editor/setup.sh's cache, never from the project's dependencies.
 // Prints each test, then "N passed, N failed"; the sidebar screenshot goes to test/editor/artifacts/.
-// Knobs: LORE_EDITOR_GREP (run matching tests only), LORE_EDITOR_VERBOSE (editor and host logs),
-// LORE_EDITOR_KEEP (keep the scratch folder), LORE_EDITOR_TIMEOUT_MS, LORE_EDITOR_CACHE.
+// Knobs: LORE_EDITOR_GREP (run only tests whose title has this text, or one of several separated
+// by |; the page scenarios too, e.g. LORE_EDITOR_GREP='Set Kind|Restricted Mode'),
+// LORE_EDITOR_VERBOSE (editor and host logs), LORE_EDITOR_KEEP (keep the scratch folder),
+// LORE_EDITOR_TIMEOUT_MS (the whole run; 45 minutes), LORE_EDITOR_CACHE.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { ENV, SEED_FILES, SEED_RECORDS } from './seed';
 import { FIGURES_FILE, RESULTS_FILE, writeWhole, type Figure, type SuiteResults } from './bridge';
 import { cliRunner, runScenarios } from './scenarios';
 import { runOfferScenarios } from './offerScenarios';
+import { runRestrictedScenario } from './restrictedScenario';
 import { CACHE, HarnessError, launchChromium, readToolPaths, startCodeServer, type ToolPaths } from './codeServer';
 import type { TestElectron } from './tools';
 import { serveUiRequests } from './ui';
@@ -27,7 +30,7 @@ const ROOT = resolve(__dirname, '../..');
 const PAGE_LOAD_MS = 180_000;
 const ARTIFACTS = join(ROOT, 'test/editor/artifacts');
 const SUITE_OUT = join(ROOT, '.cache/editor/suite.js');
-const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 10 * 60_000);
+const TIMEOUT_MS = Number(process.env.LORE_EDITOR_TIMEOUT_MS ?? 45 * 60_000);
 async function main(): Promise<number> {
   const desktop = vscodeExecutable();
   buildAll();
@@ -126,7 +129,7 @@ function seedWorkspace(scratch: string): string {
 }
 
 /** User settings for a quiet, deterministic window: no welcome page, tips or recommendations. */
-function writeUserSettings(userDataDir: string): void {
+function writeUserSettings(userDataDir: string, { trust = false } = {}): void {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(
     join(userDataDir, 'User/settings.json'),
@@ -140,7 +143,10 @@ function writeUserSettings(userDataDir: string): void {
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'window.restoreWindows': 'none',
-        'security.workspace.trust.enabled': false,
+        // Off (every folder trusted) except for the Restricted Mode window (restrictedScenario.ts), where a
+        // folder never trusted opens restricted without the startup question.
+        'security.workspace.trust.enabled': trust,
+        'security.workspace.trust.startupPrompt': 'never',
         // The web workbench auto-saves after a second by default (desktop does not): a test's edit could
         // be saved before the step that was to race it, and its own save then answers for nothing.
         // Saves happen where a test makes them.
@@ -304,8 +310,46 @@ async function runCodeServer(
         artifacts: ARTIFACTS,
         lore: (folder, args) => cliRunner(process.execPath, join(ROOT, 'dist/cli.js'), folder, env)(args),
       });
+      // Last: a server of its own with workspace trust on, whose window on the folder (never trusted)
+      // opens in Restricted Mode.
+      const restricted = await runRestrictedScenario({
+        root: ROOT,
+        artifacts: ARTIFACTS,
+        openUntrusted: async () => {
+          const own = join(scratch, 'restricted');
+          mkdirSync(own, { recursive: true });
+          const trustData = join(own, 'user-data');
+          writeUserSettings(trustData, { trust: true });
+          const trusting = startCodeServer(tools, {
+            scratch: own,
+            userDataDir: trustData,
+            extensionsDir: join(own, 'extensions'),
+            env,
+            trust: true,
+            // The payload's extensionDevelopmentPath is honoured only with the test driver enabled.
+            extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+          });
+          const window = await launch('chromium-profile-restricted');
+          const page = window.pages()[0] ?? (await window.newPage());
+          const at = await trusting.url;
+          const payload = JSON.stringify([
+            ['extensionDevelopmentPath', `vscode-remote://${new URL(at).host}${ROOT}`],
+            ['skipWelcome', 'true'],
+          ]);
+          await page.goto(`${at}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
+            timeout: TIMEOUT_MS,
+          });
+          return {
+            page,
+            close: async () => {
+              await window.close();
+              trusting.stop();
+            },
+          };
+        },
+      });
       const results = readResults(bridge);
-      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers] });
+      writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers, ...restricted] });
     } finally {
       await context.close();
     }

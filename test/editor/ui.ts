@@ -10,7 +10,8 @@ import type { Page } from './tools';
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const QUICK_INPUT = '.quick-input-widget';
 const NOTIFICATION = '.notifications-toasts .notification-list-item, .notifications-center .notification-list-item';
-const DEFAULT_WAIT_MS = 20_000;
+// Generous and fixed: the tier often runs on a shared, loaded machine.
+const DEFAULT_WAIT_MS = 60_000;
 
 export function serveUiRequests(page: Page, bridge: string, artifacts: string): { stop(): void } {
   const done = new Set<number>();
@@ -159,10 +160,12 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       return JSON.stringify({ inline, menu });
     }
     case 'treeItemClick': {
-      const row = within(page, request.view)
+      let rows = within(page, request.view)
         .locator('.monaco-list-row')
-        .filter({ has: page.getByText(request.label, { exact: true }) })
-        .first();
+        .filter({ has: page.getByText(request.label, { exact: true }) });
+      if (request.description !== undefined)
+        rows = rows.filter({ has: page.locator('.label-description').getByText(request.description, { exact: true }) });
+      const row = rows.first();
       await row.click({ timeout });
       return undefined;
     }
@@ -173,6 +176,8 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
         hasText: request.label,
       });
       await item.first().click({ timeout });
+      // The pick is taken once the menu has closed (a click on a menu still opening is not).
+      await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout });
       return undefined;
     }
     case 'waitForCodeLens': {

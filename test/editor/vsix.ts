@@ -6,7 +6,16 @@
 // so the vectors it reports were made by the extension host. Prints "N passed, N failed".
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -84,6 +93,18 @@ async function main(): Promise<number> {
       'code-server installs the VSIX with its bundled model',
       !!bundled && existsSync(bundled),
       `installed: ${readdirSync(extensions).join(', ')}`,
+    );
+    // The extension's page (the Extensions view shows the installed readme) starts with what a VS Code
+    // user does, not with a clone's `npm ci` (issue 25).
+    const readme = installed
+      ? readdirSync(join(extensions, installed)).find((f) => /^readme\.md$/i.test(f))
+      : undefined;
+    const page = readme ? readFileSync(join(extensions, installed!, readme), 'utf8') : '';
+    const opening = page.split('\n## ').slice(0, 2).join('\n## ');
+    check(
+      "the extension's page starts with what a VS Code user does (no npm, no node dist/cli.js)",
+      /Install the extension/.test(opening) && !/\bnpm\b|node dist|npx/.test(page),
+      `readme: ${readme ?? 'none'}; opening: ${opening.slice(0, 200)}`,
     );
     // The installed CLI (what the extension's MCP server definition runs) has every script of the build and starts.
     const scripts = readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'));

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { loreSays } from '../editorWording';
+import { needsNewPlace } from './anchorCommands';
 import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
 import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
 import { errorText } from '../editorWording';
@@ -462,9 +464,18 @@ export function registerMemoryCommands(deps: CommandDeps): void {
       'disputed',
       'deprecated',
     ]);
-    const message = await deps.tracker.reverify(store, editorActor(), key);
+    const { memory } = await store.api.get(key);
+    const gone = needsNewPlace(store.folder, memory);
+    let message: string;
+    try {
+      message = await deps.tracker.reverify(store, editorActor(), key);
+    } catch (error) {
+      // An anchored file that is gone, and not seen moved: the person says where it is now (Update Anchor…).
+      if (!gone) throw error;
+      return vscode.commands.executeCommand('lore.updateAnchor', { folder: store.folder, key, anchor: gone });
+    }
     deps.diagnostics.update();
-    vscode.window.showInformationMessage(message);
+    vscode.window.showInformationMessage(loreSays(message));
   });
 
   register('lore.open', async (arg?: unknown) => {

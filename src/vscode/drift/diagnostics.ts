@@ -204,6 +204,14 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
         // Re-verify moves an anchor whose target moved (memory/reverify.ts): offered first, saying so.
         if (f.state === 'relocated' && f.evidence.new_path)
           action(`Update anchor ${f.reference.raw} to ${f.evidence.new_path}`, 'lore.reverify', [target], true);
+        // A file that is gone, not seen moved: the person says where it is now.
+        if (f.state === 'gone' && f.reference.target_path)
+          action(
+            `Update anchor ${f.reference.raw}…`,
+            'lore.updateAnchor',
+            [{ ...target, anchor: f.reference.raw }],
+            true,
+          );
         action(`Re-verify ${f.source.key}`, 'lore.reverify', [target]);
         action(`Supersede ${f.source.key}…`, 'lore.supersede', [target]);
         action(`Dispute ${f.source.key}…`, 'lore.dispute', [target]);

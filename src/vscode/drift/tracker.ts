@@ -91,8 +91,11 @@ export class DriftTracker {
 
   /** Re-verify a memory: the engine refreshes its fingerprints and sets its basis to verified. */
   async reverify(store: FolderStore, actor: Actor, key: string): Promise<string> {
-    await store.api.reverify(actor, key);
-    const message = `${key} re-verified`;
+    const { moved } = await store.api.reverify(actor, key);
+    // An anchor whose file moved followed it (memory/reverify.ts): the message says where to.
+    const followed = (moved ?? []).map((m) => `${m.from} → ${m.to}`);
+    const moves = followed.length ? `; its anchor followed the move: ${followed.join(', ')}` : '';
+    const message = `${key} re-verified${moves}`;
     const map = this.latest.get(store.folder);
     if (map) for (const [id, f] of map) if (f.source.key === key) map.delete(id);
     this.emit(store.folder);

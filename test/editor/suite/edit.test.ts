@@ -1,7 +1,8 @@
 // Editing a record in the real editor: Edit opens it as front matter and body, a save writes a new
-// version (read back through the CLI, another door onto the same store); a save that lost a race
-// overwrites nothing, keeps the person's edit and shows the stored version beside it in a diff
-// editor, and the merged save goes through on top of the stored version. Supersede picks the
+// version (read back through the CLI, another door onto the same store) and the header then names
+// it; a save that lost a race overwrites nothing, shows no VS Code save error, keeps the person's
+// edit unsaved and shows the stored version beside it in Lore's merge view (a diff editor), and the
+// merged save goes through on top of the stored version. Supersede picks the
 // successor from a list recall fills, typed into the real quick pick from the page.
 
 import * as assert from 'node:assert/strict';
@@ -48,6 +49,25 @@ async function setField(document: vscode.TextDocument, field: string, value: str
   const edit = new vscode.WorkspaceEdit();
   edit.replace(document.uri, document.lineAt(line).range, `${field}: ${value}`);
   assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+/** Resolves once the edit document's generated header line names `version` (the document was read again). */
+function headerNames(document: vscode.TextDocument, version: number): Promise<string> {
+  const named = () =>
+    new RegExp(` · version ${version} · `).test(document.lineAt(1).text) ? document.lineAt(1).text : undefined;
+  return nextEvent(
+    vscode.workspace.onDidChangeTextDocument,
+    (e) => (e.document === document ? named() : undefined),
+    named,
+  );
+}
+
+/** The notifications the window holds (the test driver's window shows them in the center, not as toasts). */
+async function notifications(): Promise<string[]> {
+  await vscode.commands.executeCommand('notifications.showList');
+  const texts = JSON.parse((await ui({ action: 'notificationTexts' })) ?? '[]') as string[];
+  await vscode.commands.executeCommand('notifications.hideList');
+  return texts;
 }
 
 /** The open diff editor whose right side is `edited` and whose left side is the stored version. */
@@ -97,11 +117,14 @@ describe('Editing a memory', () => {
     const saved = await get(key);
     assert.equal(saved.version, 2);
     assert.equal(saved.description, 'The description, edited in the editor.');
+    // The header names the version actually stored, not the one the edit started from.
+    assert.match(await headerNames(document, 2), /^# decision\/edit-me-in-the-editor · version 2 · active\. /);
+    assert.equal(document.isDirty, false, 'read again, not edited');
   });
 
   it(
-    'a save that lost a race overwrites nothing, shows both versions ' +
-      'to merge, and the next save builds on the stored one',
+    'a save that lost a race overwrites nothing, shows no save error, opens Lore’s merge view ' +
+      'with the edit kept unsaved, and the next save builds on the stored one',
     async () => {
       const key = 'decision/edited-in-two-places';
       await seed(key, 'Edited in two places', 'As first written.');
@@ -115,12 +138,8 @@ describe('Editing a memory', () => {
         () => mergeTab(document.uri),
         () => mergeTab(document.uri),
       );
-      assert.equal(await vscode.workspace.save(document.uri), undefined, 'the save is refused');
+      await vscode.workspace.save(document.uri);
       assert.equal((await get(key)).description, 'Changed elsewhere meanwhile.', 'nothing was overwritten');
-      assert.ok(
-        document.isDirty && document.getText().includes('My edit, started on version 1.'),
-        'the person’s edit is kept',
-      );
 
       // The stored version and the edit, side by side in one diff editor.
       const tab = await diffShown;
@@ -130,20 +149,34 @@ describe('Editing a memory', () => {
         /^description: Changed elsewhere meanwhile\.$/m,
         'the left side is the stored version',
       );
+      assert.ok(
+        document.isDirty && document.getText().includes('My edit, started on version 1.'),
+        'the person’s edit is kept, unsaved',
+      );
       // Only what people wrote differs: the edit's generated header names version 2, as the stored side's does.
       assert.match(document.lineAt(1).text, /^# decision\/edited-in-two-places · version 2 · active\. /);
       assert.equal(document.lineAt(1).text, stored.lineAt(1).text);
-      if (uiAvailable()) await ui({ action: 'screenshot', name: 'edit-lost-race', part: 'window' });
+      if (uiAvailable()) {
+        // Lore's merge view, never VS Code's generic save error (Save As…, Overwrite, "Failed to save").
+        const shown = await notifications();
+        assert.deepEqual(
+          shown.filter((text) => /Failed to save|Save As|Overwrite|FileSystemError/i.test(text)),
+          [],
+          `no save error: ${JSON.stringify(shown)}`,
+        );
+        await ui({ action: 'screenshot', name: 'edit-lost-race-merge-view', part: 'window' });
+      }
 
       // The person merges (keeps both sentences) and saves again: based on version 2, it goes through.
       await setField(document, 'description', 'Changed elsewhere meanwhile. My edit, merged.');
       // workspace.save answers no URI when the document is saved from a diff editor (its input has
-      // no single resource): the document's dirty flag and the store say whether it was written.
+      // no single resource): the store and the header say whether it was written.
       await vscode.workspace.save(document.uri);
-      assert.equal(document.isDirty, false, 'the merged save goes through');
       const merged = await get(key);
       assert.equal(merged.version, 3);
       assert.equal(merged.description, 'Changed elsewhere meanwhile. My edit, merged.');
+      assert.match(await headerNames(document, 3), /^# decision\/edited-in-two-places · version 3 · active\. /);
+      assert.equal(document.isDirty, false, 'the merged save went through');
     },
   );
 

@@ -11,8 +11,18 @@ import { bridgeDir, ui, uiAvailable } from './ui';
 const Mocha = require('mocha') as typeof import('mocha');
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
-  if (process.env.LORE_EDITOR_GREP) mocha.grep(process.env.LORE_EDITOR_GREP);
+  const mocha = new Mocha({ ui: 'bdd', timeout: 180_000, color: false, reporter: 'spec' });
+  // Alternatives separated by | (each a plain part of a title), as the page scenarios read it (scenarios.ts).
+  const grep = process.env.LORE_EDITOR_GREP;
+  if (grep)
+    mocha.grep(
+      new RegExp(
+        grep
+          .split('|')
+          .map((part) => part.replace(/[.*+?^${}()[\]\\]/g, '\\$&'))
+          .join('|'),
+      ),
+    );
   mocha.suite.emit('pre-require', globalThis, 'lore-editor', mocha);
   // Each file registers its describe() blocks when required, after mocha's globals exist.
   require('./activation.test');
@@ -28,6 +38,7 @@ export async function run(): Promise<void> {
   require('./remember.test');
   require('./recall.test');
   require('./edit.test');
+  require('./anchors.test');
   require('./memoryAutoSave.test');
   require('./importPlan.test');
   require('./mcp.test');

@@ -20,6 +20,18 @@ async function kindsFile(): Promise<string> {
   }
 }
 
+/** A quick pick that never came: the failure says what the window showed instead (an error toast, say). */
+async function said(error: Error): Promise<never> {
+  await vscode.commands.executeCommand('notifications.showList');
+  const shown = await ui({ action: 'notificationTexts' }).catch(() => '[]');
+  throw new Error(`${error.message}; notifications: ${shown}`);
+}
+
+/** How many documents of each kind the store holds, as lore doctor counts them. */
+async function storeKinds(): Promise<Record<string, number>> {
+  return ((await loreCli(['doctor'])) as { stats: { index: { by_kind: Record<string, number> } } }).stats.index.by_kind;
+}
+
 describe('Set Kind… in Runbooks & Docs', () => {
   before(async () => {
     await activeLore();
@@ -27,45 +39,45 @@ describe('Set Kind… in Runbooks & Docs', () => {
 
   it('moves a document between the kind groups, marks it, and Clear Kind Correction gives it back', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
-    // Passed twice on its branch; after the merge with the learned classifier and the lens, the quick
-    // pick never opened in the first clean-clone CI run (quickPickItems timed out). Skipped, not hidden:
-    // the session note says so, and the CLI and tree-model e2e tests (test/e2e/kinds.test.ts) still run.
-    if (!process.env.LORE_EDITOR_SET_KIND) return skip(this, 'Set Kind quick pick: failing after the merge');
     this.timeout(240_000);
     const view = viewNamed(/docs|runbooks/i);
     const collapseAll = () => vscode.commands.executeCommand(`workbench.actions.treeView.${view.id}.collapseAll`);
     await vscode.commands.executeCommand(`${view.id}.focus`);
-    await ui({ action: 'waitForSidebarText', view: view.name, text: 'Guides', ...LONG });
+    await ui({ ...LONG, action: 'waitForSidebarText', view: view.name, text: 'Guides' });
     await collapseAll();
-    await ui({ action: 'treeItemClick', view: view.name, label: 'Guides' });
-    await ui({ action: 'waitForSidebarText', view: view.name, text: DOC });
+    await ui({ ...LONG, action: 'treeItemClick', view: view.name, label: 'Guides' });
+    await ui({ ...LONG, action: 'waitForSidebarText', view: view.name, text: DOC });
 
-    await ui({ action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Set Kind…' });
+    await ui({ ...LONG, action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Set Kind…' });
     const prompt = `What is ${DOC}?`;
-    const rows = JSON.parse((await ui({ action: 'quickPickItems', prompt })) ?? '[]') as string[];
+    const rows = JSON.parse((await ui({ ...LONG, action: 'quickPickItems', prompt }).catch(said)) ?? '[]') as string[];
     assert.ok(
       rows.some((row) => /Guide/.test(row) && /current/.test(row)),
       `the current kind is marked: ${JSON.stringify(rows)}`,
     );
-    await ui({ action: 'quickInput', prompt, text: 'Runbook' });
+    await ui({ ...LONG, action: 'quickInput', prompt, text: 'Runbook' });
 
-    // Only Runbooks open: the document shows there once the store has it, marked as a person's kind.
+    // Guides, redrawn, no longer holds it; then only Runbooks open, once it counts the document: it
+    // shows there, marked as a person's kind.
+    await ui({ ...LONG, action: 'waitForSidebarTextGone', view: view.name, text: DOC });
     await collapseAll();
-    await ui({ action: 'treeItemClick', view: view.name, label: 'Runbooks' });
-    await ui({ action: 'waitForSidebarText', view: view.name, text: `${MARK} · ${DOC}`, ...LONG });
+    const runbooks = String((await storeKinds()).runbook);
+    await ui({ ...LONG, action: 'treeItemClick', view: view.name, label: 'Runbooks', description: runbooks });
+    await ui({ ...LONG, action: 'waitForSidebarText', view: view.name, text: `${MARK} · ${DOC}` });
     assert.match(await kindsFile(), /^docs\/guide\.md runbook$/m, '.lore/kinds holds the rule');
-    const byKind = ((await loreCli(['doctor'])) as { stats: { index: { by_kind: Record<string, number> } } }).stats
-      .index.by_kind;
-    const sidebar = (await ui({ action: 'waitForSidebarText', view: view.name, text: 'Runbooks' })) ?? '';
+    const byKind = await storeKinds();
+    const sidebar = (await ui({ ...LONG, action: 'waitForSidebarText', view: view.name, text: 'Runbooks' })) ?? '';
     assert.match(sidebar, new RegExp(`Runbooks\\s*${byKind.runbook}\\b`), `the group counts ${byKind.runbook}`);
     await ui({ action: 'screenshot', name: 'kinds-set-kind', part: 'sidebar' });
 
-    const corrected = JSON.parse((await ui({ action: 'treeItemMenu', view: view.name, row: DOC })) ?? '{}') as {
+    const corrected = JSON.parse(
+      (await ui({ ...LONG, action: 'treeItemMenu', view: view.name, row: DOC })) ?? '{}',
+    ) as {
       menu: string[];
     };
     assert.ok(corrected.menu.includes('Clear Kind Correction'), JSON.stringify(corrected));
     const found = JSON.parse(
-      (await ui({ action: 'treeItemMenu', view: view.name, row: 'docs/ops/restart-workers.md' })) ?? '{}',
+      (await ui({ ...LONG, action: 'treeItemMenu', view: view.name, row: 'docs/ops/restart-workers.md' })) ?? '{}',
     ) as { menu: string[] };
     assert.ok(found.menu.includes('Set Kind…'), JSON.stringify(found));
     assert.ok(
@@ -73,10 +85,12 @@ describe('Set Kind… in Runbooks & Docs', () => {
       `only where a person set the kind: ${JSON.stringify(found)}`,
     );
 
-    await ui({ action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Clear Kind Correction' });
-    await ui({ action: 'waitForSidebarTextGone', view: view.name, text: DOC, ...LONG });
+    await ui({ ...LONG, action: 'treeItemMenuPick', view: view.name, row: DOC, label: 'Clear Kind Correction' });
+    await ui({ ...LONG, action: 'waitForSidebarTextGone', view: view.name, text: DOC });
     assert.doesNotMatch(await kindsFile(), /docs\/guide\.md/);
-    await ui({ action: 'treeItemClick', view: view.name, label: 'Guides' });
-    await ui({ action: 'waitForSidebarText', view: view.name, text: DOC });
+    // Opened once the group counts the document again (a click before that redraw can be undone by it).
+    const guides = String((await storeKinds()).guide);
+    await ui({ ...LONG, action: 'treeItemClick', view: view.name, label: 'Guides', description: guides });
+    await ui({ ...LONG, action: 'waitForSidebarText', view: view.name, text: DOC });
   });
 });

@@ -20,7 +20,7 @@ async function offersShown(shown = false): Promise<string[]> {
 }
 
 describe('The model offer, on the first index of a workspace with no model', function () {
-  this.timeout(120_000);
+  this.timeout(420_000);
 
   before(async () => {
     await activeLore();
@@ -37,7 +37,7 @@ describe('The model offer, on the first index of a workspace with no model', fun
     // The smoke-test driver code-server runs with shows no toasts: every notification is in the
     // center, opened once the offer is on its way (the center opened empty may close before it comes).
     await vscode.commands.executeCommand('lore.showLog');
-    await ui({ action: 'waitForPanelText', text: 'offering the one-time model download', timeoutMs: 90_000 });
+    await ui({ action: 'waitForPanelText', text: 'offering the one-time model download', timeoutMs: 300_000 });
     await vscode.commands.executeCommand('notifications.showList');
     const message = await ui({ action: 'waitForNotification', text: OFFER_COST });
     assert.match(message ?? '', /Download the embedding model \S+ once/);
