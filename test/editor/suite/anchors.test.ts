@@ -74,6 +74,9 @@ describe('Memory anchors follow their target', function () {
     write('tools/purge.sh', '#!/bin/sh\n# Purges build caches.\n');
 
     // Open Anchor never opens the gone file: it says so instead (an error notification, left pending).
+    // Earlier tests' notifications are cleared first: the list draws only the rows in view, and in CI
+    // this one was scrolled out of it behind them.
+    await vscode.commands.executeCommand('notifications.clearAll');
     void vscode.commands.executeCommand('lore.openAnchor', { folder: folder(), key });
     await vscode.commands.executeCommand('notifications.showList');
     await ui({ ...LONG, action: 'waitForNotification', text: 'scripts/purge.sh no longer exists' });
