@@ -68,6 +68,7 @@ describe('bench', () => {
       assert.equal(report.node, process.version);
       const benches = report.sections.map((s) => s.bench);
       assert.deepEqual(benches, [
+        'real',
         'store',
         'recall-memory',
         'index',

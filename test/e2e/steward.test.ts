@@ -8,7 +8,7 @@ import {
   makeSpace,
   ok,
   runCli,
-  runCliInTerminal,
+  runCliAsPerson,
   storeDigest,
   storeView,
   type CliResult,
@@ -163,7 +163,7 @@ describe('lore steward, inbox and session close, end to end', function () {
     'session close: review writes nothing (not even a store); accept ' +
       'applies the low-risk items; promote waits for a person at a ' +
       'terminal',
-    () => {
+    async () => {
       const file = sessionFile(space, 'session.json', SESSION);
       const review = ok(space.lore('session', 'close', '--file', file, '--json'));
       assert.equal(review.json.mode, 'review');
@@ -200,13 +200,12 @@ describe('lore steward, inbox and session close, end to end', function () {
         'quarantined',
       );
 
-      const confirmed = runCliInTerminal(['inbox', 'resolve', String(promote.id), '--action', 'promote', '--json'], {
-        home: space.home,
-        workspace: space.workspace,
-        input: 'y\n',
-      });
+      const confirmed = await runCliAsPerson(
+        ['inbox', 'resolve', String(promote.id), '--action', 'promote', '--json'],
+        { home: space.home, workspace: space.workspace },
+      );
       assert.equal(confirmed.code, 0, confirmed.stdout + confirmed.stderr);
-      assert.match(confirmed.stdout, /promote as proposed\? \[y\/N\]/);
+      assert.match(confirmed.stdout, /type this code: \d{3} \d{3}/);
       assert.equal(ok(space.lore('get', 'reference/cache-stampede-mitigation', '--json')).json.memory.status, 'active');
     },
   );

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeSpace, ok, runCliInTerminal, storeDigest, storeView, type CliSpace } from '../support/cli';
+import { makeSpace, ok, runCliAsPerson, storeDigest, storeView, type CliSpace } from '../support/cli';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
 const FIXTURES = join(__dirname, '..', 'fixtures', 'adr-repos');
@@ -43,7 +43,7 @@ describe('team sharing (e2e)', function () {
     "a bundle reaches a teammate's store intact: dry run writes " +
       'nothing, an unknown author lands quarantined, a trusted one ' +
       'active',
-    () => {
+    async () => {
       const alice = space();
       const bob = space();
       const carol = space();
@@ -72,10 +72,9 @@ describe('team sharing (e2e)', function () {
       const refused = carol.lore('trust', 'add', aliceKey.public_key);
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /interactive terminal/);
-      const trusted = runCliInTerminal(['--json', 'trust', 'add', aliceKey.public_key, '--label', 'alice'], {
+      const trusted = await runCliAsPerson(['--json', 'trust', 'add', aliceKey.public_key, '--label', 'alice'], {
         home: carol.home,
         workspace: carol.workspace,
-        input: 'y\n',
       });
       assert.equal(trusted.code, 0, trusted.stdout);
       assert.equal(trusted.json?.key_id, aliceKey.key_id);

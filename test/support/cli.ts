@@ -134,6 +134,46 @@ export function runCliInTerminal(args: string[], options: RunOptions & { input: 
   return { code: child.status ?? -1, stdout, stderr: child.stderr, json };
 }
 
+/**
+ * `lore ARGS` in a real terminal (script(1)) with a person at it: when the command shows its one-time
+ * code ("type this code: 123 456") and asks for it, the code is typed back, as a person reading the
+ * screen would. A person's acts (promote, trust, applying a proposal) need exactly that.
+ */
+export function runCliAsPerson(args: string[], options: RunOptions): Promise<CliResult> {
+  const argv = [
+    process.execPath,
+    CLI,
+    ...(options.workspace !== undefined ? ['--workspace', options.workspace] : []),
+    ...args,
+  ];
+  const child = spawn(SCRIPT, ['-qec', argv.map(shellQuote).join(' '), '/dev/null'], {
+    cwd: options.cwd ?? tmpdir(),
+    env: childEnv(options.home, options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let typed = false;
+  child.stderr.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => {
+    out += d;
+    const shown = /type this code: (\d{3}) (\d{3})/.exec(out);
+    if (shown && !typed && /Type the code shown above/.test(out)) {
+      typed = true;
+      child.stdin.write(`${shown[1]}${shown[2]}\n`);
+    }
+  });
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      const stdout = out.replace(/\r+\n/g, '\n');
+      const start = stdout.search(/^\{$/m);
+      const end = stdout.search(/^\}$/m);
+      const json = start >= 0 && end > start ? parseJson(stdout.slice(start, end + 1)) : undefined;
+      resolve({ code: code ?? -1, stdout, stderr: err, json });
+    }),
+  );
+}
+
 /** A throwaway LORE_HOME and workspace folder, and the `lore` command bound to them. */
 export interface CliSpace {
   root: string;
