@@ -55,8 +55,13 @@ export function eventHash(event: Omit<AuditEvent, 'hash'>): string {
   return sha256(`${prev_hash}\n${canonicalJson(fields)}`);
 }
 
-export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: AuditEventInput): AuditEvent {
-  const last = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1');
+/** The event that follows `last` on a chain: the one rule for an event's fields and hash, in every store. */
+export function nextAuditEvent(
+  last: { seq: number; hash: string } | undefined,
+  actor: Actor,
+  at: string,
+  input: AuditEventInput,
+): AuditEvent {
   const unhashed = {
     seq: (last?.seq ?? 0) + 1,
     at,
@@ -67,7 +72,12 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
     digests: canonicalJson(input.digests ?? {}),
     prev_hash: last?.hash ?? GENESIS_HASH,
   };
-  const event = { ...unhashed, hash: eventHash(unhashed) };
+  return { ...unhashed, hash: eventHash(unhashed) };
+}
+
+export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: AuditEventInput): AuditEvent {
+  const last = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1');
+  const event = nextAuditEvent(last, actor, at, input);
   db.run(
     'INSERT INTO audit_events (seq, at, event, key_digest, version, ' +
       'actor, digests, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ' +

@@ -6,6 +6,7 @@ export {
   GENESIS_HASH,
   actorLabel,
   eventHash,
+  nextAuditEvent,
   type AuditEvent,
   type AuditEventInput,
 } from '../../../engine/record/audit';

@@ -15,12 +15,9 @@
 import type { PoolClient } from 'pg';
 import type { Actor } from '../../../engine';
 import {
-  GENESIS_HASH,
   MEMORY_COLUMNS,
   actorLabel,
-  canonicalJson,
-  eventHash,
-  sha256,
+  nextAuditEvent,
   type AuditEvent,
   type AuditEventInput,
   type MemoryRow,
@@ -112,17 +109,7 @@ export async function appendAuditEvent(
     repoId,
   ]);
   const head = last.rows[0] as { seq: number; hash: string } | undefined;
-  const unhashed = {
-    seq: (head?.seq ?? 0) + 1,
-    at,
-    event: input.event,
-    key_digest: input.key ? sha256(input.key) : null,
-    version: input.version ?? null,
-    actor: actorLabel(actor),
-    digests: canonicalJson(input.digests ?? {}),
-    prev_hash: head?.hash ?? GENESIS_HASH,
-  };
-  const event: AuditEvent = { ...unhashed, hash: eventHash(unhashed) };
+  const event = nextAuditEvent(head, actor, at, input);
   // The event and the head (kept apart from the rows, as in SQLite, so deleting the newest events
   // is noticed) in one statement: the chain's lock is held for as few round trips as possible.
   await client.query(
