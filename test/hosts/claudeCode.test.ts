@@ -63,11 +63,12 @@ describe('Claude Code (real host, stand-in model)', function () {
   it('starts Lore from the .mcp.json init wrote, calls recall, hands the model a fenced, bounded result', () => {
     const mcp = JSON.parse(readFileSync(join(drive.repo.workspace, '.mcp.json'), 'utf8')).mcpServers.lore;
     assert.deepEqual(mcp, { command: process.execPath, args: [CLI, 'mcp'] });
-    // Claude Code puts each server's instructions in the system prompt under "## <server>".
-    const system = drive.model.requests.flatMap((q) => stringsIn(q.body.system));
+    // Claude Code hands each server's instructions over under "# MCP Server Instructions", "## <server>"
+    // (in a system-role message when the server connected after the session began).
+    const sent = drive.model.requests.flatMap((q) => stringsIn(q.body));
     assert.ok(
-      system.some((s) => s.includes(`## lore\n${SERVER_INSTRUCTIONS}`)),
-      'the server instructions reached the system prompt whole, safety first',
+      sent.some((s) => s.includes('# MCP Server Instructions') && s.includes(`## lore\n${SERVER_INSTRUCTIONS}`)),
+      'the server instructions reached the model whole, safety first',
     );
     // Claude Code forwards the structured JSON as text, so the fence's quotes arrive escaped.
     assert.match(drive.sent, /^\{"untrusted_data":"<lore-data nonce=\\"[0-9a-f]{16}\\">/);

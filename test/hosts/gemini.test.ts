@@ -77,15 +77,18 @@ describe('Gemini CLI (real host, stand-in model)', function () {
     assertReachedModel(GEMINI, drive, text);
   });
 
-  it("hands the model Lore's server instructions in its system instruction, safety rule first", () => {
-    // Gemini CLI puts each MCP server's instructions in the system instruction, between its own markers.
+  it("hands the model Lore's server instructions with the project's context, safety rule first", () => {
+    // Gemini CLI puts each MCP server's instructions after the project's GEMINI.md context, in the
+    // conversation's first content, between its own markers; the turn that offers recall carries them.
     const marked =
       "The following are instructions provided by the tool server 'lore':\n---[start of server instructions]---\n" +
       `${SERVER_INSTRUCTIONS}\n---[end of server instructions]---`;
-    const system = drive.model.requests.flatMap((q) => stringsIn(q.body.systemInstruction));
-    assert.ok(
-      system.some((s) => s.includes(marked)),
-      `the system instruction carries Lore's instructions\n${system.join('\n').slice(-3000)}`,
-    );
+    const main = drive.model.requests.filter((q) => GEMINI.offered(q).includes(RECALL));
+    assert.ok(main.length, 'a turn offered recall');
+    for (const q of main)
+      assert.ok(
+        stringsIn(q.body.contents).some((s) => s.includes(marked)),
+        `the turn carries Lore's instructions\n${stringsIn(q.body.contents).join('\n').slice(0, 3000)}`,
+      );
   });
 });
