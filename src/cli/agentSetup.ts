@@ -209,7 +209,7 @@ function planJson(
 
 function planToml(text: string | undefined, path: string, launch: LaunchCommand, replace: boolean): Plan {
   const block = tomlBlock(launch);
-  const shown = commandLine(launch);
+  const shown = `${commandLine(launch)} (env_vars: ${CODEX_FORWARDED_ENV.join(', ')})`;
   if (text === undefined || !text.trim()) {
     return { path, action: 'create', what: `add [mcp_servers.lore]: ${shown}`, content: block };
   }

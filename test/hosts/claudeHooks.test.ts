@@ -215,7 +215,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.deepEqual([...blocks], ['Lore: before you change src/queue.ts']);
   });
 
-  it("SessionEnd (Claude Code's default 1.5 s budget): the session's fenced candidate waits in the Inbox, not as memory", async () => {
+  it("SessionEnd, in Claude Code's default 1.5 s: the session's candidate waits in the Inbox, not memory", async () => {
     // The plugin's SessionEnd hands the capture to a detached process (Claude Code cancels its
     // SessionEnd hooks after 1.5 s): wait, bounded, for it to land.
     const text = await eventually(
@@ -227,7 +227,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.ok(!JSON.stringify(recalled).includes(CANDIDATE_TITLE), 'nothing was written as memory');
   });
 
-  it('PreCompact: compacting a session puts its fenced candidate in the Inbox before the summary is asked for', async () => {
+  it('PreCompact: compacting puts the fenced candidate in the Inbox before the summary is asked for', async () => {
     assert.equal(compacted.status, 0, compacted.stdout + compacted.stderr);
     const seen = compactModel.requests.map((r) => `${r.path} ${textsSent(r.body).join(' ').slice(-300)}`).join('\n');
     // Claude Code appends a PreCompact hook's output to the compaction instructions: Lore's report

@@ -68,7 +68,7 @@ describe('Codex CLI (real host, stand-in model)', function () {
     await drive?.model.close();
   });
 
-  it('starts Lore from the .codex/config.toml init wrote, LORE_HOME forwarded: recall arrives, fenced and bounded', () => {
+  it('starts Lore from the .codex/config.toml init wrote, LORE_HOME forwarded: recall arrives, fenced, bounded', () => {
     const toml = readFileSync(join(drive.repo.workspace, '.codex', 'config.toml'), 'utf8');
     assert.match(toml, /^\[mcp_servers\.lore\]$/m);
     assert.ok(toml.includes(`command = ${JSON.stringify(process.execPath)}`), toml);
