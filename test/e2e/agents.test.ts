@@ -210,7 +210,10 @@ describe('the Claude Code plugin layout', () => {
   });
 });
 
-describe('lore hook pre-compact / session-end', () => {
+describe('lore hook pre-compact / session-end', function () {
+  // Each test runs several whole captures (about 1 s of CPU each); on a shared 2-core machine at
+  // load 30-46 that outran the default minute.
+  this.timeout(180_000);
   function seeded(): Sandbox {
     const box = sandbox();
     cli(box, [
