@@ -11,6 +11,7 @@ import Module, { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { handOffSessionEnd, isBackgroundSessionEnd } from './commands/hookBackground';
 
 // One-shot commands spend most of their start tiering SQLite's WebAssembly up to the optimising
 // compiler; Liftoff alone starts them about twice as fast. Long-running servers keep tier-up, and
@@ -88,4 +89,8 @@ function loadCached(): CliMain | null {
   return bundle.exports as CliMain;
 }
 
-(loadCached() ?? (require(BUNDLE) as CliMain)).start();
+// Claude Code cancels a plugin's SessionEnd hook after 1.5 s: hand the capture off before reading
+// the 2 MB bundle (./commands/hookBackground.ts).
+const args = process.argv.slice(2);
+if (isBackgroundSessionEnd(args)) void handOffSessionEnd(args);
+else (loadCached() ?? (require(BUNDLE) as CliMain)).start();
