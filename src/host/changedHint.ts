@@ -45,5 +45,6 @@ export async function hintChanged(url: string, token: string, paths: readonly st
   });
   const { status, payload } = await fetchWithDeadline(`${url}/changed`, init, HINT_DEADLINE_MS, 'a change hint', read);
   if (payload.error) throw new LoreError(payload.error.code as ErrorCode, payload.error.message);
-  if (status !== 202) throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${status} to a change hint`);
+  if (status !== 202)
+    throw new LoreError('STORE_UNAVAILABLE', `the store owner answered HTTP ${status} to a change hint`);
 }

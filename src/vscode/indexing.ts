@@ -164,7 +164,9 @@ export class Indexing {
       this.log.warn(`${folder}: not indexing after saving ${path}: ${(error as Error).message}`);
       return;
     }
-    store.hint([path]).catch((error) => this.log.warn(`${folder}: ${path} saved, the owner not told: ${error.message}`));
+    store
+      .hint([path])
+      .catch((error) => this.log.warn(`${folder}: ${path} saved, the owner not told: ${error.message}`));
   }
 
   dispose(): void {

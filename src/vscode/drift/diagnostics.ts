@@ -54,7 +54,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     private readonly showAlreadyBroken: (folder: string) => boolean = () => true,
   ) {}
 
-  /** A rename or move in the editor: the owner checks the references to the old path (relocated, with the new place). */
+  /** A rename or move in the editor: the owner checks the references to the old path (relocated, with the new one). */
   async onRename(files: readonly { oldUri: vscode.Uri; newUri: vscode.Uri }[]): Promise<void> {
     const byFolder = new Map<string, string[]>();
     for (const { oldUri, newUri } of files) {
