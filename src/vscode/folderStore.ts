@@ -129,10 +129,12 @@ export class FolderStore {
 
   /**
    * "Check these paths now": the owner gives them its one reaction to a file change (index, then
-   * drift), whose findings come back on the event stream. A store not yet reached is not opened.
+   * drift), whose findings come back on the event stream. Connects (a store whose owner was lost
+   * comes back with the next save, as any other use brings it back); callers decide whether a
+   * folder should have a store at all.
    */
   hint(paths: readonly string[]): Promise<void> {
-    if (!this.connection || !paths.length) return Promise.resolve();
+    if (!paths.length) return Promise.resolve();
     // One request per turn: a save's index hint and drift hint (and a Save All's files) travel together.
     for (const path of paths) this.hinted.add(path);
     this.hintSent ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {

@@ -81,7 +81,7 @@ describe('the owner event stream client (host/ownerEventStream.ts)', () => {
     assert.deepEqual(log.seen, ['data']);
   });
 
-  it('opens the stream again when the owner restarts, counting failures in a row (the pause doubles with each), and says it was away', async () => {
+  it('opens the stream again when the owner restarts, counting failures in a row, and says it was away', async () => {
     let owner = await fakeOwner();
     const port = Number(new URL(owner.url).port);
     const log = recorder();
