@@ -3,14 +3,13 @@
 
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { isLoreError } from '../engine';
+import { isLoreError, LORE_VERSION } from '../engine';
 import { findWorkspaceRoot } from '../host/dataDir';
 import { cliActor, withStore, type Command, type CommandContext } from './command';
 import { COMMANDS } from './commands';
 import { UsageError } from './parse';
 import { terminalSafe, terminalSafeJson } from './terminalText';
 
-export const VERSION = '0.1.0';
 const GLOBAL_OPTIONS = {
   workspace: { type: 'string' as const, short: 'w' },
   json: { type: 'boolean' as const },
@@ -29,7 +28,7 @@ function helpText(command?: Command): string {
     );
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    `lore ${VERSION} — a durable engineering memory for your repository`,
+    `lore ${LORE_VERSION} — a durable engineering memory for your repository`,
     '',
     `usage: lore [--workspace DIR] [--json] COMMAND [options]   (the workspace defaults to ${WORKSPACE_DEFAULT})`,
     '',
@@ -53,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
   try {
     if (!name && argv.includes('--version')) {
-      process.stdout.write(`${VERSION}\n`);
+      process.stdout.write(`${LORE_VERSION}\n`);
       return 0;
     }
     if (!name || name === 'help') {
@@ -62,7 +61,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (name === 'version') {
-      process.stdout.write(`${VERSION}\n`);
+      process.stdout.write(`${LORE_VERSION}\n`);
       return 0;
     }
     const command = findCommand(name);

@@ -3,7 +3,7 @@
 // REF and the working tree breaks or makes stale; exit 1 when it breaks something. Lore's block in
 // AGENTS.md, CLAUDE.md or .cursor/rules/lore.mdc is compared with what export would write now.
 
-import { DRIFT_STATES, type DriftFinding } from '../../engine';
+import { DRIFT_STATES, LORE_VERSION, type DriftFinding } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { changedSince, textAt } from '../../host/gitDiff';
 import {
@@ -17,7 +17,6 @@ import {
 import { instructionBlockLines, instructionRecords, staleInstructions } from '../instructionsFile';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
-import { VERSION } from '../main';
 
 const FORMATS = ['text', 'sarif', 'github'] as const;
 
@@ -77,7 +76,7 @@ export const checkCommand: Command = {
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');
-    else if (format === 'sarif') process.stdout.write(renderSarif(report, VERSION) + '\n');
+    else if (format === 'sarif') process.stdout.write(renderSarif(report, LORE_VERSION) + '\n');
     else if (format === 'github') {
       const lines = renderGithub(report);
       process.stdout.write((lines ? `${lines}\n` : '') + renderText(report).split('\n')[0] + '\n');

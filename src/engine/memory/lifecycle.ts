@@ -24,11 +24,24 @@ export interface LifecycleResult {
   previous_status: Status;
 }
 
-const CHANGEABLE_FROM: Record<StatusChange, readonly Status[]> = {
+/** Where a lifecycle act leads: a status change, supersede (→ superseded) or promote (→ active). */
+export type Transition = StatusChange | 'superseded' | 'active';
+
+/** The one lifecycle table: the statuses each act may start from. The doors' pickers and menus ask canBecome. */
+const CHANGEABLE_FROM: Record<Transition, readonly Status[]> = {
   deprecated: ['active', 'disputed'],
   disputed: ['active', 'deprecated'],
   retracted: [...LIVE_STATUSES, 'superseded', 'quarantined'],
+  superseded: LIVE_STATUSES,
+  active: ['quarantined'],
 };
+
+const STATUS_CHANGES: readonly StatusChange[] = ['deprecated', 'disputed', 'retracted'];
+
+/** Whether a record that is `from` may become `to` (the engine refuses every other transition). */
+export function canBecome(from: Status, to: Transition): boolean {
+  return CHANGEABLE_FROM[to]?.includes(from) ?? false;
+}
 
 export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
   parseKey(key);
@@ -45,12 +58,12 @@ export function setStatus(
   status: StatusChange,
   rawReason: unknown,
 ): LifecycleResult {
-  if (!(status in CHANGEABLE_FROM)) throw invalid(`status must be one of ${Object.keys(CHANGEABLE_FROM).join(', ')}`);
+  if (!STATUS_CHANGES.includes(status)) throw invalid(`status must be one of ${STATUS_CHANGES.join(', ')}`);
   const reason = requireText('reason', rawReason, LIMITS.reasonChars);
   return ctx.db.transaction(() => {
     const row = requireCurrent(ctx, key);
     const from = row.status as Status;
-    if (!CHANGEABLE_FROM[status].includes(from)) {
+    if (!canBecome(from, status)) {
       throw new LoreError(
         'INVALID_STATE',
         `${key} is ${from}; it cannot become ${status}`,
@@ -88,7 +101,7 @@ export function supersede(
   return ctx.db.transaction(() => {
     const old = requireCurrent(ctx, oldKey);
     const successor = requireCurrent(ctx, newKey);
-    if (!isLiveStatus(old.status)) {
+    if (!canBecome(old.status as Status, 'superseded')) {
       throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
     }
     if (!isLiveStatus(successor.status)) {
@@ -117,7 +130,7 @@ export function promote(ctx: EngineContext, actor: Actor, key: string): Lifecycl
   }
   return ctx.db.transaction(() => {
     const row = requireCurrent(ctx, key);
-    if (row.status !== 'quarantined')
+    if (!canBecome(row.status as Status, 'active'))
       throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
     const now = nowIso(ctx);
     const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
