@@ -34,7 +34,8 @@ const TOKENIZERS: Array<[string, string | null]> = [
 
 function schema(tokenizer: string | null): string {
   const chunks = `CREATE TABLE doc_chunks (id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, ord INTEGER NOT NULL,
-    title TEXT NOT NULL, heading TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL);
+    title TEXT NOT NULL, heading TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    text TEXT NOT NULL);
     CREATE INDEX doc_chunks_doc ON doc_chunks (doc_id, ord);`;
   if (!tokenizer) return chunks;
   return `${chunks}
