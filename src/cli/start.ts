@@ -1,5 +1,5 @@
-// dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, then runs the
-// command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
+// dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, answers the
+// pre-tool-use hook from dist/hookFast.js when it can, and otherwise runs the command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
 // the same JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does
 // not, hence vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code
 // it caches, never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache
@@ -88,4 +88,16 @@ function loadCached(): CliMain | null {
   return bundle.exports as CliMain;
 }
 
-(loadCached() ?? (require(BUNDLE) as CliMain)).start();
+function runMain(): void {
+  (loadCached() ?? (require(BUNDLE) as CliMain)).start();
+}
+
+// Claude Code runs `lore hook pre-tool-use` before every edit: dist/hookFast.js answers it from the
+// anchor snapshot without loading the command bundle, and hands over to it when it cannot.
+const args = process.argv.slice(2);
+if (args.includes('pre-tool-use')) {
+  const fast = require(join(__dirname, 'hookFast.js')) as { preToolUseFast(argv: string[]): Promise<boolean> };
+  fast.preToolUseFast(args).then((done) => {
+    if (!done) runMain();
+  }, runMain);
+} else runMain();
