@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { DRIFT_STATES, type Engine } from '../engine';
 import type { StorePaths } from '../host/dataDir';
 import type { OpenStore } from '../host/openStore';
+import { DiskWorkspaceReader } from '../host/workspaceReader';
 import {
   SNAPSHOT_FORMAT,
   changeCounter,
@@ -107,7 +108,13 @@ export function closeWithSnapshot(store: OpenStore): void {
   let body: Omit<SnapshotBody, 'counter'> | null = null;
   try {
     const current = store.changes() === 0 && snapshotIsCurrent(store.paths);
-    if (!current) body = buildSnapshot(store.engine, store.paths, store.engine.storeId);
+    if (!current) {
+      // Read as the hook's own store read reads (commands/hookPreToolUse.ts opens the store without
+      // drift's symbol parser), so the answer does not depend on which process wrote the snapshot.
+      // The store closes next: nothing else reads with this reader.
+      store.engine.useFiles(new DiskWorkspaceReader(store.paths.workspaceRoot));
+      body = buildSnapshot(store.engine, store.paths, store.engine.storeId);
+    }
   } catch {
     body = null;
   }
