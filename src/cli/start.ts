@@ -1,10 +1,10 @@
 // dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, answers the
-// pre-tool-use hook from dist/hookFast.js when it can, and otherwise runs the command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
-// the same JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does
-// not, hence vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code
-// it caches, never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache
-// made under other flags) and the command; a read-only install or LORE_COMPILE_CACHE=off runs
-// uncached.
+// pre-tool-use hook from dist/hookFast.js when it can, and otherwise runs the command bundle
+// (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile the same
+// JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does not, hence
+// vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code it caches,
+// never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache made under
+// other flags) and the command; a read-only install or LORE_COMPILE_CACHE=off runs uncached.
 
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
