@@ -14,6 +14,7 @@ import { findLiveOwner, ownerRecorded } from '../host/owner';
 import { connect } from '../host/connect';
 import { readStoreRecord } from '../host/storeRecord';
 import { confirmHere, type PersonAct } from './personAct';
+import { closeWithSnapshot } from './anchorSnapshotWrite';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -126,6 +127,6 @@ export async function withStore<T>(
     return await work(localApi(store.engine, store.paths.workspaceRoot));
   } finally {
     await releaseEmbedder();
-    store.close();
+    closeWithSnapshot(store);
   }
 }

@@ -51,7 +51,7 @@ import type { Signer } from './record/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
-import { anchoredMemories, type AnchoredInput } from './memory/anchored';
+import { anchoredMemories, anchoredPaths, type AnchoredInput } from './memory/anchored';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -246,6 +246,11 @@ export class Engine {
     const { items, refused } = anchoredMemories(this.ctx, input);
     const verified = this.verifyMemories(items.map((m) => m.key));
     return { items: items.map((m) => ({ ...m, verification: verified[m.key] })), refused };
+  }
+
+  /** Every path live memories of `types` may be anchored to (a superset: see memory/anchored.ts). */
+  anchoredPaths(types: string[]): string[] {
+    return anchoredPaths(this.ctx, types);
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */

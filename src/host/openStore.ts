@@ -20,7 +20,8 @@ export interface OpenStore {
   symbols: Promise<void>;
   /** Rows this process's connection has changed so far (SQLite's total_changes): a rise means a write. */
   changes(): number;
-  close(): void;
+  /** Closes the database, runs `whileLocked` (still the owner, the database closed), releases the lock. */
+  close(whileLocked?: () => void): void;
 }
 
 export interface OpenStoreOptions {
@@ -63,9 +64,13 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       lock,
       symbols: parser?.whenReady ?? Promise.resolve(),
       changes: () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0,
-      close: () => {
-        opened.close();
-        lock.release();
+      close: (whileLocked) => {
+        try {
+          opened.close();
+          whileLocked?.();
+        } finally {
+          lock.release();
+        }
       },
     };
   } catch (error) {

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { LoreError } from '../engine';
+import { LoreError } from '../engine/errors';
 
 export interface OwnerInfo {
   pid: number;
