@@ -41,7 +41,7 @@ export async function connect<T>(workspace: string, options: ConnectOptions<T>):
 /** An owner that is alive and published a port, yet did not answer: said as such, not as "busy". */
 function silentOwner(ownerFile: string): LoreError | undefined {
   const info = readOwner(ownerFile);
-  if (!info?.port || !isLive(info)) return undefined;
+  if (!info?.port || !isLive(info, ownerFile)) return undefined;
   return new LoreError(
     'STORE_UNAVAILABLE',
     `the Lore process that owns this store (pid ${info.pid}, ${info.door}) did not answer on port ${info.port}`,
