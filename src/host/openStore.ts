@@ -78,7 +78,12 @@ export function openStore(options: OpenStoreOptions): OpenStore {
   const paths = storePaths(options.workspace, options.home);
   const readOnly = !writableStoreDir(paths);
   if (readOnly && !existsSync(paths.database)) throw readOnlyStore(paths.dir);
-  const lock = readOnly ? noLock(options.door, paths) : acquireOwnerLock(paths.owner, paths.database, options.door);
+  let lock: OwnerLock;
+  try {
+    lock = readOnly ? noLock(options.door, paths) : acquireOwnerLock(paths.owner, paths.database, options.door);
+  } catch (error) {
+    throw diskFault(error, paths.dir);
+  }
   let db: WasmSqlDatabase | undefined;
   try {
     // A store the data directory knows of is never replaced by a new one (storeRecord.ts).

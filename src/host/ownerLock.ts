@@ -232,7 +232,11 @@ export function acquireOwnerLock(ownerFile: string, databaseFile: string, door: 
           },
         };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          // Created but not written (a full disk): an empty lock would hold others off for nothing.
+          if (mtime(ownerFile) && statSync(ownerFile).size === 0) rmSync(ownerFile, { force: true });
+          throw error;
+        }
       }
       const owner = readOwner(ownerFile);
       if (owner && isLive(owner, ownerFile)) throw busy(owner);
