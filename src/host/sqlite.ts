@@ -33,7 +33,8 @@ export class WasmSqlDatabase implements SqlDatabase {
     this.db.exec(
       readOnly
         ? 'PRAGMA foreign_keys = ON; PRAGMA query_only = ON'
-        : 'PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL',
+        : 'PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; ' +
+            'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL',
     );
   }
 

@@ -222,7 +222,7 @@ describe('faults recover (disk full, read-only disk, stale locks, writes started
       ok(remember(space, 'After the other machine'), 'the stale lock is taken over');
     });
 
-    it('a killed but unreaped (zombie) owner is gone: doctor says so and a write takes its lock over', async function () {
+    it('a killed, unreaped (zombie) owner is gone: doctor says so and a write takes its lock over', async function () {
       // The forked child exits at once; its parent sleeps and never waits for it: a zombie.
       const script =
         'import os, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(600)';

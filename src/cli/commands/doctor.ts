@@ -44,18 +44,19 @@ export const doctorCommand: Command = {
       checks.push({
         name: 'data folder',
         ok: false,
-        detail: `${paths.dir} is read-only (${readOnly}): recall, list and get work; saving is refused until it is writable`,
+        detail:
+          `${paths.dir} is read-only (${readOnly}): recall, list and get work; ` +
+          'saving is refused until it is writable',
       });
     // A shared PostgreSQL store named by LORE_STORE: where, encrypted or not, its schema.
     const shared = await sharedStoreCheck(process.env);
     if (shared) checks.push(shared);
     const owner = readOwner(paths.owner);
+    const ownerState = owner && isLive(owner, paths.owner) ? 'is running' : 'is gone; its lock will be taken over';
     checks.push({
       name: 'owner',
       ok: true,
-      detail: owner
-        ? `pid ${owner.pid} (${owner.door}) ${isLive(owner, paths.owner) ? 'is running' : 'is gone; its lock will be taken over'}`
-        : 'none (the store is free)',
+      detail: owner ? `pid ${owner.pid} (${owner.door}) ${ownerState}` : 'none (the store is free)',
     });
     let stats: Record<string, unknown> | undefined;
     try {
