@@ -22,14 +22,17 @@ const PATCHES = [
     name: 'crash recovery',
     original: 'function _nodejsCheckReservedLock(fi,outResult){try{',
     patched:
-      'function _nodejsCheckReservedLock(fi,outResult){if(_isLocked(fi)){setValue(outResult,0,"i32");return SQLITE_OK}try{',
+      'function _nodejsCheckReservedLock(fi,outResult){' +
+      'if(_isLocked(fi)){setValue(outResult,0,"i32");return SQLITE_OK}try{',
   },
   {
     name: 'full disk',
     original:
-      'return bytesWritten!=bytes?SQLITE_IOERR_WRITE:SQLITE_OK}catch{return SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
+      'return bytesWritten!=bytes?SQLITE_IOERR_WRITE:SQLITE_OK}' +
+      'catch{return SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
     patched:
-      'return bytesWritten!=bytes?13:SQLITE_OK}catch(err){return err.code=="ENOSPC"?13:SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
+      'return bytesWritten!=bytes?13:SQLITE_OK}' +
+      'catch(err){return err.code=="ENOSPC"?13:SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
   },
   {
     name: 'read-only data directory',

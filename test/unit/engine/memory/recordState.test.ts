@@ -71,7 +71,7 @@ describe('signed state: status and provenance edited in the file', () => {
     assert.match(problem.problem, /event 3 recorded/);
   });
 
-  it("an agent's status change does not re-sign a status edited in the file: refused, and the edit stays reported", () => {
+  it("an agent's status change does not re-sign a status edited in the file: refused, still reported", () => {
     s.engine.setStatus(person, KEY, 'retracted', 'wrong');
     s.db.run("UPDATE memories SET status = 'active', status_reason = NULL WHERE key = ?", [KEY]);
     const sealed = () =>
