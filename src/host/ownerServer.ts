@@ -90,7 +90,14 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
           }),
         );
       started.then(
-        (server) => store.lock.publish(server.port),
+        (server) => {
+          try {
+            store.lock.publish(server.port);
+          } catch (error) {
+            // A full disk: the lock retries each second (ownerLock.ts); until then clients wait.
+            options.logger.warn(`could not write the port to owner.json yet: ${(error as Error).message}`);
+          }
+        },
         (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),
       );
     },
