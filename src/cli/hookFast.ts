@@ -66,7 +66,7 @@ export async function preToolUseFast(argv: readonly string[]): Promise<boolean> 
     const paths = storePaths(workspace);
     const owner = readOwner(paths.owner);
     // A live owner answers over its loopback HTTP: the full command asks it.
-    if (owner && isLive(owner)) return false;
+    if (owner && isLive(owner, paths.owner)) return false;
     // A repository Lore has never seen gets nothing, and no store is created for it.
     if (!existsSync(paths.database)) return true;
     const lines = snapshotLines(paths, path);
