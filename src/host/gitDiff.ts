@@ -1,8 +1,11 @@
 // What a change between a git ref and the working tree touched, read from `git diff --name-status`:
-// paths added, modified, deleted and renamed (old → new), and a file's text at the ref. The ref is
-// a revision name, never an option (a leading "-" is refused), and git runs without a shell.
+// paths added, modified, deleted and renamed (old → new), a file's text at the ref, and the ref's
+// files. The ref is a revision name, never an option (a leading "-" is refused), and git runs
+// without a shell.
 
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { LoreError } from '../engine';
 
 export interface ChangedPaths {
@@ -62,5 +65,25 @@ export function textAt(root: string, ref: string, path: string): string | null {
     return git(root, ['show', `${ref}:${path}`]);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The tracked files of the ref written into `dest` (an empty folder): `git archive` to a file in it,
+ * unpacked by tar and removed. What a checkout of the ref would hold, without touching the repository.
+ */
+export function exportRevision(root: string, ref: string, dest: string): void {
+  checkRef(ref);
+  const archive = join(dest, '.lore-base.tar');
+  try {
+    git(root, ['archive', '--format=tar', '-o', archive, ref]);
+    execFileSync('tar', ['-xf', archive, '-C', dest], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message)
+      .trim()
+      .split('\n')[0];
+    throw new LoreError('INVALID_INPUT', `--base ${ref}: its files could not be read (${detail})`);
+  } finally {
+    rmSync(archive, { force: true });
   }
 }
