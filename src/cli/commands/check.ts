@@ -77,7 +77,10 @@ export const checkCommand: Command = {
       );
     };
     const own = findings.filter((f) => !inBlock(f));
-    const report: CheckReport = { base, ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held }) };
+    const report: CheckReport = {
+      base,
+      ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held }),
+    };
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');

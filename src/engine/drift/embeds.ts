@@ -31,7 +31,7 @@ const READS_FILE = /^(?:readfile|include|codefromfile|code|readcode|embedcode|sn
 const FILE_ARGUMENT = /(?:^|\s)file\s*=\s*"([^"]+)"/;
 const FIRST_ARGUMENT = /^\s*"([^"]+)"/;
 
-/** The file each Hugo shortcode on a line reads in, as written (`file="x"`, or a reading shortcode's first argument). */
+/** The file each Hugo shortcode on a line reads in: `file="x"`, or a reading shortcode's first argument. */
 export function shortcodeFiles(line: string): string[] {
   const out: string[] = [];
   if (!line.includes('{{')) return out;

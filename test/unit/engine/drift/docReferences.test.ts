@@ -166,7 +166,7 @@ describe('drift: files a Hugo shortcode reads in', function () {
   let s: DriftSpace;
   afterEach(() => s.cleanup());
 
-  it('`{{< codeFromFile file="…" >}}` and `{{% readFile "…" %}}` resolve from the site folder and follow a rename', () => {
+  it('`{{< codeFromFile file="…" >}}` and `{{% readFile "…" %}}` resolve from the site and follow a rename', () => {
     const page = [
       '# Configuration',
       '{{< codeFromFile file="static/examples/config-with-mounts.yaml" lang="yaml" >}}',
