@@ -1,6 +1,7 @@
 // `lore check --base REF [--format text|sarif|github]`: the pull-request gate. Indexes the working
 // tree, scans references (documents and memory anchors), and reports only what the change between
-// REF and the working tree breaks or makes stale; exit 1 when it breaks something. Lore's block in
+// REF and the working tree breaks or makes stale (what resolved at REF is read from REF's own files,
+// so a fresh store knows it too); exit 1 when it breaks something. Lore's block in
 // AGENTS.md, CLAUDE.md or .cursor/rules/lore.mdc is compared with what export would write now.
 
 import { DRIFT_STATES, LORE_VERSION, type DriftFinding } from '../../engine';
@@ -14,6 +15,7 @@ import {
   staleInstructionFindings,
   type CheckReport,
 } from '../checkReport';
+import { heldAtBase, mayBreakHeld } from '../checkBase';
 import { instructionBlockLines, instructionRecords, staleInstructions } from '../instructionsFile';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
@@ -40,6 +42,8 @@ export const checkCommand: Command = {
       // A base that cannot be compared is a usage error (exit 2), never "something broke" (exit 1).
       throw new UsageError((error as Error).message, 'give a revision git knows, e.g. origin/main or HEAD~1');
     }
+    // Read first, from the base's own files: what held there, whatever this workspace's store has seen.
+    const held = mayBreakHeld(changed) ? await heldAtBase(root, base, changed) : undefined;
     const { findings, decisionDocs, instructions } = await ctx.withEngine(
       async (engine) => {
         await engine.indexWorkspace(root, { full: false }, () => undefined);
@@ -72,7 +76,10 @@ export const checkCommand: Command = {
       );
     };
     const own = findings.filter((f) => !inBlock(f));
-    const report: CheckReport = { base, ...selectNew({ findings: own, changed, decisionDocs, existedBefore }) };
+    const report: CheckReport = {
+      base,
+      ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held }),
+    };
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');
