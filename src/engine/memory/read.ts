@@ -4,14 +4,7 @@
 import { LoreError } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import {
-  MEMORY_TYPES,
-  STATUSES,
-  type Memory,
-  type MemorySummary,
-  type MemoryType,
-  type Status,
-} from '../model/types';
+import { MEMORY_TYPES, STATUSES, type Memory, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireEnum } from '../model/validate';
 import { flagsFor, rowToMemory, summarize } from '../record/rows';
 import { nowIso, type EngineContext } from '../context';
@@ -27,10 +20,7 @@ export interface GetResult {
 export function get(ctx: EngineContext, key: string, version?: number | null): GetResult {
   parseKey(key);
   const wanted = optionalInteger('version', version, 1, Number.MAX_SAFE_INTEGER);
-  const row =
-    wanted === null
-      ? ctx.memories.current(key)
-      : ctx.memories.version(key, wanted);
+  const row = wanted === null ? ctx.memories.current(key) : ctx.memories.version(key, wanted);
   if (!row) {
     const exists = wanted !== null ? ctx.memories.current(key) : undefined;
     if (exists && wanted !== null) {

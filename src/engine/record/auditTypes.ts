@@ -43,4 +43,3 @@ export interface AuditCheckpoint {
   at?: string;
   store_id?: string;
 }
-
