@@ -164,7 +164,9 @@ export class Engine {
       },
     });
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
-    const storeId = options.memoryStore?.storeId ?? ensureStoreId(options.db);
+    // The local store keeps its own id; records are signed with the shared store's when there is one.
+    const localStoreId = ensureStoreId(options.db);
+    const storeId = options.memoryStore?.storeId ?? localStoreId;
     const context = () => this.ctx;
     this.ctx = {
       db: options.db,

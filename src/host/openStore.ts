@@ -8,6 +8,7 @@ import { WasmSqlDatabase } from './sqlite';
 import { checkStoreFile, checkStoreIdentity, readStoreRecord, recordStore } from './storeRecord';
 import { treeSitterSymbols } from './symbols/treeSitter';
 import { DiskWorkspaceReader, liveRepositories } from './workspaceReader';
+import type { PostgresMemoryStore } from './store/postgres/postgresMemoryStore';
 
 export interface OpenStore {
   engine: Engine;
@@ -33,6 +34,8 @@ export interface OpenStoreOptions {
    * recall, the session-start hook) skips its grammars and the start-up time they cost.
    */
   symbols?: boolean;
+  /** Memories, history and audit chain in a shared PostgreSQL store (closed with this store). */
+  shared?: PostgresMemoryStore;
 }
 
 export function openStore(options: OpenStoreOptions): OpenStore {
@@ -54,8 +57,9 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       signer: loadMachineSigner(paths.home),
       files: new DiskWorkspaceReader(paths.workspaceRoot, parser),
       repositories: liveRepositories(paths.workspaceRoot),
+      memoryStore: options.shared,
     });
-    if (!known) recordStore(paths, engine.storeId);
+    if (!known) recordStore(paths, recordedStoreId(db) ?? engine.storeId);
     const opened = db;
     return {
       engine,
@@ -64,11 +68,13 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       symbols: parser?.whenReady ?? Promise.resolve(),
       changes: () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0,
       close: () => {
+        options.shared?.close();
         opened.close();
         lock.release();
       },
     };
   } catch (error) {
+    options.shared?.close();
     db?.close();
     lock.release();
     throw error;

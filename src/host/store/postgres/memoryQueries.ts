@@ -27,7 +27,7 @@ const LIVE = LIVE_STATUSES_SQL;
 
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
-/** What an operation runs with: the connection (a transaction's, or a pooled one), the repository, whether in a transaction. */
+/** What an operation runs with: the connection (a transaction's or a pooled one), its repository, whether in a transaction. */
 export interface QueryScope {
   client: PoolClient;
   repoId: number;
@@ -46,6 +46,15 @@ export interface SealedState {
   updated_at: string;
   state_signature: string;
   state_signer: string;
+}
+
+/** An author as the shared store keeps it. */
+export interface SharedAuthor {
+  key_id: string;
+  public_key: string;
+  label: string | null;
+  added_at: string;
+  trusted: number;
 }
 
 export const memoryQueries = {
@@ -217,6 +226,24 @@ export const memoryQueries = {
     )) as unknown as ChainRow[];
     const keys = await query(scope)('SELECT DISTINCT key FROM memory_events WHERE repo_id = $1', [scope.repoId]);
     return { events, head, rows, eventKeys: keys.map((k) => k.key as string) };
+  },
+
+  /** An author's public key, shared with every machine on the repository; registering never lowers trust. */
+  async registerAuthor(scope: QueryScope, author: SharedAuthor): Promise<void> {
+    await query(scope)(
+      'INSERT INTO authors (repo_id, key_id, public_key, label, added_at, trusted) VALUES ($1, $2, $3, $4, $5, $6) ' +
+        'ON CONFLICT (repo_id, key_id) DO UPDATE SET trusted = GREATEST(authors.trusted, excluded.trusted), ' +
+        'label = COALESCE(authors.label, excluded.label)',
+      [scope.repoId, author.key_id, author.public_key, author.label, author.added_at, author.trusted],
+    );
+  },
+
+  async authors(scope: QueryScope, keyIds: string[]): Promise<SharedAuthor[]> {
+    if (!keyIds.length) return [];
+    return (await query(scope)(
+      'SELECT key_id, public_key, label, added_at, trusted FROM authors WHERE repo_id = $1 AND key_id = ANY($2)',
+      [scope.repoId, keyIds],
+    )) as unknown as SharedAuthor[];
   },
 
   async mark(scope: QueryScope): Promise<number> {

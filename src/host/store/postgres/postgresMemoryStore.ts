@@ -63,6 +63,37 @@ function scoped(bridge: SyncBridge, store: OpenedStore): PostgresMemoryStore {
 function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): MemoryStorePort {
   const call = <K extends keyof Queries>(op: K, ...args: Args<K>): Answer<K> => bridge.call<Answer<K>>(op, ...args);
 
+  // Signatures are checked against the engine's local list of authors (record/integrity.ts): this
+  // machine's key is shared through the store when it first signs, and another machine's key is
+  // copied from the store into the local list before a row it signed is handed to the engine.
+  const known = new Set<string>();
+  const shareSigner = () => {
+    const { signer, clock } = ctx();
+    if (known.has(signer.keyId)) return;
+    call('registerAuthor', {
+      key_id: signer.keyId,
+      public_key: signer.publicKey,
+      // Another machine reads this row: "this machine" is only this one's word for its key.
+      label: null,
+      added_at: clock.now().toISOString(),
+      trusted: 0,
+    });
+    known.add(signer.keyId);
+  };
+  const withAuthors = <R extends Pick<MemoryRow, 'author' | 'state_signer'>>(rows: R[]): R[] => {
+    const missing = new Set<string>();
+    for (const row of rows) for (const id of [row.author, row.state_signer]) if (id && !known.has(id)) missing.add(id);
+    if (missing.size) {
+      for (const author of call('authors', [...missing])) {
+        const key = { keyId: author.key_id, publicKey: author.public_key };
+        registerAuthor(ctx(), key, author.label, author.trusted === 1);
+      }
+      for (const id of missing) known.add(id);
+    }
+    return rows;
+  };
+  const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
+
   const writeState = (id: number, change: StateChange): string => {
     const { signer, storeId } = ctx();
     const row = call('byId', id);
@@ -74,6 +105,7 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
       updated_at: change.now ?? row.updated_at,
     };
     registerAuthor(ctx(), signer, 'this machine');
+    shareSigner();
     const fields = rowState(next);
     const seal = sealState(signer, storeId, fields);
     call('writeSealedState', id, {
@@ -99,14 +131,18 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
       bridge.call('commit');
       return result;
     },
-    current: (key) => call('current', key),
-    version: (key, version) => call('version', key, version),
-    versions: (key) => call('versions', key),
-    page: (filter) => call('page', filter),
-    liveRows: (keys) => call('liveRows', [...keys]),
+    current: (key) => one(call('current', key)),
+    version: (key, version) => one(call('version', key, version)),
+    versions: (key) => withAuthors(call('versions', key)),
+    page: (filter) => {
+      const found = call('page', filter);
+      return { rows: withAuthors(found.rows), total: found.total };
+    },
+    liveRows: (keys) => withAuthors(call('liveRows', [...keys])),
     liveByFactKey: (factKey, exceptKey) => call('liveByFactKey', factKey, exceptKey),
-    everyRow: () => call('everyRow'),
+    everyRow: () => withAuthors(call('everyRow')),
     insertVersion: (memory, seal) => {
+      shareSigner();
       const { is_current: _current, ...row } = memoryToRow(memory, true, seal);
       return call('insertVersion', row);
     },
