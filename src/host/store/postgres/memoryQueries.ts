@@ -27,7 +27,7 @@ const LIVE = LIVE_STATUSES_SQL;
 
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
-/** What an operation runs with: the connection (a transaction's or a pooled one), its repository, whether in a transaction. */
+/** What an operation runs with: its connection (a transaction's or a pooled one), repository, transaction or not. */
 export interface QueryScope {
   client: PoolClient;
   repoId: number;
