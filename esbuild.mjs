@@ -128,6 +128,14 @@ await Promise.all([
     outfile: 'dist/embedWorker.js',
     external: EMBED_EXTERNAL,
   }),
+  // The PostgreSQL store's worker (dist/pgMemoryWorker.js, started by src/host/store/postgres/syncBridge.ts).
+  build({
+    ...common,
+    entryPoints: ['src/host/store/postgres/memoryWorker.ts'],
+    outfile: 'dist/pgMemoryWorker.js',
+    plugins: [secretlintP12],
+    external: EMBED_EXTERNAL,
+  }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 const leftImport = /\bimport\(/.exec(readFileSync('dist/cliMain.js', 'utf8'));
@@ -146,7 +154,8 @@ mkdirSync('dist/tree-sitter', { recursive: true });
 for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
   copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
 console.log(
-  'built dist/cli.js, dist/cliMain.js, dist/hookFast.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js',
+  'built dist/cli.js, dist/cliMain.js, dist/hookFast.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js, ' +
+    'dist/pgMemoryWorker.js',
 );
 // The Claude Code plugin (plugins/lore) starts the CLI built here: Claude Code copies the plugin
 // away from the clone, so its launcher (bin/lore.cjs) reads this absolute path.

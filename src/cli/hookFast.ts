@@ -55,7 +55,8 @@ function parse(text: string): PreToolUseInput {
  */
 export async function preToolUseFast(argv: readonly string[]): Promise<boolean> {
   const given = hookArgs(argv);
-  if (given === null) return false;
+  // Memories in a shared store change without the local file changing: only the full command knows.
+  if (given === null || process.env.LORE_STORE) return false;
   const text = process.env[HOOK_INPUT_ENV] ?? (await readStdin());
   process.env[HOOK_INPUT_ENV] = text;
   try {

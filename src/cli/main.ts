@@ -14,6 +14,8 @@ const GLOBAL_OPTIONS = {
   workspace: { type: 'string' as const, short: 'w' },
   json: { type: 'boolean' as const },
   help: { type: 'boolean' as const, short: 'h' },
+  // A shared PostgreSQL store (else LORE_STORE, else the SQLite file): host/store/storeSetting.ts.
+  store: { type: 'string' as const },
 };
 
 /** Where commands look when --workspace is not given (the README says the same). */
@@ -24,7 +26,8 @@ function helpText(command?: Command): string {
   if (command)
     return (
       `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: ` +
-      `--workspace DIR (default: ${WORKSPACE_DEFAULT}), --json`
+      `--workspace DIR (default: ${WORKSPACE_DEFAULT}), --store postgresql://… (default: LORE_STORE, ` +
+      'else the SQLite store in the data directory), --json'
     );
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
@@ -46,7 +49,7 @@ function findCommand(name: string): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const commandIndex = argv.findIndex(
-    (arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w'].includes(argv[i - 1])),
+    (arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w', '--store'].includes(argv[i - 1])),
   );
   const name = commandIndex >= 0 ? argv[commandIndex] : undefined;
   let json = argv.includes('--json');
@@ -107,7 +110,8 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(
           (json ? terminalSafeJson(JSON.stringify(result, null, 2)) : terminalSafe(human(result))) + '\n',
         ),
-      withEngine: (work, use) => withStore(workspace, work, use),
+      withEngine: (work, use) =>
+        withStore(workspace, work, use, typeof values.store === 'string' ? values.store : undefined),
       actor: () => cliActor(false),
       ask: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });

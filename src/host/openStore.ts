@@ -14,6 +14,7 @@ import { diskFault, readOnlyStore } from './sqliteFaults';
 import { checkStoreFile, checkStoreIdentity, readStoreRecord, recordStore } from './storeRecord';
 import { treeSitterSymbols } from './symbols/treeSitter';
 import { DiskWorkspaceReader, liveRepositories } from './workspaceReader';
+import type { PostgresMemoryStore } from './store/postgres/postgresMemoryStore';
 
 export interface OpenStore {
   engine: Engine;
@@ -42,6 +43,8 @@ export interface OpenStoreOptions {
    * recall, the session-start hook) skips its grammars and the start-up time they cost.
    */
   symbols?: boolean;
+  /** Memories, history and audit chain in a shared PostgreSQL store (closed with this store). */
+  shared?: PostgresMemoryStore;
 }
 
 /** Whether the data folder can be written; a read-only disk (or folder) answers false. */
@@ -100,8 +103,9 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       signer: loadMachineSigner(paths.home),
       files: new DiskWorkspaceReader(paths.workspaceRoot, parser),
       repositories: liveRepositories(paths.workspaceRoot),
+      memoryStore: options.shared,
     });
-    if (!known && !readOnly) recordStore(paths, engine.storeId);
+    if (!known && !readOnly) recordStore(paths, recordedStoreId(db) ?? engine.storeId);
     const opened = db;
     return {
       engine,
@@ -112,6 +116,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       changes: () => opened.get<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0,
       close: (whileLocked) => {
         try {
+          options.shared?.close();
           opened.close();
           whileLocked?.();
         } finally {
@@ -120,6 +125,7 @@ export function openStore(options: OpenStoreOptions): OpenStore {
       },
     };
   } catch (error) {
+    options.shared?.close();
     db?.close();
     lock.release();
     throw error;
