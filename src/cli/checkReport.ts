@@ -39,6 +39,11 @@ export interface CheckInput {
    * the change still knows what held before it; absent: only the working tree's own findings count.
    */
   base?: HeldAtBase;
+  /**
+   * Lines of a document that Lore's own instruction block holds: its references are reported once,
+   * as the block (`stale-instructions`), never one by one.
+   */
+  inOwnBlock?: (path: string, line: number) => boolean;
 }
 
 /** What held at the base, keyed by the document's path in the working tree and the reference as written. */
@@ -106,7 +111,7 @@ function heldButUnread(input: CheckInput, removed: Set<string>): CheckFinding[] 
       [...removed].some((r) => ref.target.startsWith(`${r}/`) || r.startsWith(`${ref.target}/`));
     if (!moved) continue;
     const line = input.base.lineNaming(ref.path, ref.raw);
-    if (line === null) continue;
+    if (line === null || input.inOwnBlock?.(ref.path, line)) continue;
     seen.add(key);
     const to = input.changed.renamed.get(ref.target);
     out.push({

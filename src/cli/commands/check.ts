@@ -69,16 +69,16 @@ export const checkCommand: Command = {
       return before !== null && before.includes(f.reference.raw);
     };
     const blocks = instructionBlockLines(root);
-    const inBlock = (f: DriftFinding) => {
-      const lines = f.source.kind === 'doc' ? blocks.get(f.source.path!) : undefined;
-      return (
-        lines !== undefined && f.source.line !== undefined && f.source.line >= lines[0] && f.source.line <= lines[1]
-      );
+    const inOwnBlock = (path: string, line: number) => {
+      const lines = blocks.get(path);
+      return lines !== undefined && line >= lines[0] && line <= lines[1];
     };
-    const own = findings.filter((f) => !inBlock(f));
+    const own = findings.filter(
+      (f) => !(f.source.kind === 'doc' && f.source.line !== undefined && inOwnBlock(f.source.path!, f.source.line)),
+    );
     const report: CheckReport = {
       base,
-      ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held }),
+      ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held, inOwnBlock }),
     };
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
