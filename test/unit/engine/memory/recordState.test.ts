@@ -41,7 +41,7 @@ describe('signed state: status and provenance edited in the file', () => {
 
   it('a quarantined web page turned into an active record is refused, and the chain comparison names it', () => {
     s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [WEB]);
-    refused(s, WEB, /status or provenance was changed after it was signed/);
+    refused(s, WEB, /changed outside Lore: status: "quarantined" → "active"/);
     const found = problems(s);
     assert.equal(found.length, 1);
     assert.equal(found[0].key, WEB);
@@ -50,7 +50,7 @@ describe('signed state: status and provenance edited in the file', () => {
 
   it('a provenance changed from webpage to user is refused and reported', () => {
     s.db.run(`UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]);
-    refused(s, WEB, /status or provenance was changed/);
+    refused(s, WEB, /changed outside Lore: provenance: .*"source":"webpage".* → .*"source":"user"/);
     assert.deepEqual(
       problems(s).map((p) => p.key),
       [WEB],
@@ -65,7 +65,7 @@ describe('signed state: status and provenance edited in the file', () => {
   it('a retracted record set back to active is refused; the chain says it was retracted', () => {
     s.engine.setStatus(person, KEY, 'retracted', 'wrong');
     s.db.run("UPDATE memories SET status = 'active', status_reason = NULL WHERE key = ?", [KEY]);
-    refused(s, KEY, /status or provenance was changed/);
+    refused(s, KEY, /changed outside Lore: status: "retracted" → "active"; status_reason: "wrong" → null/);
     const [problem] = problems(s);
     assert.equal(problem.seq, 3);
     assert.match(problem.problem, /event 3 recorded/);
@@ -85,7 +85,7 @@ describe('signed state: status and provenance edited in the file', () => {
       );
     }
     assert.equal(sealed(), before, 'the tampered row was not signed again');
-    refused(s, KEY, /status or provenance was changed/);
+    refused(s, KEY, /changed outside Lore: status: "retracted" → "active"; status_reason: "wrong" → null/);
     assert.equal(problems(s).length, 1, 'the audit comparison still names it');
   });
 
@@ -150,6 +150,13 @@ describe('signed state: status and provenance edited in the file', () => {
   });
 });
 
+/** The store as schema 13 and 14 left it: no sealed copies of a state, of the history or of an author. */
+function dropSealColumns(s: TestStore): void {
+  s.db.exec('ALTER TABLE memories DROP COLUMN state_sealed');
+  for (const table of ['memory_events', 'authors'])
+    for (const column of ['sealed', 'seal_signature', 'seal_signer']) s.db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+}
+
 describe('signed state: upgrading a store written before it', () => {
   it('signs the rows already there as they stand, so they stay readable and later edits are refused', () => {
     let s = openTestStore();
@@ -161,6 +168,8 @@ describe('signed state: upgrading a store written before it', () => {
         'ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE ' +
           'memories DROP COLUMN state_signer; PRAGMA user_version = 7',
       );
+      // Nor version 15's sealed copies.
+      dropSealColumns(s);
       for (const table of ['chunk_vectors', 'memory_vectors'])
         for (const change of ['insert', 'update', 'delete']) s.db.exec(`DROP TRIGGER ${table}_pages_${change}`);
       s.db.exec('DROP TABLE vector_code_pages');
