@@ -114,7 +114,8 @@ export function authorTrusted(ctx: Pick<EngineContext, 'db' | 'signer'>, keyId: 
   );
 }
 
-function refuseUnsealedAuthor(ctx: AuthorContext, row: AuthorRow): void {
+/** Refuses to write an author's row whose seal does not hold (a person's trust too: it would not take). */
+export function refuseUnsealedAuthor(ctx: Pick<EngineContext, 'db' | 'signer'>, row: AuthorRow): void {
   const verdict = authorVerdict(ctx, row);
   if (verdict.ok) return;
   throw new LoreError(

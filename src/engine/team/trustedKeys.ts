@@ -9,7 +9,7 @@ import { requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { appendAudit } from '../record/audit';
 import { sha256 } from '../model/digest';
-import { authorTrusted, keyIdOf, registerAuthor, updateAuthor } from '../record/integrity';
+import { authorRow, authorTrusted, keyIdOf, refuseUnsealedAuthor, registerAuthor, updateAuthor } from '../record/integrity';
 import { isEd25519PublicKey } from '../record/signatures';
 
 export interface AuthorInfo {
@@ -96,6 +96,8 @@ export function trustAuthor(ctx: EngineContext, actor: Actor, key: unknown, labe
   return ctx.db.transaction(() => {
     const publicKey = publicKeyOf(ctx, key.trim());
     const keyId = keyIdOf(publicKey);
+    const existing = authorRow(ctx.db, keyId);
+    if (existing) refuseUnsealedAuthor(ctx, existing);
     registerAuthor(ctx, { keyId, publicKey }, name, true);
     if (name) updateAuthor(ctx, keyId, { label: name });
     appendAudit(ctx.db, actor, nowIso(ctx), { event: 'author.trust', digests: { author: sha256(publicKey) } });
