@@ -396,8 +396,8 @@ export class Engine {
   }
 
   /** Writes back the sealed values of every edited row whose seal holds: a person's act (`lore doctor --repair`). */
-  repairSeals(actor: Actor): RepairResult {
-    return this.writes(() => repairSeals(this.ctx, actor));
+  repairSeals(actor: Actor, shown?: string): RepairResult {
+    return this.writes(() => repairSeals(this.ctx, actor, shown));
   }
 
   /** Every stored version (current and archived) checked as a read checks it: the ones refused, with reasons. */

@@ -15,7 +15,7 @@ import { restoreRowFields, type MemoryRow } from './rows';
 import { rowState, sealedState, stateIdentity } from './state';
 import { checkSeal, describeDifference, type SealDifference, type SealVerdict } from './seal';
 import { verifyPayload } from './signatures';
-import { canonicalJson } from '../model/digest';
+import { canonicalJson, digestOf } from '../model/digest';
 
 export type SealedTable = 'memories' | 'memory_events' | 'authors';
 
@@ -157,6 +157,11 @@ export function sealProblems(ctx: EngineContext): SealProblem[] {
   return findProblems(ctx).map(({ restore: _restore, ...problem }) => problem);
 }
 
+/** What a person was shown, as a digest: a repair restores only the differences they saw. */
+export function problemsDigest(problems: readonly SealProblem[]): string {
+  return digestOf(problems);
+}
+
 /** One line a person reads: the row, then each field as sealed → found. */
 export function describeProblem(problem: SealProblem): string {
   const changes = problem.differences.map(describeDifference);
@@ -167,7 +172,7 @@ export function describeProblem(problem: SealProblem): string {
  * Writes the sealed values back into every row whose seal holds but whose fields were edited.
  * A person's act only (`lore doctor --repair`, with its one-time code); the audit chain records it.
  */
-export function repairSeals(ctx: EngineContext, actor: Actor): RepairResult {
+export function repairSeals(ctx: EngineContext, actor: Actor, shown?: string): RepairResult {
   if (!actor.human) {
     throw new LoreError(
       'HUMAN_ONLY',
@@ -176,6 +181,14 @@ export function repairSeals(ctx: EngineContext, actor: Actor): RepairResult {
     );
   }
   return ctx.memories.transaction(() => {
+    // The person confirmed the differences they were shown: if the store changed since, nothing is done.
+    if (shown !== undefined && shown !== problemsDigest(sealProblems(ctx))) {
+      throw new LoreError(
+        'INVALID_STATE',
+        'the sealed records changed after the differences were shown, so nothing was restored',
+        'run `lore doctor --repair` again and read the differences it shows',
+      );
+    }
     const result: RepairResult = { restored: [], left: [] };
     // Authors are restored before the rows they sign are looked at again.
     for (const pass of [authorProblems, memoryProblems, eventProblems]) {

@@ -215,11 +215,11 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
       const events = db.all<Record<string, string | number | null>>('SELECT * FROM audit_events ORDER BY seq');
       let prev = '0'.repeat(64);
       for (const e of events) {
-        const edited = { ...e, actor: e.seq === 3 ? 'cli:mallory' : e.actor, prev_hash: prev };
-        const { hash: _hash, ...unhashed } = edited;
-        const hash = eventHash(unhashed as never);
+        const edited: Record<string, unknown> = { ...e, actor: e.seq === 3 ? 'cli:mallory' : e.actor, prev_hash: prev };
+        delete edited.hash;
+        const hash = eventHash(edited as never);
         db.run('UPDATE audit_events SET actor = ?, prev_hash = ?, hash = ? WHERE seq = ?', [
-          edited.actor,
+          edited.actor as string,
           prev,
           hash,
           e.seq,
