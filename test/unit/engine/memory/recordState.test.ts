@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { LoreError } from '../../../../src/engine';
 import { SCHEMA_VERSION } from '../../../../src/engine/store/migrations';
 import { agent, confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
+import { ephemeralSigner, registerAuthor } from '../../../../src/engine/record/integrity';
+import { legacyStatePayload, rowState } from '../../../../src/engine/record/state';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
 const WEB = 'fact/the-queue-handles-10k-jobs';
@@ -187,6 +189,71 @@ describe('signed state: upgrading a store written before it', () => {
       assert.equal(s.engine.verifyAudit().ok, true);
       s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [KEY]);
       assert.equal(s.engine.verifyRecords().refused.length, 1);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('sealed fields: upgrading a store from schema 13 (status and provenance signed, nothing else)', () => {
+  /** The store as Lore wrote it at schema 13: the first state signature on every row, no sealed copies. */
+  function asSchema13(s: TestStore): void {
+    const rows = s.db.all<{ id: number; key: string; version: number; content_digest: string; status: string; provenance: string }>(
+      'SELECT id, key, version, content_digest, status, provenance FROM memories',
+    );
+    const storeId = s.engine.storeId;
+    const signer = ephemeralSigner();
+    registerAuthor({ db: s.db, clock: s.clock, signer }, signer, 'this machine');
+    for (const row of rows) {
+      const signature = signer.sign(legacyStatePayload(storeId, rowState(row)));
+      s.db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [signature, signer.keyId, row.id]);
+    }
+    dropSealColumns(s);
+    s.db.exec('PRAGMA user_version = 13');
+  }
+
+  it('seals every row that holds its signature once; later edits of valid_until, the actor or trust are reported', () => {
+    let s = openTestStore();
+    try {
+      s.engine.remember(person, memory());
+      s.engine.remember(person, memory({ title: 'Retry jobs three times', description: 'Then dead-letter them' }));
+      s.engine.setStatus(person, KEY, 'deprecated', 'older');
+      asSchema13(s);
+      s = s.reopen();
+      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
+      assert.equal(SCHEMA_VERSION, 15);
+      assert.equal(s.engine.get(KEY).memory.status_reason, 'older');
+      assert.deepEqual(s.engine.verifyRecords().refused, []);
+      assert.deepEqual(s.engine.sealProblems(), []);
+      assert.equal(s.engine.verifyAudit().ok, true);
+      // After the upgrade the lifecycle, the history and the authors are sealed.
+      s.db.run("UPDATE memories SET valid_until = '2000-01-01T00:00:00.000Z' WHERE key = ?", [KEY]);
+      s.db.run("UPDATE memory_events SET actor = 'cli:mallory' WHERE event = 'deprecated'");
+      s.db.run("UPDATE authors SET label = 'mallory' WHERE key_id = (SELECT MIN(key_id) FROM authors)");
+      const found = s.engine.sealProblems().map((p) => `${p.table}: ${p.reason}`);
+      assert.equal(found.length, 3, found.join('\n'));
+      assert.match(found.join('\n'), /memories: changed outside Lore: valid_until/);
+      assert.match(found.join('\n'), /memory_events: changed outside Lore: actor/);
+      assert.match(found.join('\n'), /authors: changed outside Lore: label/);
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it('a status edited before the upgrade is not sealed by it: still refused and reported after', () => {
+    let s = openTestStore();
+    try {
+      s.engine.remember(person, memory());
+      s.engine.setStatus(person, KEY, 'retracted', 'wrong');
+      asSchema13(s);
+      s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [KEY]);
+      s = s.reopen();
+      assert.equal(
+        s.db.get<{ sealed: string | null }>('SELECT state_sealed AS sealed FROM memories WHERE key = ?', [KEY])!.sealed,
+        null,
+      );
+      refused(s, KEY, /status or provenance was changed after it was signed/);
+      assert.throws(() => s.engine.setStatus(person, KEY, 'deprecated', 'x'), /will not sign it again/);
     } finally {
       s.cleanup();
     }
