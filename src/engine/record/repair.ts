@@ -11,13 +11,14 @@ import type { Actor } from '../ports';
 import { nowIso } from '../context';
 import { authorRow, authorVerdict, everyAuthorRow, localStoreId, restoreAuthorFields } from './integrity';
 import { eventVerdict, everyEventRow, restoreEventFields, type EventRow } from './events';
-import { restoreRowFields, type MemoryRow } from './rows';
+import { restoreRowFields, rowById, type MemoryRow } from './rows';
+import { dropMemoryVector, memoryVectorProblems } from './vectors';
 import { rowState, sealedState, stateIdentity } from './state';
 import { checkSeal, describeDifference, type SealDifference, type SealVerdict } from './seal';
 import { verifyPayload } from './signatures';
 import { canonicalJson, digestOf } from '../model/digest';
 
-export type SealedTable = 'memories' | 'memory_events' | 'authors';
+export type SealedTable = 'memories' | 'memory_events' | 'authors' | 'memory_vectors';
 
 /** A sealed row that does not match its seal. */
 export interface SealProblem {
@@ -147,9 +148,25 @@ function authorProblems(ctx: EngineContext): Found[] {
   return found;
 }
 
+/** A vector has no sealed copy to restore: the repair drops it, and the next index embeds the version again. */
+function vectorProblems(ctx: EngineContext): Found[] {
+  return memoryVectorProblems(ctx.db, localStoreId(ctx.db), verifier(ctx)).map((v) => {
+    const owner = rowById(ctx.db, v.memory_id);
+    return {
+      table: 'memory_vectors' as const,
+      key: owner?.key ?? null,
+      row: `the ${v.model} vector of ${owner ? `${owner.key} v${owner.version}` : `memory row ${v.memory_id}`}`,
+      reason: v.reason,
+      differences: [],
+      repairable: true,
+      restore: () => dropMemoryVector(ctx.db, v.memory_id, v.model),
+    };
+  });
+}
+
 function findProblems(ctx: EngineContext): Found[] {
   // Authors first: a memory version signed by an edited author reads as refused until it is restored.
-  return [...authorProblems(ctx), ...memoryProblems(ctx), ...eventProblems(ctx)];
+  return [...authorProblems(ctx), ...memoryProblems(ctx), ...eventProblems(ctx), ...vectorProblems(ctx)];
 }
 
 /** Every sealed row that does not match its seal, with what changed. */
@@ -191,11 +208,12 @@ export function repairSeals(ctx: EngineContext, actor: Actor, shown?: string): R
     }
     const result: RepairResult = { restored: [], left: [] };
     // Authors are restored before the rows they sign are looked at again.
-    for (const pass of [authorProblems, memoryProblems, eventProblems]) {
+    for (const pass of [authorProblems, memoryProblems, eventProblems, vectorProblems]) {
       for (const problem of pass(ctx)) {
         if (problem.restore) {
           problem.restore();
-          result.restored.push({ table: problem.table, row: problem.row, fields: problem.differences.map((d) => d.field) });
+          const fields = problem.table === 'memory_vectors' ? ['vector (dropped; the next index embeds it again)'] : problem.differences.map((d) => d.field);
+          result.restored.push({ table: problem.table, row: problem.row, fields });
         } else {
           result.left.push({ table: problem.table, row: problem.row, reason: problem.reason });
         }

@@ -1,11 +1,12 @@
 // The upgrade to sealed fields (schema 15), once per store: authors first (a version's signature is
 // checked against its author's sealed key), then each memory version whose status and provenance
-// still hold their first signature, then the history. A version that does not hold is left as
+// still hold their first signature, then the history and the memory vectors. A version that does not hold is left as
 // found, so an edit made before the upgrade is still reported rather than sealed by it.
 
 import type { EngineContext } from '../context';
 import { IntegrityChecker, sealEveryAuthor } from './integrity';
 import { sealEveryEvent } from './events';
+import { sealEveryMemoryVector } from './vectors';
 import { sealLifecycles } from './state';
 
 export function sealStoreOnUpgrade(ctx: Pick<EngineContext, 'db' | 'clock' | 'signer' | 'storeId'>): {
@@ -19,6 +20,7 @@ export function sealStoreOnUpgrade(ctx: Pick<EngineContext, 'db' | 'clock' | 'si
     return verdict.ok || verdict.legacy === true;
   });
   sealEveryEvent(ctx.db, ctx.signer, ctx.storeId);
+  sealEveryMemoryVector(ctx.db, ctx.signer, ctx.storeId);
   return result;
 }
 

@@ -11,6 +11,7 @@ import { Engine, LoreError } from '../../../../src/engine';
 import { ephemeralSigner } from '../../../../src/engine/record/integrity';
 import { eventHash } from '../../../../src/engine/record/audit';
 import { WasmSqlDatabase } from '../../../../src/host/sqlite';
+import { WorkspaceFileSource } from '../../../../src/host/fileSource';
 import { TestClock, confirmedPerson, memory, person, tempDir } from '../../../support/store';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
@@ -118,10 +119,9 @@ const HARMLESS: Case[] = [
 ];
 
 /**
- * Not sealed in this round (reported in the reply, not judged harmless): memory_vectors (vector,
- * code, model, dims) can push a record down or out of the semantic half of recall; the record still
- * verifies and lexical recall still finds it. The workspace index (docs, doc_chunks, chunk_vectors)
- * is rebuilt from the files by `lore index --full`; it holds no memory.
+ * Not sealed: the workspace index (docs, doc_chunks, chunk_vectors, vector_code_pages) holds no
+ * memory; it is derived from the files and rebuilt by `lore index --full`. Memory vectors are sealed
+ * (the describe below).
  */
 
 describe(`sealed fields: each of ${CASES.length} database edits is reported, by row and field`, function () {
@@ -257,4 +257,57 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
       db.close();
     }
   });
+});
+
+/**
+ * Memory vectors: sealed as stored. The embedder here is a fixed function of the text (the seal is
+ * over whatever vector was stored, so which model made it does not matter to this test).
+ */
+describe('sealed fields: memory vectors', function () {
+  this.timeout(120_000);
+  const dims = 16;
+  const embedder = {
+    modelId: 'test/hash-embedder',
+    dims,
+    embed: async (texts: string[]) =>
+      texts.map((text) => {
+        const v = new Float32Array(dims);
+        for (let i = 0; i < text.length; i++) v[(text.charCodeAt(i) * 7 + i) % dims] += 1;
+        const norm = Math.hypot(...v) || 1;
+        return v.map((x) => x / norm);
+      }),
+    close: async () => {},
+  };
+  const VECTOR_CASES: Array<[string, string]> = [
+    ['vector', "UPDATE memory_vectors SET vector = zeroblob(length(vector))"],
+    ['dims', 'UPDATE memory_vectors SET dims = 8'],
+    ['code', "UPDATE memory_vectors SET code = x'ffffffff'"],
+    ['model', "UPDATE memory_vectors SET model = 'test/other'"],
+    ['sealed', "UPDATE memory_vectors SET sealed = replace(sealed, '\"dims\":16', '\"dims\":8'), dims = 8"],
+  ];
+
+  for (const [column, sql] of VECTOR_CASES) {
+    it(`memory_vectors.${column}: reported, and a person's repair drops the vector for the next index`, async () => {
+      const dir = tempDir();
+      const db = new WasmSqlDatabase(join(dir, 'lore.db'));
+      const engine = new Engine({ db, clock: new TestClock(), signer: ephemeralSigner(), embedder });
+      try {
+        engine.remember(person, memory());
+        const run = engine.index(new WorkspaceFileSource(tempDir('lore-empty-')));
+        while (!(await run.next()).done);
+        assert.equal(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_vectors')!.n, 1);
+        assert.deepEqual(engine.sealProblems(), []);
+        assert.ok(db.run(sql).changes > 0);
+        const [problem] = engine.sealProblems();
+        assert.equal(problem.table, 'memory_vectors');
+        assert.match(problem.row, new RegExp(`vector of ${KEY} v1`));
+        assert.ok(engine.verifyAudit().problems.some((p) => /vector of/.test(p.problem)));
+        engine.repairSeals(confirmedPerson);
+        assert.equal(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_vectors')!.n, 0);
+        assert.deepEqual(engine.sealProblems(), []);
+      } finally {
+        db.close();
+      }
+    });
+  }
 });
