@@ -188,7 +188,11 @@ export class BenchStore {
    */
   private get probeContext() {
     const storeId = this.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'store_id'")!.value;
-    return { db: this.db, storeId, integrity: new IntegrityChecker({ db: this.db, storeId, signer: ephemeralSigner() }) };
+    return {
+      db: this.db,
+      storeId,
+      integrity: new IntegrityChecker({ db: this.db, storeId, signer: ephemeralSigner() }),
+    };
   }
 
   timeDeadEndProbe(texts: string[]): number[] {

@@ -167,8 +167,10 @@ export class Engine {
       sealEverything: (db) => {
         const storeId = ensureStoreId(db);
         const { sealed, left } = sealStoreOnUpgrade({ db, clock, signer, storeId });
-        if (sealed) logger.info(`sealed the lifecycle of ${sealed} stored record version(s), their history and authors`);
-        if (left) logger.warn(`${left} record version(s) did not hold their signature and were left unsealed: run lore doctor`);
+        if (sealed)
+          logger.info(`sealed the lifecycle of ${sealed} stored record version(s), their history and authors`);
+        if (left)
+          logger.warn(`${left} record version(s) did not hold their signature and were left unsealed: run lore doctor`);
       },
     });
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);

@@ -53,7 +53,9 @@ export async function repairSealed(ctx: CommandContext): Promise<number> {
   ctx.print({ repaired: true, ...result }, (r) =>
     [
       ...r.restored.map((x) => `restored ${terminalSafe(x.row)}: ${x.fields.join(', ')}`),
-      ...r.left.map((x) => `left ${terminalSafe(x.row)}: ${terminalSafe(x.reason)} (forget it, or restore it from an export)`),
+      ...r.left.map(
+        (x) => `left ${terminalSafe(x.row)}: ${terminalSafe(x.reason)} (forget it, or restore it from an export)`,
+      ),
     ].join('\n'),
   );
   return result.left.length ? 1 : 0;

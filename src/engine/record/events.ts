@@ -82,7 +82,11 @@ export function eventVerdict(
   row: EventRow,
   verify: (signer: string, payload: string, signature: string) => boolean,
 ): SealVerdict {
-  const seal = { sealed: row.sealed ?? undefined, signature: row.seal_signature ?? undefined, signer: row.seal_signer ?? undefined };
+  const seal = {
+    sealed: row.sealed ?? undefined,
+    signature: row.seal_signature ?? undefined,
+    signer: row.seal_signer ?? undefined,
+  };
   return checkSeal(seal, eventIdentity(storeId, row.id), eventFields(row), verify);
 }
 

@@ -94,7 +94,11 @@ export function everyAuthorRow(db: SqlDatabase): AuthorRow[] {
  * own row.
  */
 export function authorVerdict(ctx: Pick<EngineContext, 'db' | 'signer'>, row: AuthorRow): SealVerdict {
-  const seal = { sealed: row.sealed ?? undefined, signature: row.seal_signature ?? undefined, signer: row.seal_signer ?? undefined };
+  const seal = {
+    sealed: row.sealed ?? undefined,
+    signature: row.seal_signature ?? undefined,
+    signer: row.seal_signer ?? undefined,
+  };
   return checkSeal(seal, authorIdentity(ctx.db, row.key_id), authorFields(row), (signer, payload, signature) => {
     const key = signer === ctx.signer.keyId ? ctx.signer.publicKey : authorRow(ctx.db, signer)?.public_key;
     return key !== undefined && verifyPayload(key, payload, signature);
@@ -109,9 +113,7 @@ export function authorVerdict(ctx: Pick<EngineContext, 'db' | 'signer'>, row: Au
 export function authorTrusted(ctx: Pick<EngineContext, 'db' | 'signer'>, keyId: string): boolean {
   if (keyId === ctx.signer.keyId) return true;
   const row = authorRow(ctx.db, keyId);
-  return (
-    row !== undefined && row.trusted === 1 && row.seal_signer === ctx.signer.keyId && authorVerdict(ctx, row).ok
-  );
+  return row !== undefined && row.trusted === 1 && row.seal_signer === ctx.signer.keyId && authorVerdict(ctx, row).ok;
 }
 
 /** Refuses to write an author's row whose seal does not hold (a person's trust too: it would not take). */
@@ -127,7 +129,11 @@ export function refuseUnsealedAuthor(ctx: Pick<EngineContext, 'db' | 'signer'>, 
 }
 
 /** Changes an author's label or trust: the row must hold its seal, and is sealed again as it then stands. */
-export function updateAuthor(ctx: AuthorContext, keyId: string, change: { label?: string | null; trusted?: boolean }): void {
+export function updateAuthor(
+  ctx: AuthorContext,
+  keyId: string,
+  change: { label?: string | null; trusted?: boolean },
+): void {
   const row = authorRow(ctx.db, keyId);
   if (!row) return;
   const next = {
@@ -271,7 +277,7 @@ export class IntegrityChecker {
     return { ok: true, unattributed: false };
   }
 
-  /** The state (status, lifecycle, provenance): sealed by this store's machine as written and at every change (record/state.ts). */
+  /** The state (status, lifecycle, provenance): sealed by this store's machine at every write (record/state.ts). */
   private checkState(row: MemoryRow): RecordVerdict | null {
     if (!row.state_signature || !row.state_signer) {
       return {
@@ -297,14 +303,18 @@ export class IntegrityChecker {
         return {
           ok: false,
           legacy: true,
-          reason: 'its lifecycle (valid_until, superseded_by, status reason, …) is not sealed (written by an older Lore)',
+          reason:
+            'its lifecycle (valid_until, superseded_by, status reason, …) is not sealed (written by an older Lore)',
         };
       }
       return { ok: false, reason: 'its status or provenance was changed after it was signed' };
     }
     const seal = { sealed: row.state_sealed, signature: row.state_signature, signer: row.state_signer };
-    const verdict = checkSeal(seal, stateIdentity(this.ctx.storeId, row), sealedState(state), (_signer, payload, signature) =>
-      this.holds(signerKey, payload, signature),
+    const verdict = checkSeal(
+      seal,
+      stateIdentity(this.ctx.storeId, row),
+      sealedState(state),
+      (_signer, payload, signature) => this.holds(signerKey, payload, signature),
     );
     return verdict.ok ? null : { ok: false, reason: verdict.reason };
   }

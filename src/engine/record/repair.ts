@@ -212,7 +212,10 @@ export function repairSeals(ctx: EngineContext, actor: Actor, shown?: string): R
       for (const problem of pass(ctx)) {
         if (problem.restore) {
           problem.restore();
-          const fields = problem.table === 'memory_vectors' ? ['vector (dropped; the next index embeds it again)'] : problem.differences.map((d) => d.field);
+          const fields =
+            problem.table === 'memory_vectors'
+              ? ['vector (dropped; the next index embeds it again)']
+              : problem.differences.map((d) => d.field);
           result.restored.push({ table: problem.table, row: problem.row, fields });
         } else {
           result.left.push({ table: problem.table, row: problem.row, reason: problem.reason });

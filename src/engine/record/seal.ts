@@ -78,7 +78,11 @@ export function checkSeal(
   let differences: SealDifference[];
   try {
     if (!verify(seal.signer, sealPayload(identity, seal.sealed), seal.signature))
-      return { ok: false, authentic: false, reason: 'its seal was edited (the sealed values no longer match their signature)' };
+      return {
+        ok: false,
+        authentic: false,
+        reason: 'its seal was edited (the sealed values no longer match their signature)',
+      };
     differences = sealDifferences(seal.sealed, current);
   } catch {
     return { ok: false, authentic: false, reason: 'its seal is not JSON (edited outside Lore)' };

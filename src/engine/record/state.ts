@@ -49,8 +49,13 @@ export interface StateFields {
 }
 
 /** What a version being written is sealed from: a Memory (current unless said) or a stored row's state. */
-export type StateInput = Omit<StateFields, 'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'> &
-  Partial<Pick<StateFields, 'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'>>;
+export type StateInput = Omit<
+  StateFields,
+  'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'
+> &
+  Partial<
+    Pick<StateFields, 'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'>
+  >;
 
 /** What the audit chain records of a state: sha256 of canonical {status, provenance}. */
 export function stateDigest(state: Pick<StateFields, 'status' | 'provenance'>): string {
@@ -63,7 +68,10 @@ export function legacyStatePayload(storeId: string, fields: StateFields): string
   return canonicalJson({ store_id: storeId, key, version, content_digest, state: stateDigest(fields) });
 }
 
-export function stateIdentity(storeId: string, fields: Pick<StateFields, 'key' | 'version' | 'content_digest'>): SealIdentity {
+export function stateIdentity(
+  storeId: string,
+  fields: Pick<StateFields, 'key' | 'version' | 'content_digest'>,
+): SealIdentity {
   const { key, version, content_digest } = fields;
   return { table: 'memories', store_id: storeId, key, version, content_digest };
 }
@@ -80,7 +88,14 @@ type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'statu
   Partial<
     Pick<
       MemoryRow,
-      'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until' | 'is_current' | 'recorded_at' | 'updated_at' | 'origin'
+      | 'status_reason'
+      | 'superseded_by'
+      | 'supersedes'
+      | 'valid_until'
+      | 'is_current'
+      | 'recorded_at'
+      | 'updated_at'
+      | 'origin'
     >
   >;
 
@@ -229,7 +244,10 @@ export function sealEveryRow(ctx: UpgradeContext): number {
  * their signature is sealed whole as it stands, once. A row that does not hold is left as found,
  * so an edit made before the upgrade is still reported rather than sealed.
  */
-export function sealLifecycles(ctx: UpgradeContext, holds: (row: MemoryRow) => boolean): { sealed: number; left: number } {
+export function sealLifecycles(
+  ctx: UpgradeContext,
+  holds: (row: MemoryRow) => boolean,
+): { sealed: number; left: number } {
   const rows = ctx.db.all<MemoryRow>('SELECT * FROM memories WHERE state_sealed IS NULL');
   const good = rows.filter(holds);
   if (good.length) registerAuthor(ctx, ctx.signer, 'this machine');

@@ -428,17 +428,23 @@ function vectorFields(row: Pick<MemoryVectorRow, 'dims' | 'vector'>): object {
 }
 
 /** Seals a memory version's vector as it was just stored. */
-export function sealMemoryVector(db: SqlDatabase, signer: Signer, storeId: string, memoryId: number, model: string): void {
-  const row = db.get<MemoryVectorRow>('SELECT * FROM memory_vectors WHERE memory_id = ? AND model = ?', [memoryId, model]);
-  if (!row) return;
-  const seal = makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(row));
-  db.run('UPDATE memory_vectors SET sealed = ?, seal_signature = ?, seal_signer = ? WHERE memory_id = ? AND model = ?', [
-    seal.sealed,
-    seal.signature,
-    seal.signer,
+export function sealMemoryVector(
+  db: SqlDatabase,
+  signer: Signer,
+  storeId: string,
+  memoryId: number,
+  model: string,
+): void {
+  const row = db.get<MemoryVectorRow>('SELECT * FROM memory_vectors WHERE memory_id = ? AND model = ?', [
     memoryId,
     model,
   ]);
+  if (!row) return;
+  const seal = makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(row));
+  db.run(
+    'UPDATE memory_vectors SET sealed = ?, seal_signature = ?, seal_signer = ? WHERE memory_id = ? AND model = ?',
+    [seal.sealed, seal.signature, seal.signer, memoryId, model],
+  );
 }
 
 /** Seals every memory vector as it stands (migration 15), once. */
@@ -456,7 +462,11 @@ export function memoryVectorProblems(
 ): Array<{ memory_id: number; model: string; reason: string }> {
   const found: Array<{ memory_id: number; model: string; reason: string }> = [];
   for (const row of db.all<MemoryVectorRow>('SELECT * FROM memory_vectors ORDER BY memory_id, model')) {
-    const seal = { sealed: row.sealed ?? undefined, signature: row.seal_signature ?? undefined, signer: row.seal_signer ?? undefined };
+    const seal = {
+      sealed: row.sealed ?? undefined,
+      signature: row.seal_signature ?? undefined,
+      signer: row.seal_signer ?? undefined,
+    };
     const verdict = checkSeal(seal, vectorIdentity(storeId, row.memory_id, row.model), vectorFields(row), verify);
     let reason = verdict.ok ? null : verdict.reason;
     const centre = reason === null && row.code ? readCentre(db, row.model) : undefined;

@@ -16,7 +16,7 @@ interface Migration {
 export interface MigrationHooks {
   /** Signs the state (status, provenance) of every row as it stands when the store is upgraded. */
   sealStates(db: SqlDatabase): void;
-  /** Seals each row's whole state, each history event and each author as they stand (rows whose status holds its signature). */
+  /** Seals each version's whole state (if its status holds its signature), the history, authors and vectors. */
   sealEverything(db: SqlDatabase): void;
 }
 
@@ -388,11 +388,12 @@ const MIGRATIONS: readonly Migration[] = [
     version: 15,
     description: 'sealed fields: every field that hides, ranks or re-labels a record, the history and author trust',
     sql: `
-      -- record/seal.ts: a row's sealed fields kept as canonical JSON beside it and signed by this store's
-      -- machine. memories: status, reason, provenance, successor, predecessor, valid_until, is_current,
-      -- times and origin (state_signature now covers this copy); memory_events: the whole event (actor
-      -- included); authors: the key, label, trust and when added; memory_vectors (below). The upgrade seals the rows already here
-      -- (a memory version only if its status and provenance still hold their signature).
+      -- record/seal.ts: a row's sealed fields kept as canonical JSON beside it and signed by this
+      -- store's machine. memories: status, reason, provenance, successor, predecessor, valid_until,
+      -- is_current, times and origin (state_signature now covers this copy); memory_events: the whole
+      -- event (actor included); authors: the key, label, trust and when added; memory_vectors (below).
+      -- The upgrade seals the rows already here (a memory version only if its status and provenance
+      -- still hold their signature).
       ALTER TABLE memories ADD COLUMN state_sealed TEXT;
       ALTER TABLE memory_events ADD COLUMN sealed TEXT;
       ALTER TABLE memory_events ADD COLUMN seal_signature TEXT;

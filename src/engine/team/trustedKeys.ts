@@ -9,7 +9,14 @@ import { requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { appendAudit } from '../record/audit';
 import { sha256 } from '../model/digest';
-import { authorRow, authorTrusted, keyIdOf, refuseUnsealedAuthor, registerAuthor, updateAuthor } from '../record/integrity';
+import {
+  authorRow,
+  authorTrusted,
+  keyIdOf,
+  refuseUnsealedAuthor,
+  registerAuthor,
+  updateAuthor,
+} from '../record/integrity';
 import { isEd25519PublicKey } from '../record/signatures';
 
 export interface AuthorInfo {
@@ -37,7 +44,7 @@ interface AuthorRow {
   records: number;
 }
 
-/** Trust is read from the author's sealed row (record/integrity.ts): a `trusted` flipped in the file counts for nothing. */
+/** Trust is read from the author's sealed row: a `trusted` flipped in the file counts for nothing. */
 export function isKnownAuthor(ctx: Pick<EngineContext, 'db' | 'signer'>, keyId: string): boolean {
   return authorTrusted(ctx, keyId);
 }

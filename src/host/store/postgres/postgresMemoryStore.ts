@@ -164,8 +164,7 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     },
     archive: (current, until, keep) =>
       sealedWrite(current.id, () => call('archive', { id: current.id, key: current.key }, until, keep)),
-    setSuccessor: (id, successor, validUntil) =>
-      sealedWrite(id, () => call('setSuccessor', id, successor, validUntil)),
+    setSuccessor: (id, successor, validUntil) => sealedWrite(id, () => call('setSuccessor', id, successor, validUntil)),
     setPredecessor: (id, predecessor, updatedAt) =>
       sealedWrite(id, () => call('setPredecessor', id, predecessor, updatedAt ?? null)),
     writeState,

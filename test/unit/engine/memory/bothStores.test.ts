@@ -250,8 +250,17 @@ describeBothStores('memories on either store', (open) => {
     refusedWith(() => s.engine.get(other), 'INTEGRITY', /status_reason: null → "a person said so"; superseded_by/);
     const verdict = s.engine.verifyAudit();
     assert.equal(verdict.ok, false);
-    assert.ok(verdict.problems.some((p) => /superseded_by/.test(p.problem)), JSON.stringify(verdict));
-    assert.deepEqual(s.engine.sealProblems().map((p) => p.row).sort(), [`${key} v1`, `${other} v1`].sort());
+    assert.ok(
+      verdict.problems.some((p) => /superseded_by/.test(p.problem)),
+      JSON.stringify(verdict),
+    );
+    assert.deepEqual(
+      s.engine
+        .sealProblems()
+        .map((p) => p.row)
+        .sort(),
+      [`${key} v1`, `${other} v1`].sort(),
+    );
   });
 
   it('a failed write rolls back on both sides and the chain stays whole', () => {

@@ -156,7 +156,8 @@ describe('signed state: status and provenance edited in the file', () => {
 function dropSealColumns(s: TestStore): void {
   s.db.exec('ALTER TABLE memories DROP COLUMN state_sealed');
   for (const table of ['memory_events', 'authors'])
-    for (const column of ['sealed', 'seal_signature', 'seal_signer']) s.db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+    for (const column of ['sealed', 'seal_signature', 'seal_signer'])
+      s.db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
 }
 
 describe('signed state: upgrading a store written before it', () => {
@@ -198,21 +199,30 @@ describe('signed state: upgrading a store written before it', () => {
 describe('sealed fields: upgrading a store from schema 13 (status and provenance signed, nothing else)', () => {
   /** The store as Lore wrote it at schema 13: the first state signature on every row, no sealed copies. */
   function asSchema13(s: TestStore): void {
-    const rows = s.db.all<{ id: number; key: string; version: number; content_digest: string; status: string; provenance: string }>(
-      'SELECT id, key, version, content_digest, status, provenance FROM memories',
-    );
+    const rows = s.db.all<{
+      id: number;
+      key: string;
+      version: number;
+      content_digest: string;
+      status: string;
+      provenance: string;
+    }>('SELECT id, key, version, content_digest, status, provenance FROM memories');
     const storeId = s.engine.storeId;
     const signer = ephemeralSigner();
     registerAuthor({ db: s.db, clock: s.clock, signer }, signer, 'this machine');
     for (const row of rows) {
       const signature = signer.sign(legacyStatePayload(storeId, rowState(row)));
-      s.db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [signature, signer.keyId, row.id]);
+      s.db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [
+        signature,
+        signer.keyId,
+        row.id,
+      ]);
     }
     dropSealColumns(s);
     s.db.exec('PRAGMA user_version = 13');
   }
 
-  it('seals every row that holds its signature once; later edits of valid_until, the actor or trust are reported', () => {
+  it('seals each row that holds its signature once; later edits of valid_until, actor or author are reported', () => {
     let s = openTestStore();
     try {
       s.engine.remember(person, memory());

@@ -11,7 +11,8 @@ import { agent, confirmedPerson, memory, openTestStore, person, type TestStore }
 const KEY = 'decision/use-postgres-for-the-job-queue';
 const OTHER = 'decision/retry-jobs-three-times';
 
-const integrity = (e: unknown) => e instanceof LoreError && e.code === 'INTEGRITY' && /will not sign it again/.test(e.message);
+const integrity = (e: unknown) =>
+  e instanceof LoreError && e.code === 'INTEGRITY' && /will not sign it again/.test(e.message);
 
 describe('sealed fields: ordinary writes never sign an edit; a person repairs', () => {
   let s: TestStore;
@@ -55,10 +56,7 @@ describe('sealed fields: ordinary writes never sign an edit; a person repairs', 
     assert.equal(seal(), before, 'restored, not sealed again');
     assert.equal(s.engine.verifyAudit().ok, true);
     // The repair is on the audit chain.
-    assert.equal(
-      s.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM audit_events WHERE event = 'store.repair'")!.n,
-      1,
-    );
+    assert.equal(s.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM audit_events WHERE event = 'store.repair'")!.n, 1);
   });
 
   it('a repair confirmed for other differences than the store now has restores nothing', () => {
@@ -70,7 +68,7 @@ describe('sealed fields: ordinary writes never sign an edit; a person repairs', 
   });
 
   it('a row whose seal itself was edited is left for the person, not restored', () => {
-    s.db.run("UPDATE memories SET state_sealed = replace(state_sealed, '\"deprecated\"', '\"active\"') WHERE key = ?", [
+    s.db.run('UPDATE memories SET state_sealed = replace(state_sealed, \'"deprecated"\', \'"active"\') WHERE key = ?', [
       KEY,
     ]);
     const [problem] = s.engine.sealProblems();

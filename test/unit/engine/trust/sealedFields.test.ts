@@ -36,6 +36,9 @@ const event = (key: string, kind: string) =>
   `id = (SELECT id FROM memory_events WHERE key = '${key}' AND event = '${kind}' ORDER BY id LIMIT 1)`;
 const field = (name: string) => new RegExp(`\\b${name}: `);
 
+const auditValue = (column: string) => (column === 'version' ? '42' : column === 'digests' ? "'{}'" : "'x'");
+const ORIGIN = '{"store_id":"x","version":1,"signature":"x","signer":"x","imported_at":"x"}';
+
 const CASES: Case[] = [
   // The content a version says: its author's signature covers its digest.
   ...(
@@ -61,51 +64,232 @@ const CASES: Case[] = [
     names: [new RegExp(`${KEY} v2`), /content was changed after it was signed/],
   })),
   // The state: sealed by this store's machine, the field named with its sealed and found values.
-  { table: 'memories', column: 'status', sql: `UPDATE memories SET status = 'active' WHERE ${row(WEB)}`, names: [new RegExp(WEB), /status: "quarantined" → "active"/] },
-  { table: 'memories', column: 'status_reason', sql: `UPDATE memories SET status_reason = 'fine' WHERE ${row(DEP)}`, names: [new RegExp(DEP), /status_reason: "older" → "fine"/] },
-  { table: 'memories', column: 'provenance', sql: `UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE ${row(WEB)}`, names: [new RegExp(WEB), field('provenance')] },
-  { table: 'memories', column: 'valid_until', sql: `UPDATE memories SET valid_until = '2000-01-01T00:00:00.000Z' WHERE ${row(KEY)}`, names: [new RegExp(`${KEY} v2`), /valid_until: null → "2000-01-01/] },
-  { table: 'memories', column: 'valid_until (archived)', sql: `UPDATE memories SET valid_until = NULL WHERE ${row(KEY, 1)}`, names: [new RegExp(`${KEY} v1`), field('valid_until')] },
-  { table: 'memories', column: 'superseded_by', sql: `UPDATE memories SET superseded_by = 'decision/other' WHERE ${row(OLD)}`, names: [new RegExp(OLD), /superseded_by: "fact\/the-queue-runs-on-postgres" → "decision\/other"/] },
-  { table: 'memories', column: 'supersedes', sql: `UPDATE memories SET supersedes = NULL WHERE ${row(NEW)}`, names: [new RegExp(NEW), field('supersedes')] },
-  { table: 'memories', column: 'is_current', sql: `UPDATE memories SET is_current = 0 WHERE ${row(DEP)}`, names: [new RegExp(DEP), /is_current: 1 → 0/] },
-  { table: 'memories', column: 'recorded_at', sql: `UPDATE memories SET recorded_at = '2000-01-01T00:00:00.000Z' WHERE ${row(KEY)}`, names: [new RegExp(KEY), field('recorded_at')] },
-  { table: 'memories', column: 'updated_at', sql: `UPDATE memories SET updated_at = '2099-01-01T00:00:00.000Z' WHERE ${row(KEY)}`, names: [new RegExp(KEY), field('updated_at')] },
-  { table: 'memories', column: 'origin', sql: `UPDATE memories SET origin = '{"store_id":"x","version":1,"signature":"x","signer":"x","imported_at":"x"}' WHERE ${row(KEY)}`, names: [new RegExp(KEY)] },
+  {
+    table: 'memories',
+    column: 'status',
+    sql: `UPDATE memories SET status = 'active' WHERE ${row(WEB)}`,
+    names: [new RegExp(WEB), /status: "quarantined" → "active"/],
+  },
+  {
+    table: 'memories',
+    column: 'status_reason',
+    sql: `UPDATE memories SET status_reason = 'fine' WHERE ${row(DEP)}`,
+    names: [new RegExp(DEP), /status_reason: "older" → "fine"/],
+  },
+  {
+    table: 'memories',
+    column: 'provenance',
+    sql: `UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE ${row(WEB)}`,
+    names: [new RegExp(WEB), field('provenance')],
+  },
+  {
+    table: 'memories',
+    column: 'valid_until',
+    sql: `UPDATE memories SET valid_until = '2000-01-01T00:00:00.000Z' WHERE ${row(KEY)}`,
+    names: [new RegExp(`${KEY} v2`), /valid_until: null → "2000-01-01/],
+  },
+  {
+    table: 'memories',
+    column: 'valid_until (archived)',
+    sql: `UPDATE memories SET valid_until = NULL WHERE ${row(KEY, 1)}`,
+    names: [new RegExp(`${KEY} v1`), field('valid_until')],
+  },
+  {
+    table: 'memories',
+    column: 'superseded_by',
+    sql: `UPDATE memories SET superseded_by = 'decision/other' WHERE ${row(OLD)}`,
+    names: [new RegExp(OLD), /superseded_by: "fact\/the-queue-runs-on-postgres" → "decision\/other"/],
+  },
+  {
+    table: 'memories',
+    column: 'supersedes',
+    sql: `UPDATE memories SET supersedes = NULL WHERE ${row(NEW)}`,
+    names: [new RegExp(NEW), field('supersedes')],
+  },
+  {
+    table: 'memories',
+    column: 'is_current',
+    sql: `UPDATE memories SET is_current = 0 WHERE ${row(DEP)}`,
+    names: [new RegExp(DEP), /is_current: 1 → 0/],
+  },
+  {
+    table: 'memories',
+    column: 'recorded_at',
+    sql: `UPDATE memories SET recorded_at = '2000-01-01T00:00:00.000Z' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY), field('recorded_at')],
+  },
+  {
+    table: 'memories',
+    column: 'updated_at',
+    sql: `UPDATE memories SET updated_at = '2099-01-01T00:00:00.000Z' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY), field('updated_at')],
+  },
+  {
+    table: 'memories',
+    column: 'origin',
+    sql: `UPDATE memories SET origin = '${ORIGIN}' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY)],
+  },
   // The seal and signatures themselves.
-  { table: 'memories', column: 'state_sealed', sql: `UPDATE memories SET state_sealed = replace(state_sealed, '"quarantined"', '"active"') WHERE ${row(WEB)}`, names: [new RegExp(WEB), /seal was edited/] },
-  { table: 'memories', column: 'state_signature', sql: `UPDATE memories SET state_signature = (SELECT state_signature FROM memories WHERE ${row(DEP)}) WHERE ${row(KEY)}`, names: [new RegExp(KEY)] },
-  { table: 'memories', column: 'state_signer', sql: `UPDATE memories SET state_signer = 'ed25519:0000000000000000' WHERE ${row(KEY)}`, names: [new RegExp(KEY), /not a known key/] },
-  { table: 'memories', column: 'signature', sql: `UPDATE memories SET signature = (SELECT signature FROM memories WHERE ${row(DEP)}) WHERE ${row(KEY)}`, names: [new RegExp(KEY)] },
-  { table: 'memories', column: 'author', sql: `UPDATE memories SET author = 'ed25519:0000000000000000' WHERE ${row(KEY)}`, names: [new RegExp(KEY)] },
-  { table: 'memories', column: 'content_digest', sql: `UPDATE memories SET content_digest = 'x' WHERE ${row(KEY)}`, names: [new RegExp(KEY)] },
-  { table: 'memories', column: 'key', sql: `UPDATE memories SET key = 'decision/moved' WHERE ${row(DEP)}`, names: [/decision\/moved|retry-jobs/] },
-  { table: 'memories', column: 'version', sql: `UPDATE memories SET version = 9 WHERE ${row(DEP)}`, names: [new RegExp(DEP)] },
+  {
+    table: 'memories',
+    column: 'state_sealed',
+    sql: `UPDATE memories SET state_sealed = replace(state_sealed, '"quarantined"', '"active"') WHERE ${row(WEB)}`,
+    names: [new RegExp(WEB), /seal was edited/],
+  },
+  {
+    table: 'memories',
+    column: 'state_signature',
+    sql:
+      `UPDATE memories SET state_signature = (SELECT state_signature FROM memories WHERE ${row(DEP)}) ` +
+      `WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY)],
+  },
+  {
+    table: 'memories',
+    column: 'state_signer',
+    sql: `UPDATE memories SET state_signer = 'ed25519:0000000000000000' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY), /not a known key/],
+  },
+  {
+    table: 'memories',
+    column: 'signature',
+    sql: `UPDATE memories SET signature = (SELECT signature FROM memories WHERE ${row(DEP)}) WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY)],
+  },
+  {
+    table: 'memories',
+    column: 'author',
+    sql: `UPDATE memories SET author = 'ed25519:0000000000000000' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY)],
+  },
+  {
+    table: 'memories',
+    column: 'content_digest',
+    sql: `UPDATE memories SET content_digest = 'x' WHERE ${row(KEY)}`,
+    names: [new RegExp(KEY)],
+  },
+  {
+    table: 'memories',
+    column: 'key',
+    sql: `UPDATE memories SET key = 'decision/moved' WHERE ${row(DEP)}`,
+    names: [/decision\/moved|retry-jobs/],
+  },
+  {
+    table: 'memories',
+    column: 'version',
+    sql: `UPDATE memories SET version = 9 WHERE ${row(DEP)}`,
+    names: [new RegExp(DEP)],
+  },
   // The history: each event sealed whole (the actor is who the history says acted).
-  { table: 'memory_events', column: 'actor', sql: `UPDATE memory_events SET actor = 'cli:mallory' WHERE ${event(DEP, 'deprecated')}`, names: [/history event \d+/, /actor: "test:alice" → "cli:mallory"/] },
-  { table: 'memory_events', column: 'reason', sql: `UPDATE memory_events SET reason = 'a person said so' WHERE ${event(DEP, 'deprecated')}`, names: [/history event/, field('reason')] },
-  { table: 'memory_events', column: 'event', sql: `UPDATE memory_events SET event = 'promoted' WHERE ${event(WEB, 'quarantined')}`, names: [/history event/, /event: "quarantined" → "promoted"/] },
-  { table: 'memory_events', column: 'at', sql: `UPDATE memory_events SET at = '2000-01-01T00:00:00.000Z' WHERE ${event(KEY, 'created')}`, names: [/history event/, field('at')] },
-  { table: 'memory_events', column: 'related_key', sql: `UPDATE memory_events SET related_key = 'decision/other' WHERE ${event(OLD, 'superseded')}`, names: [/history event/, field('related_key')] },
-  { table: 'memory_events', column: 'valid_at', sql: `UPDATE memory_events SET valid_at = '2099-01-01T00:00:00.000Z' WHERE ${event(KEY, 'created')}`, names: [/history event/, field('valid_at')] },
-  { table: 'memory_events', column: 'key', sql: `UPDATE memory_events SET key = 'decision/other' WHERE ${event(DEP, 'deprecated')}`, names: [/history event/, field('key')] },
-  { table: 'memory_events', column: 'version', sql: `UPDATE memory_events SET version = 7 WHERE ${event(DEP, 'deprecated')}`, names: [/history event/, field('version')] },
-  { table: 'memory_events', column: 'sealed', sql: `UPDATE memory_events SET sealed = replace(sealed, 'test:alice', 'cli:mallory') WHERE ${event(DEP, 'deprecated')}`, names: [/history event/, /seal was edited/] },
+  {
+    table: 'memory_events',
+    column: 'actor',
+    sql: `UPDATE memory_events SET actor = 'cli:mallory' WHERE ${event(DEP, 'deprecated')}`,
+    names: [/history event \d+/, /actor: "test:alice" → "cli:mallory"/],
+  },
+  {
+    table: 'memory_events',
+    column: 'reason',
+    sql: `UPDATE memory_events SET reason = 'a person said so' WHERE ${event(DEP, 'deprecated')}`,
+    names: [/history event/, field('reason')],
+  },
+  {
+    table: 'memory_events',
+    column: 'event',
+    sql: `UPDATE memory_events SET event = 'promoted' WHERE ${event(WEB, 'quarantined')}`,
+    names: [/history event/, /event: "quarantined" → "promoted"/],
+  },
+  {
+    table: 'memory_events',
+    column: 'at',
+    sql: `UPDATE memory_events SET at = '2000-01-01T00:00:00.000Z' WHERE ${event(KEY, 'created')}`,
+    names: [/history event/, field('at')],
+  },
+  {
+    table: 'memory_events',
+    column: 'related_key',
+    sql: `UPDATE memory_events SET related_key = 'decision/other' WHERE ${event(OLD, 'superseded')}`,
+    names: [/history event/, field('related_key')],
+  },
+  {
+    table: 'memory_events',
+    column: 'valid_at',
+    sql: `UPDATE memory_events SET valid_at = '2099-01-01T00:00:00.000Z' WHERE ${event(KEY, 'created')}`,
+    names: [/history event/, field('valid_at')],
+  },
+  {
+    table: 'memory_events',
+    column: 'key',
+    sql: `UPDATE memory_events SET key = 'decision/other' WHERE ${event(DEP, 'deprecated')}`,
+    names: [/history event/, field('key')],
+  },
+  {
+    table: 'memory_events',
+    column: 'version',
+    sql: `UPDATE memory_events SET version = 7 WHERE ${event(DEP, 'deprecated')}`,
+    names: [/history event/, field('version')],
+  },
+  {
+    table: 'memory_events',
+    column: 'sealed',
+    sql:
+      `UPDATE memory_events SET sealed = replace(sealed, 'test:alice', 'cli:mallory') ` +
+      `WHERE ${event(DEP, 'deprecated')}`,
+    names: [/history event/, /seal was edited/],
+  },
   // Authors: trust, key and label sealed; trust is read from the seal only.
-  { table: 'authors', column: 'trusted', sql: "UPDATE authors SET trusted = 1 WHERE label = 'carol'", names: [/author ed25519:/, /trusted: 0 → 1/] },
-  { table: 'authors', column: 'trusted (withdrawn)', sql: "UPDATE authors SET trusted = 0 WHERE label = 'bob'", names: [/author ed25519:/, /trusted: 1 → 0/] },
-  { table: 'authors', column: 'label', sql: "UPDATE authors SET label = 'this machine' WHERE label = 'bob'", names: [/author ed25519:/, /label: "bob" → "this machine"/] },
-  { table: 'authors', column: 'public_key', sql: "UPDATE authors SET public_key = (SELECT public_key FROM authors WHERE label = 'carol') WHERE label = 'bob'", names: [/author ed25519:/, field('public_key')] },
-  { table: 'authors', column: 'added_at', sql: "UPDATE authors SET added_at = '2000-01-01T00:00:00.000Z' WHERE label = 'bob'", names: [/author ed25519:/, field('added_at')] },
-  { table: 'authors', column: 'sealed', sql: "UPDATE authors SET sealed = replace(sealed, '\"trusted\":0', '\"trusted\":1'), trusted = 1 WHERE label = 'carol'", names: [/author ed25519:/, /seal was edited/] },
+  {
+    table: 'authors',
+    column: 'trusted',
+    sql: "UPDATE authors SET trusted = 1 WHERE label = 'carol'",
+    names: [/author ed25519:/, /trusted: 0 → 1/],
+  },
+  {
+    table: 'authors',
+    column: 'trusted (withdrawn)',
+    sql: "UPDATE authors SET trusted = 0 WHERE label = 'bob'",
+    names: [/author ed25519:/, /trusted: 1 → 0/],
+  },
+  {
+    table: 'authors',
+    column: 'label',
+    sql: "UPDATE authors SET label = 'this machine' WHERE label = 'bob'",
+    names: [/author ed25519:/, /label: "bob" → "this machine"/],
+  },
+  {
+    table: 'authors',
+    column: 'public_key',
+    sql: "UPDATE authors SET public_key = (SELECT public_key FROM authors WHERE label = 'carol') WHERE label = 'bob'",
+    names: [/author ed25519:/, field('public_key')],
+  },
+  {
+    table: 'authors',
+    column: 'added_at',
+    sql: "UPDATE authors SET added_at = '2000-01-01T00:00:00.000Z' WHERE label = 'bob'",
+    names: [/author ed25519:/, field('added_at')],
+  },
+  {
+    table: 'authors',
+    column: 'sealed',
+    sql:
+      'UPDATE authors SET sealed = replace(sealed, \'"trusted":0\', \'"trusted":1\'), trusted = 1 ' +
+      "WHERE label = 'carol'",
+    names: [/author ed25519:/, /seal was edited/],
+  },
   // The audit chain: every event hashed into the next.
   ...(['at', 'event', 'actor', 'digests', 'key_digest', 'version', 'prev_hash', 'hash'] as const).map((column) => ({
     table: 'audit_events',
     column,
-    sql: `UPDATE audit_events SET ${column} = ${column === 'version' ? '42' : `'${column === 'digests' ? '{}' : 'x'}'`} WHERE seq = 3`,
+    sql: `UPDATE audit_events SET ${column} = ${auditValue(column)} WHERE seq = 3`,
     names: [/event 3|expected event|do not match|does not follow/],
   })),
-  { table: 'meta', column: 'audit_head', sql: "UPDATE meta SET value = '1:x' WHERE name = 'audit_head'", names: [/recorded head/] },
+  {
+    table: 'meta',
+    column: 'audit_head',
+    sql: "UPDATE meta SET value = '1:x' WHERE name = 'audit_head'",
+    names: [/recorded head/],
+  },
 ];
 
 /**
@@ -115,7 +299,12 @@ const CASES: Case[] = [
  * - memories.id: rows are found by key and version, and every signature and seal names those.
  */
 const HARMLESS: Case[] = [
-  { table: 'meta', column: 'signing_from_id', sql: "UPDATE meta SET value = '1000' WHERE name = 'signing_from_id'", names: [] },
+  {
+    table: 'meta',
+    column: 'signing_from_id',
+    sql: "UPDATE meta SET value = '1000' WHERE name = 'signing_from_id'",
+    names: [],
+  },
 ];
 
 /**
@@ -148,11 +337,30 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
     const { db, engine } = open(base);
     engine.remember(person, memory());
     engine.remember(person, memory({ description: 'Jobs go through Postgres, with a retry table' }));
-    engine.remember(person, memory({ type: 'fact', title: 'The queue runs on Redis', description: 'Redis lists', fact_key: 'queue.engine' }));
-    engine.remember(person, memory({ type: 'fact', title: 'The queue runs on Postgres', description: 'SKIP LOCKED', fact_key: 'queue.engine' }));
+    engine.remember(
+      person,
+      memory({ type: 'fact', title: 'The queue runs on Redis', description: 'Redis lists', fact_key: 'queue.engine' }),
+    );
+    engine.remember(
+      person,
+      memory({
+        type: 'fact',
+        title: 'The queue runs on Postgres',
+        description: 'SKIP LOCKED',
+        fact_key: 'queue.engine',
+      }),
+    );
     engine.remember(person, memory({ title: 'Retry jobs three times', description: 'Then dead-letter them' }));
     engine.setStatus(person, DEP, 'deprecated', 'older');
-    engine.remember(person, memory({ type: 'fact', title: 'The queue handles 10k jobs', description: 'Read on a blog', provenance: { source: 'webpage' } }));
+    engine.remember(
+      person,
+      memory({
+        type: 'fact',
+        title: 'The queue handles 10k jobs',
+        description: 'Read on a blog',
+        provenance: { source: 'webpage' },
+      }),
+    );
     engine.trustAuthor(confirmedPerson, ephemeralSigner().publicKey, 'bob');
     const carol = new Engine({ db: new WasmSqlDatabase(':memory:'), clock, signer: carolSigner });
     carol.remember(person, memory({ title: 'Carol writes down her queue', description: 'In a bundle' }));
@@ -167,7 +375,10 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
     const pairs = new Set(CASES.map((c) => `${c.table}.${c.column}`));
     assert.ok(pairs.size >= 32, `${pairs.size} pairs`);
     for (const table of ['memories', 'memory_events', 'authors', 'audit_events'])
-      assert.ok(CASES.some((c) => c.table === table), table);
+      assert.ok(
+        CASES.some((c) => c.table === table),
+        table,
+      );
   });
 
   for (const c of CASES) {
@@ -198,7 +409,10 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
       try {
         const before = engine.list().items.map((i) => `${i.key}:${i.status}`);
         db.run(c.sql);
-        assert.deepEqual(engine.list().items.map((i) => `${i.key}:${i.status}`), before);
+        assert.deepEqual(
+          engine.list().items.map((i) => `${i.key}:${i.status}`),
+          before,
+        );
         assert.deepEqual(report(engine), []);
       } finally {
         db.close();
@@ -229,7 +443,10 @@ describe(`sealed fields: each of ${CASES.length} database edits is reported, by 
       db.run("UPDATE meta SET value = ? WHERE name = 'audit_head'", [`${events[events.length - 1].seq}:${prev}`]);
       assert.equal(engine.verifyAudit().ok, true, 'without a checkpoint the rewrite is self-consistent');
       const problems = engine.verifyAudit([checkpoint]).problems.map((p) => p.problem);
-      assert.ok(problems.some((p) => /differs from its checkpoint/.test(p)), problems.join('\n'));
+      assert.ok(
+        problems.some((p) => /differs from its checkpoint/.test(p)),
+        problems.join('\n'),
+      );
     } finally {
       db.close();
     }
@@ -279,11 +496,11 @@ describe('sealed fields: memory vectors', function () {
     close: async () => {},
   };
   const VECTOR_CASES: Array<[string, string]> = [
-    ['vector', "UPDATE memory_vectors SET vector = zeroblob(length(vector))"],
+    ['vector', 'UPDATE memory_vectors SET vector = zeroblob(length(vector))'],
     ['dims', 'UPDATE memory_vectors SET dims = 8'],
     ['code', "UPDATE memory_vectors SET code = x'ffffffff'"],
     ['model', "UPDATE memory_vectors SET model = 'test/other'"],
-    ['sealed', "UPDATE memory_vectors SET sealed = replace(sealed, '\"dims\":16', '\"dims\":8'), dims = 8"],
+    ['sealed', 'UPDATE memory_vectors SET sealed = replace(sealed, \'"dims":16\', \'"dims":8\'), dims = 8'],
   ];
 
   for (const [column, sql] of VECTOR_CASES) {
