@@ -155,7 +155,7 @@ describe('signed state: status and provenance edited in the file', () => {
 /** The store as schema 13 and 14 left it: no sealed copies of a state, of the history or of an author. */
 function dropSealColumns(s: TestStore): void {
   s.db.exec('ALTER TABLE memories DROP COLUMN state_sealed');
-  for (const table of ['memory_events', 'authors'])
+  for (const table of ['memory_events', 'authors', 'memory_vectors'])
     for (const column of ['sealed', 'seal_signature', 'seal_signer'])
       s.db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
 }
