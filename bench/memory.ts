@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine, type Actor } from '../src/engine';
 import { findResemblingDeadEnds } from '../src/engine/record/deadEnds';
-import { IntegrityChecker } from '../src/engine/record/integrity';
+import { IntegrityChecker, ephemeralSigner } from '../src/engine/record/integrity';
 import { ftsQuery } from '../src/engine/text/words';
 import { WasmSqlDatabase } from '../src/host/sqlite';
 import { Corpus } from './corpus';
@@ -188,7 +188,11 @@ export class BenchStore {
    */
   private get probeContext() {
     const storeId = this.db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'store_id'")!.value;
-    return { db: this.db, storeId, integrity: new IntegrityChecker({ db: this.db, storeId }) };
+    return {
+      db: this.db,
+      storeId,
+      integrity: new IntegrityChecker({ db: this.db, storeId, signer: ephemeralSigner() }),
+    };
   }
 
   timeDeadEndProbe(texts: string[]): number[] {

@@ -12,6 +12,8 @@ import { findContradictions } from './search/contradictions';
 import { dropDeadEndCache, findResemblingDeadEnds } from './record/deadEnds';
 import { forgetInboxItems } from './steward/inbox';
 import { sealEveryRow } from './record/state';
+import { sealOlderVersions, sealStoreOnUpgrade } from './record/sealUpgrade';
+import { describeProblem, repairSeals, sealProblems, type RepairResult, type SealProblem } from './record/repair';
 import { checkClaimedSource } from './record/sourcePolicy';
 import { forget, type ForgetReceipt } from './memory/forget';
 import {
@@ -162,6 +164,14 @@ export class Engine {
         const sealed = sealEveryRow({ db, clock, signer, storeId: ensureStoreId(db) });
         if (sealed) logger.info(`signed the status and provenance of ${sealed} stored record version(s)`);
       },
+      sealEverything: (db) => {
+        const storeId = ensureStoreId(db);
+        const { sealed, left } = sealStoreOnUpgrade({ db, clock, signer, storeId });
+        if (sealed)
+          logger.info(`sealed the lifecycle of ${sealed} stored record version(s), their history and authors`);
+        if (left)
+          logger.warn(`${left} record version(s) did not hold their signature and were left unsealed: run lore doctor`);
+      },
     });
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
     // The local store keeps its own id; records are signed with the shared store's when there is one.
@@ -175,9 +185,10 @@ export class Engine {
       logger,
       storeId,
       signer,
-      integrity: new IntegrityChecker({ db: options.db, storeId }),
+      integrity: new IntegrityChecker({ db: options.db, storeId, signer }),
       hooks: recordHooks,
     };
+    sealOlderVersions(this.ctx);
     this.embedder = options.embedder;
     this.embedderProblem = options.embedder ? null : (options.embedderProblem ?? 'no embedding model configured');
     const repositories = options.repositories;
@@ -370,8 +381,25 @@ export class Engine {
     return forget(this.ctx, actor, key);
   }
 
+  /** The chain, and every sealed row against its seal (record/repair.ts): an edited sealed field is a problem. */
   verifyAudit(checkpoints?: AuditCheckpoint[]): AuditVerdict {
-    return this.ctx.memories.verifyAudit(checkpoints);
+    const verdict = this.ctx.memories.verifyAudit(checkpoints);
+    // A version the chain comparison already names is not named twice.
+    const named = new Set(verdict.problems.map((p) => p.key).filter(Boolean));
+    const seals = sealProblems(this.ctx)
+      .filter((p) => p.table !== 'memories' || !named.has(p.key))
+      .map((p) => ({ seq: 0, key: p.key, problem: describeProblem(p) }));
+    return { ...verdict, ok: verdict.ok && seals.length === 0, problems: [...verdict.problems, ...seals] };
+  }
+
+  /** Every sealed row (memory state, history, author) whose fields are not what Lore sealed, field by field. */
+  sealProblems(): SealProblem[] {
+    return sealProblems(this.ctx);
+  }
+
+  /** Writes back the sealed values of every edited row whose seal holds: a person's act (`lore doctor --repair`). */
+  repairSeals(actor: Actor, shown?: string): RepairResult {
+    return this.writes(() => repairSeals(this.ctx, actor, shown));
   }
 
   /** Every stored version (current and archived) checked as a read checks it: the ones refused, with reasons. */

@@ -86,6 +86,7 @@ export { PATTERN_FINDER } from './drift/finders';
 export type { ParsedDeclaration, SymbolParser } from './drift/types';
 export { discoveryMatcher, type DiscoveryConfig } from './indexing/discovery';
 export { keyIdOf, type Refusal } from './record/integrity';
+export { describeProblem, problemsDigest, type RepairResult, type SealProblem } from './record/repair';
 export { MAX_BUNDLE_CHARS } from './team/bundleFormat';
 export { findDefinitions, definesSymbols } from './drift/symbols';
 export { MARKDOWN } from './drift/resolve';

@@ -59,6 +59,8 @@ export const RPC_OPS = [
   'distrustAuthor',
   'canonicalize',
   'verifyRecords',
+  'sealProblems',
+  'repairSeals',
   'setKind',
   'removeKind',
   'listKinds',
@@ -262,6 +264,7 @@ const ACTOR_OPS: ReadonlySet<RpcOp> = new Set([
   'trustAuthor',
   'distrustAuthor',
   'canonicalize',
+  'repairSeals',
 ]);
 
 function checkActor(op: RpcOp, value: unknown): void {

@@ -12,7 +12,7 @@ import { closeSync, constants, fstatSync, openSync, readlinkSync, writeSync } fr
 import { LoreError } from '../engine';
 
 /** The ops that are a person's act when their actor says `human: true`. */
-export const PERSON_OPS: ReadonlySet<string> = new Set(['promote', 'trustAuthor', 'resolveInbox']);
+export const PERSON_OPS: ReadonlySet<string> = new Set(['promote', 'trustAuthor', 'resolveInbox', 'repairSeals']);
 
 /** Where the code is shown: a terminal device the asking command runs in, or the owner's parent (the editor). */
 export type CodeChannel = { tty: string } | { parent: true };
@@ -57,6 +57,7 @@ function isControl(c: string): boolean {
 
 /** The act in a few words for the line the code is shown on. */
 export function describeAct(op: string, args: readonly unknown[]): string {
+  if (op === 'repairSeals') return 'restore the sealed values lore doctor showed';
   const what = typeof args[1] === 'string' ? args[1].slice(0, 80) : '';
   const verb = op === 'trustAuthor' ? 'trust the author' : op === 'resolveInbox' ? 'apply inbox item' : 'promote';
   // The key is a client's text: no control character of it reaches the terminal the code is shown on.

@@ -180,7 +180,7 @@ describe('memory rows edited in the file, against the chain', () => {
     assert.equal(records.ok, false);
     assert.match(
       records.detail,
-      /1 of 2 versions refused as tampered: fact\/the-queue-handles-10k-jobs v1 \(its status or provenance was changed/,
+      /1 of 2 versions refused as tampered: fact\/the-queue-handles-10k-jobs v1 \(changed outside Lore: provenance: .*status: "quarantined" → "active"/,
     );
     // Refused, not returned: recall and list name it instead.
     assert.equal(lore(box, ['get', WEB]).code, 1);

@@ -19,7 +19,11 @@ export interface StoreUnderTest {
   engine: Engine;
   clock: TestClock;
   /** Sets a column of a key's current row directly in the store, as someone editing the database would. */
-  editRow(key: string, column: 'body' | 'status', value: string): Promise<void>;
+  editRow(
+    key: string,
+    column: 'body' | 'status' | 'valid_until' | 'superseded_by' | 'status_reason',
+    value: string,
+  ): Promise<void>;
 }
 
 /** Why the PostgreSQL side cannot run here, or undefined when it can. */

@@ -56,6 +56,7 @@ export function versionBuilder(key: string, text: string, at: string): SaveVersi
       origin: null,
       state_signature: null,
       state_signer: null,
+      state_sealed: null,
     };
     const digests = {
       content: digest,
@@ -76,7 +77,7 @@ export async function verifyWithEngine(store: PostgresStore, repoId: number): Pr
   const { events, head } = await store.auditChain(repoId);
   const db = new WasmSqlDatabase(':memory:');
   try {
-    migrate(db, { sealStates: () => {} });
+    migrate(db, { sealStates: () => {}, sealEverything: () => {} });
     db.transaction(() => {
       const columns = ['id', ...MEMORY_COLUMNS];
       const insert = `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;

@@ -3,12 +3,13 @@
 
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_VERSION, isLoreError } from '../../engine';
+import { SCHEMA_VERSION, describeProblem, isLoreError } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { isLive, readOwner } from '../../host/ownerLock';
 import { HOST_CONFIG_FILES, commandLine, configuredLaunch } from '../agentSetup';
 import type { Command } from '../command';
 import { sharedStoreCheck } from '../storeCheck';
+import { repairSealed } from './doctorRepair';
 import { installedCli, launchProblem, loreOnPathIs, pathHint, resolveOnPath } from '../loreLaunch';
 
 interface Check {
@@ -20,10 +21,11 @@ interface Check {
 export const doctorCommand: Command = {
   name: 'doctor',
   summary: "check the runtime, the data directory, the store, the audit chain and every record's signatures",
-  usage: 'lore doctor',
-  options: {},
+  usage: 'lore doctor [--repair]',
+  options: { repair: { type: 'boolean' } },
   positionals: { min: 0, max: 0, names: '' },
-  async run(ctx) {
+  async run(ctx, values) {
+    if (values.repair === true) return await repairSealed(ctx);
     const checks: Check[] = [];
     const [major] = process.versions.node.split('.').map(Number);
     checks.push({
@@ -112,6 +114,23 @@ export const doctorCommand: Command = {
                 ? `${checked} versions verify`
                 : `${refused.length} of ${checked} versions refused as tampered: ` +
                   `${named} — forget them, or restore them from an export`,
+          });
+          // Every sealed row (a version's state, the history, an author's trust), field by field.
+          const seals = await engine.sealProblems();
+          const repairable = seals.filter((p) => p.repairable).length;
+          checks.push({
+            name: 'seals',
+            ok: seals.length === 0,
+            detail:
+              seals.length === 0
+                ? 'every sealed field matches its seal'
+                : `${seals.length} row(s) changed outside Lore: ` +
+                  seals
+                    .slice(0, 5)
+                    .map((p) => describeProblem(p))
+                    .join('; ') +
+                  (seals.length > 5 ? '; …' : '') +
+                  (repairable ? ` — \`lore doctor --repair\` restores the sealed values of ${repairable}` : ''),
           });
         },
         { create: false, embed: true },

@@ -26,7 +26,8 @@ import {
 } from './docStore';
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { ExtractOnce } from './extractOnce';
-import { centreFor } from '../record/vectors';
+import { centreFor, sealMemoryVector } from '../record/vectors';
+import { localStoreId } from '../record/integrity';
 import {
   emptyRepoRecordsSummary,
   isRepoRecordPath,
@@ -331,7 +332,12 @@ export async function* indexWorkspace(
       );
       ctx.db.transaction(() => {
         const centre = centreFor(ctx.db, embedder.modelId, vectors);
-        pending.forEach((item, i) => storeVector(ctx.db, item, embedder.modelId, vectors[i], centre));
+        const storeId = localStoreId(ctx.db);
+        pending.forEach((item, i) => {
+          storeVector(ctx.db, item, embedder.modelId, vectors[i], centre);
+          // A memory version's vector ranks it in recall: sealed as stored (record/vectors.ts).
+          if (item.table === 'memory') sealMemoryVector(ctx.db, ctx.signer, storeId, item.id, embedder.modelId);
+        });
       });
       summary.embedded += pending.length;
       bumpVectorGeneration(ctx);

@@ -65,6 +65,8 @@ export interface MemoryStorePort {
   liveByFactKey(factKey: string, exceptKey: string): FactHolder[];
   /** Every row, current and archived, by key and version. */
   everyRow(): MemoryRow[];
+  /** The versions whose whole state has no seal yet (written by an older Lore), oldest first. */
+  unsealed(): MemoryRow[];
 
   /** Writes a new current version (already signed and sealed); returns its row id. */
   insertVersion(memory: Memory, seal: RowSeal): number;

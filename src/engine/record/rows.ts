@@ -37,12 +37,15 @@ export interface MemoryRow {
   /** This store's signature over the version's status and provenance (record/state.ts), and its key. */
   state_signature: string | null;
   state_signer: string | null;
+  /** The sealed copy of its state (record/seal.ts), canonical JSON; null on a row no Lore sealed whole. */
+  state_sealed: string | null;
 }
 
 /** A row's state signature, made as it is written (record/state.ts sealState). */
 export interface RowSeal {
   state_signature: string;
   state_signer: string;
+  state_sealed: string;
 }
 
 export const MEMORY_COLUMNS = [
@@ -76,6 +79,7 @@ export const MEMORY_COLUMNS = [
   'origin',
   'state_signature',
   'state_signer',
+  'state_sealed',
 ] as const;
 
 export function rowToMemory(row: MemoryRow): Memory {
@@ -291,6 +295,21 @@ export function deleteKeyRows(db: SqlDatabase, key: string): Array<{ id: number;
   return versions;
 }
 
+/** The rows whose successor or predecessor is `key` (forgetting it clears those pointers). */
+export function rowsPointingAt(db: SqlDatabase, key: string): MemoryRow[] {
+  return db.all<MemoryRow>('SELECT * FROM memories WHERE superseded_by = ? OR supersedes = ?', [key, key]);
+}
+
+/** Writes sealed values back into a row (a person's repair, record/repair.ts): only columns of the sealed state. */
+export function restoreRowFields(db: SqlDatabase, id: number, values: Record<string, string | number | null>): void {
+  const columns = Object.keys(values);
+  if (!columns.length) return;
+  db.run(`UPDATE memories SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+    ...columns.map((c) => values[c]),
+    id,
+  ]);
+}
+
 /** The newest row's id: every write after it adds rows above it. */
 export function newestRowId(db: SqlDatabase): number {
   return db.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM memories')?.n ?? 0;
@@ -304,6 +323,11 @@ export function keysWrittenAfter(db: SqlDatabase, mark: number): string[] {
 /** Every row, current and archived, by key and version. */
 export function everyRow(db: SqlDatabase): MemoryRow[] {
   return db.all<MemoryRow>('SELECT * FROM memories ORDER BY key, version');
+}
+
+/** The versions whose whole state has no seal yet (written by an older Lore), oldest first. */
+export function unsealedRows(db: SqlDatabase): MemoryRow[] {
+  return db.all<MemoryRow>('SELECT * FROM memories WHERE state_sealed IS NULL ORDER BY id');
 }
 
 /** Current records by status, and how many archived versions are kept. */

@@ -1,18 +1,36 @@
-// The signed state of a memory version: its status and provenance. The author's signature covers
-// the content only (it travels with bundles, and a record's status changes long after its author
-// signed it), so this store's machine signs the state beside it, over the store id, key, version
-// and content digest too, and signs again on every status change. A row whose status or
-// provenance was edited in the file no longer matches its state signature and is refused; the
-// audit chain records each state's digest, so `lore audit verify` can compare rows with it.
+// The signed state of a memory version: everything about it that is not its content but changes
+// what recall shows — its status and reason, provenance, successor and predecessor, the end of its
+// valid interval, whether it is the current version, its times and import origin. The author's
+// signature covers the content only (it travels with bundles, and a record's lifecycle changes
+// long after its author signed it), so this store's machine seals the state beside it (seal.ts: a
+// signed copy, over the store id, key, version and content digest too), and seals again on every
+// lifecycle write. A row whose state was edited in the file no longer matches its seal and is
+// refused, naming the field; the audit chain records each status's digest, so `lore audit verify`
+// can compare rows with it too.
 
 import { LoreError } from '../errors';
-import type { Provenance, Status } from '../model/types';
+import type { Provenance, RecordOrigin, Status } from '../model/types';
 import type { SqlDatabase } from '../ports';
-import type { MemoryRow, RowSeal } from './rows';
+import { rowById, rowsPointingAt, type MemoryRow, type RowSeal } from './rows';
 import { canonicalJson, digestOf } from '../model/digest';
-import { registerAuthor } from './integrity';
+import { insertAuthorRow, registerAuthor } from './integrity';
 import type { Signer } from './signatures';
 import type { EngineContext } from '../context';
+import { makeSeal, type SealIdentity } from './seal';
+
+/** The fields of a version its state seal covers, beside its identity (key, version, content digest). */
+export const SEALED_STATE_FIELDS = [
+  'status',
+  'status_reason',
+  'provenance',
+  'superseded_by',
+  'supersedes',
+  'valid_until',
+  'is_current',
+  'recorded_at',
+  'updated_at',
+  'origin',
+] as const;
 
 export interface StateFields {
   key: string;
@@ -20,40 +38,152 @@ export interface StateFields {
   content_digest: string;
   status: string;
   provenance: Provenance | Record<string, unknown>;
+  status_reason: string | null;
+  superseded_by: string | null;
+  supersedes: string | null;
+  valid_until: string | null;
+  is_current: number;
+  recorded_at: string;
+  updated_at: string;
+  origin: RecordOrigin | Record<string, unknown> | null;
 }
+
+/** What a version being written is sealed from: a Memory (current unless said) or a stored row's state. */
+export type StateInput = Omit<
+  StateFields,
+  'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'
+> &
+  Partial<
+    Pick<StateFields, 'is_current' | 'origin' | 'status_reason' | 'superseded_by' | 'supersedes' | 'valid_until'>
+  >;
 
 /** What the audit chain records of a state: sha256 of canonical {status, provenance}. */
 export function stateDigest(state: Pick<StateFields, 'status' | 'provenance'>): string {
   return digestOf({ status: state.status, provenance: state.provenance });
 }
 
-export function statePayload(storeId: string, fields: StateFields): string {
+/** The first state signature (schema 8 to 14): status and provenance only; still read to upgrade a row once. */
+export function legacyStatePayload(storeId: string, fields: StateFields): string {
   const { key, version, content_digest } = fields;
   return canonicalJson({ store_id: storeId, key, version, content_digest, state: stateDigest(fields) });
 }
 
-type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>;
+export function stateIdentity(
+  storeId: string,
+  fields: Pick<StateFields, 'key' | 'version' | 'content_digest'>,
+): SealIdentity {
+  const { key, version, content_digest } = fields;
+  return { table: 'memories', store_id: storeId, key, version, content_digest };
+}
 
-/** The state of a stored row, its provenance parsed. */
+/** The sealed fields of a state, each present (null when empty). */
+export function sealedState(input: StateInput): Record<(typeof SEALED_STATE_FIELDS)[number], unknown> {
+  const fields = { is_current: 1, ...input } as StateInput & { is_current: number };
+  return Object.fromEntries(
+    SEALED_STATE_FIELDS.map((field) => [field, (fields as unknown as Record<string, unknown>)[field] ?? null]),
+  ) as Record<(typeof SEALED_STATE_FIELDS)[number], unknown>;
+}
+
+type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'> &
+  Partial<
+    Pick<
+      MemoryRow,
+      | 'status_reason'
+      | 'superseded_by'
+      | 'supersedes'
+      | 'valid_until'
+      | 'is_current'
+      | 'recorded_at'
+      | 'updated_at'
+      | 'origin'
+    >
+  >;
+
+/** The state of a stored row, its provenance and origin parsed. */
 export function rowState(row: StoredState): StateFields {
   const { key, version, content_digest, status } = row;
-  return { key, version, content_digest, status, provenance: JSON.parse(row.provenance) };
+  return {
+    key,
+    version,
+    content_digest,
+    status,
+    provenance: JSON.parse(row.provenance),
+    status_reason: row.status_reason ?? null,
+    superseded_by: row.superseded_by ?? null,
+    supersedes: row.supersedes ?? null,
+    valid_until: row.valid_until ?? null,
+    is_current: row.is_current ?? 1,
+    recorded_at: row.recorded_at ?? '',
+    updated_at: row.updated_at ?? '',
+    origin: row.origin ? JSON.parse(row.origin) : null,
+  };
 }
 
-export function sealState(signer: Signer, storeId: string, fields: StateFields): RowSeal {
-  return { state_signature: signer.sign(statePayload(storeId, fields)), state_signer: signer.keyId };
+export function sealState(signer: Signer, storeId: string, fields: StateInput): RowSeal {
+  const seal = makeSeal(signer, stateIdentity(storeId, fields), sealedState(fields));
+  return { state_signature: seal.signature, state_signer: seal.signer, state_sealed: seal.sealed };
 }
 
-/** Signs a row's state as it now stands (its signer registered, so the seal can be checked). */
-export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row: StoredState & { id: number }): string {
+/** Seals a row's state as it now stands (its signer registered, so the seal can be checked). */
+export function resealRow(db: SqlDatabase, signer: Signer, storeId: string, row: MemoryRow): string {
   const fields = rowState(row);
   const seal = sealState(signer, storeId, fields);
-  db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [
+  db.run('UPDATE memories SET state_signature = ?, state_signer = ?, state_sealed = ? WHERE id = ?', [
     seal.state_signature,
     seal.state_signer,
+    seal.state_sealed,
     row.id,
   ]);
   return stateDigest(fields);
+}
+
+/**
+ * Refuses to seal a row whose state does not hold: signing it would make an edit made outside Lore
+ * look like Lore's own (an agent's set_status after a tampered status left doctor clean). A row
+ * written by an older Lore (status and provenance signed, the rest not yet) may be sealed.
+ */
+export function refuseUnsealed(ctx: Pick<EngineContext, 'integrity'>, row: MemoryRow): void {
+  const verdict = ctx.integrity.check(row);
+  if (verdict.ok || verdict.legacy) return;
+  throw new LoreError(
+    'INTEGRITY',
+    `${row.key} v${row.version} was changed outside Lore (${verdict.reason}); Lore will not sign it again`,
+    'run `lore doctor` to see what changed, and `lore doctor --repair` to restore what Lore sealed',
+    { key: row.key, version: row.version },
+  );
+}
+
+/**
+ * The one way a written row's lifecycle changes in the SQLite store: the row must hold its seal,
+ * `write` changes it, and the row is sealed as it then stands. Returns the state's digest, for the
+ * audit event that records the change (null when `write` removed the row).
+ */
+export function sealedWrite(ctx: EngineContext, id: number, write: () => void): string | null {
+  const before = rowById(ctx.db, id);
+  if (before) refuseUnsealed(ctx, before);
+  write();
+  const row = rowById(ctx.db, id);
+  if (!row) return null;
+  registerAuthor(ctx, ctx.signer, 'this machine');
+  return resealRow(ctx.db, ctx.signer, ctx.storeId, row);
+}
+
+/**
+ * Forgetting a key clears other rows' pointers to it (their successor or predecessor): the rows
+ * that held their seal are sealed again after `remove`; one that did not stays as found, reported.
+ */
+export function removeSealed<T>(ctx: EngineContext, key: string, remove: () => T): T {
+  const pointing = rowsPointingAt(ctx.db, key).filter((row) => {
+    const verdict = ctx.integrity.check(row);
+    return verdict.ok || verdict.legacy;
+  });
+  const removed = remove();
+  if (pointing.length) registerAuthor(ctx, ctx.signer, 'this machine');
+  for (const { id } of pointing) {
+    const row = rowById(ctx.db, id);
+    if (row) resealRow(ctx.db, ctx.signer, ctx.storeId, row);
+  }
+  return removed;
 }
 
 /** What a state write sets; a field left undefined keeps the row's value. */
@@ -66,23 +196,11 @@ export interface StateWrite {
 }
 
 /**
- * The one way a written row's status changes: the status (and its reason, when given) is set and
- * the new state signed with it. Without a status the row keeps its own and is signed as it is.
- * Returns the state's digest, for the audit event that records the change.
+ * A written row's status change: the status (and its reason, when given) is set and the new state
+ * sealed with it. Without a status the row keeps its own and is sealed as it is. Returns the
+ * state's digest, for the audit event that records the change.
  */
 export function writeStatus(ctx: EngineContext, id: number, change: StateWrite): string {
-  // A state edited outside Lore is never signed again by an ordinary write: signing it would make
-  // the edit look like Lore's own (an agent's set_status after a tampered status left doctor clean).
-  const before = ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', [id]);
-  const verdict = before && ctx.integrity.check(before);
-  if (before && verdict && !verdict.ok) {
-    throw new LoreError(
-      'INTEGRITY',
-      `${before.key} v${before.version} was changed outside Lore (${verdict.reason}); Lore will not sign it again`,
-      'run `lore doctor` to see what changed; forget the record, or restore it from an export',
-      { key: before.key, version: before.version },
-    );
-  }
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
   const columns = [
@@ -95,16 +213,44 @@ export function writeStatus(ctx: EngineContext, id: number, change: StateWrite):
     sets.push(`${column} = ?`);
     params.push(value);
   }
-  if (sets.length) ctx.db.run(`UPDATE memories SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
-  const row = ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', [id])!;
-  registerAuthor(ctx, ctx.signer, 'this machine');
-  return resealRow(ctx.db, ctx.signer, ctx.storeId, row);
+  const digest = sealedWrite(ctx, id, () => {
+    if (sets.length) ctx.db.run(`UPDATE memories SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+  });
+  if (digest === null) throw new Error(`no memory row ${id}`);
+  return digest;
 }
 
-/** The upgrade to signed states (migration 8): every row is signed as it stands then, once. */
-export function sealEveryRow(ctx: Pick<EngineContext, 'db' | 'clock' | 'signer' | 'storeId'>): number {
+type UpgradeContext = Pick<EngineContext, 'db' | 'clock' | 'signer' | 'storeId'>;
+
+/** The upgrade to signed states (migration 8): status and provenance of every row signed as they stand, once. */
+export function sealEveryRow(ctx: UpgradeContext): number {
   const rows = ctx.db.all<MemoryRow>('SELECT id, key, version, content_digest, status, provenance FROM memories');
-  if (rows.length) registerAuthor(ctx, ctx.signer, 'this machine');
-  for (const row of rows) resealRow(ctx.db, ctx.signer, ctx.storeId, row);
+  const { keyId: key_id, publicKey: public_key } = ctx.signer;
+  const added_at = ctx.clock.now().toISOString();
+  if (rows.length) insertAuthorRow(ctx.db, { key_id, public_key, label: 'this machine', added_at, trusted: 1 });
+  for (const row of rows) {
+    const signature = ctx.signer.sign(legacyStatePayload(ctx.storeId, rowState(row)));
+    ctx.db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [
+      signature,
+      ctx.signer.keyId,
+      row.id,
+    ]);
+  }
   return rows.length;
+}
+
+/**
+ * The upgrade to sealed lifecycles (migration 15): each row whose status and provenance still hold
+ * their signature is sealed whole as it stands, once. A row that does not hold is left as found,
+ * so an edit made before the upgrade is still reported rather than sealed.
+ */
+export function sealLifecycles(
+  ctx: UpgradeContext,
+  holds: (row: MemoryRow) => boolean,
+): { sealed: number; left: number } {
+  const rows = ctx.db.all<MemoryRow>('SELECT * FROM memories WHERE state_sealed IS NULL');
+  const good = rows.filter(holds);
+  if (good.length) registerAuthor(ctx, ctx.signer, 'this machine');
+  for (const row of good) resealRow(ctx.db, ctx.signer, ctx.storeId, row);
+  return { sealed: good.length, left: rows.length - good.length };
 }

@@ -13,8 +13,11 @@
 // page of rows at a time, and the pages are written then. Vectors are unit length: the dot
 // product is the cosine.
 
+import { createHash } from 'node:crypto';
 import type { SqlDatabase } from '../ports';
 import { HammingCodes } from './hammingKernel';
+import { checkSeal, makeSeal, type SealIdentity } from './seal';
+import type { Signer } from './signatures';
 
 export interface VectorHit {
   table: 'chunk' | 'memory';
@@ -397,4 +400,87 @@ export function deleteMemoryVectors(db: SqlDatabase, ids: readonly number[]): vo
     const chunk = ids.slice(i, i + READ_CHUNK);
     db.run(`DELETE FROM memory_vectors WHERE memory_id IN (${chunk.map(() => '?').join(', ')})`, [...chunk]);
   }
+}
+
+// Sealed vectors: a memory version's embedding ranks it in the semantic half of recall, so each is
+// sealed as stored (seal.ts: model, dimensions and the vector's digest, by this store's machine), and
+// its sign code must be the one its vector gives around the model's centre. `lore doctor` reports a
+// vector that does not hold; the repair drops it, and the next index embeds the version again.
+
+/** A memory vector as stored, with its seal. */
+export interface MemoryVectorRow {
+  memory_id: number;
+  model: string;
+  dims: number;
+  vector: Uint8Array;
+  code: Uint8Array | null;
+  sealed: string | null;
+  seal_signature: string | null;
+  seal_signer: string | null;
+}
+
+function vectorIdentity(storeId: string, memoryId: number, model: string): SealIdentity {
+  return { table: 'memory_vectors', store_id: storeId, memory_id: memoryId, model };
+}
+
+function vectorFields(row: Pick<MemoryVectorRow, 'dims' | 'vector'>): object {
+  return { dims: row.dims, vector: createHash('sha256').update(row.vector).digest('hex') };
+}
+
+/** Seals a memory version's vector as it was just stored. */
+export function sealMemoryVector(
+  db: SqlDatabase,
+  signer: Signer,
+  storeId: string,
+  memoryId: number,
+  model: string,
+): void {
+  const row = db.get<MemoryVectorRow>('SELECT * FROM memory_vectors WHERE memory_id = ? AND model = ?', [
+    memoryId,
+    model,
+  ]);
+  if (!row) return;
+  const seal = makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(row));
+  db.run(
+    'UPDATE memory_vectors SET sealed = ?, seal_signature = ?, seal_signer = ? WHERE memory_id = ? AND model = ?',
+    [seal.sealed, seal.signature, seal.signer, memoryId, model],
+  );
+}
+
+/** Seals every memory vector as it stands (migration 15), once. */
+export function sealEveryMemoryVector(db: SqlDatabase, signer: Signer, storeId: string): number {
+  const rows = db.all<{ memory_id: number; model: string }>('SELECT memory_id, model FROM memory_vectors');
+  for (const row of rows) sealMemoryVector(db, signer, storeId, row.memory_id, row.model);
+  return rows.length;
+}
+
+/** Each memory vector that does not hold its seal, or whose sign code is not its vector's, with why. */
+export function memoryVectorProblems(
+  db: SqlDatabase,
+  storeId: string,
+  verify: (signer: string, payload: string, signature: string) => boolean,
+): Array<{ memory_id: number; model: string; reason: string }> {
+  const found: Array<{ memory_id: number; model: string; reason: string }> = [];
+  for (const row of db.all<MemoryVectorRow>('SELECT * FROM memory_vectors ORDER BY memory_id, model')) {
+    const seal = {
+      sealed: row.sealed ?? undefined,
+      signature: row.seal_signature ?? undefined,
+      signer: row.seal_signer ?? undefined,
+    };
+    const verdict = checkSeal(seal, vectorIdentity(storeId, row.memory_id, row.model), vectorFields(row), verify);
+    let reason = verdict.ok ? null : verdict.reason;
+    const centre = reason === null && row.code ? readCentre(db, row.model) : undefined;
+    if (centre && row.dims === centre.length) {
+      const expected = codeBlob(floats(row.vector), centre);
+      if (Buffer.compare(Buffer.from(expected), Buffer.from(row.code!)) !== 0)
+        reason = 'its sign code is not the one its vector gives (edited outside Lore)';
+    }
+    if (reason !== null) found.push({ memory_id: row.memory_id, model: row.model, reason });
+  }
+  return found;
+}
+
+/** Drops a memory version's vector (a person's repair): the next index embeds the version again. */
+export function dropMemoryVector(db: SqlDatabase, memoryId: number, model: string): void {
+  db.run('DELETE FROM memory_vectors WHERE memory_id = ? AND model = ?', [memoryId, model]);
 }

@@ -16,6 +16,8 @@ interface Migration {
 export interface MigrationHooks {
   /** Signs the state (status, provenance) of every row as it stands when the store is upgraded. */
   sealStates(db: SqlDatabase): void;
+  /** Seals each version's whole state (if its status holds its signature), the history, authors and vectors. */
+  sealEverything(db: SqlDatabase): void;
 }
 
 const MIGRATIONS: readonly Migration[] = [
@@ -381,6 +383,30 @@ const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (source, raw, target_path)
       );
     `,
+  },
+  {
+    version: 15,
+    description: 'sealed fields: every field that hides, ranks or re-labels a record, the history and author trust',
+    sql: `
+      -- record/seal.ts: a row's sealed fields kept as canonical JSON beside it and signed by this
+      -- store's machine. memories: status, reason, provenance, successor, predecessor, valid_until,
+      -- is_current, times and origin (state_signature now covers this copy); memory_events: the whole
+      -- event (actor included); authors: the key, label, trust and when added; memory_vectors (below).
+      -- The upgrade seals the rows already here (a memory version only if its status and provenance
+      -- still hold their signature).
+      ALTER TABLE memories ADD COLUMN state_sealed TEXT;
+      ALTER TABLE memory_events ADD COLUMN sealed TEXT;
+      ALTER TABLE memory_events ADD COLUMN seal_signature TEXT;
+      ALTER TABLE memory_events ADD COLUMN seal_signer TEXT;
+      ALTER TABLE authors ADD COLUMN sealed TEXT;
+      ALTER TABLE authors ADD COLUMN seal_signature TEXT;
+      ALTER TABLE authors ADD COLUMN seal_signer TEXT;
+      -- memory_vectors: model, dimensions and the vector's digest (a vector ranks its record in recall).
+      ALTER TABLE memory_vectors ADD COLUMN sealed TEXT;
+      ALTER TABLE memory_vectors ADD COLUMN seal_signature TEXT;
+      ALTER TABLE memory_vectors ADD COLUMN seal_signer TEXT;
+    `,
+    upgrade: 'sealEverything',
   },
 ];
 

@@ -9,7 +9,14 @@ import { requireText } from '../model/validate';
 import type { Actor } from '../ports';
 import { appendAudit } from '../record/audit';
 import { sha256 } from '../model/digest';
-import { keyIdOf, registerAuthor } from '../record/integrity';
+import {
+  authorRow,
+  authorTrusted,
+  keyIdOf,
+  refuseUnsealedAuthor,
+  registerAuthor,
+  updateAuthor,
+} from '../record/integrity';
 import { isEd25519PublicKey } from '../record/signatures';
 
 export interface AuthorInfo {
@@ -37,9 +44,9 @@ interface AuthorRow {
   records: number;
 }
 
+/** Trust is read from the author's sealed row: a `trusted` flipped in the file counts for nothing. */
 export function isKnownAuthor(ctx: Pick<EngineContext, 'db' | 'signer'>, keyId: string): boolean {
-  if (keyId === ctx.signer.keyId) return true;
-  return ctx.db.get<{ trusted: number }>('SELECT trusted FROM authors WHERE key_id = ?', [keyId])?.trusted === 1;
+  return authorTrusted(ctx, keyId);
 }
 
 function authorRows(ctx: EngineContext, keyId?: string): AuthorInfo[] {
@@ -53,7 +60,7 @@ function authorRows(ctx: EngineContext, keyId?: string): AuthorInfo[] {
     key_id: r.key_id,
     public_key: r.public_key,
     label: r.label,
-    trusted: r.trusted === 1 || r.key_id === ctx.signer.keyId,
+    trusted: authorTrusted(ctx, r.key_id),
     this_machine: r.key_id === ctx.signer.keyId,
     records: r.records,
     added_at: r.added_at,
@@ -96,8 +103,10 @@ export function trustAuthor(ctx: EngineContext, actor: Actor, key: unknown, labe
   return ctx.db.transaction(() => {
     const publicKey = publicKeyOf(ctx, key.trim());
     const keyId = keyIdOf(publicKey);
+    const existing = authorRow(ctx.db, keyId);
+    if (existing) refuseUnsealedAuthor(ctx, existing);
     registerAuthor(ctx, { keyId, publicKey }, name, true);
-    if (name) ctx.db.run('UPDATE authors SET label = ? WHERE key_id = ?', [name, keyId]);
+    if (name) updateAuthor(ctx, keyId, { label: name });
     appendAudit(ctx.db, actor, nowIso(ctx), { event: 'author.trust', digests: { author: sha256(publicKey) } });
     return authorRows(ctx, keyId)[0];
   });
@@ -120,7 +129,7 @@ export function distrustAuthor(ctx: EngineContext, actor: Actor, keyId: unknown)
         'see the authors with `lore trust list`',
       );
     if (row.trusted === 1) {
-      ctx.db.run('UPDATE authors SET trusted = 0 WHERE key_id = ?', [keyId]);
+      updateAuthor(ctx, keyId, { trusted: false });
       appendAudit(ctx.db, actor, nowIso(ctx), {
         event: 'author.distrust',
         digests: { author: sha256(row.public_key) },

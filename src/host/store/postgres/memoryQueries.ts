@@ -46,6 +46,7 @@ export interface SealedState {
   updated_at: string;
   state_signature: string;
   state_signer: string;
+  state_sealed: string;
 }
 
 /** An author as the shared store keeps it. */
@@ -128,6 +129,13 @@ export const memoryQueries = {
     )) as unknown as FactHolder[];
   },
 
+  /** Versions written before their whole state was sealed (PostgreSQL schema 3). */
+  async unsealed(scope: QueryScope): Promise<MemoryRow[]> {
+    return (await query(scope)(`SELECT ${ROW} FROM memories WHERE repo_id = $1 AND state_sealed IS NULL ORDER BY id`, [
+      scope.repoId,
+    ])) as unknown as MemoryRow[];
+  },
+
   async everyRow(scope: QueryScope): Promise<MemoryRow[]> {
     return await readMemoryRows(scope.client, scope.repoId);
   },
@@ -160,7 +168,7 @@ export const memoryQueries = {
   async writeSealedState(scope: QueryScope, id: number, state: SealedState): Promise<void> {
     await query(scope)(
       'UPDATE memories SET state_signature = $3, state_signer = $4, status = $5, status_reason = $6, ' +
-        'updated_at = $7 WHERE repo_id = $1 AND id = $2',
+        'updated_at = $7, state_sealed = $8 WHERE repo_id = $1 AND id = $2',
       [
         scope.repoId,
         id,
@@ -169,6 +177,7 @@ export const memoryQueries = {
         state.status,
         state.status_reason,
         state.updated_at,
+        state.state_sealed,
       ],
     );
   },

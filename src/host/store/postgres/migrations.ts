@@ -270,6 +270,17 @@ const MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: "sealed fields: a version's whole state kept beside its state signature",
+    sql: `
+      -- engine/record/seal.ts: the sealed copy of a version's state (status, reason, provenance, successor,
+      -- predecessor, valid_until, is_current, times, origin); state_signature covers it. Versions written
+      -- before it are sealed once by the first engine that opens the store (their status and provenance
+      -- must still hold their signature).
+      ALTER TABLE memories ADD COLUMN state_sealed TEXT;
+    `,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

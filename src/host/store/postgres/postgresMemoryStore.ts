@@ -1,8 +1,9 @@
 // The engine's memory store port on PostgreSQL: each operation is one synchronous call through the
 // bridge (syncBridge.ts) to the worker that runs it (memoryQueries.ts). A transaction spans the
 // PostgreSQL one and the engine's local SQLite one (its authors, Inbox, drift references), so a
-// failure in either rolls both back. A status change is sealed here, on the engine's thread where
-// its signer is, by record/state.ts's rules, and written with its seal in one statement.
+// failure in either rolls both back. A lifecycle change (status, successor, predecessor, archive)
+// is sealed here, on the engine's thread where its signer is, by record/state.ts's rules: the row
+// must hold its seal before, and the state and its seal are written in one statement after.
 
 import type { EngineContext } from '../../../engine/context';
 import type { SharedMemoryStore } from '../../../engine/engine';
@@ -10,7 +11,7 @@ import type { MemoryStorePort, StateChange } from '../../../engine/record/memory
 import { memoryToRow, type MemoryRow } from '../../../engine/record/rows';
 import { verifyChain } from '../../../engine/record/audit';
 import { registerAuthor } from '../../../engine/record/integrity';
-import { rowState, sealState, stateDigest } from '../../../engine/record/state';
+import { refuseUnsealed, rowState, sealState, stateDigest } from '../../../engine/record/state';
 import type { PostgresSettings } from './connectionSettings';
 import type { memoryQueries } from './memoryQueries';
 import type { OpenedStore } from './memoryWorker';
@@ -94,10 +95,9 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
   };
   const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
 
-  const writeState = (id: number, change: StateChange): string => {
+  /** Seals a row's state as `change` leaves it (the row as it stands when `change` is empty). */
+  const sealAs = (row: MemoryRow, change: StateChange): string => {
     const { signer, storeId } = ctx();
-    const row = call('byId', id);
-    if (!row) throw new Error(`no memory row ${id} in this repository`);
     const next: MemoryRow = {
       ...row,
       status: change.status ?? row.status,
@@ -108,13 +108,29 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     shareSigner();
     const fields = rowState(next);
     const seal = sealState(signer, storeId, fields);
-    call('writeSealedState', id, {
+    call('writeSealedState', row.id, {
       status: next.status,
       status_reason: next.status_reason,
       updated_at: next.updated_at,
       ...seal,
     });
     return stateDigest(fields);
+  };
+
+  const writeState = (id: number, change: StateChange): string => {
+    const row = one(call('byId', id));
+    if (!row) throw new Error(`no memory row ${id} in this repository`);
+    refuseUnsealed(ctx(), row);
+    return sealAs(row, change);
+  };
+
+  /** A lifecycle write on a row that holds its seal, sealed again as it then stands (record/state.ts sealedWrite). */
+  const sealedWrite = (id: number, write: () => void): void => {
+    const before = one(call('byId', id));
+    if (before) refuseUnsealed(ctx(), before);
+    write();
+    const after = call('byId', id);
+    if (after) sealAs(after, {});
   };
 
   return {
@@ -146,11 +162,27 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
       const { is_current: _current, ...row } = memoryToRow(memory, true, seal);
       return call('insertVersion', row);
     },
-    archive: (current, until, keep) => call('archive', { id: current.id, key: current.key }, until, keep),
-    setSuccessor: (id, successor, validUntil) => call('setSuccessor', id, successor, validUntil),
-    setPredecessor: (id, predecessor, updatedAt) => call('setPredecessor', id, predecessor, updatedAt ?? null),
+    archive: (current, until, keep) =>
+      sealedWrite(current.id, () => call('archive', { id: current.id, key: current.key }, until, keep)),
+    setSuccessor: (id, successor, validUntil) => sealedWrite(id, () => call('setSuccessor', id, successor, validUntil)),
+    setPredecessor: (id, predecessor, updatedAt) =>
+      sealedWrite(id, () => call('setPredecessor', id, predecessor, updatedAt ?? null)),
     writeState,
-    removeKey: (key) => call('removeKey', key),
+    removeKey: (key) => {
+      // Other rows' pointers to the key are cleared: those that held their seal are sealed again.
+      const pointing = withAuthors(call('everyRow')).filter((row) => {
+        if (row.superseded_by !== key && row.supersedes !== key) return false;
+        const verdict = ctx().integrity.check(row);
+        return verdict.ok || verdict.legacy === true;
+      });
+      const removed = call('removeKey', key);
+      for (const { id } of pointing) {
+        const row = call('byId', id);
+        if (row) sealAs(row, {});
+      }
+      return removed;
+    },
+    unsealed: () => withAuthors(call('unsealed')),
     recordEvent: (event) => call('recordEvent', event),
     events: (key) => call('events', key),
     appendAudit: (actor, at, input) => call('appendAudit', actor, at, input),

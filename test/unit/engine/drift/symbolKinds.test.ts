@@ -75,6 +75,11 @@ describe('drift: a symbol keeps the kind of its definition', function () {
     s.sql('ALTER TABLE drift_refs DROP COLUMN command', []);
     s.sql('ALTER TABLE drift_refs DROP COLUMN already_broken', []);
     s.sql('DROP TABLE drift_dismissals', []);
+    // Nor version 15's sealed copies.
+    s.sql('ALTER TABLE memories DROP COLUMN state_sealed', []);
+    for (const table of ['memory_events', 'authors', 'memory_vectors'])
+      for (const column of ['sealed', 'seal_signature', 'seal_signer'])
+        s.sql(`ALTER TABLE ${table} DROP COLUMN ${column}`, []);
     s.sql('PRAGMA user_version = 9', []);
     s.reopen();
     const kinds = () => s.rows(README, 'cluster_name').map((r) => r.symbol_kind);

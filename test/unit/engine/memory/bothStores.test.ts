@@ -237,6 +237,32 @@ describeBothStores('memories on either store', (open) => {
     assert.equal(s.engine.verifyRecords().refused.length, 2);
   });
 
+  it('a lifecycle field edited behind Lore is refused naming the field, and no status change signs it', async () => {
+    const s = open();
+    const { key } = saved(s.engine.remember(person, memory()));
+    s.engine.setStatus(person, key, 'deprecated', 'older');
+    await s.editRow(key, 'valid_until', '2000-01-01T00:00:00.000Z');
+    refusedWith(() => s.engine.get(key), 'INTEGRITY', /valid_until: null → "2000-01-01T00:00:00.000Z"/);
+    refusedWith(() => s.engine.setStatus(person, key, 'disputed', 'unsure'), 'INTEGRITY', /will not sign it again/);
+    const { key: other } = saved(s.engine.remember(person, memory({ title: 'Second' })));
+    await s.editRow(other, 'superseded_by', 'decision/elsewhere');
+    await s.editRow(other, 'status_reason', 'a person said so');
+    refusedWith(() => s.engine.get(other), 'INTEGRITY', /status_reason: null → "a person said so"; superseded_by/);
+    const verdict = s.engine.verifyAudit();
+    assert.equal(verdict.ok, false);
+    assert.ok(
+      verdict.problems.some((p) => /superseded_by/.test(p.problem)),
+      JSON.stringify(verdict),
+    );
+    assert.deepEqual(
+      s.engine
+        .sealProblems()
+        .map((p) => p.row)
+        .sort(),
+      [`${key} v1`, `${other} v1`].sort(),
+    );
+  });
+
   it('a failed write rolls back on both sides and the chain stays whole', () => {
     const s = open();
     saved(s.engine.remember(person, memory()));

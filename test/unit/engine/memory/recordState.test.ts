@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { LoreError } from '../../../../src/engine';
 import { SCHEMA_VERSION } from '../../../../src/engine/store/migrations';
 import { agent, confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
+import { ephemeralSigner, registerAuthor } from '../../../../src/engine/record/integrity';
+import { legacyStatePayload, rowState } from '../../../../src/engine/record/state';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
 const WEB = 'fact/the-queue-handles-10k-jobs';
@@ -41,7 +43,7 @@ describe('signed state: status and provenance edited in the file', () => {
 
   it('a quarantined web page turned into an active record is refused, and the chain comparison names it', () => {
     s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [WEB]);
-    refused(s, WEB, /status or provenance was changed after it was signed/);
+    refused(s, WEB, /changed outside Lore: status: "quarantined" → "active"/);
     const found = problems(s);
     assert.equal(found.length, 1);
     assert.equal(found[0].key, WEB);
@@ -50,7 +52,7 @@ describe('signed state: status and provenance edited in the file', () => {
 
   it('a provenance changed from webpage to user is refused and reported', () => {
     s.db.run(`UPDATE memories SET provenance = json_set(provenance, '$.source', 'user') WHERE key = ?`, [WEB]);
-    refused(s, WEB, /status or provenance was changed/);
+    refused(s, WEB, /changed outside Lore: provenance: .*"source":"webpage".* → .*"source":"user"/);
     assert.deepEqual(
       problems(s).map((p) => p.key),
       [WEB],
@@ -65,7 +67,7 @@ describe('signed state: status and provenance edited in the file', () => {
   it('a retracted record set back to active is refused; the chain says it was retracted', () => {
     s.engine.setStatus(person, KEY, 'retracted', 'wrong');
     s.db.run("UPDATE memories SET status = 'active', status_reason = NULL WHERE key = ?", [KEY]);
-    refused(s, KEY, /status or provenance was changed/);
+    refused(s, KEY, /changed outside Lore: status: "retracted" → "active"; status_reason: "wrong" → null/);
     const [problem] = problems(s);
     assert.equal(problem.seq, 3);
     assert.match(problem.problem, /event 3 recorded/);
@@ -85,7 +87,7 @@ describe('signed state: status and provenance edited in the file', () => {
       );
     }
     assert.equal(sealed(), before, 'the tampered row was not signed again');
-    refused(s, KEY, /status or provenance was changed/);
+    refused(s, KEY, /changed outside Lore: status: "retracted" → "active"; status_reason: "wrong" → null/);
     assert.equal(problems(s).length, 1, 'the audit comparison still names it');
   });
 
@@ -150,6 +152,14 @@ describe('signed state: status and provenance edited in the file', () => {
   });
 });
 
+/** The store as schema 13 and 14 left it: no sealed copies of a state, of the history or of an author. */
+function dropSealColumns(s: TestStore): void {
+  s.db.exec('ALTER TABLE memories DROP COLUMN state_sealed');
+  for (const table of ['memory_events', 'authors', 'memory_vectors'])
+    for (const column of ['sealed', 'seal_signature', 'seal_signer'])
+      s.db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+}
+
 describe('signed state: upgrading a store written before it', () => {
   it('signs the rows already there as they stand, so they stay readable and later edits are refused', () => {
     let s = openTestStore();
@@ -161,6 +171,8 @@ describe('signed state: upgrading a store written before it', () => {
         'ALTER TABLE memories DROP COLUMN state_signature; ALTER TABLE ' +
           'memories DROP COLUMN state_signer; PRAGMA user_version = 7',
       );
+      // Nor version 15's sealed copies.
+      dropSealColumns(s);
       for (const table of ['chunk_vectors', 'memory_vectors'])
         for (const change of ['insert', 'update', 'delete']) s.db.exec(`DROP TRIGGER ${table}_pages_${change}`);
       s.db.exec('DROP TABLE vector_code_pages');
@@ -178,6 +190,80 @@ describe('signed state: upgrading a store written before it', () => {
       assert.equal(s.engine.verifyAudit().ok, true);
       s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [KEY]);
       assert.equal(s.engine.verifyRecords().refused.length, 1);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('sealed fields: upgrading a store from schema 13 (status and provenance signed, nothing else)', () => {
+  /** The store as Lore wrote it at schema 13: the first state signature on every row, no sealed copies. */
+  function asSchema13(s: TestStore): void {
+    const rows = s.db.all<{
+      id: number;
+      key: string;
+      version: number;
+      content_digest: string;
+      status: string;
+      provenance: string;
+    }>('SELECT id, key, version, content_digest, status, provenance FROM memories');
+    const storeId = s.engine.storeId;
+    const signer = ephemeralSigner();
+    registerAuthor({ db: s.db, clock: s.clock, signer }, signer, 'this machine');
+    for (const row of rows) {
+      const signature = signer.sign(legacyStatePayload(storeId, rowState(row)));
+      s.db.run('UPDATE memories SET state_signature = ?, state_signer = ? WHERE id = ?', [
+        signature,
+        signer.keyId,
+        row.id,
+      ]);
+    }
+    dropSealColumns(s);
+    s.db.exec('PRAGMA user_version = 13');
+  }
+
+  it('seals each row that holds its signature once; later edits of valid_until, actor or author are reported', () => {
+    let s = openTestStore();
+    try {
+      s.engine.remember(person, memory());
+      s.engine.remember(person, memory({ title: 'Retry jobs three times', description: 'Then dead-letter them' }));
+      s.engine.setStatus(person, KEY, 'deprecated', 'older');
+      asSchema13(s);
+      s = s.reopen();
+      assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
+      assert.equal(SCHEMA_VERSION, 15);
+      assert.equal(s.engine.get(KEY).memory.status_reason, 'older');
+      assert.deepEqual(s.engine.verifyRecords().refused, []);
+      assert.deepEqual(s.engine.sealProblems(), []);
+      assert.equal(s.engine.verifyAudit().ok, true);
+      // After the upgrade the lifecycle, the history and the authors are sealed.
+      s.db.run("UPDATE memories SET valid_until = '2000-01-01T00:00:00.000Z' WHERE key = ?", [KEY]);
+      s.db.run("UPDATE memory_events SET actor = 'cli:mallory' WHERE event = 'deprecated'");
+      s.db.run("UPDATE authors SET label = 'mallory' WHERE key_id = (SELECT MIN(key_id) FROM authors)");
+      const found = s.engine.sealProblems().map((p) => `${p.table}: ${p.reason}`);
+      assert.equal(found.length, 3, found.join('\n'));
+      assert.match(found.join('\n'), /memories: changed outside Lore: valid_until/);
+      assert.match(found.join('\n'), /memory_events: changed outside Lore: actor/);
+      assert.match(found.join('\n'), /authors: changed outside Lore: label/);
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it('a status edited before the upgrade is not sealed by it: still refused and reported after', () => {
+    let s = openTestStore();
+    try {
+      s.engine.remember(person, memory());
+      s.engine.setStatus(person, KEY, 'retracted', 'wrong');
+      asSchema13(s);
+      s.db.run("UPDATE memories SET status = 'active' WHERE key = ?", [KEY]);
+      s = s.reopen();
+      assert.equal(
+        s.db.get<{ sealed: string | null }>('SELECT state_sealed AS sealed FROM memories WHERE key = ?', [KEY])!.sealed,
+        null,
+      );
+      refused(s, KEY, /status or provenance was changed after it was signed/);
+      assert.throws(() => s.engine.setStatus(person, KEY, 'deprecated', 'x'), /will not sign it again/);
     } finally {
       s.cleanup();
     }

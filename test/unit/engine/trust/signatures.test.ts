@@ -64,7 +64,7 @@ describe('signed records', () => {
 
   it('refuses a re-attributed record', () => {
     const other = ephemeralSigner();
-    registerAuthor({ db: s.db, clock: s.clock }, other);
+    registerAuthor({ db: s.db, clock: s.clock, signer: other }, other);
     s.db.run('UPDATE memories SET author = ? WHERE key = ?', [other.keyId, KEY]);
     refusedOnGet(s, /signature does not match/);
   });
@@ -81,7 +81,11 @@ describe('signed records', () => {
       const author = s.db.get<{ key_id: string; public_key: string }>('SELECT * FROM authors WHERE key_id = ?', [
         row.author as string,
       ])!;
-      registerAuthor({ db: other.db, clock: other.clock }, { keyId: author.key_id, publicKey: author.public_key });
+      // The author's key is known there too (sealed by a key that store knows), so only the copy is wrong.
+      const sealer = ephemeralSigner();
+      const known = { db: other.db, clock: other.clock, signer: sealer };
+      registerAuthor(known, sealer);
+      registerAuthor(known, { keyId: author.key_id, publicKey: author.public_key });
       const { id: _id, ...columns } = row;
       const names = Object.keys(columns);
       other.db.run(
