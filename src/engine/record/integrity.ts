@@ -6,10 +6,10 @@
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
 import { contentDigest } from './contentDigest';
-import type { EngineContext } from '../context';
+import type { Clock, SqlDatabase } from '../ports';
 import type { RecordOrigin } from '../model/types';
 import { rowToMemory, type MemoryRow } from './rows';
-import { rowState, statePayload } from './state';
+import { rowState, statePayload } from './stateFields';
 import { sha256 } from '../model/digest';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
 
@@ -41,7 +41,7 @@ export function keyIdOf(publicKey: string): string {
  * vouches for (this machine's own, `lore trust add`); registering never lowers a key's trust.
  */
 export function registerAuthor(
-  ctx: Pick<EngineContext, 'db' | 'clock'>,
+  ctx: { db: SqlDatabase; clock: Clock },
   signer: Pick<Signer, 'keyId' | 'publicKey'>,
   label: string | null = null,
   trusted = true,
@@ -59,7 +59,7 @@ export class IntegrityChecker {
   private readonly authors = new Map<string, string | null>();
   private readonly verified = new Set<string>();
 
-  constructor(private readonly ctx: Pick<EngineContext, 'db' | 'storeId'>) {}
+  constructor(private readonly ctx: { db: SqlDatabase; storeId: string }) {}
 
   private publicKey(author: string): string | null {
     if (!this.authors.has(author)) {

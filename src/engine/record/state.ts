@@ -6,39 +6,15 @@
 // audit chain records each state's digest, so `lore audit verify` can compare rows with it.
 
 import { LoreError } from '../errors';
-import type { Provenance, Status } from '../model/types';
+import type { Status } from '../model/types';
 import type { SqlDatabase } from '../ports';
 import type { MemoryRow, RowSeal } from './rows';
-import { canonicalJson, digestOf } from '../model/digest';
+import { rowState, stateDigest, statePayload, type StateFields, type StoredState } from './stateFields';
 import { registerAuthor } from './integrity';
 import type { Signer } from './signatures';
 import type { EngineContext } from '../context';
 
-export interface StateFields {
-  key: string;
-  version: number;
-  content_digest: string;
-  status: string;
-  provenance: Provenance | Record<string, unknown>;
-}
-
-/** What the audit chain records of a state: sha256 of canonical {status, provenance}. */
-export function stateDigest(state: Pick<StateFields, 'status' | 'provenance'>): string {
-  return digestOf({ status: state.status, provenance: state.provenance });
-}
-
-export function statePayload(storeId: string, fields: StateFields): string {
-  const { key, version, content_digest } = fields;
-  return canonicalJson({ store_id: storeId, key, version, content_digest, state: stateDigest(fields) });
-}
-
-type StoredState = Pick<MemoryRow, 'key' | 'version' | 'content_digest' | 'status' | 'provenance'>;
-
-/** The state of a stored row, its provenance parsed. */
-export function rowState(row: StoredState): StateFields {
-  const { key, version, content_digest, status } = row;
-  return { key, version, content_digest, status, provenance: JSON.parse(row.provenance) };
-}
+export { rowState, stateDigest, statePayload, type StateFields } from './stateFields';
 
 export function sealState(signer: Signer, storeId: string, fields: StateFields): RowSeal {
   return { state_signature: signer.sign(statePayload(storeId, fields)), state_signer: signer.keyId };
