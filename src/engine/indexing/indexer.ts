@@ -27,12 +27,7 @@ import {
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { ExtractOnce } from './extractOnce';
 import { centreFor } from '../record/vectors';
-import {
-  emptyRepoRecordsSummary,
-  isRepoRecordPath,
-  syncRepoRecord,
-  type RepoRecordsSummary,
-} from '../team/repoRecords';
+import { emptyRepoRecordsSummary, isRepoRecordPath, type RepoRecordsSummary } from '../model/repoRecordFiles';
 
 export interface SourceFile {
   path: string;
@@ -311,7 +306,7 @@ export async function* indexWorkspace(
     summary.records = emptyRepoRecordsSummary();
     for (const path of recordFiles) {
       const text = await source.read(path);
-      if (text !== null) syncRepoRecord(ctx, path, text, summary.records);
+      if (text !== null) ctx.hooks.recordFile(ctx, path, text, summary.records);
     }
   }
   yield { phase: 'index', done: files.length, total: files.length };
