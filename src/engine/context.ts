@@ -2,6 +2,7 @@
 // connection, time, logging, the store's id, its signer and its integrity checker.
 
 import type { Memory, SaveWarnings } from './model/types';
+import type { RepoRecordsSummary } from './model/repoRecordFiles';
 import type { Clock, Logger, SqlDatabase } from './ports';
 import type { IntegrityChecker } from './record/integrity';
 import type { MemoryStorePort } from './record/memoryStore';
@@ -31,6 +32,8 @@ export interface RecordHooks {
   saving(ctx: EngineContext, input: SavingRecord): SaveWarnings;
   /** Inside a forget's transaction, after the record's rows are gone: each feature drops what it keeps. */
   forgotten(ctx: EngineContext, key: string): void;
+  /** An index read a `.lore/` record file: the team feature verifies it and brings it in, adding to `summary`. */
+  recordFile(ctx: EngineContext, path: string, text: string, summary: RepoRecordsSummary): void;
 }
 
 /** What a save's warnings are read from. */

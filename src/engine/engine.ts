@@ -6,6 +6,7 @@ import type { MemorySummary, RememberInput } from './model/types';
 import type { Actor, Clock, Logger, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext, RecordHooks } from './context';
+import { syncRepoRecord } from './team/repoRecords';
 import { openableAnchors } from './drift/anchor';
 import { deleteSource } from './drift/store';
 import { findContradictions } from './search/contradictions';
@@ -129,7 +130,8 @@ export interface StoreStats {
  * The features' reactions to a record, in one list: memory calls these and never a sibling. A save
  * is warned by search's dead ends and contradictions; a forget drops the steward's Inbox items,
  * search's dead-end cache and drift's references; a summary says whether drift can open what the
- * record names. Drift's fingerprints of what was written are taken by Engine.writes().
+ * record names; an index's `.lore/` record files are verified and imported by the team feature.
+ * Drift's fingerprints of what was written are taken by Engine.writes().
  */
 export const recordHooks: RecordHooks = {
   opens: (memory) => openableAnchors(memory).length > 0,
@@ -146,6 +148,7 @@ export const recordHooks: RecordHooks = {
     // The record's references (its anchors and links, as written) are its text too.
     deleteSource(ctx.db, 'memory', key);
   },
+  recordFile: syncRepoRecord,
 };
 
 export class Engine {

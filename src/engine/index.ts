@@ -23,6 +23,7 @@ export { LIMITS } from './model/limits';
 export { validateRemember } from './model/validate';
 export { MEMORY_TYPES, STATUSES, BASES, SOURCE_KINDS, SCOPES } from './model/types';
 export { LIVE_STATUSES } from './model/types';
+export { TYPE_INFO, typeInfo, typeChoice, typeHeading, typeGuide, type TypeInfo } from './model/typeInfo';
 export { LORE_VERSION } from './model/version';
 export type { Memory, MemorySummary, MemoryType, Status, Basis, SourceKind, RememberInput } from './model/types';
 export type { SaveResult } from './memory/save';

@@ -17,11 +17,12 @@ import { createEmbedder, isEmbedderUnavailable, type EmbedderSettings } from './
 import type { ModelDtype, ModelSettingNames } from './embed/modelFiles';
 import { DeferredEmbedder } from './embed/deferredEmbedder';
 import { transformersModelId } from './embed/transformersEmbedder';
+import { EMBEDDING_OFF, OWNER_SETTINGS as OWNER } from './ownerSettings';
 
 /** What the reasons call the settings, so a person sees the variable to change. */
 export const ENV_SETTING_NAMES: ModelSettingNames = {
-  modelDir: 'LORE_MODEL_DIR',
-  modelName: 'LORE_MODEL',
+  modelDir: OWNER.modelDir.env,
+  modelName: OWNER.model.env,
   dtype: 'LORE_MODEL_DTYPE',
 };
 
@@ -49,28 +50,29 @@ export function embedderSettingsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   logger?: Logger,
 ): EmbedderSettings | null {
-  if (env.LORE_EMBED === 'off') return null;
+  if (env[OWNER.embeddingEnabled.env] === EMBEDDING_OFF) return null;
   const maxTokens = env.LORE_EMBED_MAX_TOKENS ? Number(env.LORE_EMBED_MAX_TOKENS) : NaN;
-  if (env.LORE_EMBED_URL) {
+  const url = env[OWNER.endpointUrl.env];
+  if (url) {
     return {
       provider: 'endpoint',
       endpoint: {
-        url: env.LORE_EMBED_URL,
-        model: env.LORE_EMBED_MODEL ?? '',
-        tokenFile: env.LORE_EMBED_TOKEN_FILE || undefined,
+        url,
+        model: env[OWNER.endpointModel.env] ?? '',
+        tokenFile: env[OWNER.endpointTokenFile.env] || undefined,
         token: env.LORE_EMBED_TOKEN || undefined,
-        urlSetting: 'LORE_EMBED_URL',
-        tokenFileSetting: 'LORE_EMBED_TOKEN_FILE',
+        urlSetting: OWNER.endpointUrl.env,
+        tokenFileSetting: OWNER.endpointTokenFile.env,
       },
     };
   }
   return {
     dataDir: home,
-    modelDir: env.LORE_MODEL_DIR || undefined,
-    modelName: env.LORE_MODEL || undefined,
+    modelDir: env[OWNER.modelDir.env] || undefined,
+    modelName: env[OWNER.model.env] || undefined,
     dtype: (env.LORE_MODEL_DTYPE || undefined) as ModelDtype | undefined,
     settingNames: ENV_SETTING_NAMES,
-    threads: threadsFromEnv(env.LORE_EMBED_THREADS, logger),
+    threads: threadsFromEnv(env[OWNER.threads.env], logger),
     maxTokens: Number.isInteger(maxTokens) && maxTokens >= 8 ? maxTokens : undefined,
   };
 }

@@ -1,9 +1,21 @@
 // Zod shapes shared by the tools' input and output schemas.
 
 import { z } from 'zod';
-import { BASES, DOC_KINDS, DRIFT_STATES, LIMITS, MEMORY_TYPES, SCOPES, STATUSES, VERIFICATION_STATES } from '../engine';
+import {
+  BASES,
+  DOC_KINDS,
+  DRIFT_STATES,
+  LIMITS,
+  MEMORY_TYPES,
+  SCOPES,
+  STATUSES,
+  typeGuide,
+  VERIFICATION_STATES,
+} from '../engine';
 
 export const memoryType = z.enum(MEMORY_TYPES);
+/** The type an agent picks for a new record, with what each holds (the engine's type table). */
+export const memoryTypeChoice = memoryType.describe(`what the record is: ${typeGuide()}`);
 export const status = z.enum(STATUSES);
 export const basis = z.enum(BASES);
 export const key = z

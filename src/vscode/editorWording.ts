@@ -5,6 +5,7 @@
 // sentence naming what changed and who refers to it (driftSentence).
 
 import { isLoreError, type DriftFinding } from '../engine';
+import { EMBEDDING_OFF, OWNER_SETTINGS, type OwnerSetting } from '../host/ownerSettings';
 
 /** CLI fragment (backticks or quotes around it optional) → what to use in the editor. */
 const REWORDINGS: [RegExp, string][] = [
@@ -17,16 +18,22 @@ const REWORDINGS: [RegExp, string][] = [
   [/lore recall/, 'Lore: Recall…'],
   [/lore export/, 'Lore: Export Memories…'],
   [/lore index( --full)?/, 'Lore: Reindex Workspace'],
-  [/LORE_MODEL_DIR/, 'the lore.embedding.modelDir setting'],
-  [/LORE_HOME/, 'the lore.dataDir setting'],
-  [/LORE_EMBED=off/, 'the lore.embedding.enabled setting off'],
-  [/LORE_EMBED_TOKEN_FILE or LORE_EMBED_TOKEN/, 'the lore.embedding.endpoint.tokenFile setting'],
-  [/LORE_EMBED_TOKEN_FILE|LORE_EMBED_TOKEN/, 'the lore.embedding.endpoint.tokenFile setting'],
-  [/LORE_EMBED_URL/, 'the lore.embedding.endpoint.url setting'],
-  [/LORE_EMBED_MODEL/, 'the lore.embedding.endpoint.model setting'],
-  [/LORE_EMBED_THREADS/, 'the lore.embedding.threads setting'],
-  [/LORE_MODEL(?!_)/, 'the lore.embedding.model setting'],
+  ...ownerSettingWordings(),
 ];
+
+/** A LORE_* variable the owner reads → the `lore.*` setting that sets it (host/ownerSettings.ts). */
+function ownerSettingWordings(): [RegExp, string][] {
+  const { embeddingEnabled, endpointTokenFile, ...plain } = OWNER_SETTINGS;
+  const words = (s: OwnerSetting) => `the ${s.setting} setting`;
+  return [
+    [new RegExp(`${embeddingEnabled.env}=${EMBEDDING_OFF}`), `${words(embeddingEnabled)} off`],
+    // The owner also takes the token itself (LORE_EMBED_TOKEN); the editor only ever names a file.
+    [new RegExp(`${endpointTokenFile.env} or LORE_EMBED_TOKEN`), words(endpointTokenFile)],
+    [new RegExp(`${endpointTokenFile.env}|LORE_EMBED_TOKEN`), words(endpointTokenFile)],
+    // A name is not the start of a longer one: LORE_MODEL is not LORE_MODEL_DIR.
+    ...Object.values(plain).map((s): [RegExp, string] => [new RegExp(`${s.env}(?![A-Z_])`), words(s)]),
+  ];
+}
 
 export function editorWording(text: string): string {
   let out = text;

@@ -3,22 +3,23 @@
 // host/embedSettings.ts), so the store's owner loads the model the settings name. What the editor
 // was started with (LORE_EMBED_URL, LORE_EMBED_TOKEN…) passes through unless a setting says otherwise.
 
+import { EMBEDDING_OFF, OWNER_SETTINGS as OWNER } from '../host/ownerSettings';
 import type { LoreSettings } from './settings';
 
 /** Variables the settings decide; an unset setting removes an inherited value only where it must. */
 export function ownerEnv(settings: LoreSettings, home: string, base = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, LORE_HOME: home };
+  const env: NodeJS.ProcessEnv = { ...base, [OWNER.dataDir.env]: home };
   const embedding = settings.embedding;
-  if (!embedding.enabled) return { ...env, LORE_EMBED: 'off' };
-  delete env.LORE_EMBED;
-  env.LORE_EMBED_THREADS = String(embedding.threads);
-  if (embedding.modelDir) env.LORE_MODEL_DIR = embedding.modelDir;
-  if (embedding.model) env.LORE_MODEL = embedding.model;
+  if (!embedding.enabled) return { ...env, [OWNER.embeddingEnabled.env]: EMBEDDING_OFF };
+  delete env[OWNER.embeddingEnabled.env];
+  env[OWNER.threads.env] = String(embedding.threads);
+  if (embedding.modelDir) env[OWNER.modelDir.env] = embedding.modelDir;
+  if (embedding.model) env[OWNER.model.env] = embedding.model;
   const endpoint = embedding.endpoint;
   if (endpoint) {
-    env.LORE_EMBED_URL = endpoint.url;
-    env.LORE_EMBED_MODEL = endpoint.model;
-    if (endpoint.tokenFile) env.LORE_EMBED_TOKEN_FILE = endpoint.tokenFile;
+    env[OWNER.endpointUrl.env] = endpoint.url;
+    env[OWNER.endpointModel.env] = endpoint.model;
+    if (endpoint.tokenFile) env[OWNER.endpointTokenFile.env] = endpoint.tokenFile;
   }
   return env;
 }
@@ -28,5 +29,5 @@ export function ownerEnv(settings: LoreSettings, home: string, base = process.en
  * model.
  */
 export function endpointConfigured(settings: LoreSettings, base = process.env): boolean {
-  return Boolean(ownerEnv(settings, '', base).LORE_EMBED_URL);
+  return Boolean(ownerEnv(settings, '', base)[OWNER.endpointUrl.env]);
 }

@@ -124,22 +124,13 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
   'drift/extract.ts -> indexing/classify.ts':
     'a page drift was given no kind for is classified here; next: DriftService passes the kind the index stored ' +
     '(drift/service.ts and indexing/classify.ts were being edited by other work)',
-  'indexing/discovery.ts -> team/repoRecords.ts': 'the index skips .lore/ record files; next: an on-index record hook',
-  'indexing/indexer.ts -> team/repoRecords.ts':
-    'the indexer imports .lore/ records as it reads them; next: an on-index record hook in engine.ts',
   'steward/apply.ts -> memory/lifecycle.ts': 'the steward applies a proposal as a memory write (supersede, retract)',
   'steward/apply.ts -> memory/save.ts': 'the steward applies a proposal as a memory save',
   'steward/resolve.ts -> memory/lifecycle.ts': "resolving an Inbox item changes a record's status",
-  'team/bundle.ts -> memory/save.ts': 'importing a bundle archives the current version as a save does',
-  'team/canonicalize.ts -> memory/lifecycle.ts': 'promoting a decision to an ADR supersedes the record',
 };
 
 /** Import circles that remain, each named by its files (sorted) with why: this list may only shrink. */
 const KNOWN_CIRCLES: Record<string, string> = {
-  'context.ts record/integrity.ts record/state.ts':
-    'the context names the integrity checker; state seals register their author through integrity, which reads seals',
-  'record/audit.ts record/chainRecords.ts': 'chain records use the audit event types; audit compares rows with them',
-  'search/recall.ts search/verification.ts': 'verification re-sorts recall results and uses its hit types',
   'indexing/kindConventions.ts indexing/kindFeatures.ts': 'conventions tokenise as features do; features read them',
   'drift/finders.ts drift/helmValues.ts drift/symbols.ts drift/workspace.ts':
     'the workspace indexes symbols that finders locate through it',

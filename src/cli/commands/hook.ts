@@ -5,7 +5,15 @@
 // broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import { LIVE_STATUSES, describeVerification, type MemorySummary, type Refusal, type Verification } from '../../engine';
+import {
+  LIVE_STATUSES,
+  TYPE_INFO,
+  describeVerification,
+  typeHeading,
+  type MemorySummary,
+  type Refusal,
+  type Verification,
+} from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_CHARS } from '../../mcp/fence';
@@ -20,12 +28,15 @@ const EVENTS = ['session-start', 'pre-tool-use', 'pre-compact', 'session-end'];
 const MIN_LINE_BYTES = 80;
 
 const SECTIONS: Array<{ heading: string; types: string[] }> = [
-  { heading: 'Dead ends (approaches that failed — do not repeat without reading them)', types: ['dead_end'] },
-  { heading: 'Decisions', types: ['decision'] },
-  { heading: 'Conventions', types: ['convention', 'preference'] },
-  { heading: 'Runbooks', types: ['runbook'] },
-  { heading: 'Incidents and postmortems', types: ['incident', 'postmortem'] },
-  { heading: 'Facts and references', types: ['fact', 'reference'] },
+  {
+    heading: `${typeHeading('dead_end')} (approaches that failed — do not repeat without reading them)`,
+    types: ['dead_end'],
+  },
+  { heading: typeHeading('decision'), types: ['decision'] },
+  { heading: typeHeading('convention'), types: ['convention', 'preference'] },
+  { heading: typeHeading('runbook'), types: ['runbook'] },
+  { heading: `${typeHeading('incident')} and ${TYPE_INFO.postmortem.plural}`, types: ['incident', 'postmortem'] },
+  { heading: `${typeHeading('fact')} and ${TYPE_INFO.reference.plural}`, types: ['fact', 'reference'] },
 ];
 
 function line(m: MemorySummary, v: Verification | undefined): string {

@@ -3,7 +3,7 @@
 // may replace either list. The host walks the disk; this decides.
 
 import picomatch from 'picomatch';
-import { isRepoRecordPath } from '../team/repoRecords';
+import { isRepoRecordPath } from '../model/repoRecordFiles';
 import { isSecretFile } from './secretFiles';
 
 export const MAX_INDEXED_BYTES = 1024 * 1024;

@@ -28,12 +28,7 @@ import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRul
 import { ExtractOnce } from './extractOnce';
 import { centreFor, sealMemoryVector } from '../record/vectors';
 import { localStoreId } from '../record/integrity';
-import {
-  emptyRepoRecordsSummary,
-  isRepoRecordPath,
-  syncRepoRecord,
-  type RepoRecordsSummary,
-} from '../team/repoRecords';
+import { emptyRepoRecordsSummary, isRepoRecordPath, type RepoRecordsSummary } from '../model/repoRecordFiles';
 
 export interface SourceFile {
   path: string;
@@ -312,7 +307,7 @@ export async function* indexWorkspace(
     summary.records = emptyRepoRecordsSummary();
     for (const path of recordFiles) {
       const text = await source.read(path);
-      if (text !== null) syncRepoRecord(ctx, path, text, summary.records);
+      if (text !== null) ctx.hooks.recordFile(ctx, path, text, summary.records);
     }
   }
   yield { phase: 'index', done: files.length, total: files.length };

@@ -2,16 +2,17 @@
 // new, with the valid time of the change) and promote (quarantined → active, a person's act).
 
 import { LoreError, invalid } from '../errors';
-import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
 import { isLiveStatus, LIVE_STATUSES, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
-import type { MemoryRow } from '../record/rows';
 import { digestOf } from '../model/digest';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';
 import { markSuperseded } from './save';
+import { requireCurrent } from '../record/current';
+
+export { requireCurrent } from '../record/current';
 
 export type StatusChange = 'deprecated' | 'disputed' | 'retracted';
 
@@ -39,14 +40,6 @@ const STATUS_CHANGES: readonly StatusChange[] = ['deprecated', 'disputed', 'retr
 /** Whether a record that is `from` may become `to` (the engine refuses every other transition). */
 export function canBecome(from: Status, to: Transition): boolean {
   return CHANGEABLE_FROM[to]?.includes(from) ?? false;
-}
-
-export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
-  parseKey(key);
-  const row = ctx.memories.current(key);
-  if (!row)
-    throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
-  return row;
 }
 
 export function setStatus(

@@ -4,7 +4,7 @@
 // active record that held it; untrusted sources land quarantined; resembling dead ends come back
 // as warnings.
 
-import { LIMITS } from '../model/limits';
+import { archiveCurrent } from '../record/current';
 import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type SaveWarnings, type Status } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
@@ -173,11 +173,6 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       warnings: { dead_ends: deadEndProbe, contradictions },
     };
   });
-}
-
-/** Archives a key's current version, its valid interval ending at `until` (if not already), and prunes the archive. */
-export function archiveCurrent(ctx: EngineContext, current: { id: number; key: string }, until: string): void {
-  ctx.memories.archive(current, until, LIMITS.archivedVersions);
 }
 
 /** A save carrying the fact_key of other live records supersedes them, effective at the new record's valid_from. */

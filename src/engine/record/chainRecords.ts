@@ -6,7 +6,7 @@
 
 import { stateDigest } from './state';
 import type { SqlDatabase } from '../ports';
-import type { AuditEvent, AuditProblem } from './audit';
+import type { AuditEvent, AuditProblem } from './auditTypes';
 import { sha256 } from '../model/digest';
 
 /** Events that write a new version of a record: its version and digests.content are what the row must hold. */

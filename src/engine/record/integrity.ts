@@ -9,14 +9,13 @@
 
 import { generateKeyPairSync, sign as signMessage } from 'node:crypto';
 import { contentDigest } from './contentDigest';
-import type { EngineContext } from '../context';
 import type { RecordOrigin } from '../model/types';
 import { rowToMemory, type MemoryRow } from './rows';
-import { legacyStatePayload, rowState, sealedState, stateIdentity } from './state';
+import { legacyStatePayload, rowState, sealedState, stateIdentity } from './stateFields';
 import { sha256 } from '../model/digest';
 import { signingPayload, verifyPayload, type Signer } from './signatures';
 import { LoreError } from '../errors';
-import type { SqlDatabase } from '../ports';
+import type { Clock, SqlDatabase } from '../ports';
 import { checkSeal, makeSeal, type SealIdentity, type SealVerdict } from './seal';
 
 export interface Refusal {
@@ -54,6 +53,16 @@ export interface AuthorRow {
   seal_signature: string | null;
   seal_signer: string | null;
 }
+
+/** The parts of the engine context this module reads (typed here so it need not import the context). */
+interface RecordContext {
+  db: SqlDatabase;
+  clock: Clock;
+  signer: Signer;
+  storeId: string;
+}
+
+type EngineContext = RecordContext;
 
 type AuthorContext = Pick<EngineContext, 'db' | 'clock' | 'signer'>;
 

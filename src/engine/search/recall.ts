@@ -46,7 +46,7 @@ import type { SqlDatabase } from '../ports';
 import { kindIntent, type KindIntent } from './intent';
 import type { Refusal } from '../record/integrity';
 import type { VectorCache } from '../record/vectors';
-import type { Verification } from './verification';
+import type { Verification } from './verificationTypes';
 
 export const BASIS_WEIGHT: Record<Basis, number> = {
   declared: 1.0,

@@ -10,37 +10,15 @@ import type { EngineContext } from '../context';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, termVector } from '../model/similarity';
 import { findContradictions } from './contradictions';
 import type { DocHit, MemoryHit, RecallHit, RecallResult } from './recall';
+import type { AnchorDrift, RelatedRecord, Verification } from './verificationTypes';
 
-export const VERIFICATION_STATES = ['holds', 'unanchored', 'drifted', 'anchors_gone', 'contradicted'] as const;
-export type VerificationState = (typeof VERIFICATION_STATES)[number];
-
-/** Another record this hit stands in a relation to, and why. */
-export interface RelatedRecord {
-  key: string;
-  title: string;
-  why: string;
-}
-
-/** The drift of one anchor (a memory) or reference (a document's lines) that no longer holds as written. */
-export interface AnchorDrift {
-  state: string;
-  reference: string;
-  detail: string;
-}
-
-export interface Verification {
-  state: VerificationState;
-  /** Memories: how many anchors, how many still current (null for documents: only drift is known). */
-  anchors: { total: number | null; current: number | null; drifted: AnchorDrift[] };
-  /** Newer live records that state something else: read them instead. */
-  contradicted_by: RelatedRecord[];
-  /** Older live records this one contradicts (this one is the newer statement). */
-  contradicts: RelatedRecord[];
-  /** Live records that say the same thing. */
-  duplicates: RelatedRecord[];
-  /** One line for a person or an agent. */
-  reason: string;
-}
+export {
+  VERIFICATION_STATES,
+  type AnchorDrift,
+  type RelatedRecord,
+  type Verification,
+  type VerificationState,
+} from './verificationTypes';
 
 /** What an unreliable hit's score is multiplied by before the list is ordered again. */
 export const UNRELIABLE_FACTOR = 0.5;

@@ -9,7 +9,7 @@
 import { LoreError } from '../errors';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';
-import { archiveCurrent } from '../memory/save';
+import { archiveCurrent } from '../record/current';
 import { sealState, stateDigest } from '../record/state';
 import {
   BASES,

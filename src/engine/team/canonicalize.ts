@@ -4,7 +4,7 @@
 // port to write; the write is then recorded in the record's history and the audit chain.
 
 import { LoreError, invalid } from '../errors';
-import { requireCurrent } from '../memory/lifecycle';
+import { requireCurrent } from '../record/current';
 import { LIVE_STATUSES } from '../model/types';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';

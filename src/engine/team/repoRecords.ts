@@ -6,36 +6,18 @@
 
 import { LoreError, isLoreError } from '../errors';
 import type { EngineContext } from '../context';
-import { MEMORY_TYPES } from '../model/types';
+import { repoRecordPath, type RepoRecordsSummary } from '../model/repoRecordFiles';
 import type { Actor } from '../ports';
 import { applyBundle } from './bundle';
 import { readBundle } from './bundleFormat';
 
-export const REPO_RECORD_DIR = '.lore';
-
-export function repoRecordPath(key: string): string {
-  return `${REPO_RECORD_DIR}/${key}.json`;
-}
-
-const RECORD_PATH = new RegExp(`^\\.lore/(${MEMORY_TYPES.join('|')})/[^/]+\\.json$`);
-
-export function isRepoRecordPath(path: string): boolean {
-  return RECORD_PATH.test(path);
-}
-
-export interface RepoRecordsSummary {
-  files: number;
-  imported: string[];
-  unchanged: number;
-  quarantined: string[];
-  /** Record files whose key was edited in this store since: the local version is kept. */
-  conflicts: { path: string; key: string }[];
-  refused: { path: string; reason: string }[];
-}
-
-export function emptyRepoRecordsSummary(): RepoRecordsSummary {
-  return { files: 0, imported: [], unchanged: 0, quarantined: [], conflicts: [], refused: [] };
-}
+export {
+  REPO_RECORD_DIR,
+  emptyRepoRecordsSummary,
+  isRepoRecordPath,
+  repoRecordPath,
+  type RepoRecordsSummary,
+} from '../model/repoRecordFiles';
 
 const REPOSITORY: Actor = { door: 'import', name: 'repository' };
 

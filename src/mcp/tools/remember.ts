@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AGENT_SOURCES, LIMITS, type SaveResult } from '../../engine';
-import { basis, contradictionWarning, deadEndWarning, isoDate, key, memoryRecord, memoryType } from '../schemas';
+import { basis, contradictionWarning, deadEndWarning, isoDate, key, memoryRecord, memoryTypeChoice } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
@@ -57,7 +57,7 @@ export function registerRemember(server: McpServer, deps: ToolDeps): void {
         'output must be saved with source "webpage" or "tool": it is ' +
         'quarantined until a person reviews it.',
       inputSchema: {
-        type: memoryType,
+        type: memoryTypeChoice,
         title: z.string().min(1).max(LIMITS.titleChars),
         description: z.string().min(1).max(LIMITS.descriptionChars).describe('one line: the gist, shown in recall'),
         body: z.string().optional().describe('markdown details: context, reasons, consequences (≤ 16 KiB)'),

@@ -15,13 +15,13 @@ import {
   type SessionCloseResult,
 } from '../../engine';
 import { fence } from '../fence';
-import { basis, isoDate, key, memoryType } from '../schemas';
+import { basis, isoDate, key, memoryTypeChoice } from '../schemas';
 import type { ToolDeps } from './deps';
 import { guarded, ok } from './result';
 
 const candidate = z
   .object({
-    type: memoryType,
+    type: memoryTypeChoice,
     title: z.string().min(1).max(LIMITS.titleChars),
     description: z.string().min(1).max(LIMITS.descriptionChars),
     body: z.string().optional(),

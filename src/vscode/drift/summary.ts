@@ -1,5 +1,6 @@
 // The hint a saved file gets: who refers to it ("2 decisions and 1 doc reference this file").
 
+import { typeInfo } from '../../engine';
 import type { DriftFinding } from '../contract';
 import { foldFindings } from './fold';
 
@@ -14,8 +15,9 @@ export function referenceSummary(findings: DriftFinding[]): string | null {
   const counts = new Map<string, number>();
   for (const type of sources.values()) counts.set(type, (counts.get(type) ?? 0) + 1);
   const plural = (type: string, n: number) => {
-    const word = type.replace(/_/g, ' ');
-    return `${n} ${n === 1 ? word : word === 'dead end' ? 'dead ends' : `${word}s`}`;
+    const info = typeInfo(type);
+    const word = info?.word ?? type.replace(/_/g, ' ');
+    return `${n} ${n === 1 ? word : (info?.plural ?? `${word}s`)}`;
   };
   const parts = [...counts].map(([type, n]) => plural(type, n));
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];

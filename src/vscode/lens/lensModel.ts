@@ -4,7 +4,7 @@
 // 2 decisions", dead ends first so they are read before the code is changed again), and the hover's
 // Markdown with its actions.
 
-import type { AnchoredRecord } from '../../engine';
+import { typeInfo, type AnchoredRecord } from '../../engine';
 import type { Definition } from '../anchorAt';
 
 /** Records that belong on one line of the file. */
@@ -15,31 +15,32 @@ export interface LensGroup {
   records: AnchoredRecord[];
 }
 
-/** Kinds in the order the lens names them, as a person says them (singular, plural). */
-const KIND_WORDS: [string, string, string][] = [
-  ['dead_end', 'dead end', 'dead ends'],
-  ['decision', 'decision', 'decisions'],
-  ['adr', 'ADR', 'ADRs'],
-  ['convention', 'convention', 'conventions'],
-  ['runbook', 'runbook note', 'runbook notes'],
-  ['incident', 'incident', 'incidents'],
-  ['postmortem', 'postmortem', 'postmortems'],
-  ['fact', 'fact', 'facts'],
-  ['preference', 'preference', 'preferences'],
-  ['reference', 'reference', 'references'],
-];
+/** Kinds in the order the lens names them: dead ends first, ADRs (a doc kind) beside decisions. */
+const LENS_ORDER = [
+  'dead_end',
+  'decision',
+  'adr',
+  'convention',
+  'runbook',
+  'incident',
+  'postmortem',
+  'fact',
+  'preference',
+  'reference',
+] as const;
 
 /** One kind as a person names it: "dead end", "ADR", "runbook note". */
 export function kindWord(kind: string, count = 1): string {
-  const words = KIND_WORDS.find(([k]) => k === kind);
-  if (!words) return kind.replace(/_/g, ' ');
-  return count === 1 ? words[1] : words[2];
+  if (kind === 'adr') return count === 1 ? 'ADR' : 'ADRs';
+  const info = typeInfo(kind);
+  if (!info) return kind.replace(/_/g, ' ');
+  return count === 1 ? info.word : info.plural;
 }
 
 /** "1 dead end · 2 decisions", with a warning mark when a dead end is among them. */
 export function lensTitle(records: readonly AnchoredRecord[]): string {
   const parts: string[] = [];
-  for (const [kind] of KIND_WORDS) {
+  for (const kind of LENS_ORDER) {
     const n = records.filter((r) => r.kind === kind).length;
     if (n) parts.push(`${n} ${kindWord(kind, n)}`);
   }

@@ -3,24 +3,13 @@
 
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { MemorySummary } from '../../engine';
+import { typeInfo, type MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
 import { canRelink } from '../drift/relink';
 import { docTitle, kindLabel, kindReason, when } from './labels';
 import { memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
 
-const TYPE_ICONS: Record<string, string> = {
-  decision: 'law',
-  dead_end: 'circle-slash',
-  runbook: 'book',
-  incident: 'flame',
-  postmortem: 'history',
-  convention: 'symbol-ruler',
-  fact: 'symbol-constant',
-  preference: 'settings',
-  reference: 'references',
-};
 const STATE_ICONS: Record<string, [string, string | undefined]> = {
   gone: ['error', 'list.errorForeground'],
   broken: ['debug-disconnect', 'list.errorForeground'],
@@ -38,7 +27,7 @@ function icon(id: string, color?: string): vscode.ThemeIcon {
 
 function memoryIcon(m: MemorySummary): vscode.ThemeIcon {
   if (m.status === 'quarantined') return icon('shield', 'list.warningForeground');
-  const id = TYPE_ICONS[m.type] ?? 'note';
+  const id = typeInfo(m.type)?.icon ?? 'note';
   if (m.status === 'disputed') return icon(id, 'list.warningForeground');
   if (m.status === 'deprecated' || m.status === 'superseded') return icon(id, 'disabledForeground');
   return icon(id);

@@ -1,7 +1,7 @@
 // The editor offers only the lifecycle acts the engine allows: every `when` clause in package.json
 // that shows a lifecycle command on a memory row is evaluated against the row's contextValue for
 // every status (anchored or not), and must say yes exactly when the engine's canBecome does. The
-// commands' own pickers ask canBecome directly (memoryCommands.ts), so there is no copy to drift.
+// commands' own pickers ask canBecome directly (lifecycleCommands.ts), so there is no copy to drift.
 
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';

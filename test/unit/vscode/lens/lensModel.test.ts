@@ -30,7 +30,8 @@ describe('vscode lens model', () => {
     ];
     assert.equal(lensTitle(records), '$(warning) 1 dead end · 2 decisions · 1 ADR');
     assert.equal(lensTitle([rec({}), rec({ id: 'decision/b', state: 'changed' })]), '2 decisions · 1 drifted');
-    assert.equal(kindWord('runbook'), 'runbook note');
+    assert.equal(kindWord('runbook'), 'runbook');
+    assert.equal(kindWord('dead_end', 2), 'dead ends');
     assert.equal(kindWord('adr', 2), 'ADRs');
   });
 
