@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
 import { canRelink } from '../drift/relink';
+import { driftIcon } from '../drift/severity';
 import { docTitle, kindLabel, kindReason, when } from './labels';
 import { memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
@@ -20,13 +21,6 @@ const TYPE_ICONS: Record<string, string> = {
   fact: 'symbol-constant',
   preference: 'settings',
   reference: 'references',
-};
-const STATE_ICONS: Record<string, [string, string | undefined]> = {
-  gone: ['error', 'list.errorForeground'],
-  broken: ['debug-disconnect', 'list.errorForeground'],
-  changed: ['warning', 'list.warningForeground'],
-  relocated: ['arrow-swap', 'list.warningForeground'],
-  current: ['pass', undefined],
 };
 
 /** Where a person's kind for a document is kept (the committed file teammates share). */
@@ -120,7 +114,7 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
     }
     case 'finding': {
       const f = node.finding;
-      const [id, color] = STATE_ICONS[f.state] ?? ['warning', undefined];
+      const { id, color } = driftIcon(f);
       const item = new vscode.TreeItem(f.reference.raw, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|drift|${f.id}`;
       item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;
