@@ -81,7 +81,7 @@ describe('engine/text: one reading of markdown fences', () => {
     );
   });
 
-  it('reads a fence opened on a list item line as the item\'s block, so headings after it stay headings', () => {
+  it("reads a fence opened on a list item line as the item's block, so headings after it stay headings", () => {
     // kubernetes/enhancements KEP-5710: `  - ```json` opens the fence, `    ```` (the item's width) closes it;
     // the old reader took the closer for an opener and hid every later heading (7 false "gone" anchors).
     const kep = [

@@ -24,7 +24,7 @@ describe('Drift view icons agree with the Problems panel', () => {
   const { toTreeItem } =
     require('../../../../src/vscode/views/treeItems') as typeof import('../../../../src/vscode/views/treeItems');
   const rowIcon = (f: DriftFinding) => {
-    const icon = toTreeItem({ kind: 'finding', folder: '/repo', finding: f }).iconPath as {
+    const icon = toTreeItem({ kind: 'finding', folder: '/repo', finding: f, also: [] }).iconPath as {
       id: string;
       color?: { id: string };
     };
