@@ -4,19 +4,24 @@
 // holds no backtick, so ```x``` on a line of its own is a code span); it is closed only by a run of
 // the same character at least as long with nothing after it, indented up to three spaces more than
 // its opener (a list item's block), so `~~~` never closes a ``` block. An opener may be indented
-// past three spaces: this reader does not track list items, and a fence inside one is indented by
-// the item's width.
+// past three spaces: a fence inside a list item is indented by the item's width. An opener may also
+// follow a list marker on the item's first line (`  - ```json`, as GitHub renders it); that fence
+// belongs to the item, so it also ends where the item does, at a line written left of the item's text.
 
 const OPENER = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const CLOSER = /^([ \t]*)(`{3,}|~{3,})[ \t]*$/;
+/** A list item's first line whose text is a fence opener: `- ```json`, `1. ~~~`. */
+const ITEM_OPENER = /^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)(`{3,}|~{3,})(.*)$/;
 
 export type FenceLine = 'open' | 'close' | 'code' | 'text';
 
 export class FenceTracker {
-  private fence: { run: string; indent: number; info: string } | null = null;
+  /** `item`: the column of the list item's text when the fence opened on the item's marker line, else -1. */
+  private fence: { run: string; indent: number; info: string; item: number } | null = null;
 
   /** What this line is: opens or closes a fence, is code inside one, or is text outside. */
   step(line: string): FenceLine {
+    if (this.fence && this.fence.item >= 0 && leftOfItem(line, this.fence.item)) this.fence = null;
     if (this.fence) {
       const close = CLOSER.exec(line);
       const fits = close && close[2][0] === this.fence.run[0] && close[2].length >= this.fence.run.length;
@@ -27,8 +32,11 @@ export class FenceTracker {
       return 'code';
     }
     const open = OPENER.exec(line);
-    if (!open || (open[2][0] === '`' && open[3].includes('`'))) return 'text';
-    this.fence = { run: open[2], indent: open[1].length, info: open[3].trim() };
+    const inItem = open ? null : ITEM_OPENER.exec(line);
+    const found = open ?? inItem;
+    if (!found || (found[2][0] === '`' && found[3].includes('`'))) return 'text';
+    const item = inItem ? inItem[1].length : -1;
+    this.fence = { run: found[2], indent: inItem ? item : found[1].length, info: found[3].trim(), item };
     return 'open';
   }
 
@@ -41,6 +49,12 @@ export class FenceTracker {
   get info(): string {
     return this.fence?.info ?? '';
   }
+}
+
+/** A written line that starts left of a list item's text: the item, and a fence it holds, end there. */
+function leftOfItem(line: string, column: number): boolean {
+  const text = line.trimStart();
+  return text !== '' && line.length - text.length < column;
 }
 
 /** A markdown line with its number (0-based) and what it is to fences. */

@@ -15,6 +15,7 @@ import { memoryUri } from '../memoryDocument';
 import type { LoreStores } from '../stores';
 import { foldFindings } from './fold';
 import { canRelink, relink } from './relink';
+import { driftSeverity } from './severity';
 import { referenceSummary } from './summary';
 import type { DriftTracker } from './tracker';
 
@@ -131,13 +132,16 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
           const who = referrerWords(f, doc ? this.tracker.docKind(folder, doc) : undefined);
           const range = new vscode.Range(line, 0, line, 1000);
           // Breakage from before Lore is a hint, not a warning: drift caused since is what a save should surface.
-          const d = f.already_broken
-            ? new vscode.Diagnostic(
-                range,
-                `Already broken when Lore first looked: ${driftSentence(f, who)}`,
-                vscode.DiagnosticSeverity.Information,
-              )
-            : new vscode.Diagnostic(range, driftSentence(f, who), vscode.DiagnosticSeverity.Warning);
+          // driftSeverity is the one rule; the Drift view draws its rows from it too.
+          const sentence = driftSentence(f, who);
+          const d =
+            driftSeverity(f) === 'information'
+              ? new vscode.Diagnostic(
+                  range,
+                  `Already broken when Lore first looked: ${sentence}`,
+                  vscode.DiagnosticSeverity.Information,
+                )
+              : new vscode.Diagnostic(range, sentence, vscode.DiagnosticSeverity.Warning);
           d.source = DIAGNOSTIC_SOURCE;
           d.code = `drift.${f.state}`;
           add(uri, d, { folder, finding: f, also });

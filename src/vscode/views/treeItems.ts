@@ -6,17 +6,11 @@ import { join } from 'node:path';
 import { typeInfo, type MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
 import { canRelink } from '../drift/relink';
+import { driftIcon } from '../drift/severity';
 import { docTitle, kindLabel, kindReason, when } from './labels';
 import { memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
 
-const STATE_ICONS: Record<string, [string, string | undefined]> = {
-  gone: ['error', 'list.errorForeground'],
-  broken: ['debug-disconnect', 'list.errorForeground'],
-  changed: ['warning', 'list.warningForeground'],
-  relocated: ['arrow-swap', 'list.warningForeground'],
-  current: ['pass', undefined],
-};
 
 /** Where a person's kind for a document is kept (the committed file teammates share). */
 export const KIND_SET_HERE = 'set in .lore/kinds';
@@ -109,7 +103,7 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
     }
     case 'finding': {
       const f = node.finding;
-      const [id, color] = STATE_ICONS[f.state] ?? ['warning', undefined];
+      const { id, color } = driftIcon(f);
       const item = new vscode.TreeItem(f.reference.raw, vscode.TreeItemCollapsibleState.None);
       item.id = `${node.folder}|drift|${f.id}`;
       item.description = `${f.state} · ${f.source.key ?? f.source.path ?? ''}`;

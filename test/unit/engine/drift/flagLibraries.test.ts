@@ -102,3 +102,28 @@ describe('drift: Terraform variables no declaration defines', function () {
     assert.equal(s.refs('docs/db.md', 'var.backup_window')[0]?.state, 'current');
   });
 });
+
+// Issue 31, point 6: what drift already does for an Ansible role's variables (a characterisation, passing on the
+// code before it): a variable the README documents is watched where defaults/ declares it, so removing the
+// declaration while tasks still use it is "gone". A variable a template or task uses that nothing declares is not
+// checked: drift reads documents, not tasks (the issue's other half, not done).
+describe('drift: Ansible variables the role no longer declares', function () {
+  let s: DriftSpace;
+  afterEach(() => s.cleanup());
+
+  it("a role README's `docker_edition` is gone once defaults/main.yml no longer declares it", () => {
+    s = driftSpace({
+      'defaults/main.yml': "---\ndocker_edition: 'ce'\ndocker_packages_state: present\n",
+      'tasks/main.yml': '---\n- name: Install Docker\n  package:\n    name: "docker-{{ docker_edition }}"\n',
+      'README.md': '# Role\n\n## Role Variables\n\nSet `docker_edition` to `ee` for Enterprise.\n',
+    });
+    s.engine.driftScan();
+    const [before] = s.refs('README.md', 'docker_edition');
+    assert.deepEqual([before?.state, before?.reference.target_path], ['current', 'defaults/main.yml']);
+    s.write('defaults/main.yml', '---\ndocker_packages_state: present\n');
+    s.engine.driftCheck(['defaults/main.yml']);
+    const [after] = s.refs('README.md', 'docker_edition');
+    assert.equal(after?.state, 'gone');
+    assert.equal(after.evidence.detail, 'docker_edition is no longer defined in defaults/main.yml');
+  });
+});

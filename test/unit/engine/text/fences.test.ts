@@ -81,6 +81,47 @@ describe('engine/text: one reading of markdown fences', () => {
     );
   });
 
+  it("reads a fence opened on a list item line as the item's block, so headings after it stay headings", () => {
+    // kubernetes/enhancements KEP-5710: `  - ```json` opens the fence, `    ```` (the item's width) closes it;
+    // the old reader took the closer for an opener and hid every later heading (7 false "gone" anchors).
+    const kep = [
+      '- [Dependencies](#dependencies)',
+      '',
+      '- [X] Events',
+      '  - ```json',
+      '    {"kind": "Event"}',
+      '    ```',
+      '- [X] API .status',
+      '',
+      '### Dependencies',
+      '',
+      '```sh',
+      'echo in a top-level fence',
+      '```',
+    ].join('\n');
+    assert.deepEqual(
+      markdownLines(kep).map((l) => l.fence),
+      ['text', 'text', 'text', 'open', 'code', 'close', 'text', 'text', 'text', 'text', 'open', 'code', 'close'],
+    );
+    assert.deepEqual(
+      markdownHeadings(kep).map((h) => h.slug),
+      ['dependencies'],
+    );
+    const ws = oneFile('keps/5710/README.md', kep);
+    assert.ok(fingerprintOf(ws, { path: 'keps/5710/README.md', kind: 'heading', symbol: 'dependencies' }));
+    // A list item's fence left open ends with its item, at a line written left of the item's text.
+    assert.deepEqual(
+      markdownLines('1. ~~~\n   code\n## After\n').map((l) => l.fence),
+      ['open', 'code', 'text', 'text'],
+    );
+    assert.deepEqual(
+      markdownHeadings('1. ~~~\n   code\n## After\n').map((h) => h.slug),
+      ['after'],
+    );
+    // A code span on a list item is no opener.
+    assert.equal(openFence('- ```x``` is inline\n'), null);
+  });
+
   it('reads headings as a page renders them: indented up to three spaces and in block quotes', () => {
     const headings = markdownHeadings('   ## Indented\n> ### Quoted\n    # code block\n#hashtag\n');
     assert.deepEqual(
