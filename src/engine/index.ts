@@ -35,6 +35,8 @@ export { meaningHint } from './search/hint';
 export {
   VERIFICATION_STATES,
   describeVerification,
+  briefVerification,
+  stillHolds,
   type Verification,
   type VerificationState,
   type RelatedRecord,

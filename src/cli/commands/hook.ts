@@ -5,7 +5,15 @@
 // broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import { LIVE_STATUSES, describeVerification, type MemorySummary, type Refusal, type Verification } from '../../engine';
+import {
+  LIVE_STATUSES,
+  briefVerification,
+  describeVerification,
+  stillHolds,
+  type MemorySummary,
+  type Refusal,
+  type Verification,
+} from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_CHARS } from '../../mcp/fence';
@@ -30,8 +38,7 @@ const SECTIONS: Array<{ heading: string; types: string[] }> = [
 
 function line(m: MemorySummary, v: Verification | undefined): string {
   const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
-  const holds = !v || v.state === 'holds' || v.state === 'unanchored';
-  const verified = !v ? '' : holds ? ` (${v.state})` : `\n  ${describeVerification(v)}`;
+  const verified = !v ? '' : stillHolds(v) ? ` (${briefVerification(v)})` : `\n  ${describeVerification(v)}`;
   return `- ${m.key}${flags}: ${m.title} — ${m.description}${verified}`;
 }
 
