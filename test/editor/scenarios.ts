@@ -82,13 +82,14 @@ const SCENARIOS: Scenario[] = [
     title: 'Forget (from the command palette, confirmed in the modal) removes the record from the store and the view',
     async run({ page, lore }) {
       const { key, title } = SEEDED_DEAD_END;
-      // The window is ready for keys once Lore's status-bar item shows (the extension has activated).
+      // The window is ready for keys once Lore's status-bar item shows (the extension has activated);
+      // run alone (LORE_EDITOR_GREP) this is the window's first load.
       await step('wait for the workbench', () =>
         page
           .locator('#workbench\\.parts\\.statusbar')
           .getByText('Lore')
           .first()
-          .waitFor({ state: 'visible', timeout: WAIT_MS }),
+          .waitFor({ state: 'visible', timeout: LOAD_MS }),
       );
       await palette(page, 'View: Show Lore', FOCUS_IN_SIDEBAR);
       await step('Dead Ends view shows the record', () =>
