@@ -114,6 +114,16 @@ describe('e2e: recall says whether each hit still holds', function () {
     assert.ok(context.indexOf('deploy-thursday') < context.indexOf('deploy-tuesday'));
   });
 
+  it("the steward's Inbox offers to supersede the older of the two, naming which gives way", () => {
+    assert.equal(lore('steward', 'run').code, 0);
+    const inbox = lore('inbox');
+    assert.equal(inbox.code, 0, inbox.stderr);
+    assert.match(
+      inbox.stdout,
+      /conflict: [^\n]*\n(?:\s+[^\n]*\n)*\s+actions: supersede the older convention\/deploy-tuesday with convention\/deploy-thursday \(suggested\), dispute both, dismiss/,
+    );
+  });
+
   describe('lore hook pre-tool-use', () => {
     const hook = (tool: string, file: string) =>
       runCli(['hook', 'pre-tool-use'], {

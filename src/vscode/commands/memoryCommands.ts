@@ -10,6 +10,7 @@ import { needsNewPlace } from './anchorCommands';
 import {
   anchorTarget,
   canBecome,
+  describeInboxAction,
   keyFor,
   LIMITS,
   MEMORY_TYPES,
@@ -509,6 +510,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
         item.actions.map((action) => ({
           label: action,
           description: action === item.suggested_action ? 'suggested' : undefined,
+          detail: describeInboxAction(item, action) === action ? undefined : describeInboxAction(item, action),
         })),
         { placeHolder: `${item.kind}: ${item.summary}` },
       ),
