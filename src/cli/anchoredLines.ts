@@ -2,14 +2,13 @@
 // of its paths: read from the store (commands/hookPreToolUse.ts) and kept in the anchor snapshot
 // (anchorSnapshotWrite.ts).
 
-import { describeVerification, type MemorySummary, type Verification } from '../engine';
+import { briefVerification, describeVerification, stillHolds, type MemorySummary, type Verification } from '../engine';
 
 type Verified = MemorySummary & { verification: Verification };
 
 function line(m: Verified): string {
   const v = m.verification;
-  const holds = v.state === 'holds' || v.state === 'unanchored';
-  const state = holds ? ` (${v.state})` : `\n  ${describeVerification(v)}`;
+  const state = stillHolds(v) ? ` (${briefVerification(v)})` : `\n  ${describeVerification(v)}`;
   return `- ${m.type === 'dead_end' ? 'DEAD END ' : ''}${m.key}: ${m.title} — ${m.description}${state}`;
 }
 

@@ -36,6 +36,8 @@ export { meaningHint } from './search/hint';
 export {
   VERIFICATION_STATES,
   describeVerification,
+  briefVerification,
+  stillHolds,
   type Verification,
   type VerificationState,
   type RelatedRecord,
@@ -58,6 +60,7 @@ export {
   type SessionProposal,
 } from './steward/types';
 export type { InboxFilter, InboxList } from './steward/inbox';
+export { describeInboxAction } from './steward/actionWords';
 export type { ResolveResult } from './steward/resolve';
 export type { StewardRunOptions, StewardRunResult, StewardFinding, FindingOutcome } from './steward/run';
 export type { SessionCloseInput, SessionCloseResult, SessionMode, PlanItem } from './steward/sessionClose';

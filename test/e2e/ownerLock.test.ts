@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { openStore } from '../../src/host/openStore';
 import { processStartMark } from '../../src/host/ownerLock';
-import { makeSpace, ok, storeDigest, type CliResult, type CliSpace } from '../support/cli';
+import { makeSpace, ok, rememberArgs, storeDigest, type CliResult, type CliSpace } from '../support/cli';
 
 function alive(pid: number): boolean {
   try {
@@ -61,18 +61,7 @@ describe('owner lock, through the lore command', function () {
 
   beforeEach(() => {
     space = makeSpace('lore-e2e-lock-');
-    ok(
-      space.lore(
-        'remember',
-        '--type',
-        'decision',
-        '--title',
-        'Use Postgres for the job queue',
-        '--description',
-        'SKIP LOCKED',
-      ),
-      'seed',
-    );
+    ok(space.lore(...rememberArgs('Use Postgres for the job queue', 'SKIP LOCKED')), 'seed');
   });
   afterEach(() => space.cleanup());
 
@@ -93,7 +82,7 @@ describe('owner lock, through the lore command', function () {
 
     // Each refused command first waits a few seconds for a short-lived holder to finish, so one
     // write, with --json, stands for all of them.
-    const r = space.lore('remember', '--json', '--type', 'decision', '--title', 'Another', '--description', 'blocked');
+    const r = space.lore(...rememberArgs('Another', 'blocked', '--json'));
     assertBusy(r, pid, 'lore remember --json');
     assert.equal(r.json?.error?.code, 'STORE_BUSY');
     assert.equal(r.json?.error?.details?.owner?.pid, pid);
@@ -110,16 +99,7 @@ describe('owner lock, through the lore command', function () {
     writeOwner(owner, pid);
     mkdirSync(`${database}.lock`);
 
-    const r = space.lore(
-      'remember',
-      '--json',
-      '--type',
-      'runbook',
-      '--title',
-      'Restart the workers',
-      '--description',
-      'after a crash',
-    );
+    const r = space.lore(...rememberArgs('Restart the workers', 'after a crash', '--type', 'runbook', '--json'));
     ok(r, 'remember after a crash');
     assert.equal(r.json.saved, true);
     assert.equal(r.stderr, '');
@@ -141,27 +121,11 @@ describe('owner lock, through the lore command', function () {
     const { owner } = space.paths();
 
     writeOwner(owner, pid, mark!);
-    assertBusy(
-      space.lore('remember', '--type', 'decision', '--title', 'Blocked', '--description', 'owner alive'),
-      pid,
-      'the same process',
-    );
+    assertBusy(space.lore(...rememberArgs('Blocked', 'owner alive')), pid, 'the same process');
 
     // The same pid, but the process that holds it started at another time: the owner is gone.
     writeOwner(owner, pid, `${mark!.split(':')[0]}:1`);
-    const r = ok(
-      space.lore(
-        'remember',
-        '--json',
-        '--type',
-        'decision',
-        '--title',
-        'After pid reuse',
-        '--description',
-        'taken over',
-      ),
-      'remember after pid reuse',
-    );
+    const r = ok(space.lore(...rememberArgs('After pid reuse', 'taken over', '--json')), 'remember after pid reuse');
     assert.equal(r.json.saved, true);
     assert.ok(alive(pid), 'the unrelated process was left alone');
   });

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
-import { runCli, type CliResult } from '../support/cli';
+import { rememberArgs, runCli, type CliResult } from '../support/cli';
 import { postgresMissing } from '../support/bothStores';
 import { freshDatabase, sharedCluster } from '../support/postgres';
 import { tempDir } from '../support/store';
@@ -18,6 +18,8 @@ function clone(remote: string): { workspace: string; home: string } {
   execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', remote]);
   return { workspace, home: tempDir('lore-pg-home-') };
 }
+
+const QUEUE_TITLE = 'Use Postgres for the job queue';
 
 describe('the CLI on a shared PostgreSQL store', function () {
   this.timeout(180_000);
@@ -39,15 +41,7 @@ describe('the CLI on a shared PostgreSQL store', function () {
   it('remember on one clone, get, list and history on another; another repository sees none of it', async () => {
     const alice = clone('git@example.invalid:team/service.git');
     const bob = clone('https://example.invalid/team/service');
-    const saved = lore(alice, [
-      'remember',
-      '--type',
-      'decision',
-      '--title',
-      'Use Postgres for the job queue',
-      '--description',
-      'Background jobs go through Postgres with SKIP LOCKED',
-    ]);
+    const saved = lore(alice, rememberArgs(QUEUE_TITLE, 'Background jobs go through Postgres with SKIP LOCKED'));
     assert.equal(saved.code, 0, saved.stderr);
     assert.deepEqual([saved.json.saved, saved.json.version], [true, 1]);
     const key = saved.json.key as string;
@@ -60,29 +54,17 @@ describe('the CLI on a shared PostgreSQL store', function () {
       listed.json.items.map((i: { key: string }) => i.key),
       [key],
     );
-    const update = lore(bob, [
-      'remember',
-      '--type',
-      'decision',
-      '--title',
-      'Use Postgres for the job queue',
-      '--description',
-      'Background jobs go through Postgres with SKIP LOCKED, one queue per service',
-      '--expected-version',
-      '1',
-    ]);
+    const update = lore(
+      bob,
+      rememberArgs(
+        QUEUE_TITLE,
+        'Background jobs go through Postgres with SKIP LOCKED, one queue per service',
+        '--expected-version',
+        '1',
+      ),
+    );
     assert.equal(update.json.version, 2, update.stdout + update.stderr);
-    const lost = lore(alice, [
-      'remember',
-      '--type',
-      'decision',
-      '--title',
-      'Use Postgres for the job queue',
-      '--description',
-      'A stale edit',
-      '--expected-version',
-      '1',
-    ]);
+    const lost = lore(alice, rememberArgs(QUEUE_TITLE, 'A stale edit', '--expected-version', '1'));
     assert.notEqual(lost.code, 0);
     assert.match(lost.stdout + lost.stderr, /version 2/);
     const history = lore(alice, ['history', key]);
@@ -119,10 +101,10 @@ describe('the CLI on a shared PostgreSQL store', function () {
 
   it('--store URL names the store on the command line, and a workspace without a remote is refused clearly', () => {
     const alice = clone('https://example.invalid/team/flagged.git');
-    const saved = runCli(
-      ['remember', '--store', url, '--json', '--type', 'decision', '--title', 'Flagged', '--description', 'By flag'],
-      { home: alice.home, workspace: alice.workspace },
-    );
+    const saved = runCli(rememberArgs('Flagged', 'By flag', '--store', url, '--json'), {
+      home: alice.home,
+      workspace: alice.workspace,
+    });
     assert.equal(saved.code, 0, saved.stderr);
     const got = runCli(['get', saved.json.key, '--store', url, '--json'], {
       home: alice.home,

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import {
   makeSpace,
   ok,
+  rememberArgs,
   runCli,
   runCliAsPerson,
   storeDigest,
@@ -16,16 +17,12 @@ import {
 } from '../support/cli';
 import { sandbox, startServe, stdioAgent, type ServeProcess } from '../support/processes';
 
-const QUEUE = [
-  '--type',
-  'decision',
-  '--title',
+const QUEUE = rememberArgs(
   'Use Postgres for the job queue',
-  '--description',
   'Background jobs go through Postgres with SKIP LOCKED',
   '--anchor',
   'src/jobs/queue.ts',
-];
+);
 
 function failed(result: CliResult, code: number, pattern: RegExp): void {
   assert.equal(result.code, code, `expected exit ${code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
@@ -71,19 +68,18 @@ describe('lore steward, inbox and session close, end to end', function () {
       // The anchor exists, so drift has nothing to say about it.
       mkdirSync(join(space.workspace, 'src', 'jobs'), { recursive: true });
       writeFileSync(join(space.workspace, 'src', 'jobs', 'queue.ts'), 'export function enqueue() {}\n');
-      ok(space.lore('remember', ...QUEUE));
-      ok(space.lore('remember', ...QUEUE, '--key', 'decision/postgres-job-queue'));
+      ok(space.lore(...QUEUE));
+      ok(space.lore(...QUEUE, '--key', 'decision/postgres-job-queue'));
       ok(
         space.lore(
-          'remember',
-          '--type',
-          'runbook',
-          '--title',
-          'Rotate the TLS certificates',
-          '--description',
-          'Renew and deploy them before they expire',
-          '--review-after',
-          '2020-01-01',
+          ...rememberArgs(
+            'Rotate the TLS certificates',
+            'Renew and deploy them before they expire',
+            '--type',
+            'runbook',
+            '--review-after',
+            '2020-01-01',
+          ),
         ),
       );
       const before = storeView(space);
@@ -211,7 +207,7 @@ describe('lore steward, inbox and session close, end to end', function () {
   );
 
   it('session close: an incident session applies nothing on accept; bad input is a usage error', () => {
-    ok(space.lore('remember', ...QUEUE));
+    ok(space.lore(...QUEUE));
     const before = storeView(space);
     const accept = ok(
       space.lore(

@@ -114,6 +114,16 @@ describe('e2e: recall says whether each hit still holds', function () {
     assert.ok(context.indexOf('deploy-thursday') < context.indexOf('deploy-tuesday'));
   });
 
+  it("the steward's Inbox offers to supersede the older of the two, naming which gives way", () => {
+    assert.equal(lore('steward', 'run').code, 0);
+    const inbox = lore('inbox');
+    assert.equal(inbox.code, 0, inbox.stderr);
+    assert.match(
+      inbox.stdout,
+      /conflict: [^\n]*\n(?:\s+[^\n]*\n)*\s+actions: supersede the older convention\/deploy-tuesday with convention\/deploy-thursday \(suggested\), dispute both, dismiss/,
+    );
+  });
+
   describe('lore hook pre-tool-use', () => {
     const hook = (tool: string, file: string) =>
       runCli(['hook', 'pre-tool-use'], {
@@ -166,6 +176,57 @@ describe('e2e: recall says whether each hit still holds', function () {
       ]) {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, '');
+      }
+    });
+
+    it('names a duplicate of a record that holds: recall (text, JSON, MCP), session start and pre-edit', async () => {
+      const twin = lore(
+        'remember',
+        '--type',
+        'decision',
+        '--key',
+        'decision/jobs-postgres-again',
+        '--title',
+        'Jobs run on Postgres with SKIP LOCKED',
+        '--description',
+        'about the job queue',
+        '--anchor',
+        'src/jobs/queue.ts#claimNext',
+      );
+      assert.equal(twin.code, 0, twin.stderr);
+      const duplicate =
+        /decision\/jobs-postgres: Jobs run on Postgres SKIP LOCKED[^\n]*\(holds; duplicates decision\/jobs-postgres-again\)/;
+      assert.match(hook('Edit', 'src/jobs/queue.ts').json.hookSpecificOutput.additionalContext, duplicate);
+      const start = runCli(['hook', 'session-start'], {
+        home: box.home,
+        input: JSON.stringify({ cwd: box.workspace, hook_event_name: 'SessionStart' }),
+      });
+      assert.match(start.json.hookSpecificOutput.additionalContext, duplicate);
+      const question = 'jobs on postgres skip locked';
+      const hit = lore('--json', 'recall', question).json.results.find(
+        (h: { key: string }) => h.key === 'decision/jobs-postgres',
+      );
+      assert.equal(hit.verification.state, 'holds');
+      assert.deepEqual(
+        hit.verification.duplicates.map((d: { key: string }) => d.key),
+        ['decision/jobs-postgres-again'],
+      );
+      assert.match(
+        lore('recall', question).stdout,
+        /decision\/jobs-postgres [^\n]*\n[^\n]*\n\s+verification: holds \([^\n]*duplicates decision\/jobs-postgres-again/,
+      );
+      const agent = await stdioAgent(box);
+      try {
+        await agent.client.listTools();
+        const result = await agent.call('recall', { query: question });
+        const hits = (result.structuredContent as { results: Array<{ key: string; verification: any }> }).results;
+        const mcpHit = hits.find((h) => h.key === 'decision/jobs-postgres')!;
+        assert.deepEqual(
+          mcpHit.verification.duplicates.map((d: { key: string }) => d.key),
+          ['decision/jobs-postgres-again'],
+        );
+      } finally {
+        await agent.close();
       }
     });
   });

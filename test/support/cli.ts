@@ -238,3 +238,12 @@ export function fileDigest(path: string): string | undefined {
 export function storeDigest(space: CliSpace): string | undefined {
   return fileDigest(space.paths().database);
 }
+
+/**
+ * `lore remember` of a decision titled `title`, as the tests type it; `extra` adds flags (another
+ * `--type` in them replaces the decision).
+ */
+export function rememberArgs(title: string, description: string, ...extra: string[]): string[] {
+  const type = extra.includes('--type') ? [] : ['--type', 'decision'];
+  return ['remember', ...type, '--title', title, '--description', description, ...extra];
+}

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import {
   LIVE_STATUSES,
   TYPE_INFO,
+  briefVerification,
   describeVerification,
+  stillHolds,
   typeHeading,
   type MemorySummary,
   type Refusal,
@@ -41,8 +43,7 @@ const SECTIONS: Array<{ heading: string; types: string[] }> = [
 
 function line(m: MemorySummary, v: Verification | undefined): string {
   const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
-  const holds = !v || v.state === 'holds' || v.state === 'unanchored';
-  const verified = !v ? '' : holds ? ` (${v.state})` : `\n  ${describeVerification(v)}`;
+  const verified = !v ? '' : stillHolds(v) ? ` (${briefVerification(v)})` : `\n  ${describeVerification(v)}`;
   return `- ${m.key}${flags}: ${m.title} — ${m.description}${verified}`;
 }
 

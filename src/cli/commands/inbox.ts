@@ -2,7 +2,15 @@
 // closed sessions left for a person, and resolving it. Applying a queued session proposal (add,
 // merge, supersede, promote) is accepting a risky plan item: it asks, on an interactive terminal only.
 
-import { INBOX_ACTIONS, LoreError, type InboxItem, type InboxList, type ResolveResult } from '../../engine';
+import {
+  INBOX_ACTIONS,
+  LoreError,
+  describeInboxAction,
+  type InboxAction,
+  type InboxItem,
+  type InboxList,
+  type ResolveResult,
+} from '../../engine';
 import { cliActor, type Command } from '../command';
 import { DeclinedByPerson, terminalConfirmer } from '../personAct';
 import { stringOption, UsageError } from '../parse';
@@ -102,10 +110,9 @@ function renderList(list: InboxList): string {
   const items = list.items.map((item) => {
     const state =
       item.state === 'open' ? '' : `  (${item.state}: ${item.resolution?.action} by ${item.resolution?.by})`;
-    return (
-      `${describe(item)}${state}\n    actions: ` +
-      `${item.actions.map((a, i) => (i === 0 ? `${a} (suggested)` : a)).join(', ')}`
-    );
+    const offered = (a: InboxAction) =>
+      `${describeInboxAction(item, a)}${a === item.suggested_action ? ' (suggested)' : ''}`;
+    return `${describe(item)}${state}\n    actions: ${item.actions.map(offered).join(', ')}`;
   });
   return [...items, `${list.open} open; resolve one with: lore inbox resolve ID --action A`].join('\n');
 }

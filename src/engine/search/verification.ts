@@ -184,11 +184,19 @@ function conclude(v: Verification, anchors: string[] | null): void {
       ? `${v.anchors.total} anchor${v.anchors.total === 1 ? '' : 's'} current`
       : 'its references hold';
   }
-  const extra: string[] = [];
-  if (v.contradicts.length)
-    extra.push(`replaces older ${v.contradicts.map((r) => r.key).join(', ')} (${v.contradicts[0].why})`);
-  if (v.duplicates.length) extra.push(`duplicates ${v.duplicates.map((r) => r.key).join(', ')}`);
+  const extra = relations(v, { why: true });
   if (extra.length) v.reason += `; ${extra.join('; ')}`;
+}
+
+/** The other records a hit stands beside that do not make it unreliable: the older it replaces, its duplicates. */
+function relations(v: Verification, { why }: { why: boolean }): string[] {
+  const extra: string[] = [];
+  if (v.contradicts.length) {
+    const replaced = `replaces older ${v.contradicts.map((r) => r.key).join(', ')}`;
+    extra.push(why ? `${replaced} (${v.contradicts[0].why})` : replaced);
+  }
+  if (v.duplicates.length) extra.push(`duplicates ${v.duplicates.map((r) => r.key).join(', ')}`);
+  return extra;
 }
 
 /**
@@ -258,6 +266,19 @@ export function verifyRecall(ctx: EngineContext, result: RecallResult): RecallRe
     }
   }
   return result;
+}
+
+/** Whether a record can be relied on as it stands: its anchors current, or none to check. */
+export function stillHolds(v: Verification): boolean {
+  return v.state === 'holds' || v.state === 'unanchored';
+}
+
+/**
+ * A record that holds, said briefly where lists are short (the hooks, the editor's pick): its state,
+ * and the records it replaces or duplicates when there are any, so a duplicate is never silent.
+ */
+export function briefVerification(v: Verification): string {
+  return [v.state.replace('_', ' '), ...relations(v, { why: false })].join('; ');
 }
 
 /** One line for every door (CLI, MCP text, hooks, editor): the state and why. */

@@ -2,7 +2,7 @@
 // (lifecycleCommands.ts), re-verify, opening, editing or copying a record, and resolving an Inbox item.
 
 import * as vscode from 'vscode';
-import type { InboxItem } from '../../engine';
+import { describeInboxAction, type InboxItem } from '../../engine';
 import { loreSays } from '../editorWording';
 import { needsNewPlace } from './anchorCommands';
 import { editUri } from '../memoryEditor';
@@ -85,6 +85,7 @@ function registerInboxCommands(deps: CommandDeps): void {
         item.actions.map((action) => ({
           label: action,
           description: action === item.suggested_action ? 'suggested' : undefined,
+          detail: describeInboxAction(item, action) === action ? undefined : describeInboxAction(item, action),
         })),
         { placeHolder: `${item.kind}: ${item.summary}` },
       ),

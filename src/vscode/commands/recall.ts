@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { RecallHit } from '../../engine';
+import { briefVerification, stillHolds, type RecallHit } from '../../engine';
 import { memoryUri } from '../memoryDocument';
 import type { CommandDeps } from './deps';
 import { RecallPreview, type RecallTarget } from './recallPreview';
@@ -16,12 +16,15 @@ const TYPING_PAUSE_MS = 200;
 
 type HitItem = vscode.QuickPickItem & { hit?: RecallHit; run?: string };
 
-/** Whether a hit still holds, as the list shows it: a word beside the key, the reason when it does not. */
+/**
+ * Whether a hit still holds, as the list shows it: beside the key, its state and the records it
+ * replaces or duplicates; the reason, as a warning, when it does not hold.
+ */
 function verificationOf(hit: RecallHit): { word: string; warning?: string } {
   const v = hit.verification;
   if (!v) return { word: '' };
-  const holds = v.state === 'holds' || v.state === 'unanchored';
-  return { word: ` · ${v.state.replace('_', ' ')}`, warning: holds ? undefined : `$(warning) ${v.reason}` };
+  if (stillHolds(v)) return { word: ` · ${briefVerification(v)}` };
+  return { word: ` · ${v.state.replace('_', ' ')}`, warning: `$(warning) ${v.reason}` };
 }
 
 export function hitItem(hit: RecallHit): HitItem {

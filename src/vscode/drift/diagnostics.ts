@@ -91,8 +91,13 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     const { folder, path } = at;
     // Marked before the owner's findings arrive, so the redraw they trigger already carries the file's hint.
     const set = this.checked.get(folder) ?? new Set<string>();
+    const first = !set.has(path);
     set.add(path);
     this.checked.set(folder, set);
+    // The owner watches the files itself and may have sent this save's findings before the editor's save
+    // event arrived (seen on a loaded machine: the drift warning shown, the saved file's hint never), and
+    // a re-check that finds nothing new sends nothing: draw the hint from the findings already known.
+    if (first) this.update();
     try {
       await this.stores.get(folder).hint([path]);
       this.logger.debug(`drift: ${path} saved; the owner checks the references into it`);
