@@ -47,7 +47,10 @@ function opened(): PostgresStore {
 const operations = { ...memoryQueries, ...searchQueries };
 export type WorkerOp = keyof typeof operations;
 
-/** One operation on one connection: the open transaction's, or a pooled one (with a transaction of its own for a chain append). */
+/**
+ * One operation on one connection: the open transaction's, or a pooled one (with a transaction of
+ * its own for a chain append, whose lock needs one).
+ */
 async function runOp(op: WorkerOp, args: unknown[]): Promise<unknown> {
   const fn = operations[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
   const run = (client: QueryScope['client'], inTx: boolean) => fn({ client, repoId, inTransaction: inTx }, ...args);
