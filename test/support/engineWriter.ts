@@ -39,7 +39,7 @@ function main(): void {
   const shared = openPostgresMemoryStore(parsePostgresSettings(options.url), options.remote, 'test');
   const db = new WasmSqlDatabase(join(dir, 'lore.db'));
   const engine = new Engine({ db, memoryStore: shared });
-  const actor = { door: 'test', name: `writer-${options.writer}` };
+  const actor = { door: 'test' as const, name: `writer-${options.writer}` };
   // Deterministic spread of keys per writer: a failure replays the same way.
   let state = options.writer * 7919 + 17;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
