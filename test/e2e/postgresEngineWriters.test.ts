@@ -58,11 +58,15 @@ describe('PostgreSQL store: many writers through the engine', function () {
     });
     return;
   }
-  this.timeout(FULL ? 1_800_000 : 300_000);
+  this.timeout(FULL ? 1_800_000 : 600_000);
 
-  it(`${WRITERS} engine processes × ${COUNT} contended saves: nothing acknowledged is lost, every lost race names its winner, the chain verifies`, async () => {
+  const title =
+    `${WRITERS} engine processes × ${COUNT} contended saves: nothing acknowledged is lost, ` +
+    'every lost race names its winner, the chain verifies';
+  it(title, async () => {
     // A busy test machine starts 8 processes at once: connecting may take longer than the 4 s default.
-    const url = `${await freshDatabase(await sharedCluster(), `lore_engine_writers_${process.pid}`)}?connect_timeout=30`;
+    const database = await freshDatabase(await sharedCluster(), `lore_engine_writers_${process.pid}`);
+    const url = `${database}?connect_timeout=30`;
     const remote = 'https://example.invalid/team/contended.git';
     const lines = (
       await Promise.all(
