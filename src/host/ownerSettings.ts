@@ -12,6 +12,8 @@ export interface OwnerSetting {
 
 export const OWNER_SETTINGS = {
   dataDir: { setting: 'lore.dataDir', env: 'LORE_HOME' },
+  /** A shared PostgreSQL store, as the CLI reads it (host/store/storeSetting.ts). */
+  storeUrl: { setting: 'lore.store.url', env: 'LORE_STORE' },
   /** Off is said as LORE_EMBED=off. */
   embeddingEnabled: { setting: 'lore.embedding.enabled', env: 'LORE_EMBED' },
   threads: { setting: 'lore.embedding.threads', env: 'LORE_EMBED_THREADS' },

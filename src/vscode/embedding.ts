@@ -1,5 +1,5 @@
 // The environment of the `lore serve` process the editor starts for a folder: the data dir and the
-// `lore.embedding.*` settings said the way that process reads them (LORE_HOME, LORE_MODEL…; see
+// `lore.store.url` and `lore.embedding.*` settings said the way that process reads them (LORE_HOME, LORE_MODEL…; see
 // host/embedSettings.ts), so the store's owner loads the model the settings name. What the editor
 // was started with (LORE_EMBED_URL, LORE_EMBED_TOKEN…) passes through unless a setting says otherwise.
 
@@ -9,6 +9,8 @@ import type { LoreSettings } from './settings';
 /** Variables the settings decide; an unset setting removes an inherited value only where it must. */
 export function ownerEnv(settings: LoreSettings, home: string, base = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, [OWNER.dataDir.env]: home };
+  // The shared store, as the CLI reads it; without the setting, a LORE_STORE the editor was started with passes.
+  if (settings.store.url) env[OWNER.storeUrl.env] = settings.store.url;
   const embedding = settings.embedding;
   if (!embedding.enabled) return { ...env, [OWNER.embeddingEnabled.env]: EMBEDDING_OFF };
   delete env[OWNER.embeddingEnabled.env];

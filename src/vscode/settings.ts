@@ -3,6 +3,7 @@
 // at the next indexing run, save or MCP refresh. No `vscode` import: the caller hands in a getter.
 
 import { isAbsolute } from 'node:path';
+import { isPostgresUrl } from '../host/store/postgres/connectionSettings';
 
 export type McpTransport = 'http' | 'stdio';
 
@@ -30,6 +31,8 @@ export interface LoreSettings {
   /** The lens and hover on code that memories and ADRs are anchored to. */
   codeLens: { enabled: boolean };
   mcp: { enabled: boolean; transport: McpTransport };
+  /** A shared PostgreSQL store (postgresql://…) the owner process uses; null → the SQLite file. */
+  store: { url: string | null };
 }
 
 /** Every key the reader reads, relative to `lore.`; a test holds package.json to the same list. */
@@ -50,6 +53,7 @@ export const SETTING_KEYS = [
   'codeLens.enabled',
   'mcp.enabled',
   'mcp.transport',
+  'store.url',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -92,6 +96,15 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
   const endpointModel = text(get('embedding.endpoint.model')) ?? '';
   const tokenFile = text(get('embedding.endpoint.tokenFile'));
   const endpoint = endpointUrl ? { url: endpointUrl, model: endpointModel, tokenFile } : null;
+  let storeUrl = text(get('store.url'));
+  if (storeUrl && !isPostgresUrl(storeUrl)) {
+    // Only the scheme is named: the value may hold a password.
+    const scheme = /^[a-z][a-z0-9+.-]{0,20}:/i.exec(storeUrl)?.[0] ?? storeUrl.slice(0, 1);
+    problems.push(
+      `lore.store.url is not a postgresql:// URL (it begins "${scheme}"); the SQLite store in the data directory is used`,
+    );
+    storeUrl = null;
+  }
   return {
     settings: {
       dataDir,
@@ -113,6 +126,7 @@ export function readSettings(get: SettingGetter): { settings: LoreSettings; prob
       },
       codeLens: { enabled: flag(get('codeLens.enabled'), true) },
       mcp: { enabled: flag(get('mcp.enabled'), true), transport: transport === 'stdio' ? 'stdio' : 'http' },
+      store: { url: storeUrl },
     },
     problems,
   };

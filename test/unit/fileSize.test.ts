@@ -32,8 +32,6 @@ const LONG_FUNCTIONS: readonly string[] = [
   'src/engine/indexing/indexer.ts:indexWorkspace',
   'src/engine/indexing/kindFeatures.ts:bodyFeatures',
   'src/engine/memory/save.ts:save',
-  // Written beside this test in the same session (the PostgreSQL memory port): split it next.
-  'src/host/store/postgres/postgresMemoryStore.ts:postgresMemoryPort',
   'src/engine/memory/save.ts:save>(callback)',
   'src/engine/search/recall.ts:fuse',
   'src/engine/steward/run.ts:runSteward',

@@ -4,6 +4,7 @@
 import type { EngineContext } from '../context';
 import { LIVE_STATUSES_SQL, type DeadEndMatch } from '../model/types';
 import { rowToMemory, type MemoryRow } from './rows';
+import type { DeadEndSource } from './memorySearch';
 import { stems } from '../text/words';
 
 export type { DeadEndMatch };
@@ -66,21 +67,32 @@ export function dropDeadEndCache(storeId: string): void {
   deadEndSets.delete(storeId);
 }
 
-function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[] {
-  const signature = ctx.db.get<{ s: string }>(
-    `SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`,
-  )!.s;
+/** The SQLite store's live dead ends. */
+function sqliteDeadEnds(db: EngineContext['db']): DeadEndSource {
+  return {
+    signature: () =>
+      db.get<{ s: string }>(`SELECT COUNT(*) || ':' || COALESCE(SUM(id), 0) AS s FROM memories WHERE ${LIVE}`)!.s,
+    ids: () => db.all<{ id: number }>(`SELECT id FROM memories WHERE ${LIVE}`).map((r) => r.id),
+    rows: (ids) => db.all<MemoryRow>(`SELECT * FROM memories WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]),
+  };
+}
+
+function deadEndSource(ctx: Pick<EngineContext, 'db'> & Partial<Pick<EngineContext, 'memories'>>): DeadEndSource {
+  return ctx.memories?.search?.deadEnds ?? sqliteDeadEnds(ctx.db);
+}
+
+function liveDeadEnds(
+  ctx: Pick<EngineContext, 'db' | 'storeId'> & Partial<Pick<EngineContext, 'memories'>>,
+): DeadEndEntry[] {
+  const source = deadEndSource(ctx);
+  const signature = source.signature();
   const cached = deadEndSets.get(ctx.storeId);
   if (cached?.signature === signature) return cached.entries;
   const known = cached?.byId ?? new Map<number, DeadEndEntry>();
-  const ids = ctx.db.all<{ id: number }>(`SELECT id FROM memories WHERE ${LIVE}`).map((r) => r.id);
+  const ids = source.ids();
   const missing = ids.filter((id) => !known.has(id));
   for (let i = 0; i < missing.length; i += 500) {
-    const slice = missing.slice(i, i + 500);
-    for (const row of ctx.db.all<Pick<MemoryRow, 'id' | 'key' | 'title' | 'description' | 'tags'>>(
-      `SELECT id, key, title, description, tags FROM memories WHERE id IN (${slice.map(() => '?').join(', ')})`,
-      slice,
-    )) {
+    for (const row of source.rows(missing.slice(i, i + 500))) {
       known.set(row.id, { id: row.id, key: row.key, terms: deadEndText(row) });
     }
   }
@@ -91,7 +103,7 @@ function liveDeadEnds(ctx: Pick<EngineContext, 'db' | 'storeId'>): DeadEndEntry[
 }
 
 export function findResemblingDeadEnds(
-  ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'>,
+  ctx: Pick<EngineContext, 'db' | 'integrity' | 'storeId'> & Partial<Pick<EngineContext, 'memories'>>,
   texts: string | string[],
   excludeKey?: string,
 ): DeadEndMatch[] {
@@ -109,10 +121,7 @@ export function findResemblingDeadEnds(
   if (!close.length) return [];
   // Only the few that resemble are read whole and verified.
   const score = new Map(close.map((c) => [c.id, c.score]));
-  const rows = ctx.db.all<MemoryRow>(
-    `SELECT * FROM memories WHERE id IN (${close.map(() => '?').join(', ')})`,
-    close.map((c) => c.id),
-  );
+  const rows = deadEndSource(ctx).rows(close.map((c) => c.id));
   return ctx.integrity
     .partition(rows)
     .accepted.sort((a, b) => score.get(b.id)! - score.get(a.id)!)

@@ -13,6 +13,7 @@ import type { Actor } from '../ports';
 import type { Memory, Status } from '../model/types';
 import type { AuditCheckpoint, AuditEvent, AuditEventInput, AuditVerdict } from './auditTypes';
 import type { CurrentFilter, FactHolder, MemoryRow, RowSeal } from './rows';
+import type { MemorySearchPort } from './memorySearch';
 
 export type MemoryEventKind =
   | 'created'
@@ -94,4 +95,6 @@ export interface MemoryStorePort {
   mark(): number;
   keysWrittenSince(mark: number): string[];
   counts(): { byStatus: Record<string, number>; archived: number; auditEvents: number };
+  /** Recall's reads, where the store searches memories itself (PostgreSQL); SQLite's FTS5 otherwise. */
+  readonly search?: MemorySearchPort;
 }

@@ -6,6 +6,8 @@
 // 50k chunks every document word looks rarer than the same word among memories).
 
 import type { SqlDatabase } from '../ports';
+import type { MemorySearchPort } from '../record/memorySearch';
+import { sqliteMemorySearch } from './memorySearch';
 import { ftsQuery, stem, words } from '../text/words';
 
 /** One field of a candidate: its text, its weight, and how much its length dampens a match. */
@@ -105,30 +107,30 @@ interface Frequencies {
   byTerm: Map<string, { chunks: number; memories: number }>;
 }
 
-const frequencies = new WeakMap<SqlDatabase, Frequencies>();
+const frequencies = new WeakMap<object, Frequencies>();
 /** Below this many memory rows, document frequencies are recounted after every change. */
 const EXACT_MEMORY_ROWS = 2000;
 /** Above it, after the store grew by this share (a few saves barely move an idf). */
 const MEMORY_DRIFT = 0.02;
 
-function store(db: SqlDatabase): Frequencies {
+/** The counts of one pair of stores: the docs index (db) and wherever memories are (`memories`). */
+function store(db: SqlDatabase, memories: MemorySearchPort): Frequencies {
   const docGeneration =
     db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'index.last_index'")?.value ?? '';
-  // MAX(id) is one b-tree step; it moves on every save, and stands in for the row count.
-  const memoryStamp = db.get<{ n: number | null }>('SELECT MAX(id) AS n FROM memories')?.n ?? 0;
-  let known = frequencies.get(db);
+  // The stamp moves on every save, and stands in for the row count.
+  const memoryStamp = memories.stamp();
+  let known = frequencies.get(memories);
   const memoriesMoved =
     !known ||
     (known.memoryStamp !== memoryStamp &&
       (memoryStamp < EXACT_MEMORY_ROWS ||
         Math.abs(memoryStamp - known.memoryStamp) > MEMORY_DRIFT * known.memoryStamp));
   if (!known || known.docGeneration !== docGeneration || memoriesMoved) {
-    const count = (sql: string) => db.get<{ n: number }>(sql)?.n ?? 0;
     const sameIndex = known && known.docGeneration === docGeneration;
-    const chunks = sameIndex ? known!.chunks : count('SELECT COUNT(*) AS n FROM doc_chunks');
-    const memories = memoriesMoved ? count('SELECT COUNT(*) AS n FROM memories') : known!.memories;
-    known = { docGeneration, memoryStamp, chunks, memories, byTerm: new Map() };
-    frequencies.set(db, known);
+    const chunks = sameIndex ? known!.chunks : (db.get<{ n: number }>('SELECT COUNT(*) AS n FROM doc_chunks')?.n ?? 0);
+    const rows = memoriesMoved ? memories.rowCount() : known!.memories;
+    known = { docGeneration, memoryStamp, chunks, memories: rows, byTerm: new Map() };
+    frequencies.set(memories, known);
   }
   return known;
 }
@@ -140,27 +142,34 @@ export interface WeightedTerm {
   idf: number;
 }
 
-/** How many chunks and memories hold `word` (or a phrase, "a b"): counted once per store state. */
-function frequency(db: SqlDatabase, known: Frequencies, word: string): { chunks: number; memories: number } {
-  let df = known.byTerm.get(word);
-  if (!df) {
-    // A phrase is one quoted FTS5 string: its words in order, next to each other.
-    const match = word.includes(' ') ? `"${word.replace(/"/g, '""')}"` : ftsQuery(word);
-    const matching = (table: 'doc_fts' | 'memory_fts') =>
-      db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0;
-    df = {
-      chunks: known.chunks ? matching('doc_fts') : 0,
-      memories: known.memories ? matching('memory_fts') : 0,
-    };
-    known.byTerm.set(word, df);
+/** How many chunks and memories hold each of `texts` (a word, or a phrase "a b"): counted once per store state. */
+function documentFrequencies(
+  db: SqlDatabase,
+  memories: MemorySearchPort,
+  known: Frequencies,
+  texts: readonly string[],
+): Array<{ chunks: number; memories: number }> {
+  const missing = [...new Set(texts.filter((t) => !known.byTerm.has(t)))];
+  if (missing.length) {
+    const inMemories = known.memories ? memories.holding(missing) : missing.map(() => 0);
+    missing.forEach((text, i) => {
+      // A phrase is one quoted FTS5 string: its words in order, next to each other.
+      const match = text.includes(' ') ? `"${text.replace(/"/g, '""')}"` : ftsQuery(text);
+      const table = 'doc_fts';
+      const chunks = known.chunks
+        ? (db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${table} MATCH ?`, [match])?.n ?? 0)
+        : 0;
+      known.byTerm.set(text, { chunks, memories: inMemories[i] });
+    });
   }
-  return df;
+  return texts.map((t) => known.byTerm.get(t)!);
 }
 
 /** The chunks in the index, and for each word how many of them hold it (the counts recall's idf uses). */
 export function chunkFrequencies(db: SqlDatabase): { chunks: number; holding(word: string): number } {
-  const known = store(db);
-  return { chunks: known.chunks, holding: (word) => frequency(db, known, word).chunks };
+  const memories = sqliteMemorySearch(db);
+  const known = store(db, memories);
+  return { chunks: known.chunks, holding: (word) => documentFrequencies(db, memories, known, [word])[0].chunks };
 }
 
 /** A neighbouring pair of query words, with its stems and the idf of the pair as a phrase. */
@@ -175,11 +184,22 @@ export interface WeightedPhrase {
  * common words that are rare together ("Terraform Cloud" in an infrastructure repository) weigh
  * much; two rare words that always come together ("fluentd-cloudwatch") add little.
  */
-export function weightedPhrases(db: SqlDatabase, phrases: Array<[string, string]>): WeightedPhrase[] {
-  const known = store(db);
+export function weightedPhrases(
+  db: SqlDatabase,
+  memories: MemorySearchPort,
+  phrases: Array<[string, string]>,
+): WeightedPhrase[] {
+  const known = store(db, memories);
   const total = known.chunks + known.memories + PRIOR_RECORDS;
+  // Counted in one request: a shared store answers over the network.
+  documentFrequencies(
+    db,
+    memories,
+    known,
+    phrases.flatMap(([a, b]) => [`${a} ${b}`, a, b]),
+  );
   const idfOf = (text: string) => {
-    const df = frequency(db, known, text);
+    const [df] = documentFrequencies(db, memories, known, [text]);
     return idf(total, df.chunks + df.memories + PRIOR_RECORDS * PRIOR_SHARE);
   };
   return phrases
@@ -210,15 +230,16 @@ export function phraseScore(phrases: WeightedPhrase[], key: string, fields: Fiel
 }
 
 /** Each query word's idf over memories and chunks together. */
-export function weightedTerms(db: SqlDatabase, words: string[]): WeightedTerm[] {
-  const known = store(db);
+export function weightedTerms(db: SqlDatabase, memories: MemorySearchPort, words: string[]): WeightedTerm[] {
+  const known = store(db, memories);
+  documentFrequencies(db, memories, known, words);
   const seen = new Set<string>();
   const out: WeightedTerm[] = [];
   for (const word of words) {
     const s = matchStem(word);
     if (seen.has(s)) continue;
     seen.add(s);
-    const df = frequency(db, known, word);
+    const [df] = documentFrequencies(db, memories, known, [word]);
     // A handful of records says little about how rare a word is: the counts are smoothed with
     // PRIOR_RECORDS pseudo-records holding each word at PRIOR_SHARE, which a large store outweighs.
     const total = known.chunks + known.memories + PRIOR_RECORDS;

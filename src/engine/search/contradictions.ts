@@ -3,10 +3,11 @@
 // the save like a resembling dead end is, so the saver can supersede the old one.
 
 import type { EngineContext } from '../context';
-import { LIVE_STATUSES_SQL, type ContradictionMatch } from '../model/types';
-import { rowToMemory, type MemoryRow } from '../record/rows';
+import type { ContradictionMatch } from '../model/types';
+import { rowToMemory } from '../record/rows';
 import { valueConflict } from '../model/valueConflict';
-import { ftsQuery } from '../text/words';
+import { queryTerms } from '../text/words';
+import { memorySearch } from './memorySearch';
 
 export type { ContradictionMatch };
 
@@ -14,18 +15,12 @@ export type { ContradictionMatch };
 const CANDIDATES = 20;
 
 export function findContradictions(
-  ctx: Pick<EngineContext, 'db' | 'integrity'>,
+  ctx: Pick<EngineContext, 'db' | 'integrity' | 'memories'>,
   input: { key: string; type: string; title: string; description: string; fact_key?: string | null },
 ): ContradictionMatch[] {
-  const match = ftsQuery(input.title);
-  if (!match) return [];
-  const rows = ctx.db.all<MemoryRow>(
-    `SELECT m.* FROM memory_fts f JOIN memories m ON m.id = f.rowid
-     WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}
-       AND m.type = ? AND m.key <> ?
-     ORDER BY bm25(memory_fts, 4.0, 1.0, 0.0, 0.0) LIMIT ?`,
-    [match, input.type, input.key, CANDIDATES],
-  );
+  const words = queryTerms(input.title);
+  if (!words.length) return [];
+  const rows = memorySearch(ctx).sameTypeByTitle(words, input.type, input.key, CANDIDATES);
   const out: ContradictionMatch[] = [];
   for (const row of ctx.integrity.partition(rows).accepted) {
     // One fact key between them is the supersede path, not a warning.

@@ -15,14 +15,7 @@ import type { Embedder } from '../embed/embedder';
 import { invalid } from '../errors';
 import { DOC_KINDS, type DocKind } from '../model/kinds';
 import { LIMITS } from '../model/limits';
-import {
-  LIVE_STATUSES_SQL,
-  MEMORY_TYPES,
-  type Basis,
-  type MemorySummary,
-  type MemoryType,
-  type Status,
-} from '../model/types';
+import { MEMORY_TYPES, type Basis, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireDate, requireEnum, requireText } from '../model/validate';
 import { nowIso, type EngineContext } from '../context';
 import { rowToMemory, summarize, type MemoryRow } from '../record/rows';
@@ -31,6 +24,8 @@ import { bestPerDoc, docsByChunk, lexicalDocs, type DocCandidate } from './docs'
 import { docSnippet } from './snippet';
 import { markConflicts } from './conflicts';
 import { coverage, ftsQuery, queryPhrases, queryTerms, stems } from '../text/words';
+import { memorySearch } from './memorySearch';
+import type { MemorySearchPort, RecallFilter } from '../record/memorySearch';
 import {
   bm25f,
   fieldStems,
@@ -42,7 +37,6 @@ import {
   type WeightedPhrase,
   type WeightedTerm,
 } from './bm25';
-import type { SqlDatabase } from '../ports';
 import { kindIntent, type KindIntent } from './intent';
 import type { Refusal } from '../record/integrity';
 import type { VectorCache } from '../record/vectors';
@@ -63,7 +57,6 @@ export const STATUS_WEIGHT: Record<Status, number> = {
   retracted: 0,
   quarantined: 0,
 };
-const FTS_WEIGHTS = '4.0, 2.0, 1.0, 2.0';
 /** Documents are the repository's own text; kinds written to be acted on rank a little higher. */
 export const KIND_WEIGHT: Record<DocKind, number> = {
   adr: 1.0,
@@ -200,83 +193,15 @@ function freshness(updatedAt: string, now: string): number {
 
 type Row = MemoryRow & { bm?: number; cosine?: number };
 
-function memoryFilters(
-  asOf: string | null,
-  now: string,
-  types: MemoryType[],
-): { where: string[]; params: (string | number)[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (asOf) {
-    // What was valid at that instant, archived versions and superseded records included, but
-    // never a record whose current state is a tombstone or quarantined.
-    where.push('m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)');
-    params.push(asOf, asOf);
-    where.push(
-      `m.key NOT IN (SELECT key FROM memories WHERE is_current = 1 AND status IN ('retracted', 'quarantined'))`,
-    );
-  } else {
-    where.push(`m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}`);
-    where.push('m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)');
-    params.push(now, now);
-  }
-  if (types.length) {
-    where.push(`m.type IN (${types.map(() => '?').join(', ')})`);
-    params.push(...types);
-  }
-  return { where, params };
-}
-
 /**
- * The filters for a query that already names its rows by id. SQLite would otherwise pick the
- * `is_current` index and scan every current record; a unary `+` makes the column unindexable for
- * this query only, so the planner looks the ids up by primary key and filters those few rows.
+ * The best lexical matches among the memories that pass the filter. When enough records hold every
+ * query word, those are the candidates and bm25 need not score every record that shares one
+ * common word; otherwise any word counts.
  */
-function byIdFirst(where: string[]): string {
-  return where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1');
-}
-
-/**
- * The best lexical matches among the memories that pass the filters. FTS5 ranks ids alone (no
- * row fetched per match), then only the top ids are read and filtered; when filters drop too many,
- * the window widens.
- */
-function lexicalMemories(
-  ctx: EngineContext,
-  query: string,
-  filters: { where: string[]; params: (string | number)[] },
-  fetch: number,
-): Row[] {
-  // When enough records hold every query word, those are the candidates and bm25 need not score
-  // every record that shares one common word; otherwise any word counts.
-  const every = ftsQuery(query, true);
-  const enough =
-    every !== ftsQuery(query) &&
-    (ctx.db.get<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)',
-      [every, fetch * 2],
-    )?.n ?? 0) >=
-      fetch * 2;
-  const match = enough ? every : ftsQuery(query);
-  for (let window = fetch * 2; ; window *= 4) {
-    const ranked = ctx.db.all<{ id: number; bm: number }>(
-      `SELECT rowid AS id, bm25(memory_fts, ${FTS_WEIGHTS}) AS bm FROM ` +
-        `memory_fts WHERE memory_fts MATCH ? ORDER BY bm LIMIT ?`,
-      [match, window],
-    );
-    if (!ranked.length) return [];
-    const bm = new Map(ranked.map((r) => [r.id, r.bm]));
-    const rows = ctx.db
-      .all<Row>(
-        `SELECT m.* FROM memories m WHERE m.id IN ` +
-          `(${ranked.map(() => '?').join(', ')}) AND ` +
-          `${byIdFirst(filters.where)}`,
-        [...ranked.map((r) => r.id), ...filters.params],
-      )
-      .map((row) => ({ ...row, bm: bm.get(row.id) }))
-      .sort((a, b) => (a.bm ?? 0) - (b.bm ?? 0));
-    if (rows.length >= fetch || ranked.length < window) return rows.slice(0, fetch);
-  }
+function lexicalMemories(search: MemorySearchPort, query: string, filter: RecallFilter, fetch: number): Row[] {
+  const words = queryTerms(query);
+  const enough = words.length > 1 && search.holdingAll(words, fetch * 2) >= fetch * 2;
+  return search.lexical(words, enough, filter, fetch);
 }
 
 interface Request {
@@ -304,7 +229,7 @@ function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions
       'the query has no searchable words',
       'ask with the words a record would contain, e.g. "database migrations"',
     );
-  const intent = options.intent === false ? null : kindIntent(query, namesInLabels(ctx.db, query));
+  const intent = options.intent === false ? null : kindIntent(query, namesInLabels(ctx, query));
   // A word that names a kind says what the answer is, not what it contains: the boost carries it.
   const rest = intent ? queryTerms(query).filter((w) => !intent.words.has(w)) : [];
   const lexicalQuery = intent && rest.length ? rest.join(' ') : query;
@@ -316,15 +241,15 @@ function validate(ctx: EngineContext, input: RecallInput, options: RecallOptions
  * Cloud" in "Replace Terraform Cloud with…"): such a word is part of a name, not a kind the
  * question asks for. One indexed FTS5 lookup per phrase that holds a kind word.
  */
-function namesInLabels(db: SqlDatabase, query: string): Set<string> {
+function namesInLabels(ctx: EngineContext, query: string): Set<string> {
   const named = new Set<string>();
   if (!kindIntent(query)) return named;
   for (const [a, b] of queryPhrases(query)) {
     if (!kindIntent(a) && !kindIntent(b)) continue;
     const phrase = `"${a} ${b}"`;
     const found =
-      db.get('SELECT 1 AS x FROM doc_fts WHERE doc_fts MATCH ? LIMIT 1', [`{title heading} : ${phrase}`]) ??
-      db.get('SELECT 1 AS x FROM memory_fts WHERE memory_fts MATCH ? LIMIT 1', [`{title} : ${phrase}`]);
+      ctx.db.get('SELECT 1 AS x FROM doc_fts WHERE doc_fts MATCH ? LIMIT 1', [`{title heading} : ${phrase}`]) !==
+        undefined || memorySearch(ctx).titleHolds(a, b);
     if (found) [a, b].forEach((w) => named.add(w));
   }
   return named;
@@ -342,7 +267,8 @@ async function gather(ctx: EngineContext, req: Request, deps: RecallDeps): Promi
   const wantMemories = !req.kinds.length || req.types.length > 0;
   const wantDocs = !req.asOf && (req.kinds.length > 0 || !req.types.length);
   const fetch = Math.max(50, req.limit * 5);
-  const filters = memoryFilters(req.asOf, req.now, req.types);
+  const filter: RecallFilter = { asOf: req.asOf, now: req.now, types: req.types };
+  const search = memorySearch(ctx);
 
   const memories = new Map<string, Row>();
   // One row per key (for as_of, the newest version valid then); the lexical and vector passes
@@ -353,26 +279,29 @@ async function gather(ctx: EngineContext, req: Request, deps: RecallDeps): Promi
     else if (seen.id === row.id)
       memories.set(row.key, { ...seen, bm: seen.bm ?? row.bm, cosine: seen.cosine ?? row.cosine });
   };
-  if (wantMemories) lexicalMemories(ctx, req.lexicalQuery, filters, fetch).forEach(keep);
+  if (wantMemories) lexicalMemories(search, req.lexicalQuery, filter, fetch).forEach(keep);
   const docs = new Map<string, DocCandidate>();
   if (wantDocs) for (const doc of lexicalDocs(ctx.db, req.lexicalQuery, req.kinds, fetch)) docs.set(doc.path, doc);
 
   // Vector candidates, when the current model has vectors and can embed the query.
   let vectorsUsed = false;
   const embedder = deps.embedder;
-  if (embedder && deps.vectors.size(ctx.db, embedder.modelId) > 0) {
+  // A shared store keeps memories' vectors itself (search.nearest); the local codes hold the docs'.
+  const shared = search.nearest;
+  const localVectors = embedder ? deps.vectors.size(ctx.db, embedder.modelId) : 0;
+  if (embedder && (localVectors > 0 || shared)) {
     const [queryVector] = await embedder.embed([req.query]);
     const hits = deps.vectors.search(ctx.db, embedder.modelId, queryVector, fetch * 2);
-    vectorsUsed = true;
-    const memoryIds = hits.filter((h) => h.table === 'memory');
+    const memoryIds = shared
+      ? shared.call(search, embedder.modelId, queryVector, fetch * 2)
+      : hits.filter((h) => h.table === 'memory');
+    vectorsUsed = localVectors > 0 || memoryIds.length > 0;
     if (wantMemories && memoryIds.length) {
       const cosine = new Map(memoryIds.map((h) => [h.id, h.score]));
-      ctx.db
-        .all<Row>(
-          `SELECT m.* FROM memories m WHERE m.id IN ` +
-            `(${memoryIds.map(() => '?').join(', ')}) AND ` +
-            `${filters.where.join(' AND ').replace('m.is_current = 1', '+m.is_current = 1')}`,
-          [...memoryIds.map((h) => h.id), ...filters.params],
+      search
+        .rows(
+          memoryIds.map((h) => h.id),
+          filter,
         )
         .forEach((row) => keep({ ...row, bm: undefined, cosine: cosine.get(row.id) }));
     }
@@ -409,15 +338,18 @@ interface Fused {
   snippetOf: Map<RecallHit, () => void>;
 }
 
-function fuse(db: SqlDatabase, req: Request, found: Candidates): Fused {
+function fuse(ctx: EngineContext, req: Request, found: Candidates): Fused {
+  const { db } = ctx;
   const { vectorsUsed } = found;
   const words = queryTerms(req.lexicalQuery);
   // With documents alone, FTS5's order and shares are the answer; BM25F (and its document
   // frequencies) is needed only to put memories on the documents' scale, or among themselves.
   // Phrases come from the question as asked: a kind word ("Terraform") still belongs to a name.
-  const phrases: WeightedPhrase[] = weightedPhrases(db, queryPhrases(req.query));
+  const phrases: WeightedPhrase[] = weightedPhrases(db, memorySearch(ctx), queryPhrases(req.query));
   const terms: WeightedTerm[] =
-    phrases.length || [...found.memories.values()].some((r) => r.bm !== undefined) ? weightedTerms(db, words) : [];
+    phrases.length || [...found.memories.values()].some((r) => r.bm !== undefined)
+      ? weightedTerms(db, memorySearch(ctx), words)
+      : [];
   const memoryLexical = new Map<Row, number>();
   for (const row of found.memories.values()) {
     if (row.bm === undefined) continue;
@@ -572,7 +504,7 @@ export async function recall(
   return {
     query: req.query,
     as_of: req.asOf,
-    ...rankAndVerify(ctx, req, fuse(ctx.db, req, found)),
+    ...rankAndVerify(ctx, req, fuse(ctx, req, found)),
     vectors: found.vectorsUsed,
   };
 }

@@ -22,6 +22,7 @@ const contributed = Object.keys(manifest.contributes.configuration.properties ??
 function settings(embedding: Partial<LoreSettings['embedding']>): LoreSettings {
   return {
     dataDir: null,
+    store: { url: null },
     index: { include: [], exclude: [], onSave: true },
     embedding: { enabled: true, model: null, modelDir: null, threads: 'auto', endpoint: null, ...embedding },
     drift: { onSave: true, showAlreadyBroken: false },

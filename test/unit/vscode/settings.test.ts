@@ -29,6 +29,7 @@ describe('vscode settings reader', () => {
       drift: { onSave: true, showAlreadyBroken: true },
       codeLens: { enabled: true },
       mcp: { enabled: true, transport: 'http' },
+      store: { url: null },
     });
   });
 

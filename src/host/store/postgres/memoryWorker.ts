@@ -7,7 +7,8 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { LoreError } from '../../../engine';
 import type { PostgresSettings } from './connectionSettings';
-import { memoryQueries, type MemoryOp, type QueryScope } from './memoryQueries';
+import { memoryQueries, type QueryScope } from './memoryQueries';
+import { searchQueries } from './searchQueries';
 import { PostgresStore } from './postgresStore';
 import { inTransaction } from './records';
 
@@ -42,14 +43,20 @@ function opened(): PostgresStore {
   return store;
 }
 
-async function runOp(op: MemoryOp, args: unknown[]): Promise<unknown> {
-  const fn = memoryQueries[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
-  if (transaction) return await fn({ client: transaction.client, repoId, inTransaction: true }, ...args);
-  const writesChain = op === 'appendAudit';
-  return await opened().withClient((client) => {
-    const scope = { client, repoId, inTransaction: writesChain };
-    return writesChain ? inTransaction(client, () => fn(scope, ...args)) : fn(scope, ...args);
-  });
+/** Every operation the engine's thread may ask for, by name. */
+const operations = { ...memoryQueries, ...searchQueries };
+export type WorkerOp = keyof typeof operations;
+
+/**
+ * One operation on one connection: the open transaction's, or a pooled one (with a transaction of
+ * its own for a chain append, whose lock needs one).
+ */
+async function runOp(op: WorkerOp, args: unknown[]): Promise<unknown> {
+  const fn = operations[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
+  const run = (client: QueryScope['client'], inTx: boolean) => fn({ client, repoId, inTransaction: inTx }, ...args);
+  if (transaction) return await run(transaction.client, true);
+  if (op !== 'appendAudit') return await opened().withClient((client) => run(client, false));
+  return await opened().withClient((client) => inTransaction(client, () => run(client, true)));
 }
 
 const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
@@ -133,7 +140,7 @@ function asReply(error: unknown): BridgeReply {
 // One request at a time: the engine's thread waits for each answer before it asks again.
 port.on('message', (message: { op: string; args: unknown[] }) => {
   const work =
-    message.op in control ? control[message.op](...message.args) : runOp(message.op as MemoryOp, message.args);
+    message.op in control ? control[message.op](...message.args) : runOp(message.op as WorkerOp, message.args);
   work.then(
     (value) => replyWith({ value }),
     (error: unknown) => replyWith(asReply(error)),

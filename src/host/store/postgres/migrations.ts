@@ -281,6 +281,28 @@ const MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE memories ADD COLUMN state_sealed TEXT;
     `,
   },
+  {
+    version: 4,
+    description: 'recall: memories stemmed without stop words, tags stemmed, as SQLite FTS5 indexes them',
+    sql: `
+      -- Snowball's English stemmer with no stop-word list: SQLite's porter tokenizer keeps every
+      -- word, so "how" or "only" in a query counts on both stores.
+      CREATE TEXT SEARCH DICTIONARY english_all (TEMPLATE = pg_catalog.snowball, LANGUAGE = english);
+      CREATE TEXT SEARCH CONFIGURATION english (COPY = pg_catalog.english);
+      ALTER TEXT SEARCH CONFIGURATION english ALTER MAPPING REPLACE english_stem WITH english_all;
+
+      -- Title A, description and tags B, body C: recall ranks them 4, 2, 2, 1 (ts_rank weights).
+      DROP INDEX memories_search;
+      ALTER TABLE memories DROP COLUMN search_vector;
+      ALTER TABLE memories ADD COLUMN search_vector TSVECTOR GENERATED ALWAYS AS (
+        setweight(to_tsvector('lore.english'::regconfig, title), 'A') ||
+        setweight(to_tsvector('lore.english'::regconfig, description), 'B') ||
+        setweight(to_tsvector('lore.english'::regconfig, tags), 'B') ||
+        setweight(to_tsvector('lore.english'::regconfig, body), 'C')
+      ) STORED;
+      CREATE INDEX memories_search ON memories USING GIN (search_vector);
+    `,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

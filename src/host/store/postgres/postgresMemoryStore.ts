@@ -13,14 +13,11 @@ import { verifyChain } from '../../../engine/record/audit';
 import { registerAuthor } from '../../../engine/record/integrity';
 import { refuseUnsealed, rowState, sealState, stateDigest } from '../../../engine/record/state';
 import type { PostgresSettings } from './connectionSettings';
-import type { memoryQueries } from './memoryQueries';
+import { portCall, type PortCall } from './portCall';
+import { postgresMemorySearch } from './postgresMemorySearch';
+import { sharedAuthors, type SharedAuthors } from './sharedAuthors';
 import type { OpenedStore } from './memoryWorker';
 import { SyncBridge } from './syncBridge';
-
-type Queries = typeof memoryQueries;
-/** An operation's arguments after its scope, which the worker supplies. */
-type Args<K extends keyof Queries> = Parameters<Queries[K]> extends [unknown, ...infer Rest] ? Rest : never;
-type Answer<K extends keyof Queries> = Awaited<ReturnType<Queries[K]>>;
 
 export interface PostgresMemoryStore extends SharedMemoryStore {
   /** The repository's normalised remote and the store's host:port/database (never a password). */
@@ -61,39 +58,12 @@ function scoped(bridge: SyncBridge, store: OpenedStore): PostgresMemoryStore {
   };
 }
 
-function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): MemoryStorePort {
-  const call = <K extends keyof Queries>(op: K, ...args: Args<K>): Answer<K> => bridge.call<Answer<K>>(op, ...args);
-
-  // Signatures are checked against the engine's local list of authors (record/integrity.ts): this
-  // machine's key is shared through the store when it first signs, and another machine's key is
-  // copied from the store into the local list before a row it signed is handed to the engine.
-  const known = new Set<string>();
-  const shareSigner = () => {
-    const { signer, clock } = ctx();
-    if (known.has(signer.keyId)) return;
-    call('registerAuthor', {
-      key_id: signer.keyId,
-      public_key: signer.publicKey,
-      // Another machine reads this row: "this machine" is only this one's word for its key.
-      label: null,
-      added_at: clock.now().toISOString(),
-      trusted: 0,
-    });
-    known.add(signer.keyId);
-  };
-  const withAuthors = <R extends Pick<MemoryRow, 'author' | 'state_signer'>>(rows: R[]): R[] => {
-    const missing = new Set<string>();
-    for (const row of rows) for (const id of [row.author, row.state_signer]) if (id && !known.has(id)) missing.add(id);
-    if (missing.size) {
-      for (const author of call('authors', [...missing])) {
-        const key = { keyId: author.key_id, publicKey: author.public_key };
-        registerAuthor(ctx(), key, author.label, author.trusted === 1);
-      }
-      for (const id of missing) known.add(id);
-    }
-    return rows;
-  };
-  const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
+/**
+ * The shared store's state writes, sealed here where the signer is (record/state.ts does the same for
+ * SQLite): a row must hold its seal before it is written, and is sealed again as it then stands.
+ */
+function sealedStateWrites(call: PortCall, authors: SharedAuthors, ctx: () => EngineContext) {
+  const one = (row: MemoryRow | undefined) => (row ? authors.withAuthors([row])[0] : undefined);
 
   /** Seals a row's state as `change` leaves it (the row as it stands when `change` is empty). */
   const sealAs = (row: MemoryRow, change: StateChange): string => {
@@ -105,7 +75,7 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
       updated_at: change.now ?? row.updated_at,
     };
     registerAuthor(ctx(), signer, 'this machine');
-    shareSigner();
+    authors.shareSigner();
     const fields = rowState(next);
     const seal = sealState(signer, storeId, fields);
     call('writeSealedState', row.id, {
@@ -124,7 +94,7 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     return sealAs(row, change);
   };
 
-  /** A lifecycle write on a row that holds its seal, sealed again as it then stands (record/state.ts sealedWrite). */
+  /** A lifecycle write on a row that holds its seal, sealed again as it then stands. */
   const sealedWrite = (id: number, write: () => void): void => {
     const before = one(call('byId', id));
     if (before) refuseUnsealed(ctx(), before);
@@ -133,20 +103,49 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     if (after) sealAs(after, {});
   };
 
+  /** Removes a key; other rows' pointers to it are cleared, and those that held their seal are sealed again. */
+  const removeKey = (key: string) => {
+    const pointing = authors.withAuthors(call('everyRow')).filter((row) => {
+      if (row.superseded_by !== key && row.supersedes !== key) return false;
+      const verdict = ctx().integrity.check(row);
+      return verdict.ok || verdict.legacy === true;
+    });
+    const removed = call('removeKey', key);
+    for (const { id } of pointing) {
+      const row = call('byId', id);
+      if (row) sealAs(row, {});
+    }
+    return removed;
+  };
+
+  return { writeState, sealedWrite, removeKey };
+}
+
+/** A transaction of the shared store around one of the engine's local store. */
+function transactionOver(bridge: SyncBridge, ctx: () => EngineContext) {
+  return <T>(work: () => T): T => {
+    bridge.call('begin');
+    let result: T;
+    try {
+      result = ctx().db.transaction(work);
+    } catch (error) {
+      bridge.call('rollback');
+      throw error;
+    }
+    bridge.call('commit');
+    return result;
+  };
+}
+
+function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): MemoryStorePort {
+  const call = portCall(bridge);
+  const authors = sharedAuthors(call, ctx);
+  const { withAuthors } = authors;
+  const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
+  const sealed = sealedStateWrites(call, authors, ctx);
   return {
     kind: 'postgresql',
-    transaction<T>(work: () => T): T {
-      bridge.call('begin');
-      let result: T;
-      try {
-        result = ctx().db.transaction(work);
-      } catch (error) {
-        bridge.call('rollback');
-        throw error;
-      }
-      bridge.call('commit');
-      return result;
-    },
+    transaction: transactionOver(bridge, ctx),
     current: (key) => one(call('current', key)),
     version: (key, version) => one(call('version', key, version)),
     versions: (key) => withAuthors(call('versions', key)),
@@ -158,30 +157,18 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     liveByFactKey: (factKey, exceptKey) => call('liveByFactKey', factKey, exceptKey),
     everyRow: () => withAuthors(call('everyRow')),
     insertVersion: (memory, seal) => {
-      shareSigner();
+      authors.shareSigner();
       const { is_current: _current, ...row } = memoryToRow(memory, true, seal);
       return call('insertVersion', row);
     },
     archive: (current, until, keep) =>
-      sealedWrite(current.id, () => call('archive', { id: current.id, key: current.key }, until, keep)),
-    setSuccessor: (id, successor, validUntil) => sealedWrite(id, () => call('setSuccessor', id, successor, validUntil)),
+      sealed.sealedWrite(current.id, () => call('archive', { id: current.id, key: current.key }, until, keep)),
+    setSuccessor: (id, successor, validUntil) =>
+      sealed.sealedWrite(id, () => call('setSuccessor', id, successor, validUntil)),
     setPredecessor: (id, predecessor, updatedAt) =>
-      sealedWrite(id, () => call('setPredecessor', id, predecessor, updatedAt ?? null)),
-    writeState,
-    removeKey: (key) => {
-      // Other rows' pointers to the key are cleared: those that held their seal are sealed again.
-      const pointing = withAuthors(call('everyRow')).filter((row) => {
-        if (row.superseded_by !== key && row.supersedes !== key) return false;
-        const verdict = ctx().integrity.check(row);
-        return verdict.ok || verdict.legacy === true;
-      });
-      const removed = call('removeKey', key);
-      for (const { id } of pointing) {
-        const row = call('byId', id);
-        if (row) sealAs(row, {});
-      }
-      return removed;
-    },
+      sealed.sealedWrite(id, () => call('setPredecessor', id, predecessor, updatedAt ?? null)),
+    writeState: sealed.writeState,
+    removeKey: sealed.removeKey,
     unsealed: () => withAuthors(call('unsealed')),
     recordEvent: (event) => call('recordEvent', event),
     events: (key) => call('events', key),
@@ -194,5 +181,6 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     mark: () => call('mark'),
     keysWrittenSince: (mark) => call('keysWrittenSince', mark),
     counts: () => call('counts'),
+    search: postgresMemorySearch(call, authors),
   };
 }

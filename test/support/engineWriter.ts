@@ -1,0 +1,84 @@
+// One client process of the engine-level many-writers test: `node --import tsx
+// test/support/engineWriter.ts '<json options>'`. It runs Lore's engine on the shared PostgreSQL
+// store (its own key, its own local SQLite file, as another machine would) and saves `count`
+// versions of a few shared records, each with the version it read as expected_version. One JSON
+// line per outcome on stdout: an acknowledged save, or a refusal with the winner it names.
+
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine, LoreError } from '../../src/engine';
+import { WasmSqlDatabase } from '../../src/host/sqlite';
+import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
+import { openPostgresMemoryStore } from '../../src/host/store/postgres/postgresMemoryStore';
+import { tempDir } from './store';
+
+export interface EngineWriterOptions {
+  url: string;
+  remote: string;
+  writer: number;
+  count: number;
+  keys: number;
+}
+
+export type EngineWriterLine =
+  | { type: 'ack'; writer: number; key: string; version: number; body: string }
+  | {
+      type: 'refused';
+      writer: number;
+      key: string;
+      expected: number;
+      winner: number | null;
+      winnerBody: string | null;
+    };
+
+export const contendedTitle = (k: number) => `Contended record ${k}`;
+
+function main(): void {
+  const options = JSON.parse(process.argv[2]) as EngineWriterOptions;
+  const dir = tempDir('lore-writer-');
+  const shared = openPostgresMemoryStore(parsePostgresSettings(options.url), options.remote, 'test');
+  const db = new WasmSqlDatabase(join(dir, 'lore.db'));
+  const engine = new Engine({ db, memoryStore: shared });
+  const actor = { door: 'test' as const, name: `writer-${options.writer}` };
+  // Deterministic spread of keys per writer: a failure replays the same way.
+  let state = options.writer * 7919 + 17;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+  try {
+    for (let i = 0; i < options.count; i++) {
+      const title = contendedTitle(next() % options.keys);
+      const key = `decision/${title.toLowerCase().replace(/ /g, '-')}`;
+      let expected = 0;
+      try {
+        expected = engine.get(key).memory.version;
+      } catch (error) {
+        if (!(error instanceof LoreError) || error.code !== 'NOT_FOUND') throw error;
+      }
+      const body = `writer ${options.writer} save ${i}`;
+      const result = engine.remember(actor, {
+        type: 'decision',
+        title,
+        description: 'A record every writer saves',
+        body,
+        expected_version: expected,
+        provenance: { source: 'user', client: 'test' },
+      });
+      const line: EngineWriterLine = result.saved
+        ? { type: 'ack', writer: options.writer, key, version: result.version, body }
+        : {
+            type: 'refused',
+            writer: options.writer,
+            key,
+            expected,
+            winner: result.conflict.current_version,
+            winnerBody: result.conflict.current?.body ?? null,
+          };
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    }
+  } finally {
+    shared.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();
