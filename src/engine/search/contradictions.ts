@@ -5,7 +5,7 @@
 import type { EngineContext } from '../context';
 import { LIVE_STATUSES_SQL, type ContradictionMatch } from '../model/types';
 import { rowToMemory, type MemoryRow } from '../record/rows';
-import { valueConflict } from '../model/valueConflict';
+import { statesValue, valueConflict } from '../model/valueConflict';
 import { ftsQuery } from '../text/words';
 
 export type { ContradictionMatch };
@@ -18,7 +18,9 @@ export function findContradictions(
   input: { key: string; type: string; title: string; description: string; fact_key?: string | null },
 ): ContradictionMatch[] {
   const match = ftsQuery(input.title);
-  if (!match) return [];
+  // A record stating no value of a closed set contradicts none: the FTS5 lookup (the most of a
+  // session start's cost on a large store, one per listed memory) is skipped, the answer the same.
+  if (!match || !statesValue(input)) return [];
   const rows = ctx.db.all<MemoryRow>(
     `SELECT m.* FROM memory_fts f JOIN memories m ON m.id = f.rowid
      WHERE memory_fts MATCH ? AND m.is_current = 1 AND m.status IN ${LIVE_STATUSES_SQL}
