@@ -141,7 +141,8 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
     method: {
       commands:
         '`node dist/cli.js recall Q` (no model), `hook session-start` ' +
-        '(hook JSON on stdin) and `--help`, spawned and waited for, one ' +
+        '(hook JSON on stdin; after the warm-up round it answers from its session snapshot, ' +
+        'src/cli/sessionSnapshot.ts) and `--help`, spawned and waited for, one ' +
         'each per round after a warm-up round; p50 over the rounds',
       baseline:
         '`node -e 0` in every round, interleaved; `.over_node` is the ' +

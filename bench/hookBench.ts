@@ -5,15 +5,20 @@
 // `lore recall` when the MCP server is not connected). Baseline: `lore --version`, the same process
 // start with no store work, interleaved with the others in every round.
 //
-// `lore hook pre-tool-use` (an Edit of a file with an anchored decision, and of one with none) is
-// held to 80 ms over `node -e 0`: each round runs both and the bare node start back to back, and
-// the figure is the median of the rounds' differences (wall time, and the child's own CPU time
-// from bench/cpuAtExit.cjs, which barely moves with the machine's load).
+// `lore hook pre-tool-use` (an Edit of a file with an anchored decision, and of one with none) and
+// `lore hook session-start` are held to 80 ms over `node -e 0`: each round runs them and the bare
+// node start back to back, and the figure is the median of the rounds' differences (wall time, and
+// the child's own CPU time from bench/cpuAtExit.cjs, which barely moves with the machine's load).
+// Both answer from their snapshots (src/cli/anchorSnapshot.ts, src/cli/sessionSnapshot.ts) while
+// the store is unchanged; `sessionStartStore` is the same hook with its snapshot removed first, so
+// the store read a session start pays after a write is measured too.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sessionSnapshotFile } from '../src/cli/sessionSnapshot';
+import { storePaths } from '../src/host/dataDir';
 import { openStore } from '../src/host/openStore';
 import { CLI } from '../test/support/processes';
 import { distribution, makeQueries, median } from './memory';
@@ -116,11 +121,13 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
       tool_input: { file_path: join(workspace, file), old_string: 'a', new_string: 'b' },
     });
   const cpuFile = join(parent, 'cpu.txt');
-  const commands: Record<string, { args: string[]; stdin?: string; bare?: boolean }> = {
+  const commands: Record<string, { args: string[]; stdin?: string; bare?: boolean; fresh?: boolean }> = {
     node: { args: ['-e', '0'], bare: true },
     preToolUse: { args: ['hook', 'pre-tool-use'], stdin: edit(ANCHORED_FILE) },
     preToolUseNone: { args: ['hook', 'pre-tool-use'], stdin: edit('src/plain.ts') },
     baseline: { args: ['--version'] },
+    // Without its snapshot first (a store read, which writes it again), then from it.
+    sessionStartStore: { args: ['hook', 'session-start'], stdin: input('SessionStart'), fresh: true },
     sessionStart: { args: ['hook', 'session-start'], stdin: input('SessionStart') },
     preCompact: { args: ['hook', 'pre-compact'], stdin: input('PreCompact') },
     memories: { args: ['list', '--limit', '50'] },
@@ -133,9 +140,11 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
   try {
     seedMemories(workspace, home, options.memories, options.seed);
     seedAnchored(workspace, home);
+    const sessionSnapshot = sessionSnapshotFile(storePaths(workspace, home));
     for (let run = 0; run < options.runs; run++) {
       for (const [name, command] of Object.entries(commands)) {
         rmSync(cpuFile, { force: true });
+        if (command.fresh) rmSync(sessionSnapshot, { force: true });
         const start = now();
         const r = spawnSync(process.execPath, [...preload, ...(command.bare ? [] : [CLI]), ...command.args], {
           cwd: workspace,
@@ -146,7 +155,7 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
         samples[name].push(elapsedMs(start));
         cpu[name].push(Number(readFileSync(cpuFile, 'utf8').trim()));
         if (r.status !== 0) throw new Error(`lore ${command.args.join(' ')} exited ${r.status}: ${r.stderr}`);
-        if (name === 'sessionStart' && !r.stdout.includes('additionalContext'))
+        if (name.startsWith('sessionStart') && !r.stdout.includes('additionalContext'))
           throw new Error('the session-start hook printed no block');
         if (name === 'preToolUse') {
           if (!r.stdout.includes(ANCHORED_KEY))
@@ -159,7 +168,9 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
     }
     log(
       `hooks: pre-tool-use ${median(over(samples, 'preToolUse')).toFixed(0)} ms over node -e 0 ` +
-        `(${median(over(samples, 'preToolUseNone')).toFixed(0)} ms with nothing anchored), session-start p50 ` +
+        `(${median(over(samples, 'preToolUseNone')).toFixed(0)} ms with nothing anchored), session-start ` +
+        `${median(over(cpu, 'sessionStart')).toFixed(0)} ms CPU over node -e 0 ` +
+        `(${median(over(cpu, 'sessionStartStore')).toFixed(0)} ms reading the store), p50 ` +
         `${distribution(samples.sessionStart).p50.toFixed(0)} ms, ` +
         `baseline ${distribution(samples.baseline).p50.toFixed(0)} ms`,
     );
@@ -210,6 +221,10 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
         "anchored), each round beside `node -e 0`; the figure is the median of the rounds' differences. It " +
         'answers from the anchor snapshot (src/cli/anchorSnapshot.ts) whenever that is current: the first ' +
         'round, and the one after a round whose pre-compact queued candidates, read the store',
+      session_start_snapshot:
+        '`lore hook session-start` answers from the session snapshot (src/cli/sessionSnapshot.ts) while the ' +
+        'store is unchanged, held to 80 ms of CPU over node -e 0; `session_start.store` removes the snapshot ' +
+        'before each run, so it reads the store (what the first session start after a write pays)',
     },
     figures: [
       overNode(
@@ -251,6 +266,13 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
         'hooks.session_start.cpu_over_node',
         'sessionStart',
         'lore hook session-start, CPU time over node -e 0',
+        cpu,
+        true,
+      ),
+      overNode(
+        'hooks.session_start.store.cpu_over_node',
+        'sessionStartStore',
+        'lore hook session-start without its snapshot (a store read), CPU time over node -e 0',
         cpu,
         false,
       ),

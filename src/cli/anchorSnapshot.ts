@@ -80,7 +80,7 @@ export function changeCounter(database: string): number | null {
   }
 }
 
-function storeId(paths: StorePaths): string | null {
+export function storeId(paths: StorePaths): string | null {
   try {
     const record = JSON.parse(readFileSync(join(paths.dir, 'store.json'), 'utf8')) as { store_id?: unknown };
     return typeof record.store_id === 'string' ? record.store_id : null;
@@ -89,13 +89,13 @@ function storeId(paths: StorePaths): string | null {
   }
 }
 
-/** The snapshot's body if its MAC verifies (first line: the MAC; the rest: the JSON body); else null. */
-export function readSnapshot(paths: StorePaths): SnapshotBody | null {
+/** A snapshot file's JSON body if its MAC verifies (first line: the MAC; the rest: the body); else null. */
+export function readMacFile(paths: StorePaths, file: string): unknown {
   const key = snapshotKey(paths.home);
   if (!key) return null;
   let text: string;
   try {
-    text = readFileSync(snapshotFile(paths), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -106,11 +106,16 @@ export function readSnapshot(paths: StorePaths): SnapshotBody | null {
   const expected = Buffer.from(macOf(key, body), 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const parsed = JSON.parse(body) as SnapshotBody;
-    return parsed && typeof parsed === 'object' && parsed.paths && typeof parsed.paths === 'object' ? parsed : null;
+    return JSON.parse(body) as unknown;
   } catch {
     return null;
   }
+}
+
+/** The anchor snapshot's body if its MAC verifies; else null. */
+export function readSnapshot(paths: StorePaths): SnapshotBody | null {
+  const parsed = readMacFile(paths, snapshotFile(paths)) as SnapshotBody | null;
+  return parsed && typeof parsed === 'object' && parsed.paths && typeof parsed.paths === 'object' ? parsed : null;
 }
 
 /** Whether `body` is this store's, as of now, for this hook (everything but the files' stats). */
@@ -125,7 +130,8 @@ export function snapshotCurrent(paths: StorePaths, body: SnapshotBody): boolean 
   );
 }
 
-const unchanged = ([path, size, mtimeMs]: [string, number, number]): boolean => {
+/** Whether a file still has the size and mtime recorded (a file gone or unreadable has not). */
+export const unchanged = ([path, size, mtimeMs]: [string, number, number]): boolean => {
   try {
     const stat = statSync(path);
     return stat.size === size && stat.mtimeMs === mtimeMs;

@@ -30,6 +30,35 @@ export const SNAPSHOT_MAX_PATHS = 5000;
 /** Drift states whose read-time check looks beyond the target's own file: only the store can judge them. */
 const STORE_ONLY_STATES = new Set(['relocated', 'gone', 'broken']);
 
+/**
+ * [path, size, mtimeMs] of every file the memory's references point at (what its read-time drift
+ * check reads), or null when only the store can judge one of them (a target gone or relocated).
+ */
+export function referencedFiles(
+  engine: Engine,
+  paths: StorePaths,
+  key: string,
+  memo = new Map<string, Array<[string, number, number]> | null>(),
+): Array<[string, number, number]> | null {
+  if (memo.has(key)) return memo.get(key)!;
+  let files: Array<[string, number, number]> | null = [];
+  for (const finding of engine.driftFindings({ key, states: [...DRIFT_STATES] })) {
+    if (finding.source.kind !== 'memory' || finding.source.key !== key) continue;
+    if (STORE_ONLY_STATES.has(finding.state)) files = null;
+    for (const target of [finding.reference.target_path, finding.evidence.new_path]) {
+      if (!files || !target) continue;
+      try {
+        const stat = statSync(join(paths.workspaceRoot, target));
+        files.push([join(paths.workspaceRoot, target), stat.size, stat.mtimeMs]);
+      } catch {
+        files = null;
+      }
+    }
+  }
+  memo.set(key, files);
+  return files;
+}
+
 /** The snapshot's body as of now (without its counter), or null when there are too many paths to keep. */
 export function buildSnapshot(
   engine: Engine,
@@ -39,25 +68,7 @@ export function buildSnapshot(
   const candidates = engine.anchoredPaths(PRE_EDIT_TYPES);
   if (candidates.length > SNAPSHOT_MAX_PATHS) return null;
   const filesOf = new Map<string, Array<[string, number, number]> | null>();
-  const referenced = (key: string): Array<[string, number, number]> | null => {
-    if (filesOf.has(key)) return filesOf.get(key)!;
-    let files: Array<[string, number, number]> | null = [];
-    for (const finding of engine.driftFindings({ key, states: [...DRIFT_STATES] })) {
-      if (finding.source.kind !== 'memory' || finding.source.key !== key) continue;
-      if (STORE_ONLY_STATES.has(finding.state)) files = null;
-      for (const target of [finding.reference.target_path, finding.evidence.new_path]) {
-        if (!files || !target) continue;
-        try {
-          const stat = statSync(join(paths.workspaceRoot, target));
-          files.push([join(paths.workspaceRoot, target), stat.size, stat.mtimeMs]);
-        } catch {
-          files = null;
-        }
-      }
-    }
-    filesOf.set(key, files);
-    return files;
-  };
+  const referenced = (key: string) => referencedFiles(engine, paths, key, filesOf);
   const out: Record<string, SnapshotEntry | null> = {};
   for (const path of candidates) {
     if (path.length > 1000) continue;
@@ -83,12 +94,11 @@ export function buildSnapshot(
 }
 
 /** Writes the body stamped with the database's counter now, whole (temp file, then rename), 0600. */
-export function writeSnapshot(paths: StorePaths, body: Omit<SnapshotBody, 'counter'>): boolean {
+export function writeSnapshot(paths: StorePaths, body: object, file = snapshotFile(paths)): boolean {
   const key = snapshotKey(paths.home);
   const counter = changeCounter(paths.database);
   if (!key || counter === null) return false;
   const text = JSON.stringify({ ...body, counter });
-  const file = snapshotFile(paths);
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     writeFileSync(temp, `${macOf(key, text)}\n${text}`, { mode: 0o600 });
@@ -102,9 +112,11 @@ export function writeSnapshot(paths: StorePaths, body: Omit<SnapshotBody, 'count
 
 /**
  * Closes the store, refreshing the snapshot first when this process wrote to the store or the
- * snapshot is not current. A failure leaves the old snapshot, which the counter then marks stale.
+ * snapshot is not current; `alsoLocked` (another snapshot's write) runs with it, after the database
+ * closed and before the lock is released. A failure leaves the old snapshot, which the counter then
+ * marks stale.
  */
-export function closeWithSnapshot(store: OpenStore): void {
+export function closeWithSnapshot(store: OpenStore, alsoLocked?: () => void): void {
   let body: Omit<SnapshotBody, 'counter'> | null = null;
   try {
     const current = store.changes() === 0 && snapshotIsCurrent(store.paths);
@@ -118,7 +130,14 @@ export function closeWithSnapshot(store: OpenStore): void {
   } catch {
     body = null;
   }
-  store.close(body ? () => writeSnapshot(store.paths, body!) : undefined);
+  store.close(
+    body || alsoLocked
+      ? () => {
+          if (body) writeSnapshot(store.paths, body);
+          alsoLocked?.();
+        }
+      : undefined,
+  );
 }
 
 function snapshotIsCurrent(paths: StorePaths): boolean {

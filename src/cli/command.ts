@@ -15,6 +15,8 @@ import { connect } from '../host/connect';
 import { readStoreRecord } from '../host/storeRecord';
 import { confirmHere, type PersonAct } from './personAct';
 import { closeWithSnapshot } from './anchorSnapshotWrite';
+import type { SessionStartBlock } from './sessionStartBlock';
+import { sessionSnapshotWriter } from './sessionSnapshotWrite';
 import { chooseStore } from '../host/store/storeSetting';
 import type { PostgresSettings } from '../host/store/postgres/connectionSettings';
 import { openPostgresMemoryStore } from '../host/store/postgres/postgresMemoryStore';
@@ -77,6 +79,8 @@ export interface StoreUse {
   symbols?: boolean;
   /** A person's act: its one-time code is shown and typed back before it runs (personAct.ts). */
   person?: PersonAct;
+  /** The session-start hook: what it listed, written as the session snapshot when the store closes. */
+  session?: () => SessionStartBlock | undefined;
 }
 
 /**
@@ -134,7 +138,7 @@ export async function withStore<T>(
     return await work(localApi(store.engine, store.paths.workspaceRoot));
   } finally {
     await releaseEmbedder();
-    closeWithSnapshot(store);
+    closeWithSnapshot(store, sessionSnapshotWriter(store, use.session?.()));
   }
 }
 

@@ -1,10 +1,12 @@
-// dist/hookFast.js: `lore hook pre-tool-use` without the command bundle. Claude Code runs the hook
-// before every edit, so its start is most of its cost: this entry loads a few small modules, reads
-// the hook's JSON, and answers from the anchor snapshot (./anchorSnapshot.ts) when it is current.
-// Whenever it cannot answer for certain (an owner process serves the store, the snapshot is
-// missing, stale, foreign or tampered, a referenced file changed), it hands the input it read to
-// the full command (dist/cliMain.js, commands/hook.ts), which reads the store as it always did and
-// refreshes the snapshot. It prints nothing on any failure, as the full hook does.
+// dist/hookFast.js: `lore hook pre-tool-use` and `lore hook session-start` without the command
+// bundle. Claude Code runs the first before every edit and waits for the second before the first
+// prompt, so their start is most of their cost: this entry loads a few small modules, reads the
+// hook's JSON, and answers from the anchor snapshot (./anchorSnapshot.ts) or the session snapshot
+// (./sessionSnapshot.ts) when it is current. Whenever it cannot answer for certain (an owner
+// process serves the store, the snapshot is missing, stale, foreign or tampered, a referenced file
+// changed), it hands the input it read to the full command (dist/cliMain.js, commands/hook.ts),
+// which reads the store as it always did and refreshes the snapshot. It prints nothing on any
+// failure, as the full hook does.
 
 import { existsSync } from 'node:fs';
 import { findWorkspaceRoot, storePaths } from '../host/dataDir';
@@ -12,9 +14,10 @@ import { isLive, readOwner } from '../host/ownerLock';
 import { snapshotLines } from './anchorSnapshot';
 import { HOOK_INPUT_ENV } from './commands/hookBackground';
 import { editedPath, preToolUseOutput, type PreToolUseInput } from './preToolUseText';
+import { sessionSnapshotOutput } from './sessionSnapshot';
 
 /** The workspace given with --workspace/-w, '' when none, or null when the arguments are not only the hook's. */
-function hookArgs(argv: readonly string[]): string | null {
+function hookArgs(argv: readonly string[], event = 'pre-tool-use'): string | null {
   let workspace = '';
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -23,7 +26,7 @@ function hookArgs(argv: readonly string[]): string | null {
     else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
     else rest.push(arg);
   }
-  return rest.length === 2 && rest[0] === 'hook' && rest[1] === 'pre-tool-use' ? workspace : null;
+  return rest.length === 2 && rest[0] === 'hook' && rest[1] === event ? workspace : null;
 }
 
 async function readStdin(): Promise<string> {
@@ -78,4 +81,32 @@ export async function preToolUseFast(argv: readonly string[]): Promise<boolean> 
   } catch {
     return false;
   }
+}
+
+/** `lore hook session-start` from the session snapshot, under the same rules as preToolUseFast. */
+export async function sessionStartFast(argv: readonly string[]): Promise<boolean> {
+  const given = hookArgs(argv, 'session-start');
+  if (given === null || process.env.LORE_STORE) return false;
+  const text = process.env[HOOK_INPUT_ENV] ?? (await readStdin());
+  process.env[HOOK_INPUT_ENV] = text;
+  try {
+    const input = parse(text) as { cwd?: unknown };
+    const workspace = given || (typeof input.cwd === 'string' ? input.cwd : findWorkspaceRoot(process.cwd()));
+    const paths = storePaths(workspace);
+    const owner = readOwner(paths.owner);
+    if (owner && isLive(owner, paths.owner)) return false;
+    // A repository Lore has never seen gets no block, and no store is created for it.
+    if (!existsSync(paths.database)) return true;
+    const output = sessionSnapshotOutput(paths);
+    if (output === null) return false;
+    if (output) process.stdout.write(output + '\n');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The hook dist/cli.js hands over: answered (true) or left to the full command (false). */
+export function hookFast(argv: readonly string[]): Promise<boolean> {
+  return argv.includes('session-start') ? sessionStartFast(argv) : preToolUseFast(argv);
 }

@@ -95,13 +95,14 @@ function runMain(): void {
 
 // Two hooks must not wait for the 2 MB bundle. Claude Code cancels a plugin's SessionEnd hook after
 // 1.5 s, so that capture is handed off first (./commands/hookBackground.ts); and it runs
-// `lore hook pre-tool-use` before every edit, so dist/hookFast.js answers it from the anchor
-// snapshot and hands over to the bundle only when it cannot.
+// `lore hook pre-tool-use` before every edit (and waits for `session-start` before the first
+// prompt), so dist/hookFast.js answers them from their snapshots and hands over to the bundle only
+// when it cannot.
 const args = process.argv.slice(2);
 if (isBackgroundSessionEnd(args)) void handOffSessionEnd(args);
-else if (args.includes('pre-tool-use')) {
-  const fast = require(join(__dirname, 'hookFast.js')) as { preToolUseFast(argv: string[]): Promise<boolean> };
-  fast.preToolUseFast(args).then((done) => {
+else if (args.includes('pre-tool-use') || args.includes('session-start')) {
+  const fast = require(join(__dirname, 'hookFast.js')) as { hookFast(argv: string[]): Promise<boolean> };
+  fast.hookFast(args).then((done) => {
     if (!done) runMain();
   }, runMain);
 } else runMain();

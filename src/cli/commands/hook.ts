@@ -5,50 +5,17 @@
 // broken store never blocks a session.
 
 import { existsSync } from 'node:fs';
-import {
-  LIVE_STATUSES,
-  TYPE_INFO,
-  briefVerification,
-  describeVerification,
-  stillHolds,
-  typeHeading,
-  type MemorySummary,
-  type Refusal,
-  type Verification,
-} from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { findLiveOwner } from '../../host/owner';
-import { fence, SESSION_START_CHARS } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
+import { sessionStartBlock, type SessionStartBlock } from '../sessionStartBlock';
+import { sessionStartOutput } from '../sessionStartText';
 import { HOOK_INPUT_ENV } from './hookBackground';
 import { captureSession, type HookInput } from './hookCapture';
 import { preToolUse, type PreToolUseInput } from './hookPreToolUse';
 
 const EVENTS = ['session-start', 'pre-tool-use', 'pre-compact', 'session-end'];
-/** A listed record's line is rarely shorter (key, title, description): the bound on what is read. */
-const MIN_LINE_BYTES = 80;
-
-const SECTIONS: Array<{ heading: string; types: string[] }> = [
-  {
-    heading: `${typeHeading('dead_end')} (approaches that failed — do not repeat without reading them)`,
-    types: ['dead_end'],
-  },
-  { heading: typeHeading('decision'), types: ['decision'] },
-  { heading: typeHeading('convention'), types: ['convention', 'preference'] },
-  { heading: typeHeading('runbook'), types: ['runbook'] },
-  { heading: `${typeHeading('incident')} and ${TYPE_INFO.postmortem.plural}`, types: ['incident', 'postmortem'] },
-  { heading: `${typeHeading('fact')} and ${TYPE_INFO.reference.plural}`, types: ['fact', 'reference'] },
-];
-
-function line(m: MemorySummary, v: Verification | undefined): string {
-  const flags = m.flags.length ? ` [${m.flags.join(', ')}]` : '';
-  const verified = !v ? '' : stillHolds(v) ? ` (${briefVerification(v)})` : `\n  ${describeVerification(v)}`;
-  return `- ${m.key}${flags}: ${m.title} — ${m.description}${verified}`;
-}
-
-/** Records that still hold first; a contradicted one or one whose anchors are gone last, saying why. */
-const unreliable = (v: Verification | undefined) => v?.state === 'contradicted' || v?.state === 'anchors_gone';
 
 /** Reads the hook's JSON input if one is being piped in; an interactive or silent stdin yields nothing. */
 async function readHookInput(): Promise<HookInput> {
@@ -111,51 +78,16 @@ export const hookCommand: Command = {
       // A repository Lore has never seen gets no block, and no store is created for it.
       const paths = storePaths(workspace);
       if (!existsSync(paths.database) && !(await findLiveOwner(paths.owner))) return 0;
-      const items: string[] = [];
-      const refused: Refusal[] = [];
-      const total = await withStore(
-        workspace,
-        async (engine) => {
-          const stats = await engine.stats();
-          // Every record read is verified (a signature check each): read no more than the block can show.
-          let room = SESSION_START_CHARS;
-          for (const section of SECTIONS) {
-            if (room <= 0) break;
-            const limit = Math.min(200, Math.ceil(room / MIN_LINE_BYTES));
-            const page = await engine.list({ types: section.types, statuses: [...LIVE_STATUSES], limit });
-            refused.push(...page.refused);
-            if (!page.items.length) continue;
-            const verified = await engine.verifyMemories(page.items.map((m) => m.key));
-            const ordered = [...page.items].sort(
-              (a, b) => Number(unreliable(verified[a.key])) - Number(unreliable(verified[b.key])),
-            );
-            const lines = ordered.map((m) => line(m, verified[m.key]));
-            items.push(`${section.heading}:`, ...lines);
-            room -= lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
-          }
-          return stats.memories;
-        },
-        { create: false, symbols: false },
-      );
-      if (refused.length)
-        items.unshift(
-          'Refused (failed verification; not memory):',
-          ...refused.map((r) => `- ${r.key} v${r.version}: ${r.reason}`),
-        );
-      if (!items.length) return 0;
-      const preamble =
-        `Lore holds this repository's engineering memory. Call its recall ` +
-        `tool before changing code and remember after deciding.\n`;
-      // Bytes bound characters from above, so the whole context stays within SESSION_START_CHARS.
-      const block = fence(`session start: ${total} memories of this repository`, items, {
-        maxBytes: SESSION_START_CHARS - Buffer.byteLength(preamble),
-        more: 'use the recall tool for the rest',
-        bound: `${SESSION_START_CHARS} characters`,
+      // What it lists is also kept as the session snapshot (../sessionSnapshot.ts), from which
+      // dist/hookFast.js answers the next session start while the store has not changed.
+      let listed: SessionStartBlock | undefined;
+      const block = await withStore(workspace, async (engine) => (listed = await sessionStartBlock(engine)), {
+        create: false,
+        symbols: false,
+        session: () => listed,
       });
-      const additionalContext = preamble + block.text;
-      process.stdout.write(
-        JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }) + '\n',
-      );
+      const output = sessionStartOutput(block.total, block.items);
+      if (output) process.stdout.write(output + '\n');
     } catch {
       // Silent by contract: the session starts without Lore's block.
     }

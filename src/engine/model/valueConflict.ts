@@ -63,6 +63,8 @@ const FILLER = new Set([
   'releas',
 ]);
 
+type Stating = { title: string; description: string };
+
 interface Stated {
   values: Map<string, Set<string>>;
   subject: Set<string>;
@@ -79,6 +81,15 @@ function stated(m: { title: string; description: string }): Stated {
   return { values, subject };
 }
 
+/**
+ * Whether the record states any value of a closed set: one that states none conflicts with no
+ * record (valueConflict needs a value of one kind on both sides), so its candidates need not be read.
+ */
+export function statesValue(m: Stating): boolean {
+  for (const word of terms(`${m.title} ${m.description}`)) if (VALUE_OF.has(word)) return true;
+  return false;
+}
+
 export interface ValueConflict {
   kind: string;
   values: [string[], string[]];
@@ -86,8 +97,6 @@ export interface ValueConflict {
 }
 
 /** Whether two records state different values of one kind about one subject (null when not). */
-type Stating = { title: string; description: string };
-
 export function valueConflict(a: Stating, b: Stating): ValueConflict | null {
   const x = stated(a);
   const y = stated(b);

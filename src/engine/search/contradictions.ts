@@ -5,7 +5,7 @@
 import type { EngineContext } from '../context';
 import type { ContradictionMatch } from '../model/types';
 import { rowToMemory } from '../record/rows';
-import { valueConflict } from '../model/valueConflict';
+import { statesValue, valueConflict } from '../model/valueConflict';
 import { queryTerms } from '../text/words';
 import { memorySearch } from './memorySearch';
 
@@ -19,7 +19,9 @@ export function findContradictions(
   input: { key: string; type: string; title: string; description: string; fact_key?: string | null },
 ): ContradictionMatch[] {
   const words = queryTerms(input.title);
-  if (!words.length) return [];
+  // A record stating no value of a closed set contradicts none: the lookup (the most of a session
+  // start's cost on a large store, one per listed memory) is skipped, the answer the same.
+  if (!words.length || !statesValue(input)) return [];
   const rows = memorySearch(ctx).sameTypeByTitle(words, input.type, input.key, CANDIDATES);
   const out: ContradictionMatch[] = [];
   for (const row of ctx.integrity.partition(rows).accepted) {
