@@ -6,6 +6,7 @@
 // What each run did is told to the owner's event listeners (ownerEvents.ts): `lore watch` prints it.
 
 import type { DriftFinding, Logger } from '../engine';
+import { CheckedContent } from './checkedContent';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
 import { driftEvent, type OwnerEvents } from './ownerEvents';
 import type { OwnedStoreAccess } from './storeAccess';
@@ -22,6 +23,8 @@ export class OwnerWatch {
   private running: Promise<void> | undefined;
   private again = false;
   private readonly controller = new AbortController();
+  /** What the last drift checks saw, so a save the hint and the watcher both report is checked once. */
+  private readonly checkedContent: CheckedContent;
 
   constructor(
     private readonly access: OwnedStoreAccess,
@@ -30,6 +33,7 @@ export class OwnerWatch {
     private readonly events?: OwnerEvents,
   ) {
     this.watch = new WorkspaceWatch(root, logger, () => this.schedule());
+    this.checkedContent = new CheckedContent(root);
   }
 
   close(): Promise<void> | undefined {
@@ -72,8 +76,11 @@ export class OwnerWatch {
     // The indexed ones were checked as their batches committed; the rest are checked here, and all of
     // them again only when a listener wants the findings (`lore watch` prints them).
     const toCheck = this.events?.wants('drift') ? this.touched : this.touched.filter((p) => !this.watch.lists(p));
-    const unindexed = toCheck.length;
-    this.touched = toCheck;
+    // A path whose content is what the last check saw (the hint's and the watcher's report of one
+    // save, in different windows) is not checked again.
+    const digests = this.checkedContent.unchecked(toCheck);
+    this.touched = [...digests.keys()];
+    const unindexed = this.touched.length;
     if (!unindexed) return;
     const checked = this.touched;
     const found: DriftFinding[] = [];
@@ -83,6 +90,7 @@ export class OwnerWatch {
       found.push(...(await this.access.use((engine) => engine.driftCheck(slice))));
       this.touched = this.touched.slice(slice.length);
     }
+    this.checkedContent.checked(digests);
     this.logger.debug(`drift: checked the references into ${unindexed} changed file(s)`);
     const event = driftEvent(checked, found);
     if (event.findings.length)
