@@ -128,6 +128,14 @@ await Promise.all([
     outfile: 'dist/embedWorker.js',
     external: EMBED_EXTERNAL,
   }),
+  // Drift's worker in the owner (dist/driftWorker.js, started by src/host/driftPreparer.ts).
+  build({
+    ...common,
+    entryPoints: ['src/host/driftWorker.ts'],
+    outfile: 'dist/driftWorker.js',
+    plugins: [secretlintP12],
+    external: EMBED_EXTERNAL,
+  }),
   // The PostgreSQL store's worker (dist/pgMemoryWorker.js, started by src/host/store/postgres/syncBridge.ts).
   build({
     ...common,
@@ -155,7 +163,7 @@ for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree
   copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
 console.log(
   'built dist/cli.js, dist/cliMain.js, dist/hookFast.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js, ' +
-    'dist/pgMemoryWorker.js',
+    'dist/pgMemoryWorker.js, dist/driftWorker.js',
 );
 // The Claude Code plugin (plugins/lore) starts the CLI built here: Claude Code copies the plugin
 // away from the clone, so its launcher (bin/lore.cjs) reads this absolute path.

@@ -61,8 +61,8 @@ function openEvents(serve: ServeProcess, events: string): Promise<EventStream> {
     const req = request(`${base}/events?events=${events}`, { headers: { authorization: `Bearer ${serve.token}` } });
     req.once('error', reject);
     req.once('response', (res: IncomingMessage) => {
-      const waiting: Array<{ test: (e: Record<string, unknown>) => boolean; done: (e: Record<string, unknown>) => void }> =
-        [];
+      type Waiter = { test: (e: Record<string, unknown>) => boolean; done: (e: Record<string, unknown>) => void };
+      const waiting: Waiter[] = [];
       let pending = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -134,8 +134,10 @@ function copyTree(options: OwnerLoadOptions, workspace: string): void {
   const source = options.quick ? QUICK_TREE : realTreeRoot();
   const names = options.quick || !options.trees.length ? ['.'] : options.trees;
   execFileSync('mkdir', ['-p', workspace]);
-  for (const name of names)
-    execFileSync('cp', ['-a', '--reflink=auto', join(source, name), name === '.' ? join(workspace, '..', 'copy') : workspace]);
+  for (const name of names) {
+    const into = name === '.' ? join(workspace, '..', 'copy') : workspace;
+    execFileSync('cp', ['-a', '--reflink=auto', join(source, name), into]);
+  }
   if (names[0] === '.') {
     rmSync(workspace, { recursive: true, force: true });
     renameSync(join(workspace, '..', 'copy'), workspace);
@@ -165,8 +167,8 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
   const idleRecalls: number[] = [];
   const fresh: number[] = [];
   const referencesChecked: number[] = [];
-  let files = 0;
-  let indexMs = 0;
+  let files: number;
+  let indexMs: number;
   try {
     let seq = (await readProbe(serve, probeFile, 0)).seq; // closes the start-up window
     await new Promise((r) => setTimeout(r, options.quick ? 300 : 2000));
@@ -228,7 +230,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     await serve.stop();
     rmSync(parent, { recursive: true, force: true });
   }
-  const sizes = { files };
+  const sizes = { files: files! };
   return {
     bench: 'owner-load',
     title: 'Owner (lore serve) while the real tree indexes, and after a save',
@@ -276,12 +278,12 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
         label: "owner's CPU per file indexed",
         sizes,
         unit: 'ms',
-        runs: [busy!.cpuMs / Math.max(1, files)],
+        runs: [busy!.cpuMs / Math.max(1, files!)],
       }),
     ],
     notes: [],
     seconds: (Date.now() - started) / 1000,
-    details: { idle: idle!, busy: busy!, indexMs, busyRecalls, idleRecalls, fresh, referencesChecked },
+    details: { idle: idle!, busy: busy!, indexMs: indexMs!, busyRecalls, idleRecalls, fresh, referencesChecked },
   };
 }
 

@@ -56,6 +56,7 @@ import { anchoredMemories, anchoredPaths, type AnchoredInput } from './memory/an
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
+import type { DriftPreparer } from './drift/freshRows';
 import {
   exportBundle,
   importBundle,
@@ -457,6 +458,11 @@ export class Engine {
 
   distrustAuthor(actor: Actor, keyId: string): AuthorInfo {
     return distrustAuthor(this.ctx, actor, keyId);
+  }
+
+  /** Has drift prepare an index's documents off this thread (the owner's drift worker), or not. */
+  useDriftPreparer(preparer: DriftPreparer | undefined): void {
+    this.drift.usePreparer(preparer);
   }
 
   /** Gives drift the workspace's files (or takes them away). */

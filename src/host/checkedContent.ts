@@ -20,7 +20,9 @@ export class CheckedContent {
   /** The digest of a workspace-relative path's content now, or `gone` when it cannot be read as a file. */
   digest(path: string): string {
     try {
-      return createHash('sha256').update(readFileSync(join(this.root, path))).digest('base64');
+      return createHash('sha256')
+        .update(readFileSync(join(this.root, path)))
+        .digest('base64');
     } catch {
       return GONE;
     }

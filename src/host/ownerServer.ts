@@ -7,6 +7,7 @@ import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
 import type { OpenStore } from './openStore';
 import { OwnerEvents, driftEvent } from './ownerEvents';
+import { DriftWorkerPreparer } from './driftPreparer';
 import { OwnerWatch } from './ownerWatch';
 import { OwnedStoreAccess } from './storeAccess';
 
@@ -42,6 +43,8 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let watcher: OwnerWatch | undefined;
   const events = new OwnerEvents();
+  // Drift's work for an index batch is prepared on a worker thread; the owner still writes it.
+  let driftWorker: DriftWorkerPreparer | undefined;
   // A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
   // that does not (`lore mcp`) checks drift for them and says what it found.
   const hinted = (paths: string[]): void => {
@@ -58,6 +61,8 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     logger: options.logger,
     onChange: () => events.dataChanged(),
     onOpen: (store) => {
+      driftWorker ??= new DriftWorkerPreparer(store.paths.workspaceRoot, options.logger);
+      store.engine.useDriftPreparer(driftWorker.prepare);
       if (options.watchWorkspace) watcher = new OwnerWatch(access, store.paths.workspaceRoot, options.logger, events);
       // The model loads in the background: lexical recall serves until it is ready.
       releaseEmbedder = (
@@ -112,6 +117,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
       await watcher?.close();
       if (releaseEmbedder) await (await releaseEmbedder)();
       access.close();
+      await driftWorker?.close();
     },
   };
 }

@@ -14,6 +14,11 @@ import { WorkspaceWatch } from './workspaceWatch';
 
 /** Changes closer together than this are indexed in one run (an editor's save writes several times). */
 const SETTLE_MS = 300;
+/**
+ * A client's hint names files already written whole (the editor sends it after the save, a Save All's
+ * files together): the owner waits only this long for more, so a save is current well within 200 ms.
+ */
+const HINT_SETTLE_MS = 15;
 /** Changed files the index leaves out are checked by drift this many at a time (a rename inside one slice pairs up). */
 const DRIFT_PATHS_PER_CHECK = 500;
 
@@ -43,24 +48,31 @@ export class OwnerWatch {
     return this.running;
   }
 
+  /** Whether a client's hint is waiting for the next run (which then starts sooner). */
+  private hinted = false;
+
   private schedule(): void {
     if (this.controller.signal.aborted) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (this.running) {
-        this.again = true;
-        return;
-      }
-      this.running = this.reindex()
-        .catch((error) => this.logger.error(`indexing changed files failed: ${(error as Error).message}`))
-        .finally(() => {
-          this.running = undefined;
-          if (this.again || this.watch.pending) {
-            this.again = false;
-            this.schedule();
-          }
-        });
-    }, SETTLE_MS);
+    this.timer = setTimeout(
+      () => {
+        this.hinted = false;
+        if (this.running) {
+          this.again = true;
+          return;
+        }
+        this.running = this.reindex()
+          .catch((error) => this.logger.error(`indexing changed files failed: ${(error as Error).message}`))
+          .finally(() => {
+            this.running = undefined;
+            if (this.again || this.watch.pending) {
+              this.again = false;
+              this.schedule();
+            }
+          });
+      },
+      this.hinted ? HINT_SETTLE_MS : SETTLE_MS,
+    );
     this.timer.unref();
   }
 
@@ -106,6 +118,7 @@ export class OwnerWatch {
    */
   hint(paths: readonly string[]): void {
     this.watch.hint(paths);
+    this.hinted = true;
     this.schedule();
   }
 

@@ -8,12 +8,11 @@ import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
 import { appendAudit } from '../record/audit';
 import { sha256 } from '../model/digest';
-import { firstSecret } from '../model/secretRules';
 import { isMemoryKey } from './anchor';
 import { evaluateWithFinder, type Search } from './evaluate';
 import { extractFromMarkdown, extractFromMemory, refKey, RELEASE_NOTE, type RawReference } from './extract';
 import { Neighbours } from './mention';
-import { MARKDOWN, resolveReference } from './resolve';
+import { MARKDOWN } from './resolve';
 import {
   allRefs,
   brokenRefs,
@@ -44,7 +43,8 @@ import {
   type NewRef,
   type RefRow,
 } from './store';
-import { EMPTY_PRINT, fingerprintOf, type Target } from './target';
+import { EMPTY_PRINT, fingerprintOf } from './target';
+import { freshRows, looksSecret, type DriftPreparer, type PreparedDoc } from './freshRows';
 import {
   DRIFT_STATES,
   NOT_FINDINGS,
@@ -56,14 +56,11 @@ import {
 } from './types';
 import { basename, parentsOf, Workspace } from './workspace';
 import { forgetSites } from './site';
-import { TextMemo } from './textMemo';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
 const TRACKED = new Set<string>(TRACKED_STATUSES);
-/** Whether a reference's text looks like a secret: the same link or path recurs in many documents and checks. */
-const secretLooking = new TextMemo<boolean>(8192);
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -90,6 +87,15 @@ export class DriftService {
     private reader: WorkspaceReader | undefined,
     private readonly repositories: () => readonly string[] = () => [],
   ) {}
+
+  /** Prepares an index's documents off the owner's thread (host/driftPreparer.ts); none: done here. */
+  private preparer: DriftPreparer | undefined;
+  /** What the preparer gave for the check under way, by document path. */
+  private prepared: Map<string, PreparedDoc> | undefined;
+
+  usePreparer(preparer: DriftPreparer | undefined): void {
+    this.preparer = preparer;
+  }
 
   useReader(reader: WorkspaceReader | undefined): void {
     this.reader = reader;
@@ -129,69 +135,7 @@ export class DriftService {
     now: string,
     near?: Neighbours,
   ): NewRef[] {
-    const base = {
-      source_kind: kind,
-      source,
-      line: ref.line,
-      raw: ref.raw,
-      command: ref.form === 'flag' ? (ref.command ?? null) : null,
-      already_broken: 0,
-      old_path: null,
-      new_path: null,
-      detected_at: now,
-      checked_at: now,
-      verified_at: null,
-      verified_by: null,
-      finder: null,
-      symbol_kind: null,
-    };
-    return resolveReference(ws, ref, sourcePath, this.repositories(), near).map((resolution) => {
-      if (!resolution.ok)
-        return {
-          ...base,
-          form: resolution.form,
-          target_path: null,
-          target_kind: 'none',
-          symbol: ref.symbol ?? null,
-          fingerprint: null,
-          base_size: null,
-          size: null,
-          mtime_ms: null,
-          state: resolution.state ?? 'broken',
-          detail: resolution.detail,
-        };
-      const print = fingerprintOf(ws, resolution.target);
-      const target = resolution.target;
-      if (!print)
-        return {
-          ...base,
-          form: resolution.form,
-          target_path: target.path,
-          target_kind: target.kind,
-          symbol: target.symbol,
-          fingerprint: null,
-          base_size: null,
-          size: null,
-          mtime_ms: null,
-          state: 'broken',
-          detail: unreadable(target),
-        };
-      return {
-        ...base,
-        form: resolution.form,
-        target_path: target.path,
-        target_kind: target.kind,
-        symbol: target.symbol,
-        fingerprint: print.fingerprint,
-        base_size: print.size,
-        size: print.size,
-        mtime_ms: print.mtimeMs,
-        state: 'current',
-        detail: 'fingerprinted',
-        finder: print.finder,
-        symbol_kind: print.kinds,
-      };
-    });
+    return freshRows(ws, kind, source, ref, sourcePath, now, this.repositories(), near);
   }
 
   /**
@@ -205,6 +149,7 @@ export class DriftService {
     refs: RawReference[],
     ws: Workspace,
     retry: boolean,
+    prepared?: ReadonlyMap<number, NewRef[]>,
   ): void {
     const near = this.near(ws);
     const now = nowIso(this.ctx);
@@ -217,10 +162,10 @@ export class DriftService {
     const dismissed = kind === 'doc' ? dismissedTies(this.ctx.db, source) : new Set<string>();
     const alreadyThere = kind === 'doc' && this.writtenBefore(source, ws, now);
     const kept = new Set<number>();
-    for (const ref of refs) {
+    for (const [i, ref] of refs.entries()) {
       // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not
       // kept.
-      if (secretLooking.get(ref.raw, '', () => firstSecret(ref.raw) !== undefined)) continue;
+      if (looksSecret(ref.raw)) continue;
       const rows = existing.get(refKey(ref.raw, ref.form === 'flag' ? ref.command : null));
       if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
         for (const row of rows) {
@@ -229,7 +174,9 @@ export class DriftService {
         }
         continue;
       }
-      const fresh = this.freshRow(kind, source, ref, ws, sourcePath, now, near).filter(
+      // Prepared off the owner's thread when the check began (driftWorker.ts), else resolved here.
+      const ready = prepared?.get(i)?.map((row) => ({ ...row, detected_at: now, checked_at: now }));
+      const fresh = (ready ?? this.freshRow(kind, source, ref, ws, sourcePath, now, near)).filter(
         (row) => !row.target_path || !dismissed.has(`${row.raw}\u0000${row.target_path}`),
       );
       // Resolving again finds nothing better: a broken reference stays as it was, and one that meant a file
@@ -262,7 +209,12 @@ export class DriftService {
 
   private syncDoc(path: string, ws: Workspace, retry: boolean): void {
     const text = ws.text(path);
+    // What the drift worker prepared for this document is used once, and only for the same text.
+    const prepared = retry ? undefined : this.prepared?.get(path);
+    this.prepared?.delete(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
+    else if (prepared && prepared.textHash === sha256(text))
+      this.syncSource('doc', path, prepared.refs, ws, retry, new Map(prepared.rows));
     else {
       // The kind the index stored, so a person's `.lore/kinds` rule (a changelog or not) holds here too.
       this.syncSource('doc', path, extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path)), ws, retry);
@@ -531,7 +483,9 @@ export class DriftService {
   async indexed(paths: readonly string[]): Promise<void> {
     if (!this.reader || !paths.length) return;
     try {
-      const steps = this.checking(checkedPaths(paths), true);
+      const unique = checkedPaths(paths);
+      this.prepared = await this.prepare(unique);
+      const steps = this.checking(unique, true);
       for (let done = false; !done;) {
         const started = performance.now();
         done = this.slice(() => {
@@ -545,8 +499,21 @@ export class DriftService {
       const why = (error as Error).message;
       this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${why}`);
     } finally {
+      this.prepared = undefined;
       this.ctx.db.flush?.();
     }
+  }
+
+  /** The check's documents handed to the preparer with what is stored of them; undefined when there is none. */
+  private async prepare(unique: string[]): Promise<Map<string, PreparedDoc> | undefined> {
+    const docs = unique.filter((p) => DRIFT_SOURCE.test(p));
+    if (!this.preparer || !docs.length) return undefined;
+    const requests = docs.map((path) => ({
+      path,
+      kind: storedDocKind(this.ctx.db, path),
+      stored: refsOfSource(this.ctx.db, 'doc', path).map((row) => refKey(row.raw, row.command)),
+    }));
+    return this.preparer(unique, requests, this.repositories());
   }
 
   /**
@@ -730,12 +697,4 @@ function checkedPaths(paths: readonly string[]): string[] {
     );
   }
   return [...new Set(paths.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/')).filter(Boolean))];
-}
-
-/** Why a resolved target has no fingerprint: the anchor it names is not in the file, or the file cannot be read. */
-function unreadable(target: Target): string {
-  if (target.kind === 'heading') return `${target.path} has no heading #${target.symbol}`;
-  if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
-  if (target.kind === 'mention') return `${target.path} no longer uses ${target.symbol}`;
-  return `${target.path} could not be read`;
 }
