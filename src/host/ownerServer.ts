@@ -43,17 +43,12 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let watcher: OwnerWatch | undefined;
   const events = new OwnerEvents();
-  // Drift's work for an index batch is prepared on a worker thread; the owner still writes it.
+  // Drift's work for an index batch prepared on a worker thread, the owner still writing it: opt-in
+  // (LORE_DRIFT_WORKER=on) until it pays, as it costs more CPU than it takes off the owner's loop
+  // (docs/index-speed.md, "Drift on a worker").
+  const useDriftWorker = process.env.LORE_DRIFT_WORKER === 'on';
   let driftWorker: DriftWorkerPreparer | undefined;
-  // A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
-  // that does not (`lore mcp`) checks drift for them and says what it found.
-  const hinted = (paths: string[]): void => {
-    if (watcher) return watcher.hint(paths);
-    access
-      .use((engine) => engine.driftCheck(paths))
-      .then((findings) => events.emit(driftEvent(paths, findings)))
-      .catch((error) => options.logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
-  };
+  const hinted = (paths: string[]): void => hint(paths, watcher, access, events, options.logger);
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
@@ -61,8 +56,10 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
     logger: options.logger,
     onChange: () => events.dataChanged(),
     onOpen: (store) => {
-      driftWorker ??= new DriftWorkerPreparer(store.paths.workspaceRoot, options.logger);
-      store.engine.useDriftPreparer(driftWorker.prepare);
+      if (useDriftWorker) {
+        driftWorker ??= new DriftWorkerPreparer(store.paths.workspaceRoot, options.logger);
+        store.engine.useDriftPreparer(driftWorker.prepare);
+      }
       if (options.watchWorkspace) watcher = new OwnerWatch(access, store.paths.workspaceRoot, options.logger, events);
       // The model loads in the background: lexical recall serves until it is ready.
       releaseEmbedder = (
@@ -120,4 +117,22 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
       await driftWorker?.close();
     },
   };
+}
+
+/**
+ * A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
+ * that does not (`lore mcp`) checks drift for them and says what it found.
+ */
+function hint(
+  paths: string[],
+  watcher: OwnerWatch | undefined,
+  access: OwnedStoreAccess,
+  events: OwnerEvents,
+  logger: Logger,
+): void {
+  if (watcher) return watcher.hint(paths);
+  access
+    .use((engine) => engine.driftCheck(paths))
+    .then((findings) => events.emit(driftEvent(paths, findings)))
+    .catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
 }

@@ -70,7 +70,7 @@ describe('lore index: what a full index holds', function () {
 
   it('holds the same when the owner indexes, its drift worker resolving the references', async () => {
     const home = join(space.home, '..', 'home-owner');
-    const env = { ...process.env, LORE_HOME: home, LORE_EMBED: 'off' };
+    const env = { ...process.env, LORE_HOME: home, LORE_EMBED: 'off', LORE_DRIFT_WORKER: 'on' };
     const serve = await startServe({ home, workspace: space.workspace, env });
     try {
       const child = spawnSync(process.execPath, [CLI, '--workspace', space.workspace, 'index', '--full', '--json'], {
