@@ -3,14 +3,20 @@
 // unchanged. It samples the main thread's event-loop delay with a 10 ms interval timer (how late
 // each tick fires), and on each SIGUSR2 writes the delays since the previous signal — including
 // the stall still in progress, so a long one is never missed because its tick has not run yet —
-// with the resident set size and its peak so far, to <file>, then starts a fresh window.
+// with the resident set size and its peak so far, to <file>, then starts a fresh window. Each window
+// also carries perf_hooks' monitorEventLoopDelay histogram (p99, max), the process's CPU time and
+// the main thread's event-loop utilisation over it.
 'use strict';
 
 const { isMainThread } = require('node:worker_threads');
 const file = process.env.LORE_BENCH_PROBE_FILE;
 
 if (isMainThread && file) {
-  const { performance } = require('node:perf_hooks');
+  const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  let cpuSince = process.cpuUsage();
+  let eluSince = performance.eventLoopUtilization();
   const { renameSync, writeFileSync } = require('node:fs');
   const INTERVAL = 10;
   let last = performance.now();
@@ -38,7 +44,17 @@ if (isMainThread && file) {
       maxMs: sorted[sorted.length - 1],
       rssMb: process.memoryUsage().rss / 1048576,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
+      eldP99Ms: histogram.count ? histogram.percentile(99) / 1e6 : 0,
+      eldMaxMs: histogram.count ? histogram.max / 1e6 : 0,
+      cpuMs: (() => {
+        const used = process.cpuUsage(cpuSince);
+        return (used.user + used.system) / 1000;
+      })(),
+      elu: performance.eventLoopUtilization(eluSince).utilization,
     };
+    histogram.reset();
+    cpuSince = process.cpuUsage();
+    eluSince = performance.eventLoopUtilization();
     delays = [];
     last = t;
     since = t;

@@ -48,12 +48,18 @@ export interface ProbeStats {
   maxMs: number;
   rssMb: number;
   peakRssMb: number;
+  /** perf_hooks' monitorEventLoopDelay over the window (bench/loopProbe.cjs). */
+  eldP99Ms: number;
+  eldMaxMs: number;
+  /** The process's CPU time over the window, and its main thread's event-loop utilisation. */
+  cpuMs: number;
+  elu: number;
 }
 
-const PROBE = resolve(__dirname, 'loopProbe.cjs');
+export const PROBE = resolve(__dirname, 'loopProbe.cjs');
 
 /** Closes the probe's current window and returns its figures (the server answers between event-loop turns). */
-async function readProbe(serve: ServeProcess, file: string, last: number): Promise<ProbeStats> {
+export async function readProbe(serve: ServeProcess, file: string, last: number): Promise<ProbeStats> {
   serve.child.kill('SIGUSR2');
   const deadline = Date.now() + 60_000;
   for (;;) {

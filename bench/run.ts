@@ -30,6 +30,7 @@ import { kindsOptions, kindsSection } from './kindsBench';
 import { memoryOptions, memorySections } from './memoryBench';
 import { realTreeOptions, realTreeSection } from './realTree';
 import { ownerOptions, ownerSection } from './ownerBench';
+import { ownerLoadOptions, ownerLoadSection } from './ownerLoadBench';
 import {
   describeTarget,
   boundFailures,
@@ -50,6 +51,7 @@ export const BENCHES = [
   'docs',
   'embed',
   'owner',
+  'owner-load',
   'transport',
   'drift',
   'adversarial',
@@ -132,6 +134,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [await embedSection(embedOptions(options.quick, common))];
     case 'owner':
       return [await ownerSection(ownerOptions(options.quick, common))];
+    case 'owner-load':
+      return [await ownerLoadSection(ownerLoadOptions(options.quick, common))];
     case 'transport':
       return [await transportSection(transportOptions(options.quick, common))];
     case 'drift':

@@ -42,15 +42,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let watcher: OwnerWatch | undefined;
   const events = new OwnerEvents();
-  // A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
-  // that does not (`lore mcp`) checks drift for them and says what it found.
-  const hinted = (paths: string[]): void => {
-    if (watcher) return watcher.hint(paths);
-    access
-      .use((engine) => engine.driftCheck(paths))
-      .then((findings) => events.emit(driftEvent(paths, findings)))
-      .catch((error) => options.logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
-  };
+  const hinted = (paths: string[]): void => hint(paths, watcher, access, events, options.logger);
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
@@ -114,4 +106,22 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
       access.close();
     },
   };
+}
+
+/**
+ * A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
+ * that does not (`lore mcp`) checks drift for them and says what it found.
+ */
+function hint(
+  paths: string[],
+  watcher: OwnerWatch | undefined,
+  access: OwnedStoreAccess,
+  events: OwnerEvents,
+  logger: Logger,
+): void {
+  if (watcher) return watcher.hint(paths);
+  access
+    .use((engine) => engine.driftCheck(paths))
+    .then((findings) => events.emit(driftEvent(paths, findings)))
+    .catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
 }

@@ -6,6 +6,7 @@
 // What each run did is told to the owner's event listeners (ownerEvents.ts): `lore watch` prints it.
 
 import type { DriftFinding, Logger } from '../engine';
+import { CheckedContent } from './checkedContent';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
 import { driftEvent, type OwnerEvents } from './ownerEvents';
 import type { OwnedStoreAccess } from './storeAccess';
@@ -13,6 +14,11 @@ import { WorkspaceWatch } from './workspaceWatch';
 
 /** Changes closer together than this are indexed in one run (an editor's save writes several times). */
 const SETTLE_MS = 300;
+/**
+ * A client's hint names files already written whole (the editor sends it after the save, a Save All's
+ * files together): the owner waits only this long for more, so a save is current well within 200 ms.
+ */
+const HINT_SETTLE_MS = 15;
 /** Changed files the index leaves out are checked by drift this many at a time (a rename inside one slice pairs up). */
 const DRIFT_PATHS_PER_CHECK = 500;
 
@@ -22,6 +28,8 @@ export class OwnerWatch {
   private running: Promise<void> | undefined;
   private again = false;
   private readonly controller = new AbortController();
+  /** What the last drift checks saw, so a save the hint and the watcher both report is checked once. */
+  private readonly checkedContent: CheckedContent;
 
   constructor(
     private readonly access: OwnedStoreAccess,
@@ -30,6 +38,7 @@ export class OwnerWatch {
     private readonly events?: OwnerEvents,
   ) {
     this.watch = new WorkspaceWatch(root, logger, () => this.schedule());
+    this.checkedContent = new CheckedContent(root);
   }
 
   close(): Promise<void> | undefined {
@@ -39,24 +48,31 @@ export class OwnerWatch {
     return this.running;
   }
 
+  /** Whether a client's hint is waiting for the next run (which then starts sooner). */
+  private hinted = false;
+
   private schedule(): void {
     if (this.controller.signal.aborted) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (this.running) {
-        this.again = true;
-        return;
-      }
-      this.running = this.reindex()
-        .catch((error) => this.logger.error(`indexing changed files failed: ${(error as Error).message}`))
-        .finally(() => {
-          this.running = undefined;
-          if (this.again || this.watch.pending) {
-            this.again = false;
-            this.schedule();
-          }
-        });
-    }, SETTLE_MS);
+    this.timer = setTimeout(
+      () => {
+        this.hinted = false;
+        if (this.running) {
+          this.again = true;
+          return;
+        }
+        this.running = this.reindex()
+          .catch((error) => this.logger.error(`indexing changed files failed: ${(error as Error).message}`))
+          .finally(() => {
+            this.running = undefined;
+            if (this.again || this.watch.pending) {
+              this.again = false;
+              this.schedule();
+            }
+          });
+      },
+      this.hinted ? HINT_SETTLE_MS : SETTLE_MS,
+    );
     this.timer.unref();
   }
 
@@ -72,8 +88,11 @@ export class OwnerWatch {
     // The indexed ones were checked as their batches committed; the rest are checked here, and all of
     // them again only when a listener wants the findings (`lore watch` prints them).
     const toCheck = this.events?.wants('drift') ? this.touched : this.touched.filter((p) => !this.watch.lists(p));
-    const unindexed = toCheck.length;
-    this.touched = toCheck;
+    // A path whose content is what the last check saw (the hint's and the watcher's report of one
+    // save, in different windows) is not checked again.
+    const digests = this.checkedContent.unchecked(toCheck);
+    this.touched = [...digests.keys()];
+    const unindexed = this.touched.length;
     if (!unindexed) return;
     const checked = this.touched;
     const found: DriftFinding[] = [];
@@ -83,6 +102,7 @@ export class OwnerWatch {
       found.push(...(await this.access.use((engine) => engine.driftCheck(slice))));
       this.touched = this.touched.slice(slice.length);
     }
+    this.checkedContent.checked(digests);
     this.logger.debug(`drift: checked the references into ${unindexed} changed file(s)`);
     const event = driftEvent(checked, found);
     if (event.findings.length)
@@ -98,6 +118,7 @@ export class OwnerWatch {
    */
   hint(paths: readonly string[]): void {
     this.watch.hint(paths);
+    this.hinted = true;
     this.schedule();
   }
 

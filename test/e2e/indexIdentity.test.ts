@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLI, makeSpace, type CliSpace } from '../support/cli';
 import { indexDigest } from '../support/indexDigest';
+import { startServe } from '../support/processes';
+import { storePaths } from '../../src/host/dataDir';
 
 const FIXTURES = resolve(__dirname, '..', 'fixtures');
 const EXPECTED = resolve(__dirname, 'indexIdentity.expected.json');
@@ -64,5 +66,25 @@ describe('lore index: what a full index holds', function () {
     // A second full index over the first gives the same store (nothing depends on what was there).
     indexFull();
     assert.deepEqual(indexDigest(space.paths().database), got);
+  });
+
+  it('holds the same when a running owner indexes', async () => {
+    const home = join(space.home, '..', 'home-owner');
+    const env = { ...process.env, LORE_HOME: home, LORE_EMBED: 'off' };
+    const serve = await startServe({ home, workspace: space.workspace, env });
+    try {
+      const child = spawnSync(process.execPath, [CLI, '--workspace', space.workspace, 'index', '--full', '--json'], {
+        env,
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      assert.equal(child.status, 0, child.stderr);
+    } finally {
+      await serve.stop();
+    }
+    const got = indexDigest(storePaths(space.workspace, home).database);
+    const expected = JSON.parse(readFileSync(EXPECTED, 'utf8')) as Record<string, string>;
+    const differ = Object.keys({ ...expected, ...got }).filter((path) => expected[path] !== got[path]);
+    assert.deepEqual(differ, [], 'documents whose row, chunks or references differ from the expectation');
   });
 });

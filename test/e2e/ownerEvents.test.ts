@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, sandbox, startServe, type Sandbox, type ServeProcess } from '../support/processes';
 
@@ -139,6 +139,30 @@ describe('the owner’s event stream (GET /events)', function () {
       assert.deepEqual(event.paths, ['scripts/rotate.sh']);
       assert.deepEqual(event.findings, []);
       assert.deepEqual(event.current.map(seen), [['current', 'docs/rotate.md', 'scripts/rotate.sh']]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('checks a save once when its hint comes after the watcher’s own check of the same content', async () => {
+    mkdirSync(join(box.workspace, 'scripts'), { recursive: true });
+    writeFileSync(join(box.workspace, 'docs', 'rotate.md'), '# Rotate keys\n\nRun `scripts/rotate.sh` and restart.\n');
+    writeFileSync(join(box.workspace, 'scripts', 'rotate.sh'), '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
+    lore(box, ['index']);
+    const stream = await openEvents(serve, serve.token, '?events=drift');
+    try {
+      // The save, written whole at once (a rename into place), reaches the owner's watcher first.
+      const saved = stream.next('drift');
+      const draft = join(box.workspace, '..', 'rotate.sh.draft');
+      writeFileSync(draft, '#!/bin/sh\nvault write -f transit/keys/app/rotate\necho rotated\n');
+      renameSync(draft, join(box.workspace, 'scripts', 'rotate.sh'));
+      assert.deepEqual(((await saved) as { paths: string[] }).paths, ['scripts/rotate.sh']);
+      // The editor's hint for that save arrives in a later window: the content is what was checked.
+      // A hint for another file follows, so the stream's next check says what was checked after the save.
+      const next = stream.next('drift');
+      assert.equal((await postChanged(serve, serve.token, { paths: ['scripts/rotate.sh'] })).status, 202);
+      assert.equal((await postChanged(serve, serve.token, { paths: ['docs/first.md'] })).status, 202);
+      assert.deepEqual(((await next) as { paths: string[] }).paths, ['docs/first.md']);
     } finally {
       stream.close();
     }

@@ -45,6 +45,8 @@ export interface ServeProcess {
   token: string;
   /** The token MCP clients are given (/mcp only). */
   mcpToken: string;
+  /** What the owner wrote on stderr so far (its log). */
+  stderr(): string;
   stop(): Promise<number | null>;
 }
 
@@ -73,6 +75,7 @@ export async function startServe(box: Sandbox, extraArgs: string[] = []): Promis
     url: started.url,
     token: readOwnerFile(box).token,
     mcpToken: readOwnerFile(box).mcp_token!,
+    stderr: () => err,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
