@@ -11,6 +11,7 @@ import { nowIso } from '../context';
 import { chunkDocument, documentTitle } from './chunk';
 import { classifyContextOf, classifyKind, navFilesOf } from './classify';
 import { closeRunnerUp } from './kindModel';
+import { ownReadingOf, reconsiderBySiblings, storedOwnReading } from './kindSiblings';
 import {
   catalog,
   type CatalogEntry,
@@ -277,6 +278,7 @@ export async function* indexWorkspace(
           .filter((s) => s.weight > 0)
           .map((s) => s.words)
           .slice(0, 3),
+        kindOwn: storedOwnReading(ownReadingOf(verdict)),
         title: documentTitle(file.path, text),
         contentHash: hash,
         size: file.size,
@@ -306,6 +308,9 @@ export async function* indexWorkspace(
     batch.push(() => setIndexState(ctx, KIND_RULES_STATE, JSON.stringify(rules)));
   commit();
   ctx.db.flush?.();
+  // The kinds' second pass: each prose page weighed with its folder's stored readings (none re-read).
+  const reclassified = summary.cancelled ? [] : reconsiderBySiblings(ctx.db);
+  if (reclassified.length) options.committed?.(reclassified);
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();
     for (const path of recordFiles) {
