@@ -106,10 +106,12 @@ export function renderKindExplanation(e: KindExplanation, brief = false): string
       ? `${e.kind} by definition: ${e.signals[0]?.signal ?? ''}`
       : `${e.kind} (${Math.round(e.confidence * 100)}%)` +
         (e.runner_up ? `, runner-up ${e.runner_up} (${Math.round(e.runner_up_confidence * 100)}%)` : '') +
-        (e.decided_by === 'siblings' && e.own_kind
-          ? `; its own text alone reads as ${e.own_kind} (${Math.round((e.own_confidence ?? 0) * 100)}%), ` +
-            'its folder decided'
-          : '');
+        (e.decided_by !== 'siblings' || !e.own_kind
+          ? ''
+          : e.own_kind === e.kind
+            ? '; its folder’s siblings agree'
+            : `; its own text alone reads as ${e.own_kind} (${Math.round((e.own_confidence ?? 0) * 100)}%), ` +
+              'its folder’s siblings decided');
   if (e.decided_by === 'rule') return brief ? head : `${e.path}: ${head}`;
   const pro = e.signals.filter((s) => s.weight > 0).slice(0, brief ? 3 : 6);
   const con = e.signals.filter((s) => s.weight < 0);
