@@ -67,7 +67,8 @@ export function kindsSection(options: KindsBenchOptions): Section {
         'kinds.all': 'classifyKind over every indexed file of the synthetic repository, ms per file, median of rounds',
         'kinds.prose': 'the same over the prose pages only (the ones the model judges)',
         'kinds.second_pass':
-          'the second pass (kindSiblings.ts reconsiderKinds) over every file’s stored kind and own reading, ms per file',
+          'the second pass (kindSiblings.ts reconsiderKinds) over every file’s stored kind and own reading, ' +
+          'ms per file',
         'kinds.real':
           'classifyKind over every labelled path of the blind-labelled checkouts (eval/kinds), each with its ' +
           'repository context; baseline: reading those files, in the same rounds',

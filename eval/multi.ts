@@ -2,7 +2,8 @@
 // classifier, leave one repository out over the blind labels (eval/kinds/loo.ts; `--kind-labels
 // DIR:DIR`, `--legacy-kinds` adds the old non-blind classes.tsv for development, `--baseline MODULE`
 // scores another classifier beside it, `--kind-set dev` scores the dev repositories only and
-// `--kind-settings JSON` trains with other settings, `--no-siblings` leaves out the second pass); then every drift suite (eval/suites.ts)
+// `--kind-settings JSON` trains with other settings, `--no-siblings` leaves out the second
+// pass); then every drift suite (eval/suites.ts)
 // measured the same way, per repository: drift cases detected with the right state, and false alarms
 // of a scan of the unmodified tree. Exit code 1 when a repository's document kinds or the pooled
 // figure fall below 0.95, or a drift suite misses a bar of issue 17.

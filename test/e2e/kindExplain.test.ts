@@ -27,7 +27,8 @@ describe('lore index --explain', function () {
     ] as const)
       writeFileSync(
         join(space.workspace, 'docs', 'adr', `000${n}-${title.toLowerCase().replace(/ /g, '-')}.md`),
-        `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\nAccepted\n\n## Context\n\nWe need to choose how to ${title.toLowerCase()}.\n\n` +
+        `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\nAccepted\n\n` +
+          `## Context\n\nWe need to choose how to ${title.toLowerCase()}.\n\n` +
           `## Decision\n\nWe will ${title.toLowerCase()}.\n\n## Consequences\n\nThe team keeps one way of doing it.\n`,
       );
     writeFileSync(
