@@ -108,6 +108,8 @@ await Promise.all([
     // node_modules as the worker does.
     external: EMBED_EXTERNAL,
   }),
+  // `lore hook pre-tool-use`'s own small bundle (src/cli/hookFast.ts), which start.ts runs first.
+  build({ ...common, entryPoints: ['src/cli/hookFast.ts'], outfile: 'dist/hookFast.js' }),
   build({
     ...common,
     stdin: { contents: MCP_SDK_ENTRY, resolveDir: process.cwd(), sourcefile: 'mcpSdk.js' },
@@ -124,6 +126,14 @@ await Promise.all([
     ...common,
     entryPoints: ['src/host/embed/embedWorker.ts'],
     outfile: 'dist/embedWorker.js',
+    external: EMBED_EXTERNAL,
+  }),
+  // The PostgreSQL store's worker (dist/pgMemoryWorker.js, started by src/host/store/postgres/syncBridge.ts).
+  build({
+    ...common,
+    entryPoints: ['src/host/store/postgres/memoryWorker.ts'],
+    outfile: 'dist/pgMemoryWorker.js',
+    plugins: [secretlintP12],
     external: EMBED_EXTERNAL,
   }),
 ]);
@@ -143,7 +153,10 @@ const treeSitter = dirname(require.resolve('@vscode/tree-sitter-wasm'));
 mkdirSync('dist/tree-sitter', { recursive: true });
 for (const file of ['tree-sitter.wasm', ...TREE_SITTER_GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)])
   copyFileSync(join(treeSitter, file), join('dist/tree-sitter', file));
-console.log('built dist/cli.js, dist/cliMain.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js');
+console.log(
+  'built dist/cli.js, dist/cliMain.js, dist/hookFast.js, dist/mcpSdk.js, dist/extension.js, dist/embedWorker.js, ' +
+    'dist/pgMemoryWorker.js',
+);
 // The Claude Code plugin (plugins/lore) starts the CLI built here: Claude Code copies the plugin
 // away from the clone, so its launcher (bin/lore.cjs) reads this absolute path.
 const cli = resolve('dist/cli.js');

@@ -99,7 +99,7 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
         sizes,
         unit: 'ms',
         runs: over('recall'),
-        target: { on: 'median', op: '<=', limit: 150 },
+        target: { on: 'median', op: '<=', limit: 120 },
       }),
       figure({
         name: 'cold.session_start',
@@ -115,7 +115,7 @@ export async function coldSection(options: ColdBenchOptions): Promise<Section> {
         sizes,
         unit: 'ms',
         runs: over('sessionStart'),
-        target: { on: 'median', op: '<=', limit: 150 },
+        target: { on: 'median', op: '<=', limit: 80 },
       }),
       figure({
         name: 'cold.help',

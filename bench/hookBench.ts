@@ -207,7 +207,9 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
       baseline: '`lore --version` (process start and bundle load, no store), interleaved with the others each round',
       pre_tool_use:
         '`lore hook pre-tool-use` with an Edit of a file one decision is anchored to (and of a file with nothing ' +
-        "anchored), each round beside `node -e 0`; the figure is the median of the rounds' differences",
+        "anchored), each round beside `node -e 0`; the figure is the median of the rounds' differences. It " +
+        'answers from the anchor snapshot (src/cli/anchorSnapshot.ts) whenever that is current: the first ' +
+        'round, and the one after a round whose pre-compact queued candidates, read the store',
     },
     figures: [
       overNode(
@@ -228,6 +230,27 @@ export async function hookSection(options: HookBenchOptions): Promise<Section> {
         'hooks.pre_tool_use.cpu_over_node',
         'preToolUse',
         'lore hook pre-tool-use (anchored file), CPU time over node -e 0',
+        cpu,
+        true,
+      ),
+      overNode(
+        'hooks.pre_tool_use.none.cpu_over_node',
+        'preToolUseNone',
+        'lore hook pre-tool-use (nothing anchored), CPU time over node -e 0',
+        cpu,
+        true,
+      ),
+      overNode(
+        'hooks.session_start.over_node',
+        'sessionStart',
+        'lore hook session-start, wall time over node -e 0',
+        samples,
+        false,
+      ),
+      overNode(
+        'hooks.session_start.cpu_over_node',
+        'sessionStart',
+        'lore hook session-start, CPU time over node -e 0',
         cpu,
         false,
       ),

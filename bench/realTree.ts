@@ -171,6 +171,7 @@ export async function realTreeSection(options: RealTreeOptions): Promise<Section
   const rates: number[] = [];
   const ratios: number[] = [];
   const rss: number[] = [];
+  const cpuPerFile: number[] = [];
   let listed = 0;
   let indexed = 0;
   let home = '';
@@ -196,7 +197,9 @@ export async function realTreeSection(options: RealTreeOptions): Promise<Section
       reads.push(floor.ms);
       rates.push(indexed / (ms / 1000));
       ratios.push(ms / floor.ms);
-      rss.push(Number(readFileSync(rssFile, 'utf8').trim().split(/\s+/)[1]));
+      const [cpuMs, peak] = readFileSync(rssFile, 'utf8').trim().split(/\s+/).map(Number);
+      rss.push(peak);
+      cpuPerFile.push(cpuMs / indexed);
       const took = `${(ms / 1000).toFixed(1)} s (read: ${floor.ms.toFixed(0)} ms)`;
       log(`real tree: ${indexed} of ${listed} files indexed in ${took}`);
     }
@@ -235,6 +238,13 @@ export async function realTreeSection(options: RealTreeOptions): Promise<Section
         target: { on: 'median', op: '<=', limit: 10 },
       }),
       figure({
+        name: 'real.index.cpu_ms_per_file',
+        label: 'CPU time of the index process per file indexed',
+        sizes,
+        unit: 'ms',
+        runs: cpuPerFile,
+      }),
+      figure({
         name: 'real.index.rss',
         label: 'peak RSS of the index process',
         sizes,
@@ -259,6 +269,9 @@ export async function realTreeSection(options: RealTreeOptions): Promise<Section
           'whole `lore index --full` processes (LORE_EMBED=off), each into a fresh store; files indexed over wall ' +
           'time; baseline: listing and reading the same files in the bench process just before',
         'real.index.over_read': 'the index wall time over that walk + read time, per run',
+        'real.index.cpu_ms_per_file':
+          "the index process's user + system CPU time at exit (bench/rssAtExit.cjs) over the files it indexed: " +
+          'the figure that compares on a loaded machine',
         'real.index.rss': "the index process's VmHWM at exit (bench/rssAtExit.cjs)",
         'real.recall.over_node':
           'CPU time of a whole `lore recall` process minus that of `node -e 0` in the same round (bench/cpuAtExit.cjs)',

@@ -1,26 +1,58 @@
-// Applies Lore's crash-recovery fix to node-sqlite3-wasm (pinned at 0.8.60); runs on every install.
+// Applies Lore's fixes to node-sqlite3-wasm's file layer (pinned at 0.8.60); runs on every install.
 //
-// Why: the package's VFS answers xCheckReservedLock by looking for `<db>.lock`. After a crash the
-// next process takes that lock itself before SQLite asks whether a hot journal needs rolling back,
-// sees "its own" lock, reports the database as reserved by someone else, and the hot journal is
-// never rolled back: the killed transaction's pages stay half-written. The fix answers
-// "not reserved" when the lock held is this connection's own.
+// 1. Crash recovery. The package's VFS answers xCheckReservedLock by looking for `<db>.lock`. After
+//    a crash the next process takes that lock itself before SQLite asks whether a hot journal needs
+//    rolling back, sees "its own" lock, reports the database as reserved by someone else, and the hot
+//    journal is never rolled back: the killed transaction's pages stay half-written. The fix answers
+//    "not reserved" when the lock held is this connection's own.
+// 2. A full disk. A write that fails with ENOSPC, or writes short, is SQLITE_FULL ("database or disk
+//    is full", as SQLite's own unix VFS says), not a generic I/O error: Lore tells the person to free
+//    space (host/sqliteFaults.ts) instead of reporting an unexplained failure.
+// 3. A read-only data directory. A shared (read) lock is the `<db>.lock` folder, which cannot be made
+//    on a read-only file system; no process can write there either, so a read needs no lock and is
+//    granted. Lore opens such a store read-only (host/openStore.ts), so no write lock is ever asked.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const file = require.resolve('node-sqlite3-wasm');
-const original = 'function _nodejsCheckReservedLock(fi,outResult){try{';
-const patched =
-  'function _nodejsCheckReservedLock(fi,outResult){if(_isLocked(fi)){setValue(outResult,0,"i32");return SQLITE_OK}try{';
 
-const source = readFileSync(file, 'utf8');
-if (source.includes(patched)) {
-  console.log('node-sqlite3-wasm: crash-recovery fix already applied');
-} else if (source.split(original).length === 2) {
-  writeFileSync(file, source.replace(original, patched));
-  console.log('node-sqlite3-wasm: crash-recovery fix applied');
-} else {
-  console.error(`node-sqlite3-wasm: cannot apply the crash-recovery fix to ${file}; is the pinned version installed?`);
-  process.exit(1);
+const PATCHES = [
+  {
+    name: 'crash recovery',
+    original: 'function _nodejsCheckReservedLock(fi,outResult){try{',
+    patched:
+      'function _nodejsCheckReservedLock(fi,outResult){' +
+      'if(_isLocked(fi)){setValue(outResult,0,"i32");return SQLITE_OK}try{',
+  },
+  {
+    name: 'full disk',
+    original:
+      'return bytesWritten!=bytes?SQLITE_IOERR_WRITE:SQLITE_OK}' +
+      'catch{return SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
+    patched:
+      'return bytesWritten!=bytes?13:SQLITE_OK}' +
+      'catch(err){return err.code=="ENOSPC"?13:SQLITE_IOERR_WRITE}}function _nodejs_max_path_length',
+  },
+  {
+    name: 'read-only data directory',
+    original: 'catch(err){return err.code=="EEXIST"?SQLITE_BUSY:SQLITE_IOERR_LOCK}',
+    patched:
+      'catch(err){if(level==1&&(err.code=="EROFS"||err.code=="EACCES"||err.code=="EPERM"))return SQLITE_OK;' +
+      'if(err.code=="ENOSPC")return 13;return err.code=="EEXIST"?SQLITE_BUSY:SQLITE_IOERR_LOCK}',
+  },
+];
+
+let source = readFileSync(file, 'utf8');
+for (const { name, original, patched } of PATCHES) {
+  if (source.includes(patched)) {
+    console.log(`node-sqlite3-wasm: ${name} fix already applied`);
+  } else if (source.split(original).length === 2) {
+    source = source.replace(original, patched);
+    console.log(`node-sqlite3-wasm: ${name} fix applied`);
+  } else {
+    console.error(`node-sqlite3-wasm: cannot apply the ${name} fix to ${file}; is the pinned version installed?`);
+    process.exit(1);
+  }
 }
+writeFileSync(file, source);

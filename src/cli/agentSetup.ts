@@ -90,10 +90,18 @@ ${END}
 
 const TOML_HEADER = /^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:lore|"lore")[ \t]*\][ \t]*$/m;
 
+/**
+ * What Codex must pass on to Lore's server: Codex gives an MCP server only a few variables (HOME,
+ * PATH, …), so a LORE_HOME or XDG_DATA_HOME set in the user's shell would not reach Lore, which
+ * would then open another store than the CLI and the editor do. Codex forwards only those set.
+ */
+export const CODEX_FORWARDED_ENV = ['LORE_HOME', 'XDG_DATA_HOME'];
+const CODEX_ENV_LINE = `env_vars = [${CODEX_FORWARDED_ENV.map((v) => JSON.stringify(v)).join(', ')}]`;
+
 /** `[mcp_servers.lore]` for a launch command (TOML basic strings take JSON's escapes). */
 export function tomlBlock(launch: LaunchCommand): string {
   const args = launch.args.map((a) => JSON.stringify(a)).join(', ');
-  return `[mcp_servers.lore]\ncommand = ${JSON.stringify(launch.command)}\nargs = [${args}]\n`;
+  return `[mcp_servers.lore]\ncommand = ${JSON.stringify(launch.command)}\nargs = [${args}]\n${CODEX_ENV_LINE}\n`;
 }
 
 /** A command line for messages: `node /path/cli.js mcp`. */
@@ -201,7 +209,7 @@ function planJson(
 
 function planToml(text: string | undefined, path: string, launch: LaunchCommand, replace: boolean): Plan {
   const block = tomlBlock(launch);
-  const shown = commandLine(launch);
+  const shown = `${commandLine(launch)} (env_vars: ${CODEX_FORWARDED_ENV.join(', ')})`;
   if (text === undefined || !text.trim()) {
     return { path, action: 'create', what: `add [mcp_servers.lore]: ${shown}`, content: block };
   }
@@ -223,6 +231,15 @@ function planToml(text: string | undefined, path: string, launch: LaunchCommand,
       .filter(Boolean)
       .join('\n');
   if (normal(current) === normal(block)) return { path, action: 'unchanged', what: `already starts ${shown}` };
+  // The same server written before env_vars was: add the one line, keeping the rest of the table.
+  const envLine = /^[ \t]*env_vars[ \t]*=/m;
+  if (!envLine.test(current) && normal(current) === normal(block.replace(`${CODEX_ENV_LINE}\n`, ''))) {
+    const kept = current.replace(/\s*$/, '');
+    const tail = current.slice(kept.length) || '\n';
+    const content = text.slice(0, start) + `${kept}\n${CODEX_ENV_LINE}${tail}` + text.slice(end);
+    const what = `forward ${CODEX_FORWARDED_ENV.join(' and ')} to the lore server (env_vars), keeping the rest`;
+    return { path, action: 'merge', what, content };
+  }
   if (!replace) {
     const broken = brokenNote(configuredLaunch(text, undefined));
     return { path, action: 'conflict', what: `has a different [mcp_servers.lore]${broken}; ${KEPT}` };

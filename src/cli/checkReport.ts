@@ -34,6 +34,26 @@ export interface CheckInput {
   decisionDocs: Set<string>;
   /** Whether a document's reference was already there at the base (so not this change's doing). */
   existedBefore: (finding: DriftFinding) => boolean;
+  /**
+   * The document references that resolved at the base (checkBase.ts), so a store first opened after
+   * the change still knows what held before it; absent: only the working tree's own findings count.
+   */
+  base?: HeldAtBase;
+  /**
+   * Lines of a document that Lore's own instruction block holds: its references are reported once,
+   * as the block (`stale-instructions`), never one by one.
+   */
+  inOwnBlock?: (path: string, line: number) => boolean;
+}
+
+/** What held at the base, keyed by the document's path in the working tree and the reference as written. */
+export interface HeldAtBase {
+  /** The file a document's reference resolved to at the base, or undefined when it did not resolve there. */
+  target(path: string, raw: string): string | undefined;
+  /** Every reference that resolved at the base, with the working-tree path of its document. */
+  references: ReadonlyArray<{ path: string; raw: string; target: string }>;
+  /** The line of the working-tree document that still writes `raw`, or null when none does. */
+  lineNaming(path: string, raw: string): number | null;
 }
 
 export interface CheckReport {
@@ -70,18 +90,59 @@ function removedNamed(f: DriftFinding, removed: Set<string>): string | undefined
   return undefined;
 }
 
+/**
+ * References that resolved at the base to a file this change removed, still written in the
+ * document, which the working tree's scan does not list at all: a name in a code span
+ * (`site/config.toml`) is a reference only while it resolves, so a store first opened after the
+ * change never saw it (agrc/status-page ff3804e3ee, the history replay's one miss).
+ */
+function heldButUnread(input: CheckInput, removed: Set<string>): CheckFinding[] {
+  if (!input.base) return [];
+  const listed = new Set(
+    input.findings.filter((f) => f.source.kind === 'doc').map((f) => `${f.source.path}\0${f.reference.raw}`),
+  );
+  const out: CheckFinding[] = [];
+  const seen = new Set<string>();
+  for (const ref of input.base.references) {
+    const key = `${ref.path}\0${ref.raw}`;
+    if (listed.has(key) || seen.has(key)) continue;
+    const moved =
+      removed.has(ref.target) ||
+      [...removed].some((r) => ref.target.startsWith(`${r}/`) || r.startsWith(`${ref.target}/`));
+    if (!moved) continue;
+    const line = input.base.lineNaming(ref.path, ref.raw);
+    if (line === null || input.inOwnBlock?.(ref.path, line)) continue;
+    seen.add(key);
+    const to = input.changed.renamed.get(ref.target);
+    out.push({
+      rule: to ? 'relocated-reference' : 'broken-reference',
+      level: 'error',
+      path: ref.path,
+      line,
+      message: to
+        ? `${ref.path} refers to ${ref.raw}, which this change moved to ${to}`
+        : `${ref.path} refers to ${ref.raw}: gone — this change deleted ${ref.target}`,
+    });
+  }
+  return out;
+}
+
 export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
   const { changed } = input;
   const removed = new Set([...changed.deleted, ...changed.renamed.keys()]);
   const touchedDocs = new Set([...changed.added, ...changed.modified, ...changed.renamed.values()]);
   const out: CheckFinding[] = [];
   let already = 0;
+  const heldTarget = (f: DriftFinding) =>
+    f.source.kind === 'doc' ? input.base?.target(f.source.path!, f.reference.raw) : undefined;
   for (const f of input.findings) {
-    const target = f.evidence.old_path ?? f.reference.target_path ?? removedNamed(f, removed) ?? '';
+    const held = heldTarget(f);
+    const target = f.evidence.old_path ?? f.reference.target_path ?? removedNamed(f, removed) ?? held ?? '';
     if (f.state === 'gone' || f.state === 'broken') {
       const introduced = f.source.kind === 'doc' && touchedDocs.has(f.source.path!) && !input.existedBefore(f);
       const gone = target !== '' && (removed.has(target) || [...removed].some((r) => r.startsWith(`${target}/`)));
-      if (!gone && !introduced) {
+      // A reference that resolved at the base and does not now was broken by this change.
+      if (!gone && !introduced && held === undefined) {
         already++;
         continue;
       }
@@ -127,6 +188,7 @@ export function selectNew(input: CheckInput): Omit<CheckReport, 'base'> {
         });
     } else if (f.state !== 'current') already++;
   }
+  out.push(...heldButUnread(input, removed));
   return { new: out, already_broken: already };
 }
 

@@ -3,7 +3,7 @@
 
 import { hostname, userInfo } from 'node:os';
 import { existsSync } from 'node:fs';
-import { Engine, type Actor } from '../engine';
+import { Engine, LORE_VERSION, type Actor } from '../engine';
 import { WasmSqlDatabase } from '../host/sqlite';
 import { storePaths } from '../host/dataDir';
 import { localApi, remoteApi, type EngineApi } from '../host/engineApi';
@@ -14,6 +14,11 @@ import { findLiveOwner, ownerRecorded } from '../host/owner';
 import { connect } from '../host/connect';
 import { readStoreRecord } from '../host/storeRecord';
 import { confirmHere, type PersonAct } from './personAct';
+import { closeWithSnapshot } from './anchorSnapshotWrite';
+import { chooseStore } from '../host/store/storeSetting';
+import type { PostgresSettings } from '../host/store/postgres/connectionSettings';
+import { openPostgresMemoryStore } from '../host/store/postgres/postgresMemoryStore';
+import { workspaceRemote } from '../host/store/workspaceRemote';
 
 export type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
 
@@ -83,7 +88,10 @@ export async function withStore<T>(
   workspace: string,
   work: (engine: EngineApi) => T | Promise<T>,
   use: StoreUse = { create: false },
+  storeFlag?: string,
 ): Promise<T> {
+  const chosen = chooseStore(storeFlag, process.env);
+  if (chosen.kind === 'postgresql') return await withSharedStore(workspace, chosen.settings, work, use);
   const paths = storePaths(workspace);
   // Empty only when nothing is there: an owner recorded as alive (answering or not) has a store.
   // …and a store the data directory records is opened (and refused if its file is gone), never read as empty.
@@ -126,6 +134,28 @@ export async function withStore<T>(
     return await work(localApi(store.engine, store.paths.workspaceRoot));
   } finally {
     await releaseEmbedder();
+    closeWithSnapshot(store);
+  }
+}
+
+/**
+ * Runs `work` with the workspace's memories in a shared PostgreSQL store (scoped to the
+ * repository's remote): this command opens it itself, beside the workspace's local store for what
+ * is not shared yet (docs index, Inbox, drift references), and closes both when done.
+ */
+async function withSharedStore<T>(
+  workspace: string,
+  settings: PostgresSettings,
+  work: (engine: EngineApi) => T | Promise<T>,
+  use: StoreUse,
+): Promise<T> {
+  const shared = openPostgresMemoryStore(settings, workspaceRemote(workspace), LORE_VERSION);
+  const store = openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols, shared });
+  try {
+    await store.symbols;
+    if (use.person) await confirmHere(use.person);
+    return await work(localApi(store.engine, store.paths.workspaceRoot));
+  } finally {
     store.close();
   }
 }

@@ -3,18 +3,19 @@
 
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { isLoreError } from '../engine';
+import { isLoreError, LORE_VERSION } from '../engine';
 import { findWorkspaceRoot } from '../host/dataDir';
 import { cliActor, withStore, type Command, type CommandContext } from './command';
 import { COMMANDS } from './commands';
 import { UsageError } from './parse';
 import { terminalSafe, terminalSafeJson } from './terminalText';
 
-export const VERSION = '0.1.0';
 const GLOBAL_OPTIONS = {
   workspace: { type: 'string' as const, short: 'w' },
   json: { type: 'boolean' as const },
   help: { type: 'boolean' as const, short: 'h' },
+  // A shared PostgreSQL store (else LORE_STORE, else the SQLite file): host/store/storeSetting.ts.
+  store: { type: 'string' as const },
 };
 
 /** Where commands look when --workspace is not given (the README says the same). */
@@ -25,11 +26,12 @@ function helpText(command?: Command): string {
   if (command)
     return (
       `${command.summary}\n\nusage: ${command.usage}\n\nglobal options: ` +
-      `--workspace DIR (default: ${WORKSPACE_DEFAULT}), --json`
+      `--workspace DIR (default: ${WORKSPACE_DEFAULT}), --store postgresql://… (default: LORE_STORE, ` +
+      'else the SQLite store in the data directory), --json'
     );
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    `lore ${VERSION} — a durable engineering memory for your repository`,
+    `lore ${LORE_VERSION} — a durable engineering memory for your repository`,
     '',
     `usage: lore [--workspace DIR] [--json] COMMAND [options]   (the workspace defaults to ${WORKSPACE_DEFAULT})`,
     '',
@@ -47,13 +49,13 @@ function findCommand(name: string): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const commandIndex = argv.findIndex(
-    (arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w'].includes(argv[i - 1])),
+    (arg, i) => !arg.startsWith('-') && !(i > 0 && ['--workspace', '-w', '--store'].includes(argv[i - 1])),
   );
   const name = commandIndex >= 0 ? argv[commandIndex] : undefined;
   let json = argv.includes('--json');
   try {
     if (!name && argv.includes('--version')) {
-      process.stdout.write(`${VERSION}\n`);
+      process.stdout.write(`${LORE_VERSION}\n`);
       return 0;
     }
     if (!name || name === 'help') {
@@ -62,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (name === 'version') {
-      process.stdout.write(`${VERSION}\n`);
+      process.stdout.write(`${LORE_VERSION}\n`);
       return 0;
     }
     const command = findCommand(name);
@@ -108,7 +110,8 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(
           (json ? terminalSafeJson(JSON.stringify(result, null, 2)) : terminalSafe(human(result))) + '\n',
         ),
-      withEngine: (work, use) => withStore(workspace, work, use),
+      withEngine: (work, use) =>
+        withStore(workspace, work, use, typeof values.store === 'string' ? values.store : undefined),
       actor: () => cliActor(false),
       ask: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });

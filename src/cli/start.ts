@@ -1,16 +1,17 @@
-// dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, then runs the
-// command bundle (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile
-// the same JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does
-// not, hence vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code
-// it caches, never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache
-// made under other flags) and the command; a read-only install or LORE_COMPILE_CACHE=off runs
-// uncached.
+// dist/cli.js, the `lore` executable: picks V8's WebAssembly tier for the command, answers the
+// pre-tool-use hook from dist/hookFast.js when it can, and otherwise runs the command bundle
+// (dist/cliMain.js) through V8's code cache, so a one-shot command does not compile the same
+// JavaScript on every start. Node ≥ 22.1 has module.enableCompileCache(); Node 20 does not, hence
+// vm.Script's cachedData. The cache sits beside the bundle (the same trust as the code it caches,
+// never LORE_HOME), named by the bundle's size and mtime, the tier (V8 rejects a cache made under
+// other flags) and the command; a read-only install or LORE_COMPILE_CACHE=off runs uncached.
 
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { handOffSessionEnd, isBackgroundSessionEnd } from './commands/hookBackground';
 
 // One-shot commands spend most of their start tiering SQLite's WebAssembly up to the optimising
 // compiler; Liftoff alone starts them about twice as fast. Long-running servers keep tier-up, and
@@ -88,4 +89,19 @@ function loadCached(): CliMain | null {
   return bundle.exports as CliMain;
 }
 
-(loadCached() ?? (require(BUNDLE) as CliMain)).start();
+function runMain(): void {
+  (loadCached() ?? (require(BUNDLE) as CliMain)).start();
+}
+
+// Two hooks must not wait for the 2 MB bundle. Claude Code cancels a plugin's SessionEnd hook after
+// 1.5 s, so that capture is handed off first (./commands/hookBackground.ts); and it runs
+// `lore hook pre-tool-use` before every edit, so dist/hookFast.js answers it from the anchor
+// snapshot and hands over to the bundle only when it cannot.
+const args = process.argv.slice(2);
+if (isBackgroundSessionEnd(args)) void handOffSessionEnd(args);
+else if (args.includes('pre-tool-use')) {
+  const fast = require(join(__dirname, 'hookFast.js')) as { preToolUseFast(argv: string[]): Promise<boolean> };
+  fast.preToolUseFast(args).then((done) => {
+    if (!done) runMain();
+  }, runMain);
+} else runMain();

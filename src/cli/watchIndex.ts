@@ -45,7 +45,8 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
 
 function printEvent(ctx: CommandContext, event: OwnerEvent): void {
   if (event.event === 'indexed') printIndexed(ctx, event.summary, event.status);
-  else if (event.event === 'drift') printDrift(ctx, event.findings);
+  // Only what needs a look is printed (the event also names the references that still hold).
+  else if (event.event === 'drift' && event.findings.length) printDrift(ctx, event.findings);
 }
 
 function printIndexed(ctx: CommandContext, summary: IndexSummary, status: IndexStatus): void {

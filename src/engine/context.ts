@@ -4,10 +4,13 @@
 import type { Memory, SaveWarnings } from './model/types';
 import type { Clock, Logger, SqlDatabase } from './ports';
 import type { IntegrityChecker } from './record/integrity';
+import type { MemoryStorePort } from './record/memoryStore';
 import type { Signer } from './record/signatures';
 
 export interface EngineContext {
   db: SqlDatabase;
+  /** Memories, their history and the audit chain: the SQLite store's or a shared PostgreSQL store's. */
+  memories: MemoryStorePort;
   clock: Clock;
   logger: Logger;
   storeId: string;

@@ -44,14 +44,15 @@ import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrecti
 import { recall, type RecallInput, type RecallOptions, type RecallResult } from './search/recall';
 import { VectorCache } from './record/vectors';
 import { migrate, SCHEMA_VERSION, currentSchemaVersion } from './store/migrations';
-import { auditHead, verifyAudit, type AuditCheckpoint, type AuditVerdict } from './record/audit';
+import type { AuditCheckpoint, AuditVerdict } from './record/audit';
+import type { MemoryStorePort } from './record/memoryStore';
+import { sqliteMemoryStore } from './record/sqliteMemoryStore';
 import { ephemeralSigner, IntegrityChecker, type Refusal } from './record/integrity';
-import type { MemoryRow } from './record/rows';
 import type { Signer } from './record/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
-import { anchoredMemories, type AnchoredInput } from './memory/anchored';
+import { anchoredMemories, anchoredPaths, type AnchoredInput } from './memory/anchored';
 import { DriftService, type DriftFilter } from './drift/service';
 import { reverifyMemory, type ReverifyResult } from './memory/reverify';
 import type { DriftFinding, DriftScanResult, WorkspaceReader } from './drift/types';
@@ -93,6 +94,17 @@ export interface EngineOptions {
    * is asked again at each resolution, so a remote added after the store opened counts.
    */
   repositories?: readonly string[] | (() => readonly string[]);
+  /**
+   * Where memories, their history and the audit chain live, and the store id their signatures name
+   * (a shared PostgreSQL store's repository). Default: the SQLite store `db`.
+   */
+  memoryStore?: SharedMemoryStore;
+}
+
+/** A memory store other than the SQLite file: its adapter, made once the engine's context exists. */
+export interface SharedMemoryStore {
+  storeId: string;
+  port(ctx: () => EngineContext): MemoryStorePort;
 }
 
 export interface IndexStatus extends IndexCounts {
@@ -152,9 +164,13 @@ export class Engine {
       },
     });
     if (applied.length) logger.info(`store schema migrated to version ${applied[applied.length - 1]}`);
-    const storeId = ensureStoreId(options.db);
+    // The local store keeps its own id; records are signed with the shared store's when there is one.
+    const localStoreId = ensureStoreId(options.db);
+    const storeId = options.memoryStore?.storeId ?? localStoreId;
+    const context = () => this.ctx;
     this.ctx = {
       db: options.db,
+      memories: options.memoryStore?.port(context) ?? sqliteMemoryStore(options.db, context),
       clock,
       logger,
       storeId,
@@ -183,13 +199,12 @@ export class Engine {
 
   /** The newest memory row's id: every write after it adds rows above it. */
   private memoryMark(): number {
-    return this.ctx.db.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM memories')?.n ?? 0;
+    return this.ctx.memories.mark();
   }
 
   /** The memories written since `mark` (and `also`), fingerprinted: drift is measured from here. */
   private trackSince(mark: number, also: readonly string[] = []): void {
-    const rows = this.ctx.db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]);
-    const keys = rows.map((r) => r.key);
+    const keys = this.ctx.memories.keysWrittenSince(mark);
     this.drift.trackMemories([...keys, ...also]);
   }
 
@@ -198,7 +213,7 @@ export class Engine {
    * the Inbox, a bundle, supersede, the steward) has its anchors fingerprinted, once, in the engine.
    */
   private writes<T>(work: () => T, also: (result: T) => readonly string[] = () => []): T {
-    return this.ctx.db.transaction(() => {
+    return this.ctx.memories.transaction(() => {
       const mark = this.memoryMark();
       const result = work();
       this.trackSince(mark, also(result));
@@ -246,6 +261,11 @@ export class Engine {
     const { items, refused } = anchoredMemories(this.ctx, input);
     const verified = this.verifyMemories(items.map((m) => m.key));
     return { items: items.map((m) => ({ ...m, verification: verified[m.key] })), refused };
+  }
+
+  /** Every path live memories of `types` may be anchored to (a superset: see memory/anchored.ts). */
+  anchoredPaths(types: string[]): string[] {
+    return anchoredPaths(this.ctx, types);
   }
 
   /** Attaches the embedding model once the host has loaded it (or says why there is none). */
@@ -351,32 +371,29 @@ export class Engine {
   }
 
   verifyAudit(checkpoints?: AuditCheckpoint[]): AuditVerdict {
-    return verifyAudit(this.ctx.db, checkpoints);
+    return this.ctx.memories.verifyAudit(checkpoints);
   }
 
   /** Every stored version (current and archived) checked as a read checks it: the ones refused, with reasons. */
   verifyRecords(): { checked: number; refused: Refusal[] } {
-    const rows = this.ctx.db.all<MemoryRow>('SELECT * FROM memories ORDER BY key, version');
+    const rows = this.ctx.memories.everyRow();
     return { checked: rows.length, refused: this.ctx.integrity.partition(rows).refused };
   }
 
   /** The chain's head, for a checkpoint kept outside the store. */
   auditCheckpoint(): AuditCheckpoint {
-    return { ...auditHead(this.ctx.db), at: this.ctx.clock.now().toISOString(), store_id: this.ctx.storeId };
+    return { ...this.ctx.memories.auditHead(), at: this.ctx.clock.now().toISOString(), store_id: this.ctx.storeId };
   }
 
   stats(): StoreStats {
-    const db = this.ctx.db;
-    const byStatus = db.all<{ status: string; n: number }>(
-      'SELECT status, COUNT(*) AS n FROM memories WHERE is_current = 1 GROUP BY status',
-    );
+    const counts = this.ctx.memories.counts();
     return {
       store_id: this.ctx.storeId,
-      schema_version: currentSchemaVersion(db),
-      memories: byStatus.reduce((sum, s) => sum + s.n, 0),
-      by_status: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
-      archived_versions: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_current = 0')?.n ?? 0,
-      audit_events: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_events')?.n ?? 0,
+      schema_version: currentSchemaVersion(this.ctx.db),
+      memories: Object.values(counts.byStatus).reduce((sum, n) => sum + n, 0),
+      by_status: counts.byStatus,
+      archived_versions: counts.archived,
+      audit_events: counts.auditEvents,
     };
   }
 
@@ -494,7 +511,7 @@ export class Engine {
 
   /** Runs several engine calls as one transaction: all land or none do. */
   batch<T>(work: () => T): T {
-    return this.ctx.db.transaction(work);
+    return this.ctx.memories.transaction(work);
   }
 }
 

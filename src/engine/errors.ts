@@ -11,6 +11,10 @@ export type ErrorCode =
   | 'STORE_BUSY'
   | 'STORE_TOO_NEW'
   | 'STORE_UNAVAILABLE'
+  /** The disk under the store is full: nothing was saved; it works again once there is room. */
+  | 'NO_SPACE'
+  /** The store's data folder is read-only: reads work, writes are refused. */
+  | 'STORE_READ_ONLY'
   | 'INTEGRITY'
   /** Something outside Lore (a network host) could not be reached or refused. */
   | 'UNAVAILABLE'

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { LoreError } from '../engine';
+import { LoreError } from '../engine/errors';
 
 export interface StorePaths {
   workspaceRoot: string;

@@ -114,14 +114,24 @@ export class WorkspaceFileSource implements FileSource {
     scopes.clear();
     function* folder(dir: string, parentScopes: Scope[]): Generator<SourceFile | typeof FOLDER_DONE> {
       const absolute = join(root, dir);
-      observer?.folder(dir);
       let entries: Dirent[];
       try {
         // With the entries' types, only files the rules accept are stat'ed (for size, mtime, links).
         entries = readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
       } catch {
+        observer?.folder(dir);
         return; // unreadable folder: skipped, not fatal
       }
+      // A folder named like output (`build/`) is skipped once its entries show a build tool wrote it.
+      if (
+        dir &&
+        matcher.isOutputFolder(
+          dir,
+          entries.map((entry) => entry.name),
+        )
+      )
+        return;
+      observer?.folder(dir);
       let here = parentScopes;
       if (entries.some((entry) => entry.name === '.gitignore')) {
         try {

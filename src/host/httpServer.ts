@@ -16,6 +16,7 @@ import { MAX_BUNDLE_CHARS, isLoreError, type Logger } from '../engine';
 import type { StoreAccess } from '../mcp/access';
 import { MAX_MCP_MESSAGE_BYTES } from '../mcp/jsonRpc';
 import { buildServer } from '../mcp/server';
+import { MAX_CHANGED_PATHS, changedPaths } from './changedHint';
 import { checkRpc, dispatchRpc, type RpcCall, type RpcRun } from './engineApi';
 import { OWNER_CONNECT_HOST, bindAddress, refusedOrigin } from './httpOrigin';
 import { RefusedBody, closeAfterRefusal, readJsonBody } from './jsonBody';
@@ -34,6 +35,8 @@ export const MAX_UNAUTHENTICATED = 64;
 
 /** /rpc carries whole bundles to import (up to MAX_BUNDLE_CHARS, JSON-escaped once more). */
 const MAX_RPC_BODY_BYTES = MAX_BUNDLE_CHARS * 2.5;
+/** /changed carries paths only: MAX_CHANGED_PATHS long ones fit with room to spare. */
+const MAX_CHANGED_BODY_BYTES = MAX_CHANGED_PATHS * 1024;
 
 export interface HttpServeOptions {
   access: StoreAccess;
@@ -55,14 +58,17 @@ export interface HttpServeOptions {
   events?: OwnerEvents;
   /** Where a person's act's code goes when the editor that started this owner asks (its stdout). */
   toParent?: (line: string) => void;
+  /** A client's "check these paths now" (POST /changed: changedHint.ts); without it the endpoint is 404. */
+  changed?: (paths: string[]) => void;
 }
 
 const EVENT_NAMES: readonly OwnerEventName[] = ['data', 'indexed', 'drift'];
 /**
  * Endpoints only the owner's own token opens, never the MCP token: Lore's RPC (a person's confirmed
- * acts), a person's confirmation codes, and the stream of every change to the store.
+ * acts), a person's confirmation codes, the stream of every change to the store, and the hint that
+ * files changed (it starts the owner's work).
  */
-const OWNER_ONLY_PATHS: ReadonlySet<string> = new Set(['/rpc', '/confirm', '/events']);
+const OWNER_ONLY_PATHS: ReadonlySet<string> = new Set(['/rpc', '/confirm', '/events', '/changed']);
 
 export interface RunningHttpServer {
   port: number;
@@ -137,6 +143,17 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
     const body = (await readJsonBody(req, MAX_RPC_BODY_BYTES, '/confirm')) as { channel?: unknown };
     const call = checkRpc(body);
     sendJson(res, 200, { result: confirmations.begin(call.op, call.args, body?.channel), done: true });
+  };
+
+  const handleChanged = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: { code: 'INVALID_INPUT', message: 'POST only' } });
+    if (!options.changed)
+      return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'this owner takes no change hints' } });
+    const body = await readJsonBody(req, MAX_CHANGED_BODY_BYTES, '/changed');
+    const paths = changedPaths(body, options.workspaceRoot() ?? '');
+    options.changed(paths);
+    // Accepted, not done: what the owner then finds arrives on /events.
+    sendJson(res, 202, { result: { accepted: paths.length }, done: true });
   };
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
@@ -214,7 +231,9 @@ export async function startHttpServer(options: HttpServeOptions): Promise<Runnin
           ? handleRpc(req, res)
           : path === '/confirm'
             ? handleConfirm(req, res)
-            : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
+            : path === '/changed'
+              ? handleChanged(req, res)
+              : Promise.resolve(sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `no endpoint ${path}` } }));
     work.catch((error) => {
       if (!isLoreError(error)) options.logger.error(`HTTP ${req.method} ${path}: ${(error as Error)?.stack ?? error}`);
       if (error instanceof RefusedBody) closeAfterRefusal(req, res);

@@ -49,7 +49,12 @@ export function loadMachineSigner(home: string): Signer {
       throw raced;
     }
   }
-  chmodSync(path, 0o600);
+  try {
+    chmodSync(path, 0o600);
+  } catch (error) {
+    // On a read-only disk the mode cannot be changed (nor, by anyone, the key): the store is read there.
+    if ((error as NodeJS.ErrnoException).code !== 'EROFS') throw error;
+  }
   const privateKey = createPrivateKey({ key: Buffer.from(file.private_key, 'base64'), format: 'der', type: 'pkcs8' });
   return {
     keyId: file.key_id,

@@ -12,7 +12,7 @@ export interface LiveOwner {
 
 export async function findLiveOwner(ownerFile: string, timeoutMs = HEALTH_DEADLINE_MS): Promise<LiveOwner | undefined> {
   const info = readOwner(ownerFile);
-  if (!info || !info.port || !isLive(info)) return undefined;
+  if (!info || !info.port || !isLive(info, ownerFile)) return undefined;
   const url = `http://${OWNER_CONNECT_HOST}:${info.port}`;
   try {
     const ok = await fetchWithDeadline(
@@ -34,5 +34,5 @@ export async function findLiveOwner(ownerFile: string, timeoutMs = HEALTH_DEADLI
 /** An owner file naming a process that is alive (answering or not): a store is there, in use. */
 export function ownerRecorded(ownerFile: string): boolean {
   const info = readOwner(ownerFile);
-  return info !== undefined && isLive(info);
+  return info !== undefined && isLive(info, ownerFile);
 }

@@ -10,10 +10,25 @@ export type OwnerEvent =
   | { event: 'data' }
   /** The owner indexed files that changed on disk. */
   | { event: 'indexed'; summary: IndexSummary; status: IndexStatus }
-  /** References into files that changed on disk that are no longer current. */
-  | { event: 'drift'; findings: DriftFinding[] };
+  /**
+   * Drift checked the references into `paths` (files changed on disk, or named by a client's hint):
+   * `findings` are those that need a look, `current` the ones that still hold (a client showing who
+   * refers to a file counts both, and drops what it knew about these paths before).
+   */
+  | { event: 'drift'; paths: string[]; findings: DriftFinding[]; current: DriftFinding[] };
 
 export type OwnerEventName = OwnerEvent['event'];
+export type DriftEvent = Extract<OwnerEvent, { event: 'drift' }>;
+
+/** The drift event for a check of `paths`, its findings split into those that need a look and the rest. */
+export function driftEvent(paths: string[], findings: DriftFinding[]): DriftEvent {
+  return {
+    event: 'drift',
+    paths,
+    findings: findings.filter((f) => f.state !== 'current'),
+    current: findings.filter((f) => f.state === 'current'),
+  };
+}
 type Listener = (event: OwnerEvent) => void;
 
 export class OwnerEvents {

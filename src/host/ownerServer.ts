@@ -6,7 +6,7 @@ import type { Logger } from '../engine';
 import { startHttpServer, type RunningHttpServer } from './httpServer';
 import { attachEmbedder } from './embedSettings';
 import type { OpenStore } from './openStore';
-import { OwnerEvents } from './ownerEvents';
+import { OwnerEvents, driftEvent } from './ownerEvents';
 import { OwnerWatch } from './ownerWatch';
 import { OwnedStoreAccess } from './storeAccess';
 
@@ -42,6 +42,15 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
   let releaseEmbedder: Promise<() => Promise<void>> | undefined;
   let watcher: OwnerWatch | undefined;
   const events = new OwnerEvents();
+  // A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
+  // that does not (`lore mcp`) checks drift for them and says what it found.
+  const hinted = (paths: string[]): void => {
+    if (watcher) return watcher.hint(paths);
+    access
+      .use((engine) => engine.driftCheck(paths))
+      .then((findings) => events.emit(driftEvent(paths, findings)))
+      .catch((error) => options.logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
+  };
   const access: OwnedStoreAccess = new OwnedStoreAccess({
     workspace: options.workspace,
     home: options.home,
@@ -77,10 +86,18 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
             files: watcher && ((rules) => watcher!.watch.source(rules)),
             events,
             toParent: options.toParent,
+            changed: (paths) => hinted(paths),
           }),
         );
       started.then(
-        (server) => store.lock.publish(server.port),
+        (server) => {
+          try {
+            store.lock.publish(server.port);
+          } catch (error) {
+            // A full disk: the lock retries each second (ownerLock.ts); until then clients wait.
+            options.logger.warn(`could not write the port to owner.json yet: ${(error as Error).message}`);
+          }
+        },
         (error) => options.logger.error(`could not start the HTTP server: ${(error as Error).message}`),
       );
     },

@@ -7,7 +7,7 @@
 
 import type { DriftFinding, Logger } from '../engine';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
-import type { OwnerEvents } from './ownerEvents';
+import { driftEvent, type OwnerEvents } from './ownerEvents';
 import type { OwnedStoreAccess } from './storeAccess';
 import { WorkspaceWatch } from './workspaceWatch';
 
@@ -75,19 +75,30 @@ export class OwnerWatch {
     const unindexed = toCheck.length;
     this.touched = toCheck;
     if (!unindexed) return;
-    const stale: DriftFinding[] = [];
+    const checked = this.touched;
+    const found: DriftFinding[] = [];
     // A branch switch can touch thousands of files: checked a slice at a time, so requests are answered in between.
     while (this.touched.length) {
       const slice = this.touched.slice(0, DRIFT_PATHS_PER_CHECK);
-      const findings = await this.access.use((engine) => engine.driftCheck(slice));
+      found.push(...(await this.access.use((engine) => engine.driftCheck(slice))));
       this.touched = this.touched.slice(slice.length);
-      stale.push(...findings.filter((f) => f.state !== 'current'));
     }
     this.logger.debug(`drift: checked the references into ${unindexed} changed file(s)`);
-    if (stale.length) {
-      this.logger.info(`drift: ${stale.length} reference(s) into files changed on disk need a look (lore drift list)`);
-      this.events?.emit({ event: 'drift', findings: stale });
-    }
+    const event = driftEvent(checked, found);
+    if (event.findings.length)
+      this.logger.info(
+        `drift: ${event.findings.length} reference(s) into files changed on disk need a look (lore drift list)`,
+      );
+    if (this.events?.wants('drift')) this.events.emit(event);
+  }
+
+  /**
+   * A client's "check these paths now" (the editor after a save): taken as file events are, so the
+   * owner's one reaction (index, then drift) runs for them even before its own watcher has seen them.
+   */
+  hint(paths: readonly string[]): void {
+    this.watch.hint(paths);
+    this.schedule();
   }
 
   /** Indexes now (the first run walks the tree and starts watching it); waits for a run already going. */

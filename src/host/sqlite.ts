@@ -1,8 +1,14 @@
 // The SqlDatabase port over node-sqlite3-wasm: cached prepared statements (all finalized on
 // close), nested transactions through savepoints, and the pragmas Lore relies on.
+// A failure leaves the connection usable: a full disk makes SQLite roll the whole transaction back
+// by itself, so the savepoint depth is re-read from SQLite (never counted below zero into a
+// `lore_-1` savepoint), and a statement whose step failed is dropped from the cache (its next reset
+// would repeat the old error). The error is said in a person's terms (sqliteFaults.ts).
 
+import { dirname } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { RunResult, SqlDatabase, SqlParams } from '../engine';
+import { diskFault } from './sqliteFaults';
 
 /** A group of grouped() work commits once it has been open this long (what a kill can lose of an index). */
 const GROUP_MS = 1000;
@@ -14,15 +20,52 @@ export class WasmSqlDatabase implements SqlDatabase {
   /** When the open group (see grouped) began; undefined when none is open. */
   private groupSince: number | undefined;
 
-  constructor(readonly path: string) {
+  /** `readOnly`: a store on a read-only disk, opened to be read (openStore.ts); every write is refused. */
+  constructor(
+    readonly path: string,
+    readonly readOnly = false,
+  ) {
     // Required here, not imported: loading the module compiles SQLite's WebAssembly, which a
     // command that opens no store (`lore --help`, `--version`) should not pay for.
     const sqlite = require('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
-    this.db = new sqlite.Database(path);
+    this.db = new sqlite.Database(path, { readOnly, fileMustExist: readOnly });
     // secure_delete zeroes freed pages so forgotten text does not linger in the file.
     this.db.exec(
-      'PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL',
+      readOnly
+        ? 'PRAGMA foreign_keys = ON; PRAGMA query_only = ON'
+        : 'PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; ' +
+            'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL',
     );
+  }
+
+  /** Runs one call on the connection; a failure drops `sql`'s cached statement and is said in a person's terms. */
+  private guard<T>(sql: string | undefined, call: () => T): T {
+    try {
+      return call();
+    } catch (error) {
+      if (sql !== undefined) this.forget(sql);
+      this.resync();
+      throw diskFault(error, dirname(this.path));
+    }
+  }
+
+  private forget(sql: string): void {
+    const statement = this.statements.get(sql);
+    if (!statement) return;
+    this.statements.delete(sql);
+    try {
+      statement.finalize();
+    } catch {
+      // finalize repeats the step's error; the statement is gone either way.
+    }
+  }
+
+  /** After a failure: when SQLite has rolled the transaction back by itself, no savepoint is left open. */
+  private resync(): void {
+    if (this.db.isOpen && !this.db.inTransaction) {
+      this.depth = 0;
+      this.groupSince = undefined;
+    }
   }
 
   private statement(sql: string): Statement {
@@ -36,7 +79,7 @@ export class WasmSqlDatabase implements SqlDatabase {
 
   run(sql: string, params?: SqlParams): RunResult {
     this.flushForOthers();
-    const result = this.statement(sql).run(params as never);
+    const result = this.guard(sql, () => this.statement(sql).run(params as never));
     return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
   }
 
@@ -46,12 +89,12 @@ export class WasmSqlDatabase implements SqlDatabase {
   }
 
   all<T>(sql: string, params?: SqlParams): T[] {
-    return this.statement(sql).all(params as never) as T[];
+    return this.guard(sql, () => this.statement(sql).all(params as never) as T[]);
   }
 
   exec(sql: string): void {
     this.flushForOthers();
-    this.db.exec(sql);
+    this.guard(undefined, () => this.db.exec(sql));
   }
 
   transaction<T>(work: () => T): T {
@@ -60,26 +103,41 @@ export class WasmSqlDatabase implements SqlDatabase {
   }
 
   private nest<T>(work: () => T): T {
-    const savepoint = `lore_${this.depth}`;
-    this.db.exec(this.depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
-    this.depth++;
+    const level = this.depth;
+    const savepoint = `lore_${level}`;
+    this.guard(undefined, () => this.db.exec(level === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`));
+    this.depth = level + 1;
+    let result: T;
     try {
-      const result = work();
-      this.depth--;
-      this.db.exec(this.depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
-      return result;
+      result = work();
+      this.db.exec(level === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
     } catch (error) {
-      this.depth--;
-      this.db.exec(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-      throw error;
+      this.undo(level, savepoint);
+      throw diskFault(error, dirname(this.path));
     }
+    this.depth = level;
+    return result;
+  }
+
+  /** Undoes the work since `level`'s savepoint (all of it at level 0); never leaves the depth wrong. */
+  private undo(level: number, savepoint: string): void {
+    try {
+      if (this.db.inTransaction) {
+        this.db.exec(level === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        this.depth = level;
+      }
+    } catch {
+      // The savepoint is gone (SQLite rolled everything back): nothing of this transaction is kept.
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    }
+    this.resync();
   }
 
   grouped<T>(work: () => T): T {
     // Inside a caller's own transaction there is nothing to group: that transaction commits it.
     if (this.groupSince === undefined && this.depth > 0) return this.nest(work);
     if (this.groupSince === undefined) {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.guard(undefined, () => this.db.exec('BEGIN IMMEDIATE'));
       this.depth++;
       this.groupSince = Date.now();
     }
@@ -98,7 +156,8 @@ export class WasmSqlDatabase implements SqlDatabase {
     } catch (error) {
       // A failed commit leaves nothing half-written: the group is undone.
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
+      this.resync();
+      throw diskFault(error, dirname(this.path));
     }
   }
 

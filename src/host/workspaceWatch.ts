@@ -59,6 +59,17 @@ export class WorkspaceWatch {
     return paths;
   }
 
+  /**
+   * Paths a client says changed (workspace-relative, already checked to stay inside): drift takes
+   * them, and the next index run re-reads them once there is a listing to keep current.
+   */
+  hint(paths: readonly string[]): void {
+    for (const path of paths) {
+      this.touched.add(path);
+      if (this.listing && !this.broken && !this.closed) this.changed.add(path);
+    }
+  }
+
   /** Whether the listing (what the index takes) holds this path. */
   lists(path: string): boolean {
     return this.listing?.has(path) ?? false;

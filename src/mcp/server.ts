@@ -2,7 +2,7 @@
 // StoreAccess. Transports (stdio, HTTP) are chosen elsewhere; this knows nothing about them.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Actor } from '../engine';
+import { LORE_VERSION, type Actor } from '../engine';
 import type { StoreAccess } from './access';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { shapeToolResults } from './outputShape';
@@ -23,7 +23,7 @@ import { registerSetStatus } from './tools/setStatus';
 import { registerSupersede } from './tools/supersede';
 
 export const SERVER_NAME = 'lore';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = LORE_VERSION;
 
 export interface BuildServerOptions {
   access: StoreAccess;

@@ -5,15 +5,19 @@
 // happens until first use. When the owner goes away (its process died, or another's stopped),
 // the store reconnects at once — a new owner is found or started — and says so in its state for
 // the status bar; after RESTART_LIMIT losses in RESTART_WINDOW_MS it stops trying until next use.
-// Changes to the store (by anyone) and to its owner are noticed by watching the store's folder.
+// What happens to the store (by anyone) comes from the owner's event stream (GET /events:
+// host/ownerEventStream.ts), reopened with backoff when it drops; a drop whose owner.json names
+// another owner, or none, is the owner's loss. A saved file is only a hint to the owner (hint()).
 
-import { watch, type FSWatcher } from 'node:fs';
 import { isLoreError, LoreError, type Logger } from '../engine';
 import { connect } from '../host/connect';
 import { storePaths, type StorePaths } from '../host/dataDir';
 import { remoteApi } from '../host/engineApi';
 import { findLiveOwner } from '../host/owner';
 import { readOwner } from '../host/ownerLock';
+import { hintChanged } from '../host/changedHint';
+import type { DriftEvent } from '../host/ownerEvents';
+import { OwnerEventStream } from '../host/ownerEventStream';
 import type { LoreApi } from './contract';
 import { startOwner, type OwnerProcess } from './ownerProcess';
 
@@ -56,19 +60,20 @@ interface Connection {
   owner: OwnerEndpoint;
   /** This window's owner process, when it started one. */
   child?: OwnerProcess;
+  /** The owner's event stream, open while this connection is current. */
+  stream?: OwnerEventStream;
 }
 
-/** Writes arrive as bursts of file events; one refresh per burst. */
-const SETTLE_MS = 150;
+/** A stranger's event stream that cannot be reopened this many times in a row: its owner is lost. */
+const STREAM_FAILURES_LOST = 4;
 const RESTART_LIMIT = 3;
 const RESTART_WINDOW_MS = 60_000;
 
 export class FolderStore {
   private connection: Promise<Connection> | undefined;
   private current: Connection | undefined;
-  private watcher: FSWatcher | undefined;
-  private settle: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(change: StoreChange) => void>();
+  private readonly driftListeners = new Set<(event: DriftEvent) => void>();
   private readonly losses: number[] = [];
   private disposed = false;
   private stateNow: StoreState = { kind: 'closed' };
@@ -115,6 +120,37 @@ export class FolderStore {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }
+
+  /** What the owner's drift check found for files changed on disk (saved here, or anywhere else). */
+  onDidDrift(listener: (event: DriftEvent) => void): { dispose(): void } {
+    this.driftListeners.add(listener);
+    return { dispose: () => this.driftListeners.delete(listener) };
+  }
+
+  /**
+   * "Check these paths now": the owner gives them its one reaction to a file change (index, then
+   * drift), whose findings come back on the event stream. Connects (a store whose owner was lost
+   * comes back with the next save, as any other use brings it back); callers decide whether a
+   * folder should have a store at all.
+   */
+  hint(paths: readonly string[]): Promise<void> {
+    if (!paths.length) return Promise.resolve();
+    // One request per turn: a save's index hint and drift hint (and a Save All's files) travel together.
+    for (const path of paths) this.hinted.add(path);
+    this.hintSent ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = [...this.hinted];
+      this.hinted.clear();
+      this.hintSent = undefined;
+      const { owner, stream } = await this.connect();
+      // After the subscription, so the findings the hint leads to are not missed.
+      await stream?.ready;
+      await hintChanged(owner.url, owner.token, batch);
+    });
+    return this.hintSent;
+  }
+
+  private readonly hinted = new Set<string>();
+  private hintSent: Promise<void> | undefined;
 
   /** The owner agents should talk to, connecting first. */
   async owner(): Promise<OwnerEndpoint> {
@@ -194,30 +230,41 @@ export class FolderStore {
         `${this.folder}: using the store served by pid ${info.pid} (${info.door}) at ${live.url}`,
       );
     }
-    this.startWatching(paths, connection);
+    this.subscribe(paths, connection);
     return connection;
   }
 
-  private startWatching(paths: StorePaths, connection: Connection): void {
-    this.watcher?.close();
-    try {
-      this.watcher = watch(paths.dir, (_event, name) => {
-        if (name === 'owner.json') {
-          const now = readOwner(paths.owner);
-          const gone = !now || now.token !== connection.owner.token;
-          if (gone) this.lost(connection, `the owner (pid ${connection.owner.pid}) stopped serving`);
-        } else if (name === 'lore.db' || name === 'lore.db-journal') {
-          clearTimeout(this.settle);
-          this.settle = setTimeout(() => this.emit('data'), SETTLE_MS);
+  /** Listens to the owner's event stream; a drop is looked into (owner.json) and reopened with backoff. */
+  private subscribe(paths: StorePaths, connection: Connection): void {
+    connection.stream = new OwnerEventStream({
+      url: connection.owner.url,
+      token: connection.owner.token,
+      events: ['data', 'drift'],
+      onEvent: (event) => {
+        if (this.current !== connection) return;
+        if (event.event === 'data') this.emit('data');
+        else if (event.event === 'drift') for (const listener of [...this.driftListeners]) listener(event);
+      },
+      // Reopened: what changed while it was down was missed, so everything is read again.
+      onSubscribed: (again) => again && this.current === connection && this.emit('data'),
+      onDown: (why, failures) => {
+        if (this.disposed || this.connection === undefined) return false;
+        if (this.current !== undefined && this.current !== connection) return false;
+        const now = readOwner(paths.owner);
+        if (!now || now.token !== connection.owner.token) {
+          this.lost(connection, `the owner (pid ${connection.owner.pid}) stopped serving`);
+          return false;
         }
-      });
-      this.watcher.on('error', (error) => this.options.logger.warn(`stopped watching ${paths.dir}: ${error.message}`));
-    } catch (error) {
-      const why = (error as Error).message;
-      this.options.logger.warn(
-        `cannot watch ${paths.dir} for changes (views refresh after your own actions only): ${why}`,
-      );
-    }
+        // This window's own owner is watched through its process; another's stream failing again and
+        // again while its owner.json stays means it no longer answers.
+        if (!connection.child && failures >= STREAM_FAILURES_LOST) {
+          this.lost(connection, `its event stream cannot be reopened (${why})`);
+          return false;
+        }
+        this.options.logger.debug(`${this.folder}: the owner's event stream dropped (${why}); reopening`);
+        return true;
+      },
+    });
   }
 
   /** The owner behind `connection` went away: forget it and reconnect now (within the limit). */
@@ -225,8 +272,7 @@ export class FolderStore {
     if (this.disposed || this.current !== connection) return;
     this.current = undefined;
     this.connection = undefined;
-    this.watcher?.close();
-    this.watcher = undefined;
+    connection.stream?.close();
     void connection.child?.stop();
     const now = Date.now();
     this.losses.push(now);
@@ -253,10 +299,10 @@ export class FolderStore {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    clearTimeout(this.settle);
-    this.watcher?.close();
     this.listeners.clear();
+    this.driftListeners.clear();
     const connection = await this.connection?.catch(() => undefined);
+    connection?.stream?.close();
     this.connection = undefined;
     this.current = undefined;
     await connection?.child?.stop();

@@ -1,7 +1,7 @@
 // Indexing the workspace folders: a run per folder at a time, with progress (a notification with
 // Cancel when a person asked for it, the status bar otherwise), pause/resume (pause cancels the run;
-// resume starts an incremental one, which skips what is already stored by content hash), and a
-// quiet incremental run after a save of a file the index covers.
+// resume starts an incremental one, which skips what is already stored by content hash). A save of
+// a file the index covers is only a hint to the owner, which re-indexes files changed on disk itself.
 
 import * as vscode from 'vscode';
 import { loreSays } from './editorWording';
@@ -13,8 +13,6 @@ import type { LoreSettings } from './settings';
 import type { LoreStores } from './stores';
 
 export const PAUSED_CONTEXT = 'lore.indexingPaused';
-/** Saves come in bursts (Save All); one run after the burst. */
-const SAVE_SETTLE_MS = 1500;
 
 export interface IndexingState {
   folder: string;
@@ -32,7 +30,6 @@ export class Indexing {
     { controller: AbortController; done: Promise<void>; progress?: IndexProgress }
   >();
   private readonly listeners = new Set<() => void>();
-  private readonly saveTimers = new Map<string, NodeJS.Timeout>();
   private pausedFlag = false;
 
   constructor(
@@ -150,7 +147,7 @@ export class Indexing {
     await Promise.all(this.stores.opened().map((s) => this.run(s, { notify: false })));
   }
 
-  /** After a save: a quiet incremental run if the file is one the index covers. */
+  /** After a save: the owner is told to look at the file now, if it is one the index covers. */
   onSave(document: vscode.TextDocument): void {
     if (document.uri.scheme !== 'file' || this.pausedFlag) return;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath;
@@ -167,15 +164,12 @@ export class Indexing {
       this.log.warn(`${folder}: not indexing after saving ${path}: ${(error as Error).message}`);
       return;
     }
-    clearTimeout(this.saveTimers.get(folder));
-    this.saveTimers.set(
-      folder,
-      setTimeout(() => void this.run(store, { notify: false }), SAVE_SETTLE_MS),
-    );
+    store
+      .hint([path])
+      .catch((error) => this.log.warn(`${folder}: ${path} saved, the owner not told: ${error.message}`));
   }
 
   dispose(): void {
-    for (const t of this.saveTimers.values()) clearTimeout(t);
     for (const run of this.running.values()) run.controller.abort();
     this.listeners.clear();
   }

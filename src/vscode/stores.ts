@@ -5,6 +5,7 @@
 import { LoreError, type Logger } from '../engine';
 import { loreHome } from '../host/dataDir';
 import { ownerEnv } from './embedding';
+import type { DriftEvent } from '../host/ownerEvents';
 import { FolderStore, type StoreChange } from './folderStore';
 import type { LoreSettings } from './settings';
 
@@ -29,6 +30,7 @@ export function homeFor(settings: LoreSettings, env: NodeJS.ProcessEnv = process
 export class LoreStores {
   private readonly stores = new Map<string, FolderStore>();
   private readonly listeners = new Set<(store: FolderStore | undefined, change: StoreChange) => void>();
+  private readonly driftListeners = new Set<(store: FolderStore, event: DriftEvent) => void>();
 
   constructor(private readonly host: StoresHost) {}
 
@@ -59,6 +61,10 @@ export class LoreStores {
         env: ownerEnv(settings, home),
       });
       store.onDidChange((change) => this.emit(store, change));
+      const created = store;
+      store.onDidDrift((event) => {
+        for (const listener of [...this.driftListeners]) listener(created, event);
+      });
       this.stores.set(folder, store);
     }
     return store;
@@ -72,6 +78,12 @@ export class LoreStores {
   /** The open folder stores, without creating any. */
   opened(): FolderStore[] {
     return [...this.stores.values()].filter((s) => s.connected);
+  }
+
+  /** What an owner's drift check found for files changed on disk (FolderStore.onDidDrift), for every folder. */
+  onDidDrift(listener: (store: FolderStore, event: DriftEvent) => void): { dispose(): void } {
+    this.driftListeners.add(listener);
+    return { dispose: () => this.driftListeners.delete(listener) };
   }
 
   onDidChange(listener: (store: FolderStore | undefined, change: StoreChange) => void): { dispose(): void } {
@@ -107,6 +119,7 @@ export class LoreStores {
     const all = [...this.stores.values()];
     this.stores.clear();
     this.listeners.clear();
+    this.driftListeners.clear();
     await Promise.all(all.map((s) => s.dispose()));
   }
 }

@@ -184,6 +184,16 @@ export function wire(context: vscode.ExtensionContext, log: vscode.LogOutputChan
       indexingNow = running;
     }),
   );
+  // A file changed on disk: the owner indexes it and checks drift (its one reaction, whoever changed
+  // it); a save here only hints it to look now, and its drift event reaches the Problems panel.
+  subscribe(
+    stores.onDidDrift((store, event) => {
+      if (!diagnostics.follows(store.folder)) return;
+      tracker
+        .checked(store, event.paths, [...event.findings, ...event.current])
+        .catch((error) => log.warn(`${store.folder}: drift findings not shown: ${(error as Error).message}`));
+    }),
+  );
   subscribe(
     vscode.workspace.onDidSaveTextDocument((document) => {
       memoryEditor.saved(document);

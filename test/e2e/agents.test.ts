@@ -210,7 +210,10 @@ describe('the Claude Code plugin layout', () => {
   });
 });
 
-describe('lore hook pre-compact / session-end', () => {
+describe('lore hook pre-compact / session-end', function () {
+  // Each test runs several whole captures (about 1 s of CPU each); on a shared 2-core machine at
+  // load 30-46 that outran the default minute.
+  this.timeout(180_000);
   function seeded(): Sandbox {
     const box = sandbox();
     cli(box, [
@@ -289,6 +292,28 @@ describe('lore hook pre-compact / session-end', () => {
       ['dead_end/redis-lists-as-the-job-queue'],
     );
     assert.equal(memories(box), 1, 'nothing became memory without a person');
+  });
+
+  it('session-end --background hands off before reading the command bundle (its foreground needs only cli.js)', () => {
+    // dist/cli.js alone, without the 2 MB dist/cliMain.js beside it: a foreground that read the
+    // bundle would fail here. The detached child then fails too, silently, as a hook must.
+    const alone = tempDir('lore-cli-alone-');
+    cpSync(CLI, join(alone, 'cli.js'));
+    const box = seeded();
+    const r = spawnSync(process.execPath, [join(alone, 'cli.js'), 'hook', 'session-end', '--background'], {
+      env: box.env,
+      input: hookInput(box, 'SessionEnd', transcript(box, [say(fenced(deadEnd))])),
+      encoding: 'utf8',
+      cwd: box.workspace,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout + r.stderr, '');
+    const foreground = spawnSync(process.execPath, [join(alone, 'cli.js'), 'hook', 'session-end'], {
+      env: box.env,
+      input: '{}',
+      encoding: 'utf8',
+    });
+    assert.notEqual(foreground.status, 0, 'without --background the same cli.js needs the bundle');
   });
 
   it('the same candidate from three sessions is one Inbox item that lists the three sessions', () => {

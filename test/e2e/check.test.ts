@@ -119,4 +119,34 @@ describe('e2e: lore check --base', function () {
     assert.notEqual(unknown.code, 1);
     assert.match(unknown.stderr, /--base no-such-ref: git could not compare it/);
   });
+
+  it('reports a code-span path that held at the base and the change renamed, on a store it never saw', () => {
+    // agrc/status-page ff3804e3ee: `site/config.toml` became `site/hugo.toml` while the README kept
+    // naming it. A code-span name is a reference only while it resolves, so a store first opened
+    // after the change never saw it; the base's own files are scanned first.
+    const fresh = sandbox();
+    const run = (...args: string[]) => runCli(args, { home: fresh.home, workspace: fresh.workspace });
+    const gitHere = (...args: string[]) =>
+      execFileSync('git', ['-C', fresh.workspace, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+        encoding: 'utf8',
+      });
+    mkdirSync(join(fresh.workspace, 'site'), { recursive: true });
+    writeFileSync(join(fresh.workspace, 'README.md'), '# Status\n\nGo to `site/config.toml` to change the title.\n');
+    writeFileSync(join(fresh.workspace, 'site/config.toml'), 'title = "Status"\n');
+    gitHere('init', '-q');
+    gitHere('add', '-A');
+    gitHere('commit', '-qm', 'base');
+    gitHere('mv', 'site/config.toml', 'site/hugo.toml');
+    const r = run('check', '--base', 'HEAD');
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    assert.match(
+      r.stdout,
+      /^error\s+README\.md:3\s+README\.md refers to site\/config\.toml, which this change moved to site\/hugo\.toml/m,
+    );
+    // The README updated with it: nothing is broken.
+    writeFileSync(join(fresh.workspace, 'README.md'), '# Status\n\nGo to `site/hugo.toml` to change the title.\n');
+    const fixed = run('--json', 'check', '--base', 'HEAD');
+    assert.equal(fixed.code, 0, fixed.stderr + fixed.stdout);
+    assert.deepEqual(fixed.json.new, []);
+  });
 });

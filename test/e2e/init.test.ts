@@ -80,13 +80,30 @@ describe('lore init', () => {
       read(space, '.codex/config.toml'),
       'model = "o4"\n\n[mcp_servers.docs]\ncommand = ' +
         `"docs-mcp"\n\n[mcp_servers.lore]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ` +
-        `[${JSON.stringify(CLI)}, "mcp"]\n`,
+        `[${JSON.stringify(CLI)}, "mcp"]\nenv_vars = ["LORE_HOME", "XDG_DATA_HOME"]\n`,
     );
 
     const forced = ok(space.lore('init', '--agent', 'copilot', '--force', '--yes'));
     assert.match(forced.stdout, /wrote\s+\.vscode\/mcp\.json\s+replace the different lore server/);
     assert.doesNotMatch(forced.stdout, /kept/);
     assert.deepEqual(json(space, '.vscode/mcp.json'), { servers: { lore: { type: 'stdio', ...LORE } }, inputs: [] });
+  });
+
+  it("adds Codex's env_vars line to a lore server written without it, keeping the rest byte for byte", () => {
+    const old =
+      `# mine\n[mcp_servers.lore]\ncommand = ${JSON.stringify(process.execPath)}\n` +
+      `args = [${JSON.stringify(CLI)}, "mcp"]  # lore\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n`;
+    put(space, '.codex/config.toml', old);
+    const r = ok(space.lore('--json', 'init', '--agent', 'codex', '--yes'));
+    const codex = r.json.changes.find((c: { path: string }) => c.path === '.codex/config.toml');
+    assert.equal(codex.action, 'merge');
+    assert.match(codex.what, /forward LORE_HOME and XDG_DATA_HOME to the lore server \(env_vars\)/);
+    assert.equal(
+      read(space, '.codex/config.toml'),
+      old.replace('# lore\n', '# lore\nenv_vars = ["LORE_HOME", "XDG_DATA_HOME"]\n'),
+    );
+    const again = ok(space.lore('--json', 'init', '--agent', 'codex', '--yes'));
+    assert.equal(again.json.changes.find((c: { path: string }) => c.path === '.codex/config.toml').action, 'unchanged');
   });
 
   it('merges into JSON with comments, changing nothing but the lore entry, and sets up Gemini CLI', () => {

@@ -63,6 +63,17 @@ function openEvents(serve: ServeProcess, token: string, query = ''): Promise<Str
   });
 }
 
+/** POST /changed (a client's "check these paths now") with `token`; the status and the parsed answer. */
+async function postChanged(serve: ServeProcess, token: string, body: unknown, method = 'POST') {
+  const base = serve.url.replace(/\/mcp$/, '');
+  const response = await fetch(`${base}/changed`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: method === 'POST' ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, answer: (await response.json()) as { error?: { message: string } } };
+}
+
 function lore(box: Sandbox, args: string[]) {
   const r = spawnSync(process.execPath, [CLI, '--workspace', box.workspace, '--json', ...args], {
     env: box.env,
@@ -113,4 +124,37 @@ describe('the owner’s event stream (GET /events)', function () {
     assert.match(said.error.message, /unknown event everything/);
     assert.match(said.error.hint, /data, indexed, drift/);
   });
+
+  it('checks drift for the paths a client hints at (POST /changed) and streams what it found', async () => {
+    mkdirSync(join(box.workspace, 'scripts'), { recursive: true });
+    writeFileSync(join(box.workspace, 'docs', 'rotate.md'), '# Rotate keys\n\nRun `scripts/rotate.sh` and restart.\n');
+    writeFileSync(join(box.workspace, 'scripts', 'rotate.sh'), '#!/bin/sh\nvault write -f transit/keys/app/rotate\n');
+    lore(box, ['index']);
+    const stream = await openEvents(serve, serve.token, '?events=drift');
+    try {
+      // The script did not change: only the hint makes the owner look, and it says the reference holds.
+      const checked = stream.next('drift');
+      assert.equal((await postChanged(serve, serve.token, { paths: ['scripts/rotate.sh'] })).status, 202);
+      const event = (await checked) as { paths: string[]; findings: unknown[]; current: DriftSeen[] };
+      assert.deepEqual(event.paths, ['scripts/rotate.sh']);
+      assert.deepEqual(event.findings, []);
+      assert.deepEqual(event.current.map(seen), [['current', 'docs/rotate.md', 'scripts/rotate.sh']]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('takes a hint only with the owner’s token and only for paths inside the workspace', async () => {
+    assert.equal((await postChanged(serve, serve.mcpToken, { paths: ['docs/first.md'] })).status, 401);
+    const outside = await postChanged(serve, serve.token, { paths: ['docs/first.md', '../elsewhere/secret.txt'] });
+    assert.equal(outside.status, 400);
+    assert.match(outside.answer.error!.message, /^paths\[1\]: not inside the workspace/);
+    const empty = await postChanged(serve, serve.token, { paths: [] });
+    assert.equal(empty.status, 400);
+    assert.match(empty.answer.error!.message, /^paths: expected a non-empty list/);
+    assert.equal((await postChanged(serve, serve.token, undefined, 'GET')).status, 405);
+  });
 });
+
+type DriftSeen = { state: string; source: { path: string }; reference: { raw: string } };
+const seen = (f: DriftSeen) => [f.state, f.source.path, f.reference.raw];

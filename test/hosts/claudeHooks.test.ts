@@ -8,12 +8,16 @@
 //   PreToolUse (Edit): before the anchored file's edit the decision arrives with its
 //     verification state, ≤ 2 KB; before the un-anchored file's edit nothing does; both edits land;
 //   SessionEnd: the session's candidate waits in the Inbox (nothing written as memory).
+//   PreCompact: a second session (hooks off, so nothing captures it at its end) settles another
+//     candidate; `claude -p /compact --resume` compacts it with the hooks on, and Claude Code's
+//     summarising request carries the hook's own report that the candidate now waits in the Inbox
+//     (Claude Code appends a PreCompact hook's output to the compaction instructions).
 // Found here: Claude Code cancelled the SessionEnd capture (a plugin's SessionEnd hooks get 1.5 s in
-// all), so the plugin now runs `hook session-end --background`.
-// PreCompact runs the same capture as SessionEnd (hookCapture.ts) and needs a compaction, which a
-// headless stand-in session does not reach; its wiring is checked by `claude plugin validate`.
+// all, under Claude Code's default budget here), so the plugin runs `hook session-end --background`,
+// which hands off in dist/cli.js before the command bundle loads.
 
 import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PRE_EDIT_BLOCK_BYTES } from '../../src/cli/commands/hookPreToolUse';
@@ -35,16 +39,19 @@ import { startAnthropicStandIn, textsSent, type StandInModel } from './standInMo
 const ROOT = resolve(__dirname, '..', '..');
 const CLAUDE = hostBinary('claude');
 const CANDIDATE_TITLE = 'Queue workers retry a failed job three times';
-const FINAL_ANSWER = [
-  'Renamed the queue function.',
-  '```lore-candidate',
-  JSON.stringify({
-    type: 'decision',
-    title: CANDIDATE_TITLE,
-    description: 'A failed background job is retried three times before it goes to the dead-letter table',
-  }),
-  '```',
-].join('\n');
+const COMPACT_TITLE = 'Dead-letter jobs are kept for thirty days';
+const candidateAnswer = (lead: string, candidate: Record<string, string>) =>
+  [lead, '```lore-candidate', JSON.stringify(candidate), '```'].join('\n');
+const COMPACT_ANSWER = candidateAnswer('Noted the retention rule.', {
+  type: 'decision',
+  title: COMPACT_TITLE,
+  description: 'Jobs in the dead-letter table are deleted after thirty days by the nightly sweep',
+});
+const FINAL_ANSWER = candidateAnswer('Renamed the queue function.', {
+  type: 'decision',
+  title: CANDIDATE_TITLE,
+  description: 'A failed background job is retried three times before it goes to the dead-letter table',
+});
 
 /** The block a hook put in front of the model: from its first line to Lore's closing fence. */
 function hookBlock(requests: StandInModel['requests'], firstLine: string): string | undefined {
@@ -64,6 +71,8 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
   let repo: HostRepo;
   let env: NodeJS.ProcessEnv;
   let session: HostRun;
+  let compactModel: StandInModel;
+  let compacted: HostRun;
   const queue = () => join(repo.workspace, 'src', 'queue.ts');
   const other = () => join(repo.workspace, 'src', 'other.ts');
 
@@ -100,13 +109,8 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
       ],
       FINAL_ANSWER,
     );
-    env = {
-      ...claudeEnv(repo, model.url),
-      // Claude Code gives a plugin's SessionEnd hooks 1.5 s in all; on a loaded 2-core runner node
-      // alone can take longer to start (measured 1.6 s at load 30), so the tier allows what the
-      // hook itself declares. On an idle machine the default is enough: the hook only hands off.
-      CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '30000',
-    };
+    // Claude Code's own SessionEnd budget for a plugin (1.5 s): no CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS.
+    env = claudeEnv(repo, model.url);
     // As the README tells a user: add the clone as a marketplace, install the plugin from it.
     const added = await runHost(CLAUDE!, ['plugin', 'marketplace', 'add', ROOT], repo.workspace, env);
     assert.equal(added.status, 0, added.stdout + added.stderr);
@@ -129,10 +133,41 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
       env,
     );
     reportTiming('Claude Code', 'hooked session (start, two edits, end)', session.ms);
+
+    // PreCompact: a session that settles a candidate with every hook off, then its compaction.
+    // Two reads: Claude Code compacts nothing shorter than two request rounds.
+    const read = { name: 'Read', input: { file_path: other() } };
+    compactModel = await startAnthropicStandIn([read, read], COMPACT_ANSWER);
+    const compactEnv = claudeEnv(repo, compactModel.url);
+    const id = randomUUID();
+    const settled = await runHost(
+      CLAUDE!,
+      [
+        '-p',
+        'How long are dead-letter jobs kept?',
+        '--session-id',
+        id,
+        '--allowedTools',
+        'Read',
+        '--settings',
+        '{"disableAllHooks":true}',
+      ],
+      repo.workspace,
+      compactEnv,
+    );
+    assert.equal(settled.status, 0, settled.stdout + settled.stderr);
+    compacted = await runHost(
+      CLAUDE!,
+      ['-p', '/compact', '--resume', id, '--output-format', 'json'],
+      repo.workspace,
+      compactEnv,
+    );
+    reportTiming('Claude Code', 'hooks-off session + /compact of it', settled.ms + compacted.ms);
   });
 
   after(async () => {
     await model?.close();
+    await compactModel?.close();
   });
 
   const seen = () =>
@@ -180,7 +215,7 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.deepEqual([...blocks], ['Lore: before you change src/queue.ts']);
   });
 
-  it("SessionEnd: the session's fenced candidate waits in the Inbox, not as memory", async () => {
+  it("SessionEnd, in Claude Code's default 1.5 s: the session's candidate waits in the Inbox, not memory", async () => {
     // The plugin's SessionEnd hands the capture to a detached process (Claude Code cancels its
     // SessionEnd hooks after 1.5 s): wait, bounded, for it to land.
     const text = await eventually(
@@ -190,5 +225,23 @@ describe('Claude Code plugin hooks (real host, plugin installed from the marketp
     assert.ok(text.includes(CANDIDATE_TITLE), `the candidate is in the Inbox: ${text.slice(0, 2000)}`);
     const recalled = JSON.parse(repo.lore('list', '--json').stdout);
     assert.ok(!JSON.stringify(recalled).includes(CANDIDATE_TITLE), 'nothing was written as memory');
+  });
+
+  it('PreCompact: compacting puts the fenced candidate in the Inbox before the summary is asked for', async () => {
+    assert.equal(compacted.status, 0, compacted.stdout + compacted.stderr);
+    const seen = compactModel.requests.map((r) => `${r.path} ${textsSent(r.body).join(' ').slice(-300)}`).join('\n');
+    // Claude Code appends a PreCompact hook's output to the compaction instructions: Lore's report
+    // that it queued the candidate reached the summarising request, so the hook ran first and queued.
+    const summarising = compactModel.requests.filter((r) =>
+      textsSent(r.body).some((t) => t.includes('1 candidate memory from this session wait in the Inbox')),
+    );
+    assert.equal(summarising.length, 1, `the PreCompact hook's report reached the compaction request\n${seen}`);
+    assert.match(JSON.stringify(summarising[0].body), /Do NOT call any tools\. Respond with plain text only/);
+    const inbox = JSON.stringify(JSON.parse(repo.lore('inbox', '--json').stdout));
+    assert.ok(
+      inbox.includes(COMPACT_TITLE),
+      `the compacted session's candidate is in the Inbox: ${inbox.slice(0, 2000)}`,
+    );
+    assert.ok(!JSON.stringify(JSON.parse(repo.lore('list', '--json').stdout)).includes(COMPACT_TITLE));
   });
 });

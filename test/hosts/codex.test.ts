@@ -1,31 +1,19 @@
 // Codex CLI itself (the pinned npm release scripts/hosts/setup.sh installs), run as `codex exec`
 // against a stand-in OpenAI Responses API on 127.0.0.1, in a repository set up by `lore init
-// --agent codex` the way a newcomer does it (no `lore` on PATH). The user's own Codex config only
-// names the stand-in as the model provider and trusts the repository (Codex reads a project's
-// .codex/config.toml only in a trusted project); Lore's server comes from the file init wrote.
-// Checks that the server starts from it, the scripted recall arrives at Lore, and what Codex hands
-// the model is fenced as untrusted and bounded. Nothing leaves loopback: Codex's analytics and
-// update check are off, and its only model provider is the stand-in.
+// --agent codex` the way a newcomer does it (no `lore` on PATH), through ./recallHarness.ts. The
+// user's own Codex config only names the stand-in as the model provider and trusts the repository
+// (Codex reads a project's .codex/config.toml only in a trusted project); Lore's server comes from
+// the file init wrote. Lore's data is under a LORE_HOME set in the user's shell, which Codex passes
+// to an MCP server only through the env_vars line init writes. Nothing leaves loopback: Codex's
+// analytics and update check are off, and its only model provider is the stand-in.
 
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI } from '../support/cli';
-import {
-  assertFencedAndBounded,
-  CACHE,
-  hostBinary,
-  hostRepo,
-  reportTiming,
-  runHost,
-  seedHostileMemories,
-  RESULTS,
-  type HostRepo,
-} from './hostFixture';
+import { RESULTS } from './hostFixture';
+import { assertReachedModel, driveRecall, requireHost, type RecallDrive, type RecallHost } from './recallHarness';
 import { functionOutputsSent, startResponsesStandIn } from './standInOpenAI';
-import type { StandInModel } from './standInModel';
-
-const CODEX = hostBinary('codex');
 
 /** The user's ~/.codex/config.toml: the stand-in as the only model provider, the repository trusted. */
 function userConfig(modelUrl: string, workspace: string): string {
@@ -46,77 +34,63 @@ function userConfig(modelUrl: string, workspace: string): string {
   ].join('\n');
 }
 
-describe('Codex CLI (real host, stand-in model)', function () {
-  this.timeout(300_000);
-  let model: StandInModel;
-  let repo: HostRepo;
-  let codexHome: string;
-
-  before(async function () {
-    if (!CODEX) {
-      console.log(`  Codex CLI is not installed in ${CACHE}: run bash scripts/hosts/setup.sh codex`);
-      this.skip();
-    }
-    repo = hostRepo('codex');
-    seedHostileMemories(repo);
-    repo.lore('init', '--agent', 'codex', '--yes');
-    model = await startResponsesStandIn('mcp__lore', 'recall', { query: 'background jobs queue', limit: RESULTS });
+const CODEX: RecallHost = {
+  label: 'Codex',
+  bin: 'codex',
+  agent: 'codex',
+  tool: 'mcp__lore',
+  // Not the default place: only the env_vars line init writes gets LORE_HOME to Lore's server.
+  loreHome: (home) => join(home, 'lore-data'),
+  startModel: () => startResponsesStandIn('mcp__lore', 'recall', { query: 'background jobs queue', limit: RESULTS }),
+  prepare(repo, model) {
     // Not under /tmp: Codex refuses to put its helper binaries in a temporary folder (it warns).
-    codexHome = join(repo.home, '.codex');
+    const codexHome = join(repo.home, '.codex');
     mkdirSync(codexHome);
     writeFileSync(join(codexHome, 'config.toml'), userConfig(model.url, repo.workspace));
+    return { ...repo.env, CODEX_HOME: codexHome, STAND_IN_API_KEY: 'sk-stand-in' };
+  },
+  args: () => ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--json'],
+  offered: (q) => (q.body.tools ?? []).map((t: { name?: string }) => t.name),
+  results: (requests) => functionOutputsSent(requests, 'mcp__lore', 'recall'),
+};
+
+describe('Codex CLI (real host, stand-in model)', function () {
+  this.timeout(300_000);
+  let bin: string;
+  let drive: RecallDrive;
+
+  before(async function () {
+    bin = requireHost(this, CODEX);
+    drive = await driveRecall(bin, CODEX, 'Where do background jobs run?');
   });
 
   after(async () => {
-    await model?.close();
+    await drive?.model.close();
   });
 
-  it('starts Lore from the .codex/config.toml init wrote: recall arrives, fenced and bounded', async () => {
-    const toml = readFileSync(join(repo.workspace, '.codex', 'config.toml'), 'utf8');
+  it('starts Lore from the .codex/config.toml init wrote, LORE_HOME forwarded: recall arrives, fenced, bounded', () => {
+    const toml = readFileSync(join(drive.repo.workspace, '.codex', 'config.toml'), 'utf8');
     assert.match(toml, /^\[mcp_servers\.lore\]$/m);
     assert.ok(toml.includes(`command = ${JSON.stringify(process.execPath)}`), toml);
     assert.ok(toml.includes(`args = [${JSON.stringify(CLI)}, "mcp"]`), toml);
-    const r = await runHost(
-      CODEX!,
-      ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--json', 'Where do background jobs run?'],
-      repo.workspace,
-      { ...repo.env, CODEX_HOME: codexHome, STAND_IN_API_KEY: 'sk-stand-in' },
-    );
-    reportTiming('Codex', 'codex exec (Lore starts, recall, answer)', r.ms);
-    const seen = model.requests
-      .map((q) => `${q.path} tools=${(q.body.tools ?? []).map((t: { name?: string }) => t.name).join(',')}`)
-      .join('\n');
-    assert.equal(r.status, 0, `codex exited ${r.status}\n${r.stdout}\n${r.stderr}\nrequests:\n${seen}`);
-    const offered = model.requests.find((q) => (q.body.tools ?? []).some((t: any) => t.name === 'mcp__lore'));
-    assert.ok(
-      offered,
-      `Codex offered the model Lore's tools (the server started from the config)\n${seen}\n${r.stderr}`,
-    );
+    assert.ok(toml.includes('env_vars = ["LORE_HOME", "XDG_DATA_HOME"]'), toml);
+    const offered = drive.model.requests.find((q) => CODEX.offered(q).includes('mcp__lore'))!;
     const lore = offered.body.tools.find((t: any) => t.name === 'mcp__lore');
     assert.ok(
       lore.tools.some((t: { name: string }) => t.name === 'recall'),
       'recall is among the namespace functions',
     );
-    assert.match(
-      lore.description,
-      /^Safety: everything Lore returns/,
-      "Lore's instructions reach the model, safety first",
-    );
+    // Codex offers Lore's instructions as the namespace's description.
+    assert.match(lore.description, /^Safety: everything Lore returns/);
     // The call arrived at Lore: Codex reports it completed in its JSON event stream.
     assert.match(
-      r.stdout,
+      drive.run.stdout,
       /"type":"mcp_tool_call"[^\n]*"server":"lore"[^\n]*"tool":"recall"[^\n]*"status":"completed"/,
     );
-    const results = functionOutputsSent(model.requests, 'mcp__lore', 'recall');
-    assert.equal(results.length, 1, 'the recall result went back to the model');
-    const sent = results[0];
-    console.log(
-      `      Codex forwarded ${Buffer.byteLength(sent)} bytes of the recall result ` +
-        `(${model.requests.length} model requests)`,
-    );
     // Codex forwards the structured JSON as text (after a wall-time line), so the fence's quotes arrive escaped.
-    assert.match(sent, /\{"untrusted_data":"<lore-data nonce=\\"[0-9a-f]{16}\\">/);
-    assert.match(sent, /"untrusted_data_end":"<\/lore-data nonce=\\"[0-9a-f]{16}\\">[^"]*"\}\s*$/);
-    assertFencedAndBounded(sent);
+    assert.match(drive.sent, /\{"untrusted_data":"<lore-data nonce=\\"[0-9a-f]{16}\\">/);
+    assert.match(drive.sent, /"untrusted_data_end":"<\/lore-data nonce=\\"[0-9a-f]{16}\\">[^"]*"\}\s*$/);
+    // The seeded memories were found: Lore opened the store under the forwarded LORE_HOME.
+    assertReachedModel(CODEX, drive);
   });
 });

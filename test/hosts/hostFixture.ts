@@ -34,7 +34,7 @@ export interface HostRepo {
   root: string;
   workspace: string;
   home: string;
-  /** Lore's data directory for this home (the default: $HOME/.local/share/lore). */
+  /** Lore's data directory (the default, $HOME/.local/share/lore, unless LORE_HOME is set in `env`). */
   loreHome: string;
   /** The environment a host runs in: nothing of this machine's but node on PATH. */
   env: NodeJS.ProcessEnv;
@@ -42,7 +42,8 @@ export interface HostRepo {
   lore(...args: string[]): { stdout: string; stderr: string };
 }
 
-export function hostRepo(prefix: string): HostRepo {
+/** `loreHome`: where Lore's data goes instead of the default (set as LORE_HOME in the host's environment). */
+export function hostRepo(prefix: string, loreHome?: (home: string) => string): HostRepo {
   const root = tempDir(`lore-hosts-${prefix}-`);
   const workspace = join(root, 'repo');
   const home = join(root, 'home');
@@ -50,12 +51,14 @@ export function hostRepo(prefix: string): HostRepo {
   mkdirSync(home);
   spawnSync('git', ['init', '-q'], { cwd: workspace });
   const env: NodeJS.ProcessEnv = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8' };
+  const data = loreHome?.(home) ?? join(home, '.local', 'share', 'lore');
+  if (loreHome) env.LORE_HOME = data;
   const lore = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, '--workspace', workspace, ...args], { env, encoding: 'utf8' });
     assert.equal(r.status, 0, `lore ${args.join(' ')}: ${r.stderr}`);
     return { stdout: r.stdout, stderr: r.stderr };
   };
-  return { root, workspace, home, loreHome: join(home, '.local', 'share', 'lore'), env, lore };
+  return { root, workspace, home, loreHome: data, env, lore };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface RunOptions {
   cwd?: string;
   input?: string;
   env?: NodeJS.ProcessEnv;
+  /** How long the command may take before it is killed (default 30 s). */
+  timeoutMs?: number;
 }
 
 function parseJson(text: string): unknown {
@@ -70,7 +72,7 @@ export function runCliAsync(args: string[], options: RunOptions): Promise<CliRes
     const child = spawn(process.execPath, argv, {
       cwd: options.cwd ?? tmpdir(),
       env: childEnv(options.home, options.env),
-      timeout: 30_000,
+      timeout: options.timeoutMs ?? 30_000,
     });
     let stdout = '';
     let stderr = '';

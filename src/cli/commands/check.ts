@@ -1,9 +1,10 @@
 // `lore check --base REF [--format text|sarif|github]`: the pull-request gate. Indexes the working
 // tree, scans references (documents and memory anchors), and reports only what the change between
-// REF and the working tree breaks or makes stale; exit 1 when it breaks something. Lore's block in
+// REF and the working tree breaks or makes stale (what resolved at REF is read from REF's own files,
+// so a fresh store knows it too); exit 1 when it breaks something. Lore's block in
 // AGENTS.md, CLAUDE.md or .cursor/rules/lore.mdc is compared with what export would write now.
 
-import { DRIFT_STATES, type DriftFinding } from '../../engine';
+import { DRIFT_STATES, LORE_VERSION, type DriftFinding } from '../../engine';
 import { storePaths } from '../../host/dataDir';
 import { changedSince, textAt } from '../../host/gitDiff';
 import {
@@ -14,10 +15,10 @@ import {
   staleInstructionFindings,
   type CheckReport,
 } from '../checkReport';
+import { heldAtBase, mayBreakHeld } from '../checkBase';
 import { instructionBlockLines, instructionRecords, staleInstructions } from '../instructionsFile';
 import type { Command } from '../command';
 import { UsageError } from '../parse';
-import { VERSION } from '../main';
 
 const FORMATS = ['text', 'sarif', 'github'] as const;
 
@@ -41,6 +42,8 @@ export const checkCommand: Command = {
       // A base that cannot be compared is a usage error (exit 2), never "something broke" (exit 1).
       throw new UsageError((error as Error).message, 'give a revision git knows, e.g. origin/main or HEAD~1');
     }
+    // Read first, from the base's own files: what held there, whatever this workspace's store has seen.
+    const held = mayBreakHeld(changed) ? await heldAtBase(root, base, changed) : undefined;
     const { findings, decisionDocs, instructions } = await ctx.withEngine(
       async (engine) => {
         await engine.indexWorkspace(root, { full: false }, () => undefined);
@@ -66,18 +69,21 @@ export const checkCommand: Command = {
       return before !== null && before.includes(f.reference.raw);
     };
     const blocks = instructionBlockLines(root);
-    const inBlock = (f: DriftFinding) => {
-      const lines = f.source.kind === 'doc' ? blocks.get(f.source.path!) : undefined;
-      return (
-        lines !== undefined && f.source.line !== undefined && f.source.line >= lines[0] && f.source.line <= lines[1]
-      );
+    const inOwnBlock = (path: string, line: number) => {
+      const lines = blocks.get(path);
+      return lines !== undefined && line >= lines[0] && line <= lines[1];
     };
-    const own = findings.filter((f) => !inBlock(f));
-    const report: CheckReport = { base, ...selectNew({ findings: own, changed, decisionDocs, existedBefore }) };
+    const own = findings.filter(
+      (f) => !(f.source.kind === 'doc' && f.source.line !== undefined && inOwnBlock(f.source.path!, f.source.line)),
+    );
+    const report: CheckReport = {
+      base,
+      ...selectNew({ findings: own, changed, decisionDocs, existedBefore, base: held, inOwnBlock }),
+    };
     // A committed instruction block is checked as it stands: agents read it whatever the change was.
     report.new.push(...staleInstructionFindings(staleInstructions(root, instructions)));
     if (ctx.json) ctx.print(report, () => '');
-    else if (format === 'sarif') process.stdout.write(renderSarif(report, VERSION) + '\n');
+    else if (format === 'sarif') process.stdout.write(renderSarif(report, LORE_VERSION) + '\n');
     else if (format === 'github') {
       const lines = renderGithub(report);
       process.stdout.write((lines ? `${lines}\n` : '') + renderText(report).split('\n')[0] + '\n');

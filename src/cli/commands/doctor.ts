@@ -1,7 +1,7 @@
 // `lore doctor`: what Lore sees here — runtime, whether agent hosts can start Lore, data directory,
 // store, owner, audit chain, records — and what to fix.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_VERSION, isLoreError } from '../../engine';
 import { storePaths } from '../../host/dataDir';
@@ -39,16 +39,24 @@ export const doctorCommand: Command = {
       ok: true,
       detail: existsSync(paths.database) ? paths.database : `${paths.database} (created on first save)`,
     });
+    const readOnly = readOnlyFolder(paths.dir);
+    if (readOnly)
+      checks.push({
+        name: 'data folder',
+        ok: false,
+        detail:
+          `${paths.dir} is read-only (${readOnly}): recall, list and get work; ` +
+          'saving is refused until it is writable',
+      });
     // A shared PostgreSQL store named by LORE_STORE: where, encrypted or not, its schema.
     const shared = await sharedStoreCheck(process.env);
     if (shared) checks.push(shared);
     const owner = readOwner(paths.owner);
+    const ownerState = owner && isLive(owner, paths.owner) ? 'is running' : 'is gone; its lock will be taken over';
     checks.push({
       name: 'owner',
       ok: true,
-      detail: owner
-        ? `pid ${owner.pid} (${owner.door}) ${isLive(owner) ? 'is running' : 'is gone; its lock will be taken over'}`
-        : 'none (the store is free)',
+      detail: owner ? `pid ${owner.pid} (${owner.door}) ${ownerState}` : 'none (the store is free)',
     });
     let stats: Record<string, unknown> | undefined;
     try {
@@ -122,6 +130,17 @@ export const doctorCommand: Command = {
     return ok ? 0 : 1;
   },
 };
+
+/** Why the store's folder cannot be written (EROFS, EACCES), or undefined when it can (or is not there yet). */
+function readOnlyFolder(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  try {
+    accessSync(dir, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'not writable';
+  }
+}
 
 /**
  * Whether `lore` is a command here, and whether the lore server each agent host's configuration

@@ -11,7 +11,7 @@ import { findLiveOwner } from '../../host/owner';
 import { fence, SESSION_START_CHARS } from '../../mcp/fence';
 import type { Command } from '../command';
 import { withStore } from '../command';
-import { HOOK_INPUT_ENV, runDetached } from './hookBackground';
+import { HOOK_INPUT_ENV } from './hookBackground';
 import { captureSession, type HookInput } from './hookCapture';
 import { preToolUse, type PreToolUseInput } from './hookPreToolUse';
 
@@ -74,16 +74,13 @@ export const hookCommand: Command = {
     'lore hook session-start | pre-tool-use | pre-compact | session-end [--background] [--workspace DIR]   ' +
     '(reads the hook JSON on stdin; --background: session-end hands the capture to a detached process ' +
     'and returns at once)',
+  // --background is handled in dist/cli.js before this bundle loads (./hookBackground.ts).
   options: { background: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: EVENTS.join(' | ') },
-  async run(ctx, v, [event]) {
+  async run(ctx, _values, [event]) {
     if (!EVENTS.includes(event)) return 0;
     try {
       const input = await readHookInput();
-      if (v.background === true && event === 'session-end') {
-        runDetached(input);
-        return 0;
-      }
       const workspace = !ctx.workspaceGiven && typeof input.cwd === 'string' ? input.cwd : ctx.workspace;
       if (event === 'pre-tool-use') {
         const output = await preToolUse(input as PreToolUseInput, workspace);

@@ -8,7 +8,7 @@ import { PG_SCHEMA_VERSION, pgSchemaState } from '../../host/store/postgres/migr
 import { migrateStore } from '../../host/store/postgres/postgresStore';
 import { chooseStore } from '../../host/store/storeSetting';
 import type { Command } from '../command';
-import { VERSION } from '../main';
+import { LORE_VERSION } from '../../engine';
 import { UsageError } from '../parse';
 
 const USAGE = 'lore store migrate [--store URL] | lore store status [--store URL]';
@@ -31,7 +31,7 @@ export const storeCommand: Command = {
   positionals: { min: 1, max: 1, names: 'migrate | status' },
   async run(ctx, v, [sub]) {
     if (sub === 'migrate') {
-      const result = await migrateStore(postgresSettings(v.store), VERSION);
+      const result = await migrateStore(postgresSettings(v.store), LORE_VERSION);
       ctx.print(result, (r) =>
         r.applied.length === 0
           ? `${r.label}: schema is up to date (version ${r.to})`

@@ -112,12 +112,21 @@ function candidatesFor(
     form === 'link' && site?.generator === 'tech-docs' && IMAGE.test(path)
       ? joinPath(`${site.root}/images`, path)
       : null;
+  // A Hugo shortcode reads its file from the site's folder (kind's `static/examples/x.yaml` from site/).
+  const fromSite = form === 'embed' && source ? siteFolderOf(ws, source, path) : null;
   // A command in a README runs from the repository root as often as from the README's folder.
-  const order = form === 'link' ? [relative, fromPageUrl, image] : [relative, fromProject, root];
+  const order = form === 'link' ? [relative, fromPageUrl, image] : [relative, fromProject, fromSite, root];
   return [...new Set(order.filter((p): p is string => p !== null && p !== ''))];
 }
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
+
+/** `path` from the folder of the Hugo site the document is a page of (its config's folder): where readFile reads. */
+function siteFolderOf(ws: Workspace, source: string, path: string): string | null {
+  const site = siteOf(ws, source);
+  const folder = site?.generator === 'hugo' && site.config ? dirOf(site.config) : '';
+  return folder ? joinPath(folder, path) : null;
+}
 
 /**
  * Source files of a published page (`x.html` → `x.html.md`...) or of a folder or extension-less link (its index page).

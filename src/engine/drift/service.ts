@@ -56,11 +56,14 @@ import {
 } from './types';
 import { basename, parentsOf, Workspace } from './workspace';
 import { forgetSites } from './site';
+import { TextMemo } from './textMemo';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
 const TRACKED = new Set<string>(TRACKED_STATUSES);
+/** Whether a reference's text looks like a secret: the same link or path recurs in many documents and checks. */
+const secretLooking = new TextMemo<boolean>(8192);
 /** A check of more paths than this (a branch switch) leaves broken references to the next full scan. */
 const MAX_RETRY_PATHS = 100;
 
@@ -217,7 +220,7 @@ export class DriftService {
     for (const ref of refs) {
       // A document's text is not redacted here as the index redacts it: a reference that looks like a secret is not
       // kept.
-      if (firstSecret(ref.raw)) continue;
+      if (secretLooking.get(ref.raw, '', () => firstSecret(ref.raw) !== undefined)) continue;
       const rows = existing.get(refKey(ref.raw, ref.form === 'flag' ? ref.command : null));
       if (rows?.length && !(retry && rows.every((r) => r.state === 'broken' || r.state === 'ambiguous'))) {
         for (const row of rows) {

@@ -12,6 +12,7 @@ import { mentionLines } from './mention';
 import { patternText } from './patterns';
 import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
 import { kindsOf, type SymbolDefinition } from './symbols';
+import { TextMemo } from './textMemo';
 import type { TargetKind } from './types';
 import type { Workspace } from './workspace';
 
@@ -132,6 +133,11 @@ interface HeadingLine {
   explicit: string | null;
   /** How many headings above it GitHub slugs alike (GitHub's `-n`). */
   repeat: number;
+  /** anchorKey and headingSlug of its text, its id and its explicit id: what an anchor is compared with. */
+  textKey: string;
+  textSlug: string;
+  idKey: string;
+  explicitKey: string | null;
 }
 
 /** Every heading of a page outside code blocks, in order, with its engine's ids (duplicates numbered as it does). */
@@ -153,29 +159,76 @@ function headingLines(lines: readonly string[], rule: SlugRule): HeadingLine[] {
     const explicit = attributes ? (EXPLICIT_ID.exec(attributes[1])?.[1] ?? null) : null;
     const source = attributes ? h.text.slice(0, attributes.index).trimEnd() : h.text;
     const text = renderedHeading(source);
-    const repeat = seen.get(headingSlug(text)) ?? 0;
-    seen.set(headingSlug(text), repeat + 1);
+    const textSlug = headingSlug(text);
+    const repeat = seen.get(textSlug) ?? 0;
+    seen.set(textSlug, repeat + 1);
     const level = h.level;
     const id = techDocs ? techDocs.next(text, level) : slugger!.next(source.trim(), text);
-    out.push({ line: i, level, text, id, explicit, repeat });
+    out.push({
+      line: i,
+      level,
+      text,
+      id,
+      explicit,
+      repeat,
+      textKey: anchorKey(text),
+      textSlug,
+      idKey: anchorKey(id),
+      explicitKey: explicit === null ? null : anchorKey(explicit),
+    });
   }
   return out;
 }
 
 /** Whether a heading is the one an anchor names, as its engine, GitHub, or a lenient reader would have it. */
 function headingNamed(h: HeadingLine, slug: string, key: string, rule: SlugRule): boolean {
-  if (h.explicit !== null && anchorKey(h.explicit) === key) return true;
+  if (h.explicitKey !== null && h.explicitKey === key) return true;
   if (h.id === slug) return true;
   // A tech-docs page has its generator's ids (and no `-1`); the first of a heading also GitHub's slug.
-  if (rule.engine === 'redcarpet') return anchorKey(h.id) === key || (!h.repeat && anchorKey(h.text) === key);
+  if (rule.engine === 'redcarpet') return h.idKey === key || (!h.repeat && h.textKey === key);
   // GitHub's slug (the same page read on GitHub), and its letters and digits alone (anchorKey).
   const suffix = h.repeat ? `-${h.repeat}` : '';
-  return anchorKey(h.text) + (h.repeat ? String(h.repeat) : '') === key || `${headingSlug(h.text)}${suffix}` === slug;
+  return h.textKey + (h.repeat ? String(h.repeat) : '') === key || `${h.textSlug}${suffix}` === slug;
 }
 
 /** Where a section ends: the next heading of its level or above (the end of the page when none). */
 function sectionEnd(headings: readonly HeadingLine[], from: number, level: number, total: number): number {
   return headings.find((h) => h.line > from && h.level <= level)?.line ?? total;
+}
+
+/**
+ * What every anchor into a page is looked up in, worked out once per text and slug rule: its lines,
+ * its front-matter title's key, its headings, its HTML anchors (outside code blocks, in order) and
+ * whether it pulls in content from elsewhere.
+ */
+interface Outline {
+  lines: string[];
+  titleKey: string | null;
+  headings: HeadingLine[];
+  htmlIds: Array<{ line: number; key: string }>;
+  includes: boolean;
+}
+
+const outlines = new TextMemo<Outline>(64);
+
+function outlineOf(text: string, rule: SlugRule): Outline {
+  return outlines.get(text, `${rule.engine} ${rule.unicode ?? ''} ${rule.ascii ?? ''}`, () => {
+    const lines = text.split(/\r?\n/);
+    const title = frontMatterTitle(text);
+    const htmlIds: Outline['htmlIds'] = [];
+    const fences = new FenceTracker();
+    for (let i = 0; i < lines.length; i++) {
+      if (fences.step(lines[i]) !== 'text') continue;
+      for (const a of lines[i].matchAll(HTML_ID)) htmlIds.push({ line: i, key: anchorKey(a[1]) });
+    }
+    return {
+      lines,
+      titleKey: title ? anchorKey(title) : null,
+      headings: headingLines(lines, rule),
+      htmlIds,
+      includes: INCLUDES.test(text),
+    };
+  });
 }
 
 /**
@@ -190,28 +243,24 @@ function findSection(
   slug: string,
   rule: SlugRule,
 ): { lines: string[]; start: number; end: number; headed: boolean } | 'page' | null {
-  const lines = text.split(/\r?\n/);
+  const { lines, titleKey, headings, htmlIds, includes } = outlineOf(text, rule);
   const key = anchorKey(slug);
-  const title = frontMatterTitle(text);
-  if (title && anchorKey(title) === key) return 'page';
+  if (titleKey !== null && titleKey === key) return 'page';
   // `#top` is the top of any page (HTML); a site's layout wraps the page in `#content`/`#main`.
   if (key === 'top' || (rule.engine !== 'github' && (key === 'content' || key === 'main'))) return 'page';
-  const headings = headingLines(lines, rule);
   const wanted = slug.toLowerCase();
   const named = headings.find((h) => headingNamed(h, wanted, key, rule));
   // An HTML anchor (`<a name="x">`, `id="x"`) above the first heading that matches is the one the link reaches.
-  const fences = new FenceTracker();
-  for (let i = 0; i < (named ? named.line : lines.length); i++) {
-    if (fences.step(lines[i]) !== 'text') continue;
-    for (const a of lines[i].matchAll(HTML_ID)) {
-      if (anchorKey(a[1]) !== key) continue;
-      const level = headings.find((h) => h.line === i)?.level ?? 6;
-      return { lines, start: i, end: sectionEnd(headings, i, level, lines.length), headed: false };
-    }
+  const before = named ? named.line : lines.length;
+  const anchor = htmlIds.find((a) => a.line < before && a.key === key);
+  if (anchor) {
+    const i = anchor.line;
+    const level = headings.find((h) => h.line === i)?.level ?? 6;
+    return { lines, start: i, end: sectionEnd(headings, i, level, lines.length), headed: false };
   }
   if (named)
     return { lines, start: named.line, end: sectionEnd(headings, named.line, named.level, lines.length), headed: true };
-  return INCLUDES.test(text) ? 'page' : null;
+  return includes ? 'page' : null;
 }
 
 /**
@@ -237,9 +286,7 @@ const MAX_RENAMED_SEARCH = 2000;
 export function renamedSection(ws: Workspace, path: string, fingerprint: string): string | null {
   const text = ws.text(path);
   if (text === null || fingerprint === EMPTY_PRINT) return null;
-  const lines = text.split(/\r?\n/);
-  const rule = slugRuleOf(ws, path);
-  const headings = headingLines(lines, rule);
+  const { lines, headings } = outlineOf(text, slugRuleOf(ws, path));
   if (headings.length > MAX_RENAMED_SEARCH) return null;
   const found = headings.filter(
     (h) =>

@@ -30,6 +30,8 @@ export class Workspace {
   private stats = new Map<string, FileStat | null>();
   private defs = new Map<string, FileDefinitions>();
   private symbols: Map<string, Set<string>> | null = null;
+  /** The listed paths in order, for a folder's files (filesUnder); dropped when a path comes or goes. */
+  private sorted: string[] | null = null;
   /** Whether the parser had loaded when the symbol index was built: once it has, the index is built again. */
   private indexedParsed = false;
   /** Paths refreshed while a symbol index is being built in steps (indexingSymbols), one set per build. */
@@ -46,6 +48,7 @@ export class Workspace {
   }
 
   private addFile(path: string, stat: FileStat): void {
+    if (!this.files!.has(path)) this.sorted = null;
     this.files!.set(path, stat);
     add(this.byBase, basename(path), path);
     for (const dir of parentsOf(path)) {
@@ -57,6 +60,7 @@ export class Workspace {
 
   private removeFile(path: string): void {
     if (!this.files?.delete(path)) return;
+    this.sorted = null;
     this.byBase.get(basename(path))?.delete(path);
     for (const dir of parentsOf(path)) {
       const n = (this.dirs.get(dir) ?? 1) - 1;
@@ -80,7 +84,11 @@ export class Workspace {
       if (this.symbols && before) for (const d of before.offered) this.symbols.get(d.name)?.delete(path);
       if (!this.files) continue;
       const stat = this.reader.stat(path);
+      const sorted = this.sorted;
+      const was = this.files.has(path);
       this.removeFile(path);
+      // A file that is still there keeps its place in the order.
+      if (was && stat) this.sorted = sorted;
       if (stat) {
         this.addFile(path, stat);
         if (this.symbols) this.indexSymbols(path);
@@ -118,7 +126,19 @@ export class Workspace {
 
   filesUnder(dir: string): Array<[string, FileStat]> {
     const prefix = `${dir}/`;
-    return [...this.listed()].filter(([p]) => p.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1));
+    const files = this.listed();
+    const sorted = (this.sorted ??= [...files.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    // The first path at or after the prefix: a folder's files follow it, in order.
+    let lo = 0;
+    for (let hi = sorted.length; lo < hi;) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<[string, FileStat]> = [];
+    for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++)
+      out.push([sorted[i], files.get(sorted[i])!]);
+    return out;
   }
 
   withBasename(name: string): string[] {

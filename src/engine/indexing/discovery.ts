@@ -80,7 +80,6 @@ export const DEFAULT_EXCLUDE: readonly string[] = [
   '**/.hg/**',
   '**/.svn/**',
   '**/dist/**',
-  '**/build/**',
   '**/out/**',
   '**/target/**',
   '**/.next/**',
@@ -120,6 +119,11 @@ export interface DiscoveryRules {
    * list; a person who replaced the defaults chose what is indexed.
    */
   scripts?: boolean;
+  /**
+   * Leave out a folder named like build output (`build/`) when its entries look like a build tool
+   * wrote them (looksLikeBuildOutput). Default: with the default exclude list.
+   */
+  outputFolders?: boolean;
   /** Accept secret-bearing files too: drift's listing knows they exist and never reads them (workspaceReader.ts). */
   listSecrets?: boolean;
 }
@@ -142,6 +146,7 @@ export function discoveryRulesFrom(config: DiscoveryConfig = {}): DiscoveryRules
     allow: [...(config.allow ?? [])],
     maxBytes: config.maxFileBytes,
     scripts: defaults,
+    outputFolders: defaults,
   };
 }
 
@@ -160,6 +165,11 @@ export interface DiscoveryMatcher {
   acceptsFile(path: string, mode: number, head: () => string): boolean;
   /** Whether a folder can be skipped without looking inside. */
   skipsFolder(path: string): boolean;
+  /**
+   * Whether a folder, seen with its entries' names, is build output to skip (`build/` holding what a
+   * build tool writes). Asked once the walk has read the folder; a git-ignored one never gets here.
+   */
+  isOutputFolder(path: string, entries: readonly string[]): boolean;
   maxBytes: number;
 }
 
@@ -176,6 +186,55 @@ function anyGlob(globs: readonly string[], options: picomatch.PicomatchOptions):
 }
 
 /**
+ * Folder names that are build output in some ecosystems and hand-written source in others (Go's
+ * `pkg/build/`, Kubernetes' `build/` scripts): left out only when their entries look like output.
+ * Output is almost always git-ignored too, which the walk honours before this is asked.
+ */
+const OUTPUT_FOLDER_NAMES = new Set(['build']);
+
+/** Entries only a build tool writes into its output folder (CMake, Ninja, Gradle/Android, Create React App, tsc). */
+const OUTPUT_MARKERS = new Set([
+  'CMakeCache.txt',
+  'CMakeFiles',
+  'cmake_install.cmake',
+  'build.ninja',
+  '.ninja_log',
+  'intermediates',
+  'asset-manifest.json',
+  'tsconfig.tsbuildinfo',
+]);
+
+/** Entries output folders often hold but source may too: two of them together (Gradle, Sphinx, site generators). */
+const OUTPUT_HINTS = new Set([
+  'classes',
+  'libs',
+  'tmp',
+  'reports',
+  'test-results',
+  'generated',
+  'kotlin',
+  'doctrees',
+  'html',
+  'sitemap.xml',
+  '404.html',
+  'compile_commands.json',
+]);
+
+/** setuptools' `lib.linux-x86_64-3.11`, `bdist.linux-x86_64`, `temp.*`, `scripts-3.11`; compiled files. */
+const OUTPUT_ENTRY =
+  /^(?:(?:lib|bdist|temp)\.(?:linux|macosx|win|freebsd|cygwin|mingw)[\w.-]*|scripts-\d[\d.]*)$|\.(?:o|obj|a|so|dylib|class|jar|pyc|js\.map)$/;
+
+/**
+ * Whether a folder's entries look like a build tool's output: one entry only a build tool writes,
+ * a compiled file or setuptools folder, or two entries output folders usually hold. A folder of
+ * scripts, Dockerfiles or Go source is not output.
+ */
+export function looksLikeBuildOutput(entries: readonly string[]): boolean {
+  if (entries.some((name) => OUTPUT_MARKERS.has(name) || OUTPUT_ENTRY.test(name))) return true;
+  return entries.filter((name) => OUTPUT_HINTS.has(name)).length >= 2;
+}
+
+/**
  * An executable file that opens with `#!`: a script, whatever its name. `head` reads the file's
  * first bytes, asked only of an executable file.
  */
@@ -187,6 +246,7 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
   const options = { dot: true, nocase: false };
   const include = anyGlob(rules.include ?? DEFAULT_INCLUDE, options);
   const scripts = rules.scripts ?? rules.include === undefined;
+  const outputFolders = rules.outputFolders ?? rules.exclude === undefined;
   const exclude = anyGlob(rules.exclude ?? DEFAULT_EXCLUDE, options);
   const allowGlobs = rules.allow ?? [];
   const allow = allowGlobs.length ? picomatch([...allowGlobs], options) : () => false;
@@ -206,6 +266,11 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
     mayBeScript,
     acceptsFile: (path, mode, head) => accepts(path) || (mayBeScript(path) && isExecutableScript(mode, head)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
+    isOutputFolder: (path, entries) =>
+      outputFolders &&
+      OUTPUT_FOLDER_NAMES.has(path.slice(path.lastIndexOf('/') + 1)) &&
+      !onAllowPath(path) &&
+      looksLikeBuildOutput(entries),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };
 }

@@ -66,13 +66,25 @@ export function putDoc(db: SqlDatabase, doc: DocRecord, now: string): void {
       now,
     ],
   ).lastInsertRowid;
-  doc.chunks.forEach((chunk, ord) => {
+  // Several chunks a statement: each statement's run is a round trip into SQLite's WebAssembly, and
+  // a bulk index writes a hundred thousand chunks. Rows go in order, so ids and the FTS rows are as one by one.
+  for (let from = 0; from < doc.chunks.length; from += CHUNK_ROWS_PER_INSERT) {
+    const rows = doc.chunks.slice(from, from + CHUNK_ROWS_PER_INSERT);
     db.run(
-      'INSERT INTO doc_chunks (doc_id, ord, title, heading, start_line, end_line, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [id, ord, doc.title, chunk.heading, chunk.startLine, chunk.endLine, chunk.text],
+      insertChunks(rows.length),
+      rows.flatMap((chunk, i) => [id, from + i, doc.title, chunk.heading, chunk.startLine, chunk.endLine, chunk.text]),
     );
-  });
+  }
 }
+
+const CHUNK_ROWS_PER_INSERT = 16;
+const CHUNK_INSERTS = Array.from(
+  { length: CHUNK_ROWS_PER_INSERT + 1 },
+  (_, n) =>
+    'INSERT INTO doc_chunks (doc_id, ord, title, heading, start_line, end_line, text) VALUES ' +
+    Array(n).fill('(?, ?, ?, ?, ?, ?, ?)').join(', '),
+);
+const insertChunks = (rows: number) => CHUNK_INSERTS[rows];
 
 /** A rename is a new path for the same content: chunks and vectors stay, nothing is re-embedded. */
 export function renameDoc(db: SqlDatabase, id: number, path: string, mtimeMs: number, now: string): void {

@@ -8,7 +8,7 @@ import { sha256 } from '../model/digest';
 import type { Embedder } from '../embed/embedder';
 import type { EngineContext } from '../context';
 import { nowIso } from '../context';
-import { chunkDocument, documentTitle } from './chunk';
+import { documentTitle } from './chunk';
 import { classifyContextOf, classifyKind, navFilesOf } from './classify';
 import { closeRunnerUp } from './kindModel';
 import { ownReadingOf, reconsiderBySiblings, storedOwnReading } from './kindSiblings';
@@ -26,7 +26,7 @@ import {
   type DocRecord,
 } from './docStore';
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
-import { redact } from './redact';
+import { ExtractOnce } from './extractOnce';
 import { centreFor } from '../record/vectors';
 import {
   emptyRepoRecordsSummary,
@@ -146,6 +146,7 @@ export async function* indexWorkspace(
   summary.files = files.length - recordFiles.length;
   const known = catalog(ctx.db);
   const present = new Set(files.map((f) => f.path));
+  const extract = new ExtractOnce(files.map((f) => f.size));
   const kindContext = classifyContextOf(
     files.map((f) => f.path),
     await readNavFiles(source, files),
@@ -267,7 +268,7 @@ export async function* indexWorkspace(
         : classifyKind(file.path, raw, kindContext, { explain: true });
       const kind = verdict.kind;
       if (entry && summary.kind_rules && ruleChanged(file.path)) summary.kind_rules.reclassified++;
-      const { text, redactions } = redact(raw);
+      const { text, redactions } = extract.redact(hash, file.size, raw);
       const doc: DocRecord = {
         path: file.path,
         kind,
@@ -284,7 +285,7 @@ export async function* indexWorkspace(
         size: file.size,
         mtimeMs: file.mtimeMs,
         redactions,
-        chunks: chunkDocument(kind, text),
+        chunks: extract.chunks(hash, file.size, kind, text),
       };
       batch.push(() => putDoc(ctx.db, doc, now));
       batchPaths.push(file.path);

@@ -44,3 +44,24 @@ export function anchoredMemories(
   const now = nowIso(ctx);
   return { items: accepted.map((row) => summarize(rowToMemory(row), now, ctx.hooks.opens)), refused };
 }
+
+/**
+ * Every workspace path some live memory of `types` is anchored to: each anchor itself, and the
+ * part before each `#` or `:` in it (a symbol or lines), so that anchorNames(anchor, p) holds for
+ * every `p` listed. A superset: a listed path may have nothing anchored once asked.
+ */
+export function anchoredPaths(ctx: EngineContext, types: readonly string[]): string[] {
+  const checked = types.map((t) => requireEnum('type', t, MEMORY_TYPES));
+  const rows = ctx.db.all<{ anchors: string }>(
+    `SELECT anchors FROM memories WHERE is_current = 1 AND status IN ${LIVE_STATUSES_SQL}
+     AND anchors != '[]' ${checked.length ? `AND type IN (${checked.map(() => '?').join(', ')})` : ''}`,
+    checked,
+  );
+  const paths = new Set<string>();
+  for (const row of rows)
+    for (const anchor of JSON.parse(row.anchors) as string[]) {
+      paths.add(anchor);
+      for (let i = 0; i < anchor.length; i++) if (anchor[i] === '#' || anchor[i] === ':') paths.add(anchor.slice(0, i));
+    }
+  return [...paths].filter(Boolean).sort();
+}

@@ -2,7 +2,6 @@
 // go; the audit chain keeps only digests. The receipt proves what was removed without keeping it.
 
 import type { Actor } from '../ports';
-import { appendAudit } from '../record/audit';
 import { nowIso, type EngineContext } from '../context';
 import { requireCurrent } from './lifecycle';
 
@@ -15,23 +14,14 @@ export interface ForgetReceipt {
 }
 
 export function forget(ctx: EngineContext, actor: Actor, key: string): ForgetReceipt {
-  return ctx.db.transaction(() => {
+  return ctx.memories.transaction(() => {
     requireCurrent(ctx, key);
-    const versions = ctx.db.all<{ id: number; content_digest: string }>(
-      'SELECT id, content_digest FROM memories WHERE key = ? ORDER BY version',
-      [key],
-    );
     const now = nowIso(ctx);
-    ctx.db.run('DELETE FROM memory_vectors WHERE memory_id IN (SELECT id FROM memories WHERE key = ?)', [key]);
-    ctx.db.run('DELETE FROM memories WHERE key = ?', [key]);
-    ctx.db.run('DELETE FROM memory_events WHERE key = ?', [key]);
-    ctx.db.run('UPDATE memory_events SET related_key = NULL WHERE related_key = ?', [key]);
-    ctx.db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);
-    ctx.db.run('UPDATE memories SET supersedes = NULL WHERE supersedes = ?', [key]);
+    const versions = ctx.memories.removeKey(key);
     // The inbox's items, the dead-end cache and the record's references go too (engine.ts recordHooks).
     ctx.hooks.forgotten(ctx, key);
     const digests = versions.map((v) => v.content_digest);
-    const event = appendAudit(ctx.db, actor, now, {
+    const event = ctx.memories.appendAudit(actor, now, {
       event: 'memory.forget',
       key,
       digests: { versions: digests.length, content: digests },

@@ -7,13 +7,11 @@ import { LIMITS } from '../model/limits';
 import { isLiveStatus, LIVE_STATUSES, type Status } from '../model/types';
 import { requireDate, requireText } from '../model/validate';
 import type { Actor } from '../ports';
-import { currentRow, type MemoryRow } from '../record/rows';
-import { appendAudit } from '../record/audit';
+import type { MemoryRow } from '../record/rows';
 import { digestOf } from '../model/digest';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';
 import { markSuperseded } from './save';
-import { writeStatus } from '../record/state';
 
 export type StatusChange = 'deprecated' | 'disputed' | 'retracted';
 
@@ -24,15 +22,28 @@ export interface LifecycleResult {
   previous_status: Status;
 }
 
-const CHANGEABLE_FROM: Record<StatusChange, readonly Status[]> = {
+/** Where a lifecycle act leads: a status change, supersede (→ superseded) or promote (→ active). */
+export type Transition = StatusChange | 'superseded' | 'active';
+
+/** The one lifecycle table: the statuses each act may start from. The doors' pickers and menus ask canBecome. */
+const CHANGEABLE_FROM: Record<Transition, readonly Status[]> = {
   deprecated: ['active', 'disputed'],
   disputed: ['active', 'deprecated'],
   retracted: [...LIVE_STATUSES, 'superseded', 'quarantined'],
+  superseded: LIVE_STATUSES,
+  active: ['quarantined'],
 };
+
+const STATUS_CHANGES: readonly StatusChange[] = ['deprecated', 'disputed', 'retracted'];
+
+/** Whether a record that is `from` may become `to` (the engine refuses every other transition). */
+export function canBecome(from: Status, to: Transition): boolean {
+  return CHANGEABLE_FROM[to]?.includes(from) ?? false;
+}
 
 export function requireCurrent(ctx: EngineContext, key: string): MemoryRow {
   parseKey(key);
-  const row = currentRow(ctx.db, key);
+  const row = ctx.memories.current(key);
   if (!row)
     throw new LoreError('NOT_FOUND', `no memory with key ${key}`, 'check the key with `lore list` or `lore recall`');
   return row;
@@ -45,12 +56,12 @@ export function setStatus(
   status: StatusChange,
   rawReason: unknown,
 ): LifecycleResult {
-  if (!(status in CHANGEABLE_FROM)) throw invalid(`status must be one of ${Object.keys(CHANGEABLE_FROM).join(', ')}`);
+  if (!STATUS_CHANGES.includes(status)) throw invalid(`status must be one of ${STATUS_CHANGES.join(', ')}`);
   const reason = requireText('reason', rawReason, LIMITS.reasonChars);
-  return ctx.db.transaction(() => {
+  return ctx.memories.transaction(() => {
     const row = requireCurrent(ctx, key);
     const from = row.status as Status;
-    if (!CHANGEABLE_FROM[status].includes(from)) {
+    if (!canBecome(from, status)) {
       throw new LoreError(
         'INVALID_STATE',
         `${key} is ${from}; it cannot become ${status}`,
@@ -58,9 +69,9 @@ export function setStatus(
       );
     }
     const now = nowIso(ctx);
-    const state = writeStatus(ctx, row.id, { status, reason, now });
+    const state = ctx.memories.writeState(row.id, { status, reason, now });
     recordEvent(ctx, actor, { key, version: row.version, event: status, reason, at: now });
-    appendAudit(ctx.db, actor, now, {
+    ctx.memories.appendAudit(actor, now, {
       event: `memory.${status === 'deprecated' ? 'deprecate' : status === 'disputed' ? 'dispute' : 'retract'}`,
       key,
       version: row.version,
@@ -85,10 +96,10 @@ export function supersede(
 ): SupersedeResult {
   const validAt = validFrom === undefined || validFrom === null ? null : requireDate('valid_from', validFrom);
   if (oldKey === newKey) throw invalid('a record cannot supersede itself');
-  return ctx.db.transaction(() => {
+  return ctx.memories.transaction(() => {
     const old = requireCurrent(ctx, oldKey);
     const successor = requireCurrent(ctx, newKey);
-    if (!isLiveStatus(old.status)) {
+    if (!canBecome(old.status as Status, 'superseded')) {
       throw new LoreError('INVALID_STATE', `${oldKey} is ${old.status}; only a live record can be superseded`);
     }
     if (!isLiveStatus(successor.status)) {
@@ -102,7 +113,7 @@ export function supersede(
     const at = validAt ?? now;
     if (at < old.valid_from) throw invalid(`valid_from ${at} is before ${oldKey} became valid (${old.valid_from})`);
     markSuperseded(ctx, actor, old, newKey, at, now);
-    ctx.db.run('UPDATE memories SET supersedes = ?, updated_at = ? WHERE id = ?', [oldKey, now, successor.id]);
+    ctx.memories.setPredecessor(successor.id, oldKey, now);
     return { key: oldKey, superseded_by: newKey, valid_from: at };
   });
 }
@@ -115,15 +126,15 @@ export function promote(ctx: EngineContext, actor: Actor, key: string): Lifecycl
       'confirm it in the editor or run `lore promote KEY` in an interactive terminal',
     );
   }
-  return ctx.db.transaction(() => {
+  return ctx.memories.transaction(() => {
     const row = requireCurrent(ctx, key);
-    if (row.status !== 'quarantined')
+    if (!canBecome(row.status as Status, 'active'))
       throw new LoreError('INVALID_STATE', `${key} is ${row.status}, not quarantined; there is nothing to promote`);
     const now = nowIso(ctx);
-    const state = writeStatus(ctx, row.id, { status: 'active', reason: null, now });
+    const state = ctx.memories.writeState(row.id, { status: 'active', reason: null, now });
     recordEvent(ctx, actor, { key, version: row.version, event: 'promoted', at: now });
     const digests = { content: row.content_digest, state };
-    appendAudit(ctx.db, actor, now, { event: 'memory.promote', key, version: row.version, digests });
+    ctx.memories.appendAudit(actor, now, { event: 'memory.promote', key, version: row.version, digests });
     return { key, version: row.version, status: 'active', previous_status: 'quarantined' };
   });
 }

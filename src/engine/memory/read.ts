@@ -4,17 +4,9 @@
 import { LoreError } from '../errors';
 import { parseKey } from '../model/keys';
 import { LIMITS } from '../model/limits';
-import {
-  LIVE_STATUSES_SQL,
-  MEMORY_TYPES,
-  STATUSES,
-  type Memory,
-  type MemorySummary,
-  type MemoryType,
-  type Status,
-} from '../model/types';
+import { MEMORY_TYPES, STATUSES, type Memory, type MemorySummary, type MemoryType, type Status } from '../model/types';
 import { optionalInteger, requireEnum } from '../model/validate';
-import { flagsFor, rowToMemory, summarize, type MemoryRow } from '../record/rows';
+import { flagsFor, rowToMemory, summarize } from '../record/rows';
 import { nowIso, type EngineContext } from '../context';
 import { eventsFor, type MemoryEvent } from '../record/events';
 import type { Refusal } from '../record/integrity';
@@ -28,14 +20,9 @@ export interface GetResult {
 export function get(ctx: EngineContext, key: string, version?: number | null): GetResult {
   parseKey(key);
   const wanted = optionalInteger('version', version, 1, Number.MAX_SAFE_INTEGER);
-  const row =
-    wanted === null
-      ? ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND is_current = 1', [key])
-      : ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND version = ?', [key, wanted]);
+  const row = wanted === null ? ctx.memories.current(key) : ctx.memories.version(key, wanted);
   if (!row) {
-    const exists = ctx.db.get<{ version: number }>('SELECT version FROM memories WHERE key = ? AND is_current = 1', [
-      key,
-    ]);
+    const exists = wanted !== null ? ctx.memories.current(key) : undefined;
     if (exists && wanted !== null) {
       throw new LoreError(
         'NOT_FOUND',
@@ -83,24 +70,7 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
   const offset = optionalInteger('offset', input.offset, 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const limit = optionalInteger('limit', input.limit, 1, LIMITS.listMax) ?? LIMITS.listDefault;
 
-  const where = ['is_current = 1'];
-  const params: string[] = [];
-  if (types.length) {
-    where.push(`type IN (${types.map(() => '?').join(', ')})`);
-    params.push(...types);
-  }
-  if (statuses.length) {
-    where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
-    params.push(...statuses);
-  } else {
-    where.push("status <> 'retracted'");
-  }
-  const clause = where.join(' AND ');
-  const total = ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories WHERE ${clause}`, params)?.n ?? 0;
-  const rows = ctx.db.all<MemoryRow>(
-    `SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`,
-    [...params, limit, offset],
-  );
+  const { rows, total } = ctx.memories.page({ types, statuses, offset, limit });
   const now = nowIso(ctx);
   const { accepted, refused } = ctx.integrity.partition(rows);
   return {
@@ -119,11 +89,7 @@ export function list(ctx: EngineContext, input: ListInput = {}): ListResult {
  */
 export function liveSummaries(ctx: EngineContext, keys: readonly string[]): MemorySummary[] {
   if (!keys.length) return [];
-  const marks = keys.map(() => '?').join(', ');
-  const rows = ctx.db.all<MemoryRow>(
-    `SELECT * FROM memories WHERE key IN (${marks}) AND is_current = 1 AND status IN ${LIVE_STATUSES_SQL}`,
-    [...keys],
-  );
+  const rows = ctx.memories.liveRows(keys);
   const now = nowIso(ctx);
   return ctx.integrity.partition(rows).accepted.map((row) => summarize(rowToMemory(row), now, ctx.hooks.opens));
 }
@@ -148,7 +114,7 @@ export interface HistoryResult {
 
 export function history(ctx: EngineContext, key: string): HistoryResult {
   parseKey(key);
-  const rows = ctx.db.all<MemoryRow>('SELECT * FROM memories WHERE key = ? ORDER BY version', [key]);
+  const rows = ctx.memories.versions(key);
   const events = eventsFor(ctx, key);
   if (!rows.length && !events.length)
     throw new LoreError(

@@ -8,15 +8,14 @@ import { LIMITS } from '../model/limits';
 import { UNTRUSTED_SOURCES, type Memory, type RememberInput, type SaveWarnings, type Status } from '../model/types';
 import { validateRemember, type ValidRemember } from '../model/validate';
 import type { Actor } from '../ports';
-import { currentRow, insertMemoryRow, liveByFactKey, rowToMemory } from '../record/rows';
-import { appendAudit } from '../record/audit';
+import { rowToMemory } from '../record/rows';
 import { digestOf } from '../model/digest';
 import { registerAuthor } from '../record/integrity';
 import { signingPayload } from '../record/signatures';
 import { contentDigest } from '../record/contentDigest';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';
-import { sealState, stateDigest, writeStatus } from '../record/state';
+import { sealState, stateDigest } from '../record/state';
 
 export type SaveResult =
   | {
@@ -60,9 +59,9 @@ function withKeptFields(input: ValidRemember, previous: Memory | undefined, vali
 
 export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Record<string, unknown>): SaveResult {
   const given = validateRemember(raw);
-  return ctx.db.transaction(() => {
+  return ctx.memories.transaction(() => {
     const now = nowIso(ctx);
-    const previousRow = currentRow(ctx.db, given.key);
+    const previousRow = ctx.memories.current(given.key);
     const previous = previousRow ? rowToMemory(previousRow) : undefined;
     const input = withKeptFields(given, previous, given.valid_from ?? now);
 
@@ -137,7 +136,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
     registerAuthor(ctx, ctx.signer, 'this machine');
     draft.author = ctx.signer.keyId;
     draft.signature = ctx.signer.sign(signingPayload(ctx.storeId, draft));
-    insertMemoryRow(ctx.db, draft, true, sealState(ctx.signer, ctx.storeId, draft));
+    const id = ctx.memories.insertVersion(draft, sealState(ctx.signer, ctx.storeId, draft));
     recordEvent(ctx, actor, {
       key: draft.key,
       version: draft.version,
@@ -150,7 +149,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       at: now,
       valid_at: draft.valid_from,
     });
-    appendAudit(ctx.db, actor, now, {
+    ctx.memories.appendAudit(actor, now, {
       event: previous ? 'memory.update' : 'memory.create',
       key: draft.key,
       version: draft.version,
@@ -161,7 +160,7 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
       },
     });
 
-    const superseded = input.fact_key ? supersedeFactHolders(ctx, actor, draft, now) : [];
+    const superseded = input.fact_key ? supersedeFactHolders(ctx, actor, draft, id, now) : [];
 
     return {
       saved: true as const,
@@ -178,33 +177,18 @@ export function save(ctx: EngineContext, actor: Actor, raw: RememberInput | Reco
 
 /** Archives a key's current version, its valid interval ending at `until` (if not already), and prunes the archive. */
 export function archiveCurrent(ctx: EngineContext, current: { id: number; key: string }, until: string): void {
-  ctx.db.run(
-    'UPDATE memories SET is_current = 0, valid_until = CASE WHEN ' +
-      'valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until ' +
-      'END WHERE id = ?',
-    [until, until, current.id],
-  );
-  pruneArchive(ctx, current.key);
-}
-
-/** Keeps the newest LIMITS.archivedVersions archived versions of a key; older ones are deleted. */
-function pruneArchive(ctx: EngineContext, key: string): void {
-  ctx.db.run(
-    `DELETE FROM memories WHERE key = ? AND is_current = 0 AND id NOT IN (
-       SELECT id FROM memories WHERE key = ? AND is_current = 0 ORDER BY version DESC LIMIT ?)`,
-    [key, key, LIMITS.archivedVersions],
-  );
+  ctx.memories.archive(current, until, LIMITS.archivedVersions);
 }
 
 /** A save carrying the fact_key of other live records supersedes them, effective at the new record's valid_from. */
-function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, now: string): string[] {
+function supersedeFactHolders(ctx: EngineContext, actor: Actor, record: Memory, id: number, now: string): string[] {
   if (record.status === 'quarantined') return [];
-  const holders = liveByFactKey(ctx.db, record.fact_key!, record.key);
+  const holders = ctx.memories.liveByFactKey(record.fact_key!, record.key);
   for (const holder of holders) {
     markSuperseded(ctx, actor, holder, record.key, record.valid_from, now);
   }
   if (holders.length) {
-    ctx.db.run('UPDATE memories SET supersedes = ? WHERE key = ? AND is_current = 1', [holders[0].key, record.key]);
+    ctx.memories.setPredecessor(id, holders[0].key);
   }
   return holders.map((h) => h.key);
 }
@@ -221,8 +205,8 @@ export function markSuperseded(
   // A change that takes effect later leaves the record live until then: its valid interval ends
   // at the change, and recall stops returning it from that instant on.
   const superseded = validAt <= now;
-  ctx.db.run('UPDATE memories SET superseded_by = ?, valid_until = ? WHERE id = ?', [successor, validAt, old.id]);
-  const state = writeStatus(ctx, old.id, superseded ? { status: 'superseded', reason: null, now } : { now });
+  ctx.memories.setSuccessor(old.id, successor, validAt);
+  const state = ctx.memories.writeState(old.id, superseded ? { status: 'superseded', reason: null, now } : { now });
   recordEvent(ctx, actor, {
     key: old.key,
     version: old.version,
@@ -240,5 +224,5 @@ export function markSuperseded(
     at: now,
   });
   const digests = { content: old.content_digest, state, successor: digestOf(successor) };
-  appendAudit(ctx.db, actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests });
+  ctx.memories.appendAudit(actor, now, { event: 'memory.supersede', key: old.key, version: old.version, digests });
 }

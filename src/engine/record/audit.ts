@@ -5,45 +5,13 @@
 // Verifying also compares the memory rows with what the chain recorded (chainRecords.ts).
 
 import type { Actor, SqlDatabase } from '../ports';
-import { compareRowsWithChain } from './chainRecords';
+import { chainRows, compareRowsWithChain, historyKeys, type ChainRow } from './chainRecords';
 import { canonicalJson, sha256 } from '../model/digest';
+import type { AuditCheckpoint, AuditEvent, AuditEventInput, AuditProblem, AuditVerdict } from './auditTypes';
+
+export type { AuditCheckpoint, AuditEvent, AuditEventInput, AuditProblem, AuditVerdict } from './auditTypes';
 
 export const GENESIS_HASH = '0'.repeat(64);
-
-export interface AuditEventInput {
-  event: string;
-  key?: string | null;
-  version?: number | null;
-  /** Named digests (content digests, receipts); values must be digests or counts, never text. */
-  digests?: Record<string, string | number | string[]>;
-}
-
-export interface AuditEvent {
-  seq: number;
-  at: string;
-  event: string;
-  key_digest: string | null;
-  version: number | null;
-  actor: string;
-  digests: string;
-  prev_hash: string;
-  hash: string;
-}
-
-export interface AuditProblem {
-  /** The event the problem is at; 0 for a memory row no event accounts for. */
-  seq: number;
-  problem: string;
-  /** For a memory row that does not match the chain: its key, when any trace of it is left. */
-  key?: string | null;
-}
-
-export interface AuditVerdict {
-  ok: boolean;
-  events: number;
-  head: string;
-  problems: AuditProblem[];
-}
 
 export function actorLabel(actor: Actor): string {
   return `${actor.door}:${actor.name}`;
@@ -102,21 +70,38 @@ export function appendAudit(db: SqlDatabase, actor: Actor, at: string, input: Au
   return event;
 }
 
-/** A chain head written somewhere else (a file a person can anchor), to catch truncation or rewriting. */
-export interface AuditCheckpoint {
-  seq: number;
-  hash: string;
-  at?: string;
-  store_id?: string;
-}
-
 export function auditHead(db: SqlDatabase): { seq: number; hash: string } {
   const last = db.get<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1');
   return last ?? { seq: 0, hash: GENESIS_HASH };
 }
 
 export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []): AuditVerdict {
-  const events = db.all<AuditEvent>('SELECT * FROM audit_events ORDER BY seq');
+  return verifyChain(readChain(db), checkpoints);
+}
+
+/** What a verifier reads from a store: the chain, its recorded head, the memory rows and the keys in their history. */
+export interface ChainSnapshot {
+  events: AuditEvent[];
+  /** meta's audit_head: `seq:hash`. */
+  head: string | undefined;
+  rows: ChainRow[];
+  /** The keys the lifecycle history still names (read only when a row is missing). */
+  eventKeys(): string[];
+}
+
+/** The SQLite store's chain, head and rows. */
+export function readChain(db: SqlDatabase): ChainSnapshot {
+  return {
+    events: db.all<AuditEvent>('SELECT * FROM audit_events ORDER BY seq'),
+    head: db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'audit_head'")?.value,
+    rows: chainRows(db),
+    eventKeys: () => historyKeys(db),
+  };
+}
+
+/** The one verifier of a chain, whichever store it was read from. */
+export function verifyChain(snapshot: ChainSnapshot, checkpoints: AuditCheckpoint[] = []): AuditVerdict {
+  const { events, head } = snapshot;
   const problems: AuditProblem[] = [];
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
@@ -137,7 +122,6 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
     prev = hash;
     expectedSeq = event.seq + 1;
   }
-  const head = db.get<{ value: string }>("SELECT value FROM meta WHERE name = 'audit_head'")?.value;
   const last = events[events.length - 1];
   const actualHead = last ? `${last.seq}:${last.hash}` : undefined;
   if (head !== actualHead) {
@@ -151,7 +135,7 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
   }
   const bySeq = new Map(events.map((e) => [e.seq, e.hash]));
   // The live rows must be what the chain says was written, forgotten and changed.
-  problems.push(...compareRowsWithChain(db, events));
+  problems.push(...compareRowsWithChain(snapshot.rows, events, snapshot.eventKeys));
   for (const checkpoint of checkpoints) {
     if (checkpoint.seq === 0) continue;
     const hash = bySeq.get(checkpoint.seq);
@@ -167,4 +151,8 @@ export function verifyAudit(db: SqlDatabase, checkpoints: AuditCheckpoint[] = []
       });
   }
   return { ok: problems.length === 0, events: events.length, head: last?.hash ?? GENESIS_HASH, problems };
+}
+
+export function auditEventCount(db: SqlDatabase): number {
+  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_events')?.n ?? 0;
 }

@@ -62,7 +62,7 @@ function replay(events: AuditEvent[]): ChainView {
   return { written, forgotten };
 }
 
-interface RowView {
+export interface ChainRow {
   key: string;
   version: number;
   is_current: number;
@@ -71,7 +71,7 @@ interface RowView {
   provenance: string;
 }
 
-function rowStateDigest(row: RowView): string | null {
+function rowStateDigest(row: ChainRow): string | null {
   try {
     return stateDigest({ status: row.status, provenance: JSON.parse(row.provenance) });
   } catch {
@@ -80,11 +80,12 @@ function rowStateDigest(row: RowView): string | null {
 }
 
 /** Problems between the memory rows and the chain, in chain order (rows the chain never saw first). */
-export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): AuditProblem[] {
+export function compareRowsWithChain(
+  rows: readonly ChainRow[],
+  events: AuditEvent[],
+  historyKeys: () => string[],
+): AuditProblem[] {
   const { written, forgotten } = replay(events);
-  const rows = db.all<RowView>(
-    'SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version',
-  );
   const problems: AuditProblem[] = [];
   const live = new Set<string>();
   // Key text for a digest whose rows are gone, from whatever trace of the key is left.
@@ -126,13 +127,23 @@ export function compareRowsWithChain(db: SqlDatabase, events: AuditEvent[]): Aud
   let eventKeys: Map<string, string> | undefined;
   for (const [k, w] of written) {
     if (live.has(k)) continue;
-    eventKeys ??= new Map(
-      db.all<{ key: string }>('SELECT DISTINCT key FROM memory_events').map((e) => [sha256(e.key), e.key]),
-    );
+    eventKeys ??= new Map(historyKeys().map((key) => [sha256(key), key]));
     const key = named.get(k) ?? eventKeys.get(k);
     const name = key ? `${key} v${w.version}` : `the record with key digest ${k.slice(0, 16)}… (v${w.version})`;
     const problem = `${name}, written at event ${w.seq}, has no current row (deleted outside Lore)`;
     problems.push({ seq: w.seq, key: key ?? null, problem });
   }
   return problems.sort((a, b) => a.seq - b.seq);
+}
+
+/** The SQLite store's rows as the chain is compared with them (key, version order). */
+export function chainRows(db: SqlDatabase): ChainRow[] {
+  return db.all<ChainRow>(
+    'SELECT key, version, is_current, content_digest, status, provenance FROM memories ORDER BY key, version',
+  );
+}
+
+/** The keys the SQLite store's lifecycle history names. */
+export function historyKeys(db: SqlDatabase): string[] {
+  return db.all<{ key: string }>('SELECT DISTINCT key FROM memory_events').map((e) => e.key);
 }

@@ -194,3 +194,125 @@ export function summarize(
     anchored: opens(memory),
   };
 }
+
+// Named queries over the memories table, for the SQLite side of the memory store port
+// (record/memoryStore.ts); the PostgreSQL adapter answers the same names over its own schema.
+
+export function rowByVersion(db: SqlDatabase, key: string, version: number): MemoryRow | undefined {
+  return db.get<MemoryRow>('SELECT * FROM memories WHERE key = ? AND version = ?', [key, version]);
+}
+
+export function rowById(db: SqlDatabase, id: number): MemoryRow | undefined {
+  return db.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', [id]);
+}
+
+/** Every kept version of a key, oldest first. */
+export function rowsOfKey(db: SqlDatabase, key: string): MemoryRow[] {
+  return db.all<MemoryRow>('SELECT * FROM memories WHERE key = ? ORDER BY version', [key]);
+}
+
+/** Which current records a list shows: by type and status (none given: every status but retracted). */
+export interface CurrentFilter {
+  types: readonly string[];
+  statuses: readonly string[];
+  offset: number;
+  limit: number;
+}
+
+/** A page of current rows, newest change first, and how many match in all. */
+export function pageOfCurrent(db: SqlDatabase, filter: CurrentFilter): { rows: MemoryRow[]; total: number } {
+  const where = ['is_current = 1'];
+  const params: string[] = [];
+  if (filter.types.length) {
+    where.push(`type IN (${filter.types.map(() => '?').join(', ')})`);
+    params.push(...filter.types);
+  }
+  if (filter.statuses.length) {
+    where.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`);
+    params.push(...filter.statuses);
+  } else {
+    where.push("status <> 'retracted'");
+  }
+  const clause = where.join(' AND ');
+  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories WHERE ${clause}`, params)?.n ?? 0;
+  const rows = db.all<MemoryRow>(
+    `SELECT * FROM memories WHERE ${clause} ORDER BY updated_at DESC, key LIMIT ? OFFSET ?`,
+    [...params, filter.limit, filter.offset],
+  );
+  return { rows, total };
+}
+
+/** The current, live rows of `keys`. */
+export function liveRowsOf(db: SqlDatabase, keys: readonly string[]): MemoryRow[] {
+  if (!keys.length) return [];
+  const marks = keys.map(() => '?').join(', ');
+  return db.all<MemoryRow>(
+    `SELECT * FROM memories WHERE key IN (${marks}) AND is_current = 1 AND status IN ${LIVE_STATUSES_SQL}`,
+    [...keys],
+  );
+}
+
+/** Archives a key's current version, its valid interval ending at `until` (if not already), and prunes the archive. */
+export function archiveRow(db: SqlDatabase, current: { id: number; key: string }, until: string, keep: number): void {
+  db.run(
+    'UPDATE memories SET is_current = 0, valid_until = CASE WHEN ' +
+      'valid_until IS NULL OR valid_until > ? THEN ? ELSE valid_until ' +
+      'END WHERE id = ?',
+    [until, until, current.id],
+  );
+  // The newest `keep` archived versions are kept; older ones are deleted.
+  db.run(
+    `DELETE FROM memories WHERE key = ? AND is_current = 0 AND id NOT IN (
+       SELECT id FROM memories WHERE key = ? AND is_current = 0 ORDER BY version DESC LIMIT ?)`,
+    [current.key, current.key, keep],
+  );
+}
+
+/** A version's successor (superseded_by) and the end of its valid interval. */
+export function setSuccessor(db: SqlDatabase, id: number, successor: string, validUntil: string): void {
+  db.run('UPDATE memories SET superseded_by = ?, valid_until = ? WHERE id = ?', [successor, validUntil, id]);
+}
+
+/** A version's predecessor (supersedes), and its updated_at when given. */
+export function setPredecessor(db: SqlDatabase, id: number, predecessor: string, updatedAt?: string): void {
+  if (updatedAt === undefined) db.run('UPDATE memories SET supersedes = ? WHERE id = ?', [predecessor, id]);
+  else db.run('UPDATE memories SET supersedes = ?, updated_at = ? WHERE id = ?', [predecessor, updatedAt, id]);
+}
+
+/** Deletes every version of a key and every other row's pointer to it; returns what was deleted, oldest first. */
+export function deleteKeyRows(db: SqlDatabase, key: string): Array<{ id: number; content_digest: string }> {
+  const versions = db.all<{ id: number; content_digest: string }>(
+    'SELECT id, content_digest FROM memories WHERE key = ? ORDER BY version',
+    [key],
+  );
+  db.run('DELETE FROM memories WHERE key = ?', [key]);
+  db.run('UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?', [key]);
+  db.run('UPDATE memories SET supersedes = NULL WHERE supersedes = ?', [key]);
+  return versions;
+}
+
+/** The newest row's id: every write after it adds rows above it. */
+export function newestRowId(db: SqlDatabase): number {
+  return db.get<{ n: number }>('SELECT COALESCE(MAX(id), 0) AS n FROM memories')?.n ?? 0;
+}
+
+/** The keys with a row written after `mark`. */
+export function keysWrittenAfter(db: SqlDatabase, mark: number): string[] {
+  return db.all<{ key: string }>('SELECT DISTINCT key FROM memories WHERE id > ?', [mark]).map((r) => r.key);
+}
+
+/** Every row, current and archived, by key and version. */
+export function everyRow(db: SqlDatabase): MemoryRow[] {
+  return db.all<MemoryRow>('SELECT * FROM memories ORDER BY key, version');
+}
+
+/** Current records by status, and how many archived versions are kept. */
+export function rowCounts(db: SqlDatabase): { byStatus: Record<string, number>; archived: number } {
+  const byStatus = db.all<{ status: string; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM memories WHERE is_current = 1 GROUP BY status',
+  );
+  return {
+    byStatus: Object.fromEntries(byStatus.map((s) => [s.status, s.n])),
+    archived: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_current = 0')?.n ?? 0,
+  };
+}

@@ -5,6 +5,7 @@
 // provenance was edited in the file no longer matches its state signature and is refused; the
 // audit chain records each state's digest, so `lore audit verify` can compare rows with it.
 
+import { LoreError } from '../errors';
 import type { Provenance, Status } from '../model/types';
 import type { SqlDatabase } from '../ports';
 import type { MemoryRow, RowSeal } from './rows';
@@ -70,6 +71,18 @@ export interface StateWrite {
  * Returns the state's digest, for the audit event that records the change.
  */
 export function writeStatus(ctx: EngineContext, id: number, change: StateWrite): string {
+  // A state edited outside Lore is never signed again by an ordinary write: signing it would make
+  // the edit look like Lore's own (an agent's set_status after a tampered status left doctor clean).
+  const before = ctx.db.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', [id]);
+  const verdict = before && ctx.integrity.check(before);
+  if (before && verdict && !verdict.ok) {
+    throw new LoreError(
+      'INTEGRITY',
+      `${before.key} v${before.version} was changed outside Lore (${verdict.reason}); Lore will not sign it again`,
+      'run `lore doctor` to see what changed; forget the record, or restore it from an export',
+      { key: before.key, version: before.version },
+    );
+  }
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
   const columns = [

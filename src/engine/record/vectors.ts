@@ -390,3 +390,11 @@ export class VectorCache {
     ).map((i) => hits[i]);
   }
 }
+
+/** Deletes the vectors of these memory rows (a forgotten key's versions). */
+export function deleteMemoryVectors(db: SqlDatabase, ids: readonly number[]): void {
+  for (let i = 0; i < ids.length; i += READ_CHUNK) {
+    const chunk = ids.slice(i, i + READ_CHUNK);
+    db.run(`DELETE FROM memory_vectors WHERE memory_id IN (${chunk.map(() => '?').join(', ')})`, [...chunk]);
+  }
+}

@@ -16,8 +16,7 @@ import { requireClaimableSource } from '../record/sourcePolicy';
 import { nowIso, type EngineContext } from '../context';
 import { deadEndProbes, findResemblingDeadEnds, type DeadEndMatch } from '../record/deadEnds';
 import { ftsQuery } from '../text/words';
-import { currentRow, liveByFactKey, rowToMemory, type MemoryRow } from '../record/rows';
-import { appendAudit } from '../record/audit';
+import { rowToMemory, type MemoryRow } from '../record/rows';
 import { digestOf } from '../model/digest';
 import { applyProposal } from './apply';
 import { candidateLikeness, itemByFingerprint, joinItem, openItem, openLikeItem } from './inbox';
@@ -225,7 +224,7 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
   const deadEndNote = deadEnds.length ? `; it resembles the dead end ${deadEnds[0].key} ("${deadEnds[0].title}")` : '';
   let draft: Draft;
 
-  const existingRow = currentRow(ctx.db, v.key);
+  const existingRow = ctx.memories.current(v.key);
   const existing = existingRow && ctx.integrity.check(existingRow).ok ? rowToMemory(existingRow) : null;
   if (existingRow && !existing) {
     draft = {
@@ -271,7 +270,8 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
       .map((m) => ({ m, exact: substanceDigest(m) === substance, similarity: cosine(vector, termVector(m)) }))
       .sort((a, b) => Number(b.exact) - Number(a.exact) || b.similarity - a.similarity)[0];
     const holders = v.fact_key
-      ? liveByFactKey(ctx.db, v.fact_key, v.key)
+      ? ctx.memories
+          .liveByFactKey(v.fact_key, v.key)
           .map((r) => r.key)
           .sort()
       : [];
@@ -357,7 +357,7 @@ function planCandidate(ctx: EngineContext, c: Candidate): Draft[] {
 function seenNow(ctx: EngineContext, keys: string[]): Record<string, SeenRecord | null> {
   const seen: Record<string, SeenRecord | null> = {};
   for (const key of keys) {
-    const row = currentRow(ctx.db, key);
+    const row = ctx.memories.current(key);
     seen[key] = row ? { version: row.version, status: row.status } : null;
   }
   return seen;
@@ -513,7 +513,7 @@ function applyPlan(
   const applied = plans.filter((p) => p.item.outcome === 'applied').length;
   const queued = plans.filter((p) => p.item.outcome === 'queued').length;
   const summary: Record<string, string> = session.summary ? { summary: digestOf(session.summary) } : {};
-  appendAudit(ctx.db, actor, now, {
+  ctx.memories.appendAudit(actor, now, {
     event: 'session.close',
     digests: { ...summary, candidates: session.candidates.length, applied, queued },
   });
@@ -538,5 +538,5 @@ export function sessionClose(
     return { ...result, ...applyPlan(ctx, actor, session, plans) };
   };
   // Review reads only; accept lands whole or not at all.
-  return mode === 'review' ? work() : ctx.db.transaction(work);
+  return mode === 'review' ? work() : ctx.memories.transaction(work);
 }

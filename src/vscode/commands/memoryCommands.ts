@@ -7,8 +7,17 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { loreSays } from '../editorWording';
 import { needsNewPlace } from './anchorCommands';
-import { anchorTarget, keyFor, LIMITS, MEMORY_TYPES, openableAnchors, parseKey } from '../../engine';
-import type { InboxItem, MemoryType, RememberInput, SaveResult, StatusChange } from '../../engine';
+import {
+  anchorTarget,
+  canBecome,
+  keyFor,
+  LIMITS,
+  MEMORY_TYPES,
+  openableAnchors,
+  parseKey,
+  STATUSES,
+} from '../../engine';
+import type { InboxItem, MemoryType, RememberInput, SaveResult, Status, StatusChange, Transition } from '../../engine';
 import { errorText } from '../editorWording';
 import {
   anchorAt,
@@ -234,13 +243,13 @@ async function rememberSelection(deps: CommandDeps, type: MemoryType): Promise<v
   await remember(deps, store, { type, body, anchors: anchor ? [anchor] : [] });
 }
 
+/** The statuses a picker offers for an act: those the engine lets become `to` (canBecome), no copy of its table. */
+function becoming(to: Transition): Status[] {
+  return STATUSES.filter((from) => canBecome(from, to));
+}
+
 async function setStatus(deps: CommandDeps, arg: unknown, status: StatusChange): Promise<void> {
-  const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, [
-    'active',
-    'disputed',
-    'deprecated',
-    'quarantined',
-  ]);
+  const { store, key } = await resolveTarget(deps.stores, arg, `Which memory is ${status}?`, becoming(status));
   const verb = { deprecated: 'deprecate', disputed: 'dispute', retracted: 'retract' }[status];
   const reason = await ask(`Why ${verb} ${key}? (recorded with it)`);
   const confirmed = status === 'retracted';
@@ -426,11 +435,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
   register('lore.retract', (arg?: unknown) => setStatus(deps, arg, 'retracted'));
 
   register('lore.supersede', async (arg?: unknown) => {
-    const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', [
-      'active',
-      'disputed',
-      'deprecated',
-    ]);
+    const { store, key } = await resolveTarget(stores, arg, 'Which memory is superseded?', becoming('superseded'));
     const next = await pickSuccessor(store, key);
     await store.api.supersede(editorActor(), key, next);
     vscode.window.showInformationMessage(`${key} is superseded by ${next}.`);
@@ -438,7 +443,7 @@ export function registerMemoryCommands(deps: CommandDeps): void {
 
   // Promotion lets a quarantined record be recalled by agents: only a person, only after a modal yes.
   register('lore.promote', async (arg?: unknown) => {
-    const { store, key } = await resolveTarget(stores, arg, 'Promote which quarantined memory?', ['quarantined']);
+    const { store, key } = await resolveTarget(stores, arg, 'Promote which quarantined memory?', becoming('active'));
     const { memory } = await store.api.get(key);
     required(
       await vscode.window.showWarningMessage(

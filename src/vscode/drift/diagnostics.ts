@@ -1,5 +1,6 @@
-// Drift in the Problems panel. After a save the references into the saved file are re-checked;
-// each drifted one becomes a warning on whatever refers to it (the doc's line, or the memory's
+// Drift in the Problems panel. After a save (or a rename) the owner is told which files changed
+// (a hint: its own reaction to file changes re-checks the references into them, and its drift event
+// feeds the tracker); each drifted one becomes a warning on whatever refers to it (the doc's line, or the memory's
 // document) in one sentence ("`enqueue` in src/queue.ts changed since this ADR was last checked"),
 // one per line and target (fold.ts), and the saved file gets an information hint naming who refers
 // to it. Quick fixes: re-verify, supersede, dispute, open.
@@ -53,7 +54,7 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     private readonly showAlreadyBroken: (folder: string) => boolean = () => true,
   ) {}
 
-  /** A rename or move in the editor: the references to the old path are checked (relocated, with the new place). */
+  /** A rename or move in the editor: the owner checks the references to the old path (relocated, with the new one). */
   async onRename(files: readonly { oldUri: vscode.Uri; newUri: vscode.Uri }[]): Promise<void> {
     const byFolder = new Map<string, string[]>();
     for (const { oldUri, newUri } of files) {
@@ -64,14 +65,12 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     }
     for (const [folder, paths] of byFolder) {
       try {
-        const findings = await this.tracker.check(this.stores.get(folder), paths);
-        const drifted = findings.filter((f) => f.state !== 'current').length;
-        this.logger.debug(`drift: ${paths.join(' → ')} renamed; ${drifted} reference(s) drifted`);
+        await this.stores.get(folder).hint(paths);
+        this.logger.debug(`drift: ${paths.join(' → ')} renamed; the owner checks the references`);
       } catch (error) {
-        this.logger.warn(`drift check after renaming ${paths.join(', ')} failed: ${(error as Error).message}`);
+        this.logger.warn(`drift check after renaming ${paths.join(', ')} not asked for: ${(error as Error).message}`);
       }
     }
-    this.update();
   }
 
   /** The folder and workspace-relative path of a file whose store exists and checks drift on save. */
@@ -89,22 +88,21 @@ export class DriftDiagnostics implements vscode.CodeActionProvider {
     const at = this.located(document.uri);
     if (!at) return;
     const { folder, path } = at;
-    const store = this.stores.get(folder);
-    // Marked before the check, so the redraw the check triggers already carries the file's hint.
+    // Marked before the owner's findings arrive, so the redraw they trigger already carries the file's hint.
     const set = this.checked.get(folder) ?? new Set<string>();
     set.add(path);
     this.checked.set(folder, set);
     try {
-      const findings = await this.tracker.check(store, [path]);
-      if (!findings.length) set.delete(path);
-      this.logger.debug(
-        `drift: ${path} saved; ${findings.length} reference(s) checked, ` +
-          `${findings.filter((f) => f.state !== 'current').length} drifted`,
-      );
+      await this.stores.get(folder).hint([path]);
+      this.logger.debug(`drift: ${path} saved; the owner checks the references into it`);
     } catch (error) {
-      this.logger.warn(`drift check after saving ${path} failed: ${(error as Error).message}`);
+      this.logger.warn(`drift check after saving ${path} not asked for: ${(error as Error).message}`);
     }
-    this.update();
+  }
+
+  /** Whether drift findings for files changed on disk are shown for `folder` (`lore.drift.onSave`). */
+  follows(folder: string): boolean {
+    return this.driftOnSave(folder);
   }
 
   /**

@@ -1,5 +1,6 @@
-// The drift findings this window knows, per folder, as the drift engine reports them (driftCheck
-// after a save, driftFindings for everything, reverify to accept a memory's targets as they are now).
+// The drift findings this window knows, per folder, as the drift engine reports them (the owner's
+// drift events for files changed on disk, driftFindings for everything, reverify to accept a
+// memory's targets as they are now).
 // Feeds the Drift view and the diagnostics; knows what kind of doc each referring doc is (its
 // sentences say "this ADR"), learnt from the index before the findings are handed on.
 
@@ -53,13 +54,15 @@ export class DriftTracker {
     this.docKinds.set(store.folder, known);
   }
 
-  /** Re-checks the references into `paths` (workspace-relative) and returns those findings. */
-  async check(store: FolderStore, paths: string[]): Promise<DriftFinding[]> {
-    const findings = await store.api.driftCheck(paths);
+  /**
+   * The owner checked the references into `paths` (workspace-relative) and found `findings`, current
+   * ones included (its drift event): what was known about those paths is replaced by them.
+   */
+  async checked(store: FolderStore, paths: readonly string[], findings: DriftFinding[]): Promise<void> {
     await this.learnKinds(store, findings);
     const map = this.latest.get(store.folder) ?? new Map<string, DriftFinding>();
     const touched = new Set(paths);
-    // What the check covered is replaced: references into the saved files and those they make.
+    // What the check covered is replaced: references into the changed files and those they make.
     for (const [id, f] of map)
       if (
         (f.reference.target_path && touched.has(f.reference.target_path)) ||
@@ -69,7 +72,6 @@ export class DriftTracker {
     for (const f of findings) map.set(f.id, f);
     this.latest.set(store.folder, map);
     this.emit(store.folder);
-    return findings;
   }
 
   /** Every finding the engine has recorded for the folder. */

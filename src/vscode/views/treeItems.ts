@@ -7,6 +7,7 @@ import type { MemorySummary } from '../../engine';
 import { driftSentence } from '../editorWording';
 import { canRelink } from '../drift/relink';
 import { docTitle, kindLabel, kindReason, when } from './labels';
+import { memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
 
 const TYPE_ICONS: Record<string, string> = {
@@ -83,7 +84,7 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.tooltip = memoryTooltip(m);
       item.iconPath = memoryIcon(m);
       // `.anchored`: the menus offer Open Anchor only on a record that has something to open.
-      item.contextValue = `memory.${m.status}${m.anchored ? '.anchored' : ''}`;
+      item.contextValue = memoryContextValue(m.status, m.anchored === true);
       item.command = { command: 'lore.open', title: 'Open', arguments: [node] };
       return item;
     }

@@ -1,11 +1,13 @@
 // Drift on save: the seeded decision is anchored to `src/queue.ts#enqueue`; saving the file with
 // that function renamed must put Lore diagnostics in the Problems panel — a hint on the saved file
-// and a drift warning naming the broken anchor.
+// and a drift warning naming the broken anchor. The save is only a hint to the store's owner; the
+// findings come back on its event stream (nothing in the editor watches the store's files).
 
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SEEDED_DECISION, SEED_FILES } from '../seed';
 import { activeLore, nextEvent, saveFile, workspaceFile } from './lore';
+import { ui, uiAvailable } from './ui';
 
 const FILE = 'src/queue.ts';
 
@@ -87,5 +89,9 @@ describe('Drift diagnostics', () => {
       driftWarnings()!.map((d) => d.message),
       [sentence],
     );
+    if (uiAvailable()) {
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      await ui({ action: 'screenshot', name: 'drift-on-save-from-owner-events', part: 'window' });
+    }
   });
 });

@@ -2,18 +2,24 @@
 // (TLS when the server offers it, else plain) settled once by a first connection, and every
 // failure turned into a LoreError that names host:port/database and never the password.
 
-import { Pool, types, type PoolClient, type PoolConfig } from 'pg';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { LoreError } from '../../../engine';
 import { redactUrl, type PostgresSettings } from './connectionSettings';
 import { PG_SCHEMA } from './migrations';
 
 const INT8_OID = 20;
 
+/**
+ * The driver, required when a PostgreSQL store is first opened: loading `pg` at start-up pulls in
+ * undici through Node's fetch getter, a cost every one-shot command paid for a store it never opens.
+ */
+const pg = () => require('pg') as typeof import('pg');
+
 /** BIGINT ids and counts read as numbers (they stay far below 2^53), like SQLite's integers. */
 const typeParser = ((oid: number, format?: string) =>
   oid === INT8_OID && format !== 'binary'
     ? (value: string) => Number(value)
-    : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser;
+    : pg().types.getTypeParser(oid, format as 'text')) as ReturnType<typeof pg>['types']['getTypeParser'];
 
 /** SQLSTATE codes of failures a person must act on, in their words. */
 const SQLSTATE_WORDS: Record<string, string> = {
@@ -124,7 +130,7 @@ export interface PostgresConnection {
 }
 
 function makePool(settings: PostgresSettings, tls: boolean, max: number): Pool {
-  const pool = new Pool(poolConfig(settings, tls, max));
+  const pool = new (pg().Pool)(poolConfig(settings, tls, max));
   // An idle client losing its server (a restart) must not crash the process: the next checkout
   // makes a fresh connection, and the work in flight already got its own error.
   pool.on('error', () => {});

@@ -101,6 +101,28 @@ export class PostgresStore {
     }
   }
 
+  /**
+   * A pooled connection held until `release` (a transaction that spans several calls, as the
+   * engine's memory store port makes them). A connection that failed is dropped on release.
+   */
+  async checkout(): Promise<{ client: PoolClient; release(error?: unknown): void }> {
+    const client = await this.connection.client();
+    const ignore = () => {};
+    client.on('error', ignore);
+    return {
+      client,
+      release: (error?: unknown) => {
+        client.off('error', ignore);
+        client.release(error !== undefined && isConnectionLoss(error));
+      },
+    };
+  }
+
+  /** A failure as a LoreError naming the store (never its password). */
+  error(error: unknown): LoreError {
+    return storeError(error, this.connection.settings);
+  }
+
   /** The repository a workspace's records belong to, by its remote URL. */
   async repository(remote: string): Promise<RepositoryRow> {
     return await this.withClient((client) => ensureRepository(client, remote));

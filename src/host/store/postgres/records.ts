@@ -133,7 +133,14 @@ export async function appendAuditEvent(
   return event;
 }
 
-async function archiveCurrent(client: PoolClient, repoId: number, current: MemoryRow, until: string): Promise<void> {
+/** Archives a key's current version, its valid interval ending at `until`; the newest `keep` archived are kept. */
+export async function archiveCurrent(
+  client: PoolClient,
+  repoId: number,
+  current: Pick<MemoryRow, 'id' | 'key'>,
+  until: string,
+  keep = ARCHIVED_VERSIONS,
+): Promise<void> {
   await client.query(
     'UPDATE memories SET is_current = 0, valid_until = CASE WHEN valid_until IS NULL OR valid_until > $1 ' +
       'THEN $1 ELSE valid_until END WHERE id = $2',
@@ -142,7 +149,62 @@ async function archiveCurrent(client: PoolClient, repoId: number, current: Memor
   await client.query(
     'DELETE FROM memories WHERE id IN (SELECT id FROM memories WHERE repo_id = $1 AND key = $2 AND is_current = 0 ' +
       'ORDER BY version DESC OFFSET $3)',
-    [repoId, current.key, ARCHIVED_VERSIONS],
+    [repoId, current.key, keep],
+  );
+}
+
+/** Inserts a key's new current version (its lock row made if absent); returns its row id. */
+export async function insertCurrentVersion(
+  client: PoolClient,
+  repoId: number,
+  row: NewVersion,
+  writeId: string | null = null,
+): Promise<number> {
+  await client.query('INSERT INTO memory_keys (repo_id, key) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    repoId,
+    row.key,
+  ]);
+  const columns = MEMORY_COLUMNS.filter((c) => c !== 'is_current');
+  const values = columns.map((c) => row[c as keyof NewVersion] ?? null);
+  const inserted = await client.query(
+    `INSERT INTO memories (repo_id, is_current, write_id, ${columns.join(', ')}) ` +
+      `VALUES ($1, 1, $2, ${columns.map((_, i) => `$${i + 3}`).join(', ')}) RETURNING id`,
+    [repoId, writeId, ...values],
+  );
+  return (inserted.rows[0] as { id: number }).id;
+}
+
+/** A lifecycle event, as memory_events holds it. */
+export interface LifecycleEventRow {
+  key: string;
+  version: number;
+  event: string;
+  reason: string | null;
+  related_key: string | null;
+  valid_at: string | null;
+  at: string;
+  actor: string;
+}
+
+export async function insertLifecycleEvent(
+  client: PoolClient,
+  repoId: number,
+  event: LifecycleEventRow,
+): Promise<void> {
+  await client.query(
+    'INSERT INTO memory_events (repo_id, key, version, event, reason, related_key, valid_at, at, actor) ' +
+      'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    [
+      repoId,
+      event.key,
+      event.version,
+      event.event,
+      event.reason,
+      event.related_key,
+      event.valid_at,
+      event.at,
+      event.actor,
+    ],
   );
 }
 
@@ -186,20 +248,18 @@ export async function saveVersion(
     if (row.key !== input.key || row.version !== currentVersion + 1)
       throw new Error(`build made ${row.key} v${row.version}; the save is of ${input.key} v${currentVersion + 1}`);
     if (current) await archiveCurrent(client, repoId, current, row.valid_from);
-    const columns = MEMORY_COLUMNS.filter((c) => c !== 'is_current');
-    const values = columns.map((c) => row[c as keyof NewVersion] ?? null);
-    const inserted = await client.query(
-      `INSERT INTO memories (repo_id, is_current, write_id, ${columns.join(', ')}) ` +
-        `VALUES ($1, 1, $2, ${columns.map((_, i) => `$${i + 3}`).join(', ')}) RETURNING id`,
-      [repoId, input.writeId ?? null, ...values],
-    );
-    await client.query(
-      'INSERT INTO memory_events (repo_id, key, version, event, valid_at, at, actor) ' +
-        'VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [repoId, row.key, row.version, event, row.valid_from, input.at, actorLabel(input.actor)],
-    );
+    const id = await insertCurrentVersion(client, repoId, row, input.writeId ?? null);
+    await insertLifecycleEvent(client, repoId, {
+      key: row.key,
+      version: row.version,
+      event,
+      reason: null,
+      related_key: null,
+      valid_at: row.valid_from,
+      at: input.at,
+      actor: actorLabel(input.actor),
+    });
     const appended = await appendAuditEvent(client, repoId, input.actor, input.at, audit);
-    const id = (inserted.rows[0] as { id: number }).id;
     return { saved: true as const, key: row.key, version: row.version, id, audit: appended, replayed: false as const };
   });
 }

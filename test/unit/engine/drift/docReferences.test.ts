@@ -162,6 +162,48 @@ describe('drift: files embedded by doc tools', function () {
   });
 });
 
+describe('drift: files a Hugo shortcode reads in', function () {
+  let s: DriftSpace;
+  afterEach(() => s.cleanup());
+
+  it('`{{< codeFromFile file="…" >}}` and `{{% readFile "…" %}}` resolve from the site and follow a rename', () => {
+    const page = [
+      '# Configuration',
+      '{{< codeFromFile file="static/examples/config-with-mounts.yaml" lang="yaml" >}}',
+      '{{% readFile "static/examples/ingress/usage.yaml" %}}',
+      '{{% alert title="Note" color="primary" %}}Not a file.{{% /alert %}}',
+      'Usage: `{{</* codeFromFile file="static/examples/escaped.yaml" */>}}`',
+      '',
+    ].join('\n');
+    s = driftSpace({
+      'site/config.toml': 'baseURL = "https://kind.example.org"\n',
+      'site/content/docs/user/configuration.md': page,
+      'site/static/examples/config-with-mounts.yaml': 'kind: Cluster\n',
+      'site/static/examples/ingress/usage.yaml': 'kind: Pod\n',
+    });
+    s.engine.driftScan();
+    const doc = 'site/content/docs/user/configuration.md';
+    const mounts = s.refs(doc, 'static/examples/config-with-mounts.yaml')[0];
+    assert.equal(mounts?.state, 'current');
+    assert.equal(mounts.reference.target_path, 'site/static/examples/config-with-mounts.yaml');
+    assert.equal(s.refs(doc, 'static/examples/ingress/usage.yaml')[0]?.state, 'current');
+    assert.deepEqual(s.refs(doc, 'static/examples/escaped.yaml'), [], 'an escaped example is no embed');
+    assert.equal(s.all().filter((f) => f.source.path === doc && f.reference.form === 'embed').length, 2);
+    s.move('site/static/examples/config-with-mounts.yaml', 'site/static/examples/mounts.yaml');
+    s.engine.driftCheck(['site/static/examples/config-with-mounts.yaml', 'site/static/examples/mounts.yaml']);
+    const [moved] = s.refs(doc, 'static/examples/config-with-mounts.yaml');
+    assert.equal(moved.state, 'relocated');
+    assert.equal(
+      fixed(moved, page.split('\n')[1]),
+      '{{< codeFromFile file="static/examples/mounts.yaml" lang="yaml" >}}',
+      'the fix keeps the path as the site writes it',
+    );
+    s.remove('site/static/examples/ingress/usage.yaml');
+    s.engine.driftScan();
+    assert.equal(s.refs(doc, 'static/examples/ingress/usage.yaml')[0]?.state, 'gone');
+  });
+});
+
 describe('drift: paths with placeholders', function () {
   let s: DriftSpace;
   afterEach(() => s.cleanup());

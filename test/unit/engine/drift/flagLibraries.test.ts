@@ -49,6 +49,27 @@ describe('drift: flags declared through flag libraries', function () {
     assert.equal(s.refs('README.md', '--listen-port')[0]?.reference.target_path, 'bin/serve.js');
     assert.equal(s.refs('README.md', '--root-dir')[0]?.state, 'current');
   });
+
+  it('cobra, click and argparse declarations are found as flags; a flag renamed in the code drifts', () => {
+    const cobra =
+      'package cmd\n\nfunc init() {\n\tcreateCmd.Flags().StringVarP(&o.name, "cluster-name", "n", "kind", "x")\n}\n';
+    s = driftSpace({
+      'cmd/kind/create.go': cobra,
+      'tools/report.py':
+        'import click\n\n@click.command()\n@click.option("--since-days", default=7)\ndef main(since_days): pass\n',
+      'tools/prune.py':
+        'import argparse\np = argparse.ArgumentParser()\np.add_argument("--keep-last", type=int)\np.parse_args()\n',
+      'README.md':
+        '# X\n`kind --cluster-name dev`, `tools/report.py --since-days 3`, `tools/prune.py --keep-last 5`.\n',
+    });
+    s.engine.driftScan();
+    assert.equal(s.refs('README.md', '--cluster-name')[0]?.reference.target_path, 'cmd/kind/create.go');
+    assert.equal(s.refs('README.md', '--since-days')[0]?.reference.target_path, 'tools/report.py');
+    assert.equal(s.refs('README.md', '--keep-last')[0]?.reference.target_path, 'tools/prune.py');
+    s.write('tools/prune.py', 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--keep", type=int)\n');
+    s.engine.driftCheck(['tools/prune.py']);
+    assert.notEqual(s.refs('README.md', '--keep-last')[0].state, 'current');
+  });
 });
 
 describe('drift: Terraform variables no declaration defines', function () {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { LoreError } from '../../../../src/engine';
 import { SCHEMA_VERSION } from '../../../../src/engine/store/migrations';
-import { confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
+import { agent, confirmedPerson, memory, openTestStore, person, type TestStore } from '../../../support/store';
 
 const KEY = 'decision/use-postgres-for-the-job-queue';
 const WEB = 'fact/the-queue-handles-10k-jobs';
@@ -69,6 +69,24 @@ describe('signed state: status and provenance edited in the file', () => {
     const [problem] = problems(s);
     assert.equal(problem.seq, 3);
     assert.match(problem.problem, /event 3 recorded/);
+  });
+
+  it("an agent's status change does not re-sign a status edited in the file: refused, still reported", () => {
+    s.engine.setStatus(person, KEY, 'retracted', 'wrong');
+    s.db.run("UPDATE memories SET status = 'active', status_reason = NULL WHERE key = ?", [KEY]);
+    const sealed = () =>
+      s.db.get<{ state_signature: string }>('SELECT state_signature FROM memories WHERE key = ?', [KEY])!
+        .state_signature;
+    const before = sealed();
+    for (const status of ['deprecated', 'disputed'] as const) {
+      assert.throws(
+        () => s.engine.setStatus(agent, KEY, status, 'looks stale'),
+        (e: unknown) => e instanceof LoreError && e.code === 'INTEGRITY' && /will not sign it again/.test(e.message),
+      );
+    }
+    assert.equal(sealed(), before, 'the tampered row was not signed again');
+    refused(s, KEY, /status or provenance was changed/);
+    assert.equal(problems(s).length, 1, 'the audit comparison still names it');
   });
 
   it('deleted rows are reported missing, by key, from what is left of its history', () => {

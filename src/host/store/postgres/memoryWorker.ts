@@ -1,0 +1,141 @@
+// The worker side of the synchronous bridge (syncBridge.ts): it holds the PostgreSQL pool, runs
+// each operation the engine's thread asks for (memoryQueries.ts) and wakes that thread with the
+// answer. A transaction the engine opens holds one connection here until it commits or rolls
+// back; nested ones are savepoints. Operations outside a transaction use a pooled connection, and
+// an audit append outside one gets a transaction of its own (the chain's lock needs one).
+
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { LoreError } from '../../../engine';
+import type { PostgresSettings } from './connectionSettings';
+import { memoryQueries, type MemoryOp, type QueryScope } from './memoryQueries';
+import { PostgresStore } from './postgresStore';
+import { inTransaction } from './records';
+
+export interface MemoryWorkerData {
+  port: MessagePort;
+  signal: Int32Array;
+  settings: PostgresSettings;
+  remote: string;
+  loreVersion: string;
+}
+
+export interface BridgeReply {
+  value?: unknown;
+  error?: { code: string; message: string; hint?: string };
+}
+
+export interface OpenedStore {
+  storeId: string;
+  repoId: number;
+  remote: string;
+  label: string;
+}
+
+const { port, signal, settings, remote, loreVersion } = workerData as MemoryWorkerData;
+
+let store: PostgresStore | undefined;
+let repoId = 0;
+let transaction: { client: QueryScope['client']; release(error?: unknown): void; depth: number } | undefined;
+
+function opened(): PostgresStore {
+  if (!store) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is not open');
+  return store;
+}
+
+async function runOp(op: MemoryOp, args: unknown[]): Promise<unknown> {
+  const fn = memoryQueries[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
+  if (transaction) return await fn({ client: transaction.client, repoId, inTransaction: true }, ...args);
+  const writesChain = op === 'appendAudit';
+  return await opened().withClient((client) => {
+    const scope = { client, repoId, inTransaction: writesChain };
+    return writesChain ? inTransaction(client, () => fn(scope, ...args)) : fn(scope, ...args);
+  });
+}
+
+const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
+  async open(): Promise<OpenedStore> {
+    store = await PostgresStore.open(settings, { loreVersion });
+    const repository = await store.repository(remote);
+    repoId = repository.id;
+    return { storeId: repository.store_id, repoId, remote: repository.remote, label: store.info.label };
+  },
+  /** Scopes the following operations to another repository (a store serves one repository at a time). */
+  async repository(other: unknown): Promise<OpenedStore> {
+    const repository = await opened().repository(String(other));
+    repoId = repository.id;
+    return { storeId: repository.store_id, repoId, remote: repository.remote, label: opened().info.label };
+  },
+  async begin() {
+    if (transaction) {
+      transaction.depth++;
+      await transaction.client.query(`SAVEPOINT lore_${transaction.depth}`);
+      return;
+    }
+    const held = await opened().checkout();
+    try {
+      await held.client.query('BEGIN');
+    } catch (error) {
+      held.release(error);
+      throw error;
+    }
+    transaction = { ...held, depth: 0 };
+  },
+  async commit() {
+    const t = transaction!;
+    if (t.depth > 0) {
+      await t.client.query(`RELEASE SAVEPOINT lore_${t.depth--}`);
+      return;
+    }
+    transaction = undefined;
+    try {
+      await t.client.query('COMMIT');
+      t.release();
+    } catch (error) {
+      t.release(error);
+      throw error;
+    }
+  },
+  async rollback() {
+    const t = transaction;
+    if (!t) return;
+    if (t.depth > 0) {
+      await t.client.query(`ROLLBACK TO SAVEPOINT lore_${t.depth}`);
+      await t.client.query(`RELEASE SAVEPOINT lore_${t.depth--}`);
+      return;
+    }
+    transaction = undefined;
+    try {
+      await t.client.query('ROLLBACK');
+      t.release();
+    } catch (error) {
+      t.release(error);
+    }
+  },
+  async close() {
+    await store?.close();
+    store = undefined;
+  },
+};
+
+function replyWith(reply: BridgeReply): void {
+  port.postMessage(reply);
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
+function asReply(error: unknown): BridgeReply {
+  const failure = error instanceof LoreError ? error : store ? store.error(error) : (error as Error);
+  const code = failure instanceof LoreError ? failure.code : 'STORE_UNAVAILABLE';
+  const hint = failure instanceof LoreError ? failure.hint : undefined;
+  return { error: { code, message: failure.message ?? String(failure), ...(hint ? { hint } : {}) } };
+}
+
+// One request at a time: the engine's thread waits for each answer before it asks again.
+port.on('message', (message: { op: string; args: unknown[] }) => {
+  const work =
+    message.op in control ? control[message.op](...message.args) : runOp(message.op as MemoryOp, message.args);
+  work.then(
+    (value) => replyWith({ value }),
+    (error: unknown) => replyWith(asReply(error)),
+  );
+});

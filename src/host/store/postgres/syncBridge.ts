@@ -1,0 +1,79 @@
+// A synchronous call into an asynchronous worker (the synckit pattern): the caller posts a request
+// on a MessageChannel, blocks on Atomics.wait over a SharedArrayBuffer until the worker stores 1
+// and notifies, then takes the answer with receiveMessageOnPort. The engine is synchronous (its
+// SQLite store is), so this is how it reaches `pg`: only the caller's thread waits, and only for
+// its own store's answer (docs/postgres.md says why this and not an async engine).
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { LoreError, type ErrorCode } from '../../../engine';
+import type { BridgeReply, MemoryWorkerData } from './memoryWorker';
+
+/** How long one call may wait for its answer: lock waits and a lost connection's retries fit well within it. */
+const ANSWER_WITHIN_MS = 60_000;
+
+/**
+ * The worker's script: dist/pgMemoryWorker.js beside the bundle; running from source (tests),
+ * memoryWorker.ts through tsx's loader, which a worker does not inherit from its parent.
+ */
+function startWorker(
+  data: Omit<MemoryWorkerData, 'port' | 'signal'>,
+  port: MemoryWorkerData['port'],
+  signal: Int32Array,
+) {
+  const options = { workerData: { ...data, port, signal }, transferList: [port] };
+  const bundled = join(__dirname, 'pgMemoryWorker.js');
+  if (existsSync(bundled)) return new Worker(bundled, options);
+  const source = join(__dirname, 'memoryWorker.ts');
+  // A computed name keeps the bundler from resolving the dev-only loader.
+  const loader = ['tsx', 'cjs'].join('/');
+  const code = `require(${JSON.stringify(require.resolve(loader))}); require(${JSON.stringify(source)});`;
+  return new Worker(code, { ...options, eval: true });
+}
+
+export class SyncBridge {
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly channel = new MessageChannel();
+  private readonly worker: Worker;
+  private closed = false;
+
+  constructor(data: Omit<MemoryWorkerData, 'port' | 'signal'>) {
+    this.worker = startWorker(data, this.channel.port2, this.signal);
+    // Neither keeps the process alive: a CLI command ends when its work does.
+    this.worker.unref();
+    this.channel.port1.unref();
+  }
+
+  /** Runs `op` in the worker and returns its answer; its failure is thrown here as a LoreError. */
+  call<T>(op: string, ...args: unknown[]): T {
+    if (this.closed) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is closed');
+    Atomics.store(this.signal, 0, 0);
+    this.channel.port1.postMessage({ op, args });
+    const woke = Atomics.wait(this.signal, 0, 0, ANSWER_WITHIN_MS);
+    const received = receiveMessageOnPort(this.channel.port1);
+    if (!received) {
+      throw new LoreError(
+        'STORE_UNAVAILABLE',
+        woke === 'timed-out'
+          ? `the PostgreSQL store did not answer within ${ANSWER_WITHIN_MS / 1000} s`
+          : 'the PostgreSQL store connection stopped',
+        'check the server (`lore doctor`) and try again',
+      );
+    }
+    const reply = received.message as BridgeReply;
+    if (reply.error) throw new LoreError(reply.error.code as ErrorCode, reply.error.message, reply.error.hint);
+    return reply.value as T;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call('close');
+    } finally {
+      this.closed = true;
+      void this.worker.terminate();
+      this.channel.port1.close();
+    }
+  }
+}

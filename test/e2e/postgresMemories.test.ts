@@ -1,0 +1,140 @@
+// The built CLI on a shared PostgreSQL store: `LORE_STORE=postgresql://…` (or `--store URL`)
+// makes remember, get, list, history and audit verify use it. Two workspaces that are clones of
+// one repository (same remote, different folders and data directories) see the same memories; a
+// workspace of another repository does not; a lost race is refused with the winner; and the
+// chain verifies. Nothing about them lands in the workspaces' SQLite stores.
+
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { Client } from 'pg';
+import { runCli, type CliResult } from '../support/cli';
+import { postgresMissing } from '../support/bothStores';
+import { freshDatabase, sharedCluster } from '../support/postgres';
+import { tempDir } from '../support/store';
+
+function clone(remote: string): { workspace: string; home: string } {
+  const workspace = tempDir('lore-pg-ws-');
+  execFileSync('git', ['init', '-q', workspace]);
+  execFileSync('git', ['-C', workspace, 'remote', 'add', 'origin', remote]);
+  return { workspace, home: tempDir('lore-pg-home-') };
+}
+
+describe('the CLI on a shared PostgreSQL store', function () {
+  this.timeout(180_000);
+  const missing = postgresMissing();
+  if (missing) {
+    it(`is skipped: ${missing}`, function () {
+      this.skip();
+    });
+    return;
+  }
+  let url = '';
+  before(async () => {
+    url = await freshDatabase(await sharedCluster(), `lore_cli_${process.pid}`);
+  });
+
+  const lore = (at: { workspace: string; home: string }, args: string[], env: NodeJS.ProcessEnv = {}): CliResult =>
+    runCli([...args, '--json'], { home: at.home, workspace: at.workspace, env: { LORE_STORE: url, ...env } });
+
+  it('remember on one clone, get, list and history on another; another repository sees none of it', async () => {
+    const alice = clone('git@example.invalid:team/service.git');
+    const bob = clone('https://example.invalid/team/service');
+    const saved = lore(alice, [
+      'remember',
+      '--type',
+      'decision',
+      '--title',
+      'Use Postgres for the job queue',
+      '--description',
+      'Background jobs go through Postgres with SKIP LOCKED',
+    ]);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.deepEqual([saved.json.saved, saved.json.version], [true, 1]);
+    const key = saved.json.key as string;
+
+    const got = lore(bob, ['get', key]);
+    assert.equal(got.code, 0, got.stderr);
+    assert.equal(got.json.memory.title, 'Use Postgres for the job queue');
+    const listed = lore(bob, ['list']);
+    assert.deepEqual(
+      listed.json.items.map((i: { key: string }) => i.key),
+      [key],
+    );
+    const update = lore(bob, [
+      'remember',
+      '--type',
+      'decision',
+      '--title',
+      'Use Postgres for the job queue',
+      '--description',
+      'Background jobs go through Postgres with SKIP LOCKED, one queue per service',
+      '--expected-version',
+      '1',
+    ]);
+    assert.equal(update.json.version, 2, update.stdout + update.stderr);
+    const lost = lore(alice, [
+      'remember',
+      '--type',
+      'decision',
+      '--title',
+      'Use Postgres for the job queue',
+      '--description',
+      'A stale edit',
+      '--expected-version',
+      '1',
+    ]);
+    assert.notEqual(lost.code, 0);
+    assert.match(lost.stdout + lost.stderr, /version 2/);
+    const history = lore(alice, ['history', key]);
+    assert.deepEqual(
+      history.json.events.map((e: { event: string }) => e.event),
+      ['created', 'updated'],
+    );
+
+    const other = clone('https://example.invalid/team/other-service.git');
+    assert.deepEqual(lore(other, ['list']).json.items, []);
+
+    // With no setting, the same workspace reads its own SQLite store: nothing was written there.
+    const local = runCli(['list', '--json'], { home: alice.home, workspace: alice.workspace });
+    assert.deepEqual(local.json.items, []);
+
+    const verified = lore(bob, ['audit', 'verify']);
+    assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    assert.deepEqual([verified.json.ok, verified.json.events], [true, 2]);
+
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const rows = await client.query(
+        'SELECT r.remote, m.version FROM lore.memories m JOIN lore.repositories r ON r.id = m.repo_id ORDER BY version',
+      );
+      assert.deepEqual(rows.rows, [
+        { remote: 'example.invalid/team/service', version: 1 },
+        { remote: 'example.invalid/team/service', version: 2 },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('--store URL names the store on the command line, and a workspace without a remote is refused clearly', () => {
+    const alice = clone('https://example.invalid/team/flagged.git');
+    const saved = runCli(
+      ['remember', '--store', url, '--json', '--type', 'decision', '--title', 'Flagged', '--description', 'By flag'],
+      { home: alice.home, workspace: alice.workspace },
+    );
+    assert.equal(saved.code, 0, saved.stderr);
+    const got = runCli(['get', saved.json.key, '--store', url, '--json'], {
+      home: alice.home,
+      workspace: alice.workspace,
+    });
+    assert.equal(got.json.memory.title, 'Flagged');
+
+    const bare = { workspace: tempDir('lore-pg-bare-'), home: tempDir('lore-pg-home-') };
+    execFileSync('git', ['init', '-q', bare.workspace]);
+    const refused = lore(bare, ['list']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stdout + refused.stderr, /remote/);
+    assert.doesNotMatch(refused.stdout + refused.stderr, new RegExp(new URL(url).password));
+  });
+});

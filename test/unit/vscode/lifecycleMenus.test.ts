@@ -1,0 +1,63 @@
+// The editor offers only the lifecycle acts the engine allows: every `when` clause in package.json
+// that shows a lifecycle command on a memory row is evaluated against the row's contextValue for
+// every status (anchored or not), and must say yes exactly when the engine's canBecome does. The
+// commands' own pickers ask canBecome directly (memoryCommands.ts), so there is no copy to drift.
+
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canBecome, STATUSES, type Transition } from '../../../src/engine';
+import { memoryContextValue } from '../../../src/vscode/views/contextValues';
+
+const MANIFEST = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  contributes: { menus: Record<string, { command: string; when?: string }[]> };
+};
+
+/** The lifecycle commands and the status each leads to. */
+const ACTS: Record<string, Transition> = {
+  'lore.deprecate': 'deprecated',
+  'lore.dispute': 'disputed',
+  'lore.retract': 'retracted',
+  'lore.supersede': 'superseded',
+  'lore.promote': 'active',
+};
+
+/**
+ * Whether a `when` clause holds for a memory row in a Lore view: the `viewItem` terms (`=~ /re/`,
+ * `== value`) are read as VS Code reads them; other context keys (view, trust) are taken as true,
+ * and terms about other kinds of rows (finding., inbox) cannot match a memory's contextValue anyway.
+ */
+function holds(when: string, viewItem: string): boolean {
+  const js = when
+    .replace(/viewItem\s*=~\s*\/((?:\\\/|[^/])+)\/([a-z]*)/g, (_m, re: string, flags: string) =>
+      String(new RegExp(re, flags).test(viewItem)),
+    )
+    .replace(/viewItem\s*==\s*([\w.-]+)/g, (_m, value: string) => String(value === viewItem))
+    .replace(/view\s*(=~\s*\/(?:\\\/|[^/])+\/|==\s*[\w.-]+)/g, 'true')
+    .replace(/\b(isWorkspaceTrusted|true|false)\b/g, (m) => (m === 'false' ? 'false' : 'true'));
+  assert.match(js, /^[\s()!&|truefals]+$/, `a when clause this test cannot read: ${when}`);
+  return Function(`return (${js});`)() as boolean;
+}
+
+describe('lifecycle menus follow the engine (canBecome)', () => {
+  const rowMenus = MANIFEST.contributes.menus['view/item/context'].filter((m) => m.command in ACTS);
+
+  it('every lifecycle command has a row menu', () => {
+    assert.deepEqual([...new Set(rowMenus.map((m) => m.command))].sort(), Object.keys(ACTS).sort());
+  });
+
+  for (const [command, to] of Object.entries(ACTS)) {
+    it(`${command} shows on exactly the memory rows that can become ${to}`, () => {
+      for (const menu of rowMenus.filter((m) => m.command === command)) {
+        const wrong: string[] = [];
+        for (const status of STATUSES)
+          for (const anchored of [false, true]) {
+            const value = memoryContextValue(status, anchored);
+            if (holds(menu.when ?? 'true', value) !== canBecome(status, to))
+              wrong.push(`${value}: menu ${holds(menu.when ?? 'true', value)}, engine ${canBecome(status, to)}`);
+          }
+        assert.deepEqual(wrong, [], `${command} when: ${menu.when}`);
+      }
+    });
+  }
+});
