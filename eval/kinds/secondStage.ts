@@ -90,7 +90,7 @@ function secondStageSamples(hood: Neighbourhood, stage1: KindWeights): Sample[] 
   return hood.files.flatMap((f) => {
     const reading = own.get(f.path);
     if (!f.sample || !reading || !reconsidered(reading) || !PROSE_KINDS.includes(f.kind)) return [];
-    const features = siblingFeatures(f.path, index);
+    const features = siblingFeatures(f.path, index, reading);
     return [{ repo: hood.name, path: f.path, kind: f.kind, features, offset: ownOffset(reading) }];
   });
 }
@@ -158,6 +158,58 @@ export class CrossFit {
     const samples = this.hoods
       .filter((h) => h.name !== without)
       .flatMap((h) => this.samplesOf(h, [...held, this.part.get(h.name)!]));
-    return trainKinds(samples, SIBLING_SETTINGS);
+    return trainAgreement(samples);
   }
+}
+
+/** The second model's neighbour signals: a folder's siblings and the same-named files beside it. */
+const PULLS = ['pull', 'cousin'] as const;
+
+/**
+ * The second model, trained as tied weights: one weight per neighbour signal (`pull`, `cousin`),
+ * shared by every kind and counted only towards the kind the neighbours are (a diagonal), never
+ * below 0, and no bias. A folder can then only agree with a kind the page's own reading holds open;
+ * it cannot learn that incident folders mean changelogs, and with no neighbours the page keeps its
+ * own reading exactly. Maximum likelihood from the pages' own log-probabilities (the offset) with an
+ * L2 penalty, by full-batch gradient descent over two numbers; deterministic.
+ */
+export function trainAgreement(samples: Sample[], settings: TrainSettings = SIBLING_SETTINGS): KindWeights {
+  const classes = [...PROSE_KINDS];
+  const C = classes.length;
+  const perRepo = new Map<string, number>();
+  for (const s of samples) perRepo.set(s.repo, (perRepo.get(s.repo) ?? 0) + 1);
+  const rowWeight = samples.map((s) => Math.pow(1 / perRepo.get(s.repo)!, settings.repoBalance));
+  const total = rowWeight.reduce((a, b) => a + b, 0) || 1;
+  const theta = PULLS.map(() => 0);
+  const scores = new Float64Array(C);
+  for (let step = 0; step < settings.iterations; step++) {
+    const grad = theta.map((t) => settings.l2 * t);
+    samples.forEach((s, r) => {
+      for (let c = 0; c < C; c++) {
+        scores[c] = s.offset?.[classes[c]] ?? 0;
+        PULLS.forEach((p, j) => (scores[c] += theta[j] * (s.features.get(`${p}:${classes[c]}`) ?? 0)));
+      }
+      let max = -Infinity;
+      for (let c = 0; c < C; c++) max = Math.max(max, scores[c]);
+      let sum = 0;
+      for (let c = 0; c < C; c++) sum += scores[c] = Math.exp(scores[c] - max);
+      const w = rowWeight[r] / total;
+      for (let c = 0; c < C; c++) {
+        const residual = scores[c] / sum - (classes[c] === s.kind ? 1 : 0);
+        PULLS.forEach((p, j) => (grad[j] += w * residual * (s.features.get(`${p}:${classes[c]}`) ?? 0)));
+      }
+    });
+    PULLS.forEach((_, j) => (theta[j] = Math.max(0, theta[j] - settings.learningRate * 20 * grad[j])));
+  }
+  const weights: Record<string, number[]> = {};
+  PULLS.forEach((p, j) => {
+    const t = Math.round(theta[j] * 1000) / 1000;
+    if (t) for (const k of classes) weights[`${p}:${k}`] = classes.map((c) => (c === k ? t : 0));
+  });
+  return {
+    version: 1,
+    classes,
+    weights,
+    trained: { repositories: perRepo.size, paths: samples.length, settings: { ...settings } },
+  };
 }

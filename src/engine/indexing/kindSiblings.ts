@@ -45,6 +45,18 @@ const KEPT_SCORES = 3;
 /** A kind outside a reading's top few is taken as this probable. */
 const FLOOR = 0.01;
 
+/**
+ * A page its own text reads this surely is never moved by its neighbours: the folder weighs in only
+ * where the page itself is a close call (a folder of incident pages must not turn a clear guide).
+ */
+export const FIRM_READING = 0.9;
+
+/**
+ * A kind the page's own reading gives at least this probability is one its neighbours may pull it
+ * towards; a folder never makes a page a kind its own text does not already consider.
+ */
+export const OPEN_READING = 0.05;
+
 const SHIPPED = shippedSiblingWeights as unknown as KindWeights;
 
 /** The first reading of a model verdict (its scores and signals), or null for a rule's kind. */
@@ -135,10 +147,21 @@ function pull(f: Features, prefix: string, group: Group | undefined, self: Neigh
   }
 }
 
-/** The second model's inputs: what the page's neighbours read as. */
-export function siblingFeatures(path: string, neighbours: NeighbourIndex): Features {
-  const f: Features = new Map([['bias', 1]]);
+/** The kinds a page's neighbours may pull it towards: the prose kinds among its own top readings. */
+export function openKinds(own: OwnReading): Set<DocKind> {
+  return new Set(own.scores.filter(([k, p]) => p >= OPEN_READING && PROSE_KINDS.includes(k)).map(([k]) => k));
+}
+
+/**
+ * The second model's inputs: what the page's neighbours read as, only for the kinds its own reading
+ * holds open (openKinds). The second model weighs each neighbour share only towards its own kind
+ * (`pull:rfc` counts for rfc and nothing else), so neighbours can only agree, never redirect.
+ */
+export function siblingFeatures(path: string, neighbours: NeighbourIndex, own: OwnReading): Features {
+  const f: Features = new Map();
   neighbours.addPulls(f, path);
+  const open = openKinds(own);
+  for (const name of [...f.keys()]) if (!open.has(name.slice(name.indexOf(':') + 1) as DocKind)) f.delete(name);
   return f;
 }
 
@@ -153,9 +176,25 @@ export function ownOffset(own: OwnReading): KindOffset {
   return offset;
 }
 
-/** Whether a page's first reading is one the second pass judges: a prose kind (its chunks stay prose). */
+/**
+ * Whether a page's first reading is one the second pass judges: a prose kind (its chunks stay prose)
+ * read less surely than FIRM_READING.
+ */
 export function reconsidered(own: OwnReading): boolean {
-  return PROSE_KINDS.includes(own.scores[0][0]);
+  return PROSE_KINDS.includes(own.scores[0][0]) && own.scores[0][1] < FIRM_READING;
+}
+
+/** A page's own reading as a verdict: what the indexer wrote before any neighbour weighed in. */
+function ownVerdict(own: OwnReading): KindVerdict {
+  const [[kind, confidence], runnerUp] = own.scores;
+  return {
+    kind,
+    confidence,
+    runnerUp: runnerUp?.[0] ?? null,
+    runnerUpConfidence: runnerUp?.[1] ?? 0,
+    by: 'model',
+    signals: own.signals.map((words) => ({ feature: 'own', weight: 1, words })),
+  };
 }
 
 /** A share of the margin this large is named even where the neighbours agree with the page's own reading. */
@@ -179,7 +218,9 @@ export function siblingVerdict(
   neighbours: NeighbourIndex,
   weights: KindWeights = SHIPPED,
 ): SiblingVerdict {
-  const verdict = predictKind(weights, siblingFeatures(path, neighbours), true, ownOffset(own));
+  const weighed = predictKind(weights, siblingFeatures(path, neighbours, own), true, ownOffset(own));
+  // Whatever the weights learnt, the neighbours may only settle a page on a kind its own text holds open.
+  const verdict = openKinds(own).has(weighed.kind) ? weighed : ownVerdict(own);
   const pulls = verdict.signals
     .filter((s) => s.weight > 0 && /^(pull|cousin):/.test(s.feature))
     .map((s) => ({ ...s, words: neighbours.describe(path, s.feature, s.words) }));
@@ -207,8 +248,10 @@ export function reconsiderKinds(rows: readonly StoredKind[], weights: KindWeight
   const updates: KindUpdate[] = [];
   for (const row of rows) {
     const own = readings.get(row.id);
-    if (!own || !reconsidered(own)) continue;
-    const { verdict } = siblingVerdict(row.path, own, index, weights);
+    if (!own || !PROSE_KINDS.includes(own.scores[0][0])) continue;
+    // A firm reading stands as the page's own text gave it; where an earlier pass had moved it, it goes back.
+    if (!reconsidered(own) && row.kind === own.scores[0][0]) continue;
+    const verdict = reconsidered(own) ? siblingVerdict(row.path, own, index, weights).verdict : ownVerdict(own);
     const update: KindUpdate = {
       id: row.id,
       path: row.path,

@@ -75,6 +75,54 @@ describe('kinds: the second pass weighs a page’s folder', () => {
     );
   });
 
+  it('never moves a page its own text reads firmly, however many siblings disagree', () => {
+    const rows = [
+      row('p/1.md', [['rfc', 0.95]]),
+      row('p/2.md', [['rfc', 0.95]]),
+      row('p/3.md', [['rfc', 0.95]]),
+      row('p/setup.md', [
+        ['guide', 0.92],
+        ['rfc', 0.05],
+      ]),
+    ];
+    assert.equal(reconsiderKinds(rows, PULL_ONLY).find((u) => u.path === 'p/setup.md')?.kind ?? 'guide', 'guide');
+  });
+
+  it('a folder pulls a page only towards a kind its own reading holds open, whatever the weights learnt', () => {
+    // The weights of the branch's first second pass: a folder of incident pages made its members changelogs.
+    const crossKind: KindWeights = {
+      version: 1,
+      classes: ['postmortem', 'changelog', 'guide'],
+      weights: { 'pull:postmortem': [0, 6, 0] },
+      trained: { repositories: 0, paths: 0, settings: {} },
+    };
+    const rows = [
+      row('incidents/2024-01-02.md', [['postmortem', 0.85]]),
+      row('incidents/2024-02-03.md', [['postmortem', 0.85]]),
+      row('incidents/2024-03-04.md', [['postmortem', 0.85]]),
+      row('incidents/how-we-write-these.md', [
+        ['guide', 0.55],
+        ['postmortem', 0.4],
+      ]),
+    ];
+    const kinds = new Map(reconsiderKinds(rows, crossKind).map((u) => [u.path, u.kind]));
+    assert.equal(kinds.get('incidents/how-we-write-these.md') ?? 'guide', 'guide');
+    assert.ok(![...kinds.values()].includes('changelog'));
+  });
+
+  it('with the shipped weights, a folder of borderline guides stays a folder of guides', () => {
+    const reading: Array<[DocKind, number]> = [
+      ['guide', 0.56],
+      ['rfc', 0.18],
+      ['postmortem', 0.1],
+    ];
+    const rows = Array.from({ length: 40 }, (_, i) => row(`docs/doc-${i}.md`, reading));
+    assert.deepEqual(
+      reconsiderKinds(rows).filter((u) => u.kind !== 'guide'),
+      [],
+    );
+  });
+
   it('is idempotent: a second pass over what the first wrote changes nothing', () => {
     const rows = [
       row('p/1.md', [['rfc', 0.9]]),
