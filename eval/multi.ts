@@ -9,6 +9,7 @@
 // figure fall below 0.95, or a drift suite misses a bar of issue 17.
 
 import { parseArgs } from 'node:util';
+import { SIBLING_PASS } from '../src/engine/indexing/kindSiblings';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import type { SymbolParser } from '../src/engine';
 import { labelDirs, labelledRepos } from './kinds/dataset';
@@ -45,6 +46,7 @@ async function runKinds(values: {
   'kind-set'?: string;
   'kind-settings'?: string;
   'no-siblings'?: boolean;
+  siblings?: boolean;
 }): Promise<boolean> {
   const dirs = values['kind-labels'] ? values['kind-labels'].split(':').filter(Boolean) : labelDirs();
   const { repos, skipped } = labelledRepos(dirs, { legacy: values['legacy-kinds'], repos: values.repos });
@@ -57,8 +59,8 @@ async function runKinds(values: {
   const only = values['kind-set'] ? repos.filter((r) => r.set === values['kind-set']).map((r) => r.name) : undefined;
   // --kind-settings '{"l2":0.001}' tries other training settings (chosen on the dev repositories only).
   const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(values['kind-settings'] ?? '{}') as Partial<TrainSettings>) };
-  // --no-siblings scores the first reading alone, without the second pass (kindSiblings.ts).
-  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings: values['no-siblings'] });
+  // The second pass (kindSiblings.ts) is scored as the index runs it (SIBLING_PASS); --siblings turns it on.
+  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings: values['no-siblings'] || !(values.siblings ?? SIBLING_PASS) });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   console.log(
     `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,
@@ -92,6 +94,7 @@ export async function runAll(argv: string[]): Promise<number> {
       'kind-set': { type: 'string' },
       'kind-settings': { type: 'string' },
       'no-siblings': { type: 'boolean' },
+      siblings: { type: 'boolean' },
     },
     allowPositionals: false,
   });

@@ -49,12 +49,12 @@ describe('lore index --explain', function () {
     assert.equal(existsSync(space.paths().database), false, 'explaining writes no store');
   });
 
-  it('names the folder’s siblings when they decided a page its own text left a guide', () => {
+  it('with the second pass off by default, a page is decided by its own text, as the index stores it', () => {
     const text = ok(space.lore('index', '--explain', 'docs/adr/0006-logging.md')).stdout;
-    assert.match(text, /^docs\/adr\/0006-logging\.md: adr \(\d+%\).*its own text alone reads as guide/);
-    assert.match(text, /\+ its folder’s confident siblings are adr pages \(3 of 3\)/);
+    assert.doesNotMatch(text, /siblings/);
     const json = ok(space.lore('--json', 'index', '--explain', 'docs/adr/0006-logging.md')).json;
-    assert.deepEqual([json.kind, json.decided_by, json.own_kind], ['adr', 'siblings', 'guide']);
+    assert.equal(json.decided_by, 'model');
+    assert.equal(json.own_kind, undefined);
   });
 
   it('refuses a path the index does not read, saying what to give', () => {

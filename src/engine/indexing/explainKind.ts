@@ -7,7 +7,14 @@
 import { LoreError } from '../errors';
 import { classifyContextOf, classifyKind, navFilesOf, type ClassifyContext, type KindVerdict } from './classify';
 import type { FileSource } from './indexer';
-import { NeighbourIndex, ownReadingOf, reconsidered, siblingVerdict, type Neighbour } from './kindSiblings';
+import {
+  NeighbourIndex,
+  ownReadingOf,
+  reconsidered,
+  SIBLING_PASS,
+  siblingVerdict,
+  type Neighbour,
+} from './kindSiblings';
 import type { DocKind } from '../model/kinds';
 import { baseName, dirName } from '../text/paths';
 
@@ -28,7 +35,11 @@ export interface KindExplanation {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-export async function explainKind(source: FileSource, path: string): Promise<KindExplanation> {
+export async function explainKind(
+  source: FileSource,
+  path: string,
+  siblings = SIBLING_PASS,
+): Promise<KindExplanation> {
   const files = await source.list();
   const paths = files.map((f) => f.path);
   const wanted = path.split('\\').join('/').replace(/^\.\//, '');
@@ -57,7 +68,7 @@ export async function explainKind(source: FileSource, path: string): Promise<Kin
     signals: verdict.signals.map((s) => ({ signal: s.words, weight: round(s.weight) })),
   };
   const own = ownReadingOf(verdict);
-  if (!own || !reconsidered(own)) return explanation;
+  if (!siblings || !own || !reconsidered(own)) return explanation;
   const neighbours = await neighboursOf(source, paths, wanted, verdict, ctx);
   const second = siblingVerdict(wanted, own, new NeighbourIndex(neighbours));
   const pulls = second.bySiblings ? second.pulls : [];

@@ -11,7 +11,8 @@ import { nowIso } from '../context';
 import { documentTitle } from './chunk';
 import { classifyContextOf, classifyKind, navFilesOf } from './classify';
 import { closeRunnerUp } from './kindModel';
-import { ownReadingOf, reconsiderBySiblings, storedOwnReading } from './kindSiblings';
+import type { KindWeights } from './kindModel';
+import { ownReadingOf, reconsiderBySiblings, SIBLING_PASS, storedOwnReading } from './kindSiblings';
 import {
   catalog,
   type CatalogEntry,
@@ -66,6 +67,10 @@ export interface IndexOptions {
    * file never undoes a correction).
    */
   kindRules?: KindRules;
+  /** Run the kinds' second pass (a page weighed with its folder's readings); default SIBLING_PASS. */
+  siblings?: boolean;
+  /** The second pass's weights (tests); default the shipped kindSiblingWeights.json. */
+  siblingWeights?: KindWeights;
 }
 
 export interface IndexProgress {
@@ -310,7 +315,7 @@ export async function* indexWorkspace(
   commit();
   ctx.db.flush?.();
   // The kinds' second pass: each prose page weighed with its folder's stored readings (none re-read).
-  const reclassified = summary.cancelled ? [] : reconsiderBySiblings(ctx.db);
+  const reclassified = summary.cancelled || !(options.siblings ?? SIBLING_PASS) ? [] : reconsiderBySiblings(ctx.db, options.siblingWeights);
   if (reclassified.length) options.committed?.(reclassified);
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();

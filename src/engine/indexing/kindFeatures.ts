@@ -115,8 +115,6 @@ const SECTION_NAMES: Array<[string, RegExp]> = [
   ['detection', /\bdetect(ed|ion)?\b|\bhow we found\b/],
   ['contributing', /\bcontributing factors?\b|\bwhys\b|\broot causes? analysis\b|\brca\b/],
   ['duration', /\bduration\b|\bdowntime\b|\bincident (summary|details)\b|\bseverity\b/],
-  ['what_happened', /\bwhat happened\b|\bsummary of (the )?(incident|outage|event)\b|\bincident report\b/],
-  ['change_type', /^(added|changed|deprecated|removed|fixed|security|bug ?fixes|features|improvements)$/],
   ['context', /\bcontext\b|\bbackground\b|\bproblem\b/],
   ['decision', /\bdecision\b|\bdecided\b/],
   ['consequences', /\bconsequences?\b|\bimplications\b|\bpros and cons\b/],
@@ -141,17 +139,7 @@ function sectionFeatures(f: Features, lowered: string): void {
 const SECTION_FAMILIES: Record<string, string[]> = {
   proposal: ['motivation', 'alternatives', 'goals', 'drawbacks', 'design'],
   decision: ['status', 'context', 'decision', 'consequences', 'alternatives'],
-  incident: [
-    'timeline',
-    'impact',
-    'root_cause',
-    'action_items',
-    'lessons',
-    'detection',
-    'contributing',
-    'duration',
-    'what_happened',
-  ],
+  incident: ['timeline', 'impact', 'root_cause', 'action_items', 'lessons', 'detection', 'contributing', 'duration'],
   procedure: ['steps', 'alert', 'verify'],
 };
 
@@ -188,13 +176,6 @@ interface Shape {
   versionHeadings: number;
   timelineEntries: number;
   pastTense: number;
-  incidentTerms: number;
-  operatorTerms: number;
-  conditionals: number;
-  datedVersionHeadings: number;
-  changeHeadings: number;
-  changeBullets: number;
-  stepCommands: number;
 }
 
 /** A release's heading in a changelog: `1.2.0`, `[v1.2] - 2024-01-02`, `Version 3`, `Unreleased`. */
@@ -216,22 +197,6 @@ function titleFeatures(f: Features, title: string): void {
   if (TITLE_DATE.test(title)) add(f, 'title#dated');
   if (TITLE_NUMBER.test(title)) add(f, 'title#numbered');
 }
-
-/** Words of an incident written up after the fact (KINDS.md `postmortem`). */
-const INCIDENT_TERMS =
-  /\b(outages?|incidents?|downtime|root cause|post-?mortem|impact(ed)?|affected|degraded|mitigated|resolved|users? (were|could)|customers? (were|could)|what happened|was (down|unavailable))\b/i;
-/** Words of operating a live system (KINDS.md `runbook`): alerts, production, recovery, on-call. */
-const OPERATOR_TERMS =
-  /\b(alerts?|alarms?|paged?|on-?call|production|prod|failover|restore|rollback|roll back|restart|maintenance|escalate|runbook|playbook|dashboard)\b/i;
-/** Either vocabulary: the one test most lines get. */
-const OPS_VOCABULARY = new RegExp(`${INCIDENT_TERMS.source}|${OPERATOR_TERMS.source}`, 'i');
-/** An instruction that depends on what the operator sees: "If the alert …", "When the pod …". */
-const CONDITIONAL = /^(if|when|where|whenever)\b[^.]{3,120}(,|\bthen\b)/i;
-/** A changelog's section of one release: Added, Fixed, … (keep-a-changelog). */
-const CHANGE_TYPE =
-  /^(added|changed|deprecated|removed|fixed|security|bug ?fixes|features|improvements|breaking changes)\b/;
-/** A change listed as such: "- Fixed …", "- Added …", "* Bump …". */
-const CHANGE_BULLET = /^[-*+][ \t]+(\*\*)?(added|fixed|fix|removed|changed|bump(ed)?|updated?|deprecated|improved?)\b/i;
 
 const COMMAND =
   /^[ \t]*(\$ |# |> )?(kubectl|aws|gcloud|az|helm|terraform|git|make|docker|curl|ssh|sudo|systemctl|psql)\b/;
@@ -323,16 +288,7 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
     versionHeadings: 0,
     timelineEntries: 0,
     pastTense: 0,
-    incidentTerms: 0,
-    operatorTerms: 0,
-    conditionals: 0,
-    datedVersionHeadings: 0,
-    changeHeadings: 0,
-    changeBullets: 0,
-    stepCommands: 0,
   };
-  // The line of the last numbered step: a shell block or command a few lines below it is a step's command.
-  let lastStep = -100;
   const fences = new FenceTracker();
   let title = '';
   for (let i = start; i < lines.length; i++) {
@@ -341,7 +297,6 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
     if (fence === 'open') {
       s.blocks++;
       if (/^(sh|bash|shell|console|zsh|powershell|ps1|terminal|cmd)\b/i.test(fences.info)) s.shellBlocks++;
-      if (i - lastStep <= 4) s.stepCommands++;
     }
     if (fence === 'open' || fence === 'close') continue;
     if (fence === 'code') {
@@ -368,17 +323,12 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
         for (const t of tokens(lowered, 10)) add(f, `title:${t}`);
         titleFeatures(f, lowered);
       } else for (const t of tokens(lowered, 8)) add(f, `h:${t}`);
-      if (VERSION_HEADING.test(lowered)) {
-        s.versionHeadings++;
-        if (TITLE_DATE.test(lowered) || /\b(19|20)\d\d-[01]\d\b/.test(lowered)) s.datedVersionHeadings++;
-      }
-      if (CHANGE_TYPE.test(lowered)) s.changeHeadings++;
+      if (VERSION_HEADING.test(lowered)) s.versionHeadings++;
       sectionFeatures(f, lowered);
       if (isImperative(heading)) s.imperatives++;
       continue;
     }
     s.lines++;
-    const commandsBefore = s.commands;
     const chars = scanLine(trimmed);
     s.words += chars.words;
     if (chars.nonAscii) s.nonAscii++;
@@ -388,19 +338,8 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
     const first = trimmed[0];
     if (first >= '0' && first <= '9' && /^\d{1,3}[.)][ \t]+\S/.test(trimmed)) {
       s.numbered++;
-      lastStep = i;
       if (imperative) s.imperativeSteps++;
-    } else if ((first === '-' || first === '*' || first === '+') && /^[-*+][ \t]+\S/.test(trimmed)) {
-      s.bullets++;
-      if (CHANGE_BULLET.test(trimmed)) s.changeBullets++;
-    }
-    // One test for the vocabulary of incidents and of operating a live system; which, only on a hit.
-    if (chars.words >= 3 && OPS_VOCABULARY.test(trimmed)) {
-      if (INCIDENT_TERMS.test(trimmed)) s.incidentTerms++;
-      else s.operatorTerms++;
-    }
-    if ((first === 'I' || first === 'i' || first === 'W' || first === 'w') && CONDITIONAL.test(trimmed))
-      s.conditionals++;
+    } else if ((first === '-' || first === '*' || first === '+') && /^[-*+][ \t]+\S/.test(trimmed)) s.bullets++;
     if (first === '|') s.tableLines++;
     if (first === '$' && /^\$ \S/.test(trimmed)) s.prompts++;
     // A command in a code span (`kubectl rollout restart …`) or an indented block counts as one in a fence.
@@ -410,7 +349,6 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
         : line.includes('`') && COMMAND.test(/`([^`]{0,200})`/.exec(trimmed)?.[1] ?? '')
     )
       s.commands++;
-    if (i - lastStep <= 3 && s.commands > commandsBefore) s.stepCommands++;
     if (trimmed.includes('](') || trimmed.includes('`_')) {
       const links = trimmed.split('](').length - 1 + (trimmed.split('`_').length - 1);
       s.links += links;
@@ -468,16 +406,6 @@ function bodyFeatures(f: Features, lines: string[], start: number): void {
   add(f, 'body:timeline_entries', scaled(s.timelineEntries));
   if (s.lines) add(f, 'body:past_tense_share', s.pastTense / s.lines);
   add(f, 'body:times', scaled(s.times));
-  add(f, 'body:incident_terms', scaled(s.incidentTerms));
-  add(f, 'body:operator_terms', scaled(s.operatorTerms));
-  add(f, 'body:conditionals', scaled(s.conditionals));
-  add(f, 'body:step_commands', scaled(s.stepCommands));
-  add(f, 'body:dated_version_headings', scaled(s.datedVersionHeadings));
-  add(f, 'body:change_headings', scaled(s.changeHeadings));
-  add(f, 'body:change_bullets', scaled(s.changeBullets));
-  // A short write-up of one incident (KINDS.md: "timeline, impact, cause, actions"): brevity alone
-  // reads as `other`, so its incident vocabulary is weighed as one signal where the text is short.
-  if (s.words < 400 && s.incidentTerms >= 2) add(f, 'body:short_incident', Math.min(1, s.incidentTerms / 4));
   add(f, 'body:placeholders', scaled(s.placeholders));
   add(f, 'body:bold_labels', scaled(s.boldLabels));
   if (s.lines && s.nonAscii * 2 >= s.lines) add(f, 'body:non_ascii');

@@ -36,6 +36,14 @@ export interface Neighbour {
   confidence: number;
 }
 
+/**
+ * Whether the index runs the second pass unless told otherwise. Off: with the folder's pull learnt as
+ * an agreement weight (never towards another kind, never moving a firm page) it no longer costs the
+ * held-out repositories, but it has not yet been shown to gain on them (docs/kinds-round3.md). The
+ * indexer's `siblings` option and `npm run eval -- --only-kinds --siblings` turn it on.
+ */
+export const SIBLING_PASS = false;
+
 /** A sibling counts only when its own reading is at least this sure. */
 export const CONFIDENT_SIBLING = 0.5;
 

@@ -144,6 +144,14 @@ describe('kinds: the second pass weighs a page’s folder', () => {
   });
 });
 
+/** An adr folder makes an adr (hand-set, so the test says what the mechanism does, not what was learnt). */
+const ADR_PULL: KindWeights = {
+  version: 1,
+  classes: ['adr', 'rfc', 'runbook', 'postmortem', 'changelog', 'readme', 'guide'],
+  weights: { 'pull:adr': [6, 0, 0, 0, 0, 0, 0] },
+  trained: { repositories: 0, paths: 0, settings: {} },
+};
+
 /** A file source that records which files were read. */
 class CountingSource implements FileSource {
   readonly reads: string[] = [];
@@ -186,7 +194,7 @@ describe('kinds: the second pass through the index', function () {
     writeFileSync(join(root, 'docs', 'adr', '0003-queue-in-postgres.md'), ADR(3, 'Queue jobs in Postgres'));
     writeFileSync(join(root, 'docs', 'adr', '0004-deploy-with-helm.md'), ADR(4, 'Deploy with Helm'));
     const first = new CountingSource(new WorkspaceFileSource(root));
-    let run = s.engine.index(first);
+    let run = s.engine.index(first, { siblings: true, siblingWeights: ADR_PULL });
     while (!(await run.next()).done);
     assert.ok(first.reads.includes(page));
     const paths = (await new WorkspaceFileSource(root).list()).map((f) => f.path);
@@ -199,7 +207,7 @@ describe('kinds: the second pass through the index', function () {
     // A fourth decision lands beside it; the page itself does not change.
     writeFileSync(join(root, 'docs', 'adr', '0005-use-y.md'), ADR(5, 'Use Y'));
     const second = new CountingSource(new WorkspaceFileSource(root));
-    run = s.engine.index(second);
+    run = s.engine.index(second, { siblings: true, siblingWeights: ADR_PULL });
     while (!(await run.next()).done);
     assert.deepEqual(second.reads, ['docs/adr/0005-use-y.md'], 'only the new file is read');
     const after = kindOf(page)!;
