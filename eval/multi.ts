@@ -60,7 +60,8 @@ async function runKinds(values: {
   // --kind-settings '{"l2":0.001}' tries other training settings (chosen on the dev repositories only).
   const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(values['kind-settings'] ?? '{}') as Partial<TrainSettings>) };
   // The second pass (kindSiblings.ts) is scored as the index runs it (SIBLING_PASS); --siblings turns it on.
-  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings: values['no-siblings'] || !(values.siblings ?? SIBLING_PASS) });
+  const noSiblings = values['no-siblings'] || !(values.siblings ?? SIBLING_PASS);
+  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   console.log(
     `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,

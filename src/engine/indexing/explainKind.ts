@@ -35,11 +35,7 @@ export interface KindExplanation {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-export async function explainKind(
-  source: FileSource,
-  path: string,
-  siblings = SIBLING_PASS,
-): Promise<KindExplanation> {
+export async function explainKind(source: FileSource, path: string, siblings = SIBLING_PASS): Promise<KindExplanation> {
   const files = await source.list();
   const paths = files.map((f) => f.path);
   const wanted = path.split('\\').join('/').replace(/^\.\//, '');

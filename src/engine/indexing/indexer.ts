@@ -315,7 +315,8 @@ export async function* indexWorkspace(
   commit();
   ctx.db.flush?.();
   // The kinds' second pass: each prose page weighed with its folder's stored readings (none re-read).
-  const reclassified = summary.cancelled || !(options.siblings ?? SIBLING_PASS) ? [] : reconsiderBySiblings(ctx.db, options.siblingWeights);
+  const weighFolders = !summary.cancelled && (options.siblings ?? SIBLING_PASS);
+  const reclassified = weighFolders ? reconsiderBySiblings(ctx.db, options.siblingWeights) : [];
   if (reclassified.length) options.committed?.(reclassified);
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();
