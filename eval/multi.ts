@@ -2,12 +2,14 @@
 // classifier, leave one repository out over the blind labels (eval/kinds/loo.ts; `--kind-labels
 // DIR:DIR`, `--legacy-kinds` adds the old non-blind classes.tsv for development, `--baseline MODULE`
 // scores another classifier beside it, `--kind-set dev` scores the dev repositories only and
-// `--kind-settings JSON` trains with other settings); then every drift suite (eval/suites.ts)
+// `--kind-settings JSON` trains with other settings, `--no-siblings` leaves out the second
+// pass); then every drift suite (eval/suites.ts)
 // measured the same way, per repository: drift cases detected with the right state, and false alarms
 // of a scan of the unmodified tree. Exit code 1 when a repository's document kinds or the pooled
 // figure fall below 0.95, or a drift suite misses a bar of issue 17.
 
 import { parseArgs } from 'node:util';
+import { SIBLING_PASS } from '../src/engine/indexing/kindSiblings';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import type { SymbolParser } from '../src/engine';
 import { labelDirs, labelledRepos } from './kinds/dataset';
@@ -43,6 +45,8 @@ async function runKinds(values: {
   verbose?: boolean;
   'kind-set'?: string;
   'kind-settings'?: string;
+  'no-siblings'?: boolean;
+  siblings?: boolean;
 }): Promise<boolean> {
   const dirs = values['kind-labels'] ? values['kind-labels'].split(':').filter(Boolean) : labelDirs();
   const { repos, skipped } = labelledRepos(dirs, { legacy: values['legacy-kinds'], repos: values.repos });
@@ -55,7 +59,9 @@ async function runKinds(values: {
   const only = values['kind-set'] ? repos.filter((r) => r.set === values['kind-set']).map((r) => r.name) : undefined;
   // --kind-settings '{"l2":0.001}' tries other training settings (chosen on the dev repositories only).
   const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(values['kind-settings'] ?? '{}') as Partial<TrainSettings>) };
-  const loo = leaveOneOut(repos, { baseline, only, settings });
+  // The second pass (kindSiblings.ts) is scored as the index runs it (SIBLING_PASS); --siblings turns it on.
+  const noSiblings = values['no-siblings'] || !(values.siblings ?? SIBLING_PASS);
+  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   console.log(
     `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,
@@ -88,6 +94,8 @@ export async function runAll(argv: string[]): Promise<number> {
       baseline: { type: 'string' },
       'kind-set': { type: 'string' },
       'kind-settings': { type: 'string' },
+      'no-siblings': { type: 'boolean' },
+      siblings: { type: 'boolean' },
     },
     allowPositionals: false,
   });

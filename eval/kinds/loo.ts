@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { predictKind } from '../../src/engine/indexing/kindModel';
 import { DOC_KINDS, PROSE_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { pathOnlyKind } from '../pathRule';
+import { CrossFit, neighbourhoodOf, predictBoth, type Neighbourhood } from './secondStage';
 import { repoContext, type LabelledRepo, type LabelSet } from './dataset';
 import {
   DEFAULT_SETTINGS,
@@ -55,15 +56,27 @@ const tally = (): Tally => ({ right: 0, path: 0, baseline: 0, total: 0 });
 
 export function leaveOneOut(
   repos: LabelledRepo[],
-  options: { settings?: TrainSettings; baseline?: Baseline; only?: string[]; log?: (line: string) => void } = {},
+  options: {
+    settings?: TrainSettings;
+    baseline?: Baseline;
+    only?: string[];
+    log?: (line: string) => void;
+    /** Without the second pass (a page's folder's siblings): the first reading alone. */
+    noSiblings?: boolean;
+  } = {},
 ): { results: RepoResult[]; kinds: Map<LabelSet, Map<DocKind, KindCounts>> } {
   const files = new Map<string, LabelledFile[]>(repos.map((r) => [r.name, labelledFiles(r)]));
+  const hoods = new Map<string, Neighbourhood>(
+    options.noSiblings ? [] : repos.map((r) => [r.name, neighbourhoodOf(r, files.get(r.name)!)]),
+  );
+  const crossFit = options.noSiblings ? null : new CrossFit([...hoods.values()], options.settings ?? DEFAULT_SETTINGS);
   const results: RepoResult[] = [];
   const kinds = new Map<LabelSet, Map<DocKind, KindCounts>>();
   for (const repo of repos.filter((r) => !options.only || options.only.includes(r.name))) {
     const started = Date.now();
     const training = repos.filter((r) => r !== repo).flatMap((r) => samplesOf(files.get(r.name)!));
     const weights = trainKinds(training, options.settings ?? DEFAULT_SETTINGS);
+    const both = crossFit ? predictBoth(hoods.get(repo.name)!, weights, crossFit.secondStage(repo.name)) : null;
     const result: RepoResult = {
       name: repo.name,
       set: repo.set,
@@ -77,7 +90,7 @@ export function leaveOneOut(
     const perKind = kinds.get(repo.set) ?? kinds.set(repo.set, new Map()).get(repo.set)!;
     const count = (k: DocKind) => perKind.get(k) ?? perKind.set(k, { tp: 0, fp: 0, fn: 0 }).get(k)!;
     for (const file of files.get(repo.name)!) {
-      const verdict = file.sample ? predictKind(weights, file.sample.features) : null;
+      const verdict = both?.get(file.path) ?? (file.sample ? predictKind(weights, file.sample.features) : null);
       const got = file.defined ?? verdict!.kind;
       for (const t of PROSE_KINDS.includes(file.kind) ? [result.all, result.docs] : [result.all]) {
         t.total++;

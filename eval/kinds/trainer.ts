@@ -18,6 +18,8 @@ export interface Sample {
   path: string;
   kind: DocKind;
   features: Features;
+  /** A fixed score per kind the weights add to (the second pass: the page's own log-probabilities). */
+  offset?: Partial<Record<DocKind, number>>;
 }
 
 /** A labelled path as the classifier meets it: a kind by definition, or a sample for the model. */
@@ -101,6 +103,8 @@ export function trainKinds(samples: Sample[], settings: TrainSettings = DEFAULT_
     offsets[r + 1] = cols.length;
     labels[r] = classes.indexOf(s.kind);
   });
+  const base = new Float64Array(samples.length * C);
+  samples.forEach((s, r) => classes.forEach((k, c) => (base[r * C + c] = s.offset?.[k] ?? 0)));
   const col = Int32Array.from(cols);
   const val = Float64Array.from(vals);
   const perRepo = new Map<string, number>();
@@ -121,7 +125,7 @@ export function trainKinds(samples: Sample[], settings: TrainSettings = DEFAULT_
   for (let step = 1; step <= settings.iterations; step++) {
     grad.fill(0);
     for (let r = 0; r < labels.length; r++) {
-      scores.fill(0);
+      for (let c = 0; c < C; c++) scores[c] = base[r * C + c];
       for (let k = offsets[r]; k < offsets[r + 1]; k++) {
         const base = col[k] * C;
         const x = val[k];

@@ -19,6 +19,23 @@ describe('lore index --explain', function () {
         '## Decision\n\nQueues.\n\n## Consequences\n\nMore.\n',
     );
     writeFileSync(join(space.workspace, 'Dockerfile'), 'FROM alpine\n');
+    mkdirSync(join(space.workspace, 'docs', 'adr'), { recursive: true });
+    for (const [n, title] of [
+      [1, 'Record decisions'],
+      [3, 'Queue jobs in Postgres'],
+      [4, 'Deploy with Helm'],
+    ] as const)
+      writeFileSync(
+        join(space.workspace, 'docs', 'adr', `000${n}-${title.toLowerCase().replace(/ /g, '-')}.md`),
+        `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\nAccepted\n\n` +
+          `## Context\n\nWe need to choose how to ${title.toLowerCase()}.\n\n` +
+          `## Decision\n\nWe will ${title.toLowerCase()}.\n\n## Consequences\n\nThe team keeps one way of doing it.\n`,
+      );
+    writeFileSync(
+      join(space.workspace, 'docs', 'adr', '0006-logging.md'),
+      '# 6. Logging\n\nWe log in JSON to standard output, one event a line, and the platform ships the lines ' +
+        'to the log store.\n',
+    );
   });
   after(() => space.cleanup());
 
@@ -30,6 +47,14 @@ describe('lore index --explain', function () {
     assert.deepEqual([json.kind, json.decided_by, json.confidence], ['dockerfile', 'rule', 1]);
     assert.match(json.signals[0].signal, /Dockerfile/);
     assert.equal(existsSync(space.paths().database), false, 'explaining writes no store');
+  });
+
+  it('with the second pass off by default, a page is decided by its own text, as the index stores it', () => {
+    const text = ok(space.lore('index', '--explain', 'docs/adr/0006-logging.md')).stdout;
+    assert.doesNotMatch(text, /siblings/);
+    const json = ok(space.lore('--json', 'index', '--explain', 'docs/adr/0006-logging.md')).json;
+    assert.equal(json.decided_by, 'model');
+    assert.equal(json.own_kind, undefined);
   });
 
   it('refuses a path the index does not read, saying what to give', () => {

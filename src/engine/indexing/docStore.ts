@@ -22,6 +22,8 @@ export interface DocRecord {
   kindRunnerUp?: DocKind | null;
   /** The signals that decided the kind, in plain words. */
   kindSignals?: string[];
+  /** The page's own reading before its siblings were weighed (kindSiblings.ts), JSON; null for a rule's kind. */
+  kindOwn?: string | null;
   title: string;
   contentHash: string;
   size: number;
@@ -47,14 +49,15 @@ export function putDoc(db: SqlDatabase, doc: DocRecord, now: string): void {
   const existing = db.get<{ id: number }>('SELECT id FROM docs WHERE path = ?', [doc.path]);
   if (existing) deleteDoc(db, existing.id);
   const id = db.run(
-    'INSERT INTO docs (path, kind, kind_confidence, kind_runner_up, kind_signals, title, content_hash, size, ' +
-      'mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO docs (path, kind, kind_confidence, kind_runner_up, kind_signals, kind_own, title, content_hash, ' +
+      'size, mtime_ms, redactions, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
       doc.path,
       doc.kind,
       doc.kindConfidence ?? 1,
       doc.kindRunnerUp ?? null,
       doc.kindSignals?.length ? doc.kindSignals.join('; ') : null,
+      doc.kindOwn ?? null,
       doc.title,
       doc.contentHash,
       doc.size,
@@ -86,6 +89,45 @@ const insertChunks = (rows: number) => CHUNK_INSERTS[rows];
 /** A rename is a new path for the same content: chunks and vectors stay, nothing is re-embedded. */
 export function renameDoc(db: SqlDatabase, id: number, path: string, mtimeMs: number, now: string): void {
   db.run('UPDATE docs SET path = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?', [path, mtimeMs, now, id]);
+}
+
+/** A stored document as the kinds' second pass reads it (indexing/kindSiblings.ts). */
+export interface StoredKind {
+  id: number;
+  path: string;
+  kind: DocKind;
+  kind_confidence: number | null;
+  kind_runner_up: DocKind | null;
+  kind_signals: string | null;
+  kind_own: string | null;
+}
+
+/** A document's kind, confidence, runner-up and signals as the second pass decided them. */
+export interface KindUpdate {
+  id: number;
+  path: string;
+  kind: DocKind;
+  confidence: number;
+  runnerUp: DocKind | null;
+  signals: string | null;
+}
+
+/** Every document's kind as stored, with its own reading: what the kinds' second pass weighs. */
+export function kindStates(db: SqlDatabase): StoredKind[] {
+  return db.all<StoredKind>(
+    'SELECT id, path, kind, kind_confidence, kind_runner_up, kind_signals, kind_own FROM docs ORDER BY path',
+  );
+}
+
+/** A document's kind as the second pass decided it; its chunks stay (a prose kind chunks alike). */
+export function updateKind(db: SqlDatabase, u: KindUpdate): void {
+  db.run('UPDATE docs SET kind = ?, kind_confidence = ?, kind_runner_up = ?, kind_signals = ? WHERE id = ?', [
+    u.kind,
+    u.confidence,
+    u.runnerUp,
+    u.signals,
+    u.id,
+  ]);
 }
 
 export function touchDoc(db: SqlDatabase, id: number, mtimeMs: number): void {

@@ -11,6 +11,8 @@ import { nowIso } from '../context';
 import { documentTitle } from './chunk';
 import { classifyContextOf, classifyKind, navFilesOf } from './classify';
 import { closeRunnerUp } from './kindModel';
+import type { KindWeights } from './kindModel';
+import { ownReadingOf, reconsiderBySiblings, SIBLING_PASS, storedOwnReading } from './kindSiblings';
 import {
   catalog,
   type CatalogEntry,
@@ -61,6 +63,10 @@ export interface IndexOptions {
    * file never undoes a correction).
    */
   kindRules?: KindRules;
+  /** Run the kinds' second pass (a page weighed with its folder's readings); default SIBLING_PASS. */
+  siblings?: boolean;
+  /** The second pass's weights (tests); default the shipped kindSiblingWeights.json. */
+  siblingWeights?: KindWeights;
 }
 
 export interface IndexProgress {
@@ -274,6 +280,7 @@ export async function* indexWorkspace(
           .filter((s) => s.weight > 0)
           .map((s) => s.words)
           .slice(0, 3),
+        kindOwn: storedOwnReading(ownReadingOf(verdict)),
         title: documentTitle(file.path, text),
         contentHash: hash,
         size: file.size,
@@ -303,6 +310,10 @@ export async function* indexWorkspace(
     batch.push(() => setIndexState(ctx, KIND_RULES_STATE, JSON.stringify(rules)));
   commit();
   ctx.db.flush?.();
+  // The kinds' second pass: each prose page weighed with its folder's stored readings (none re-read).
+  const weighFolders = !summary.cancelled && (options.siblings ?? SIBLING_PASS);
+  const reclassified = weighFolders ? reconsiderBySiblings(ctx.db, options.siblingWeights) : [];
+  if (reclassified.length) options.committed?.(reclassified);
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();
     for (const path of recordFiles) {

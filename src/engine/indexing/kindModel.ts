@@ -36,6 +36,8 @@ export interface KindVerdict {
   by: 'rule' | 'model';
   /** Plain-words reason for a rule; the top features for the model (only when asked for). */
   signals: Signal[];
+  /** The model's most probable kinds, most probable first (its first reading, which the index keeps). */
+  scores?: Array<[DocKind, number]>;
 }
 
 /** The weights as the dot product reads them: a map of typed rows, built once per weights object. */
@@ -50,11 +52,15 @@ function rowsOf(weights: KindWeights): Map<string, Float64Array> {
   return rows;
 }
 
+/** A fixed score per kind the weights add to (the second pass starts from the page's own reading). */
+export type KindOffset = Partial<Record<DocKind, number>>;
+
 /** The class probabilities for a file's features, in the weights' class order. */
-export function probabilities(weights: KindWeights, features: Features): number[] {
+export function probabilities(weights: KindWeights, features: Features, offset?: KindOffset): number[] {
   const rows = rowsOf(weights);
   const C = weights.classes.length;
   const scores = new Float64Array(C);
+  if (offset) for (let c = 0; c < C; c++) scores[c] = offset[weights.classes[c]] ?? 0;
   for (const [name, value] of features) {
     const w = rows.get(name);
     if (!w) continue;
@@ -70,8 +76,13 @@ export function probabilities(weights: KindWeights, features: Features): number[
 }
 
 /** The kind, its probability and the runner-up; with `explain`, the features that decided it. */
-export function predictKind(weights: KindWeights, features: Features, explain = false): KindVerdict {
-  const p = probabilities(weights, features);
+export function predictKind(
+  weights: KindWeights,
+  features: Features,
+  explain = false,
+  offset?: KindOffset,
+): KindVerdict {
+  const p = probabilities(weights, features, offset);
   let best = 0;
   let second = -1;
   for (let c = 1; c < p.length; c++) {
@@ -87,9 +98,19 @@ export function predictKind(weights: KindWeights, features: Features, explain = 
     runnerUpConfidence: second >= 0 ? p[second] : 0,
     by: 'model',
     signals: [],
+    scores: topScores(weights.classes, p),
   };
   if (explain && second >= 0) verdict.signals = topSignals(weights, features, best, second);
   return verdict;
+}
+
+/** The few most probable kinds, most probable first (ties in class order). */
+function topScores(classes: DocKind[], p: number[], count = 3): Array<[DocKind, number]> {
+  return p
+    .map((x, c) => [c, x] as const)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, count)
+    .map(([c, x]) => [classes[c], x]);
 }
 
 function topSignals(weights: KindWeights, features: Features, best: number, second: number, count = 6): Signal[] {
@@ -130,6 +151,14 @@ const STRUCTURE: Record<string, string> = {
   'body:version_heading_share': 'most headings name a release',
   'body:timeline_entries': 'lines that open with a time of day (a timeline)',
   'body:past_tense_share': 'told in the past tense',
+  'body:incident_terms': 'the words of an incident (outage, impact, root cause, resolved)',
+  'body:operator_terms': 'the words of running a live system (alert, production, restore, on-call)',
+  'body:conditionals': 'instructions that depend on what is seen (if …, then …)',
+  'body:step_commands': 'numbered steps with their commands',
+  'body:dated_version_headings': 'release headings with dates',
+  'body:change_headings': 'Added / Fixed / Removed sections',
+  'body:change_bullets': 'lists of changes (Added …, Fixed …)',
+  'body:short_incident': 'a short write-up in the words of an incident',
   'title#dated': 'a date in the title',
   'title#numbered': 'a numbered title (2. …, ADR-2: …)',
   'body:times': 'times of day (a timeline)',
@@ -167,6 +196,9 @@ const PREFIX: Record<string, (v: string) => string> = {
   bold: (v) => `a bold “${v}” label`,
   nav: (v) => `the site’s navigation puts it under “${v}”`,
   family: (v) => `sections of ${v === 'incident' ? 'an' : 'a'} ${v} (how many)`,
+  own: (v) => `its own text reads as ${v}`,
+  pull: (v) => `its folder’s confident siblings are ${v} pages`,
+  cousin: (v) => `pages of the same name in the folders beside it are ${v} pages`,
 };
 
 /** A feature name in plain words (`sec:timeline` → a “timeline” section). */

@@ -437,7 +437,10 @@ function fuse(ctx: EngineContext, req: Request, found: Candidates): Fused {
       status: 1,
       freshness: 1,
       kind: KIND_WEIGHT[doc.kind],
-      ...(req.intent?.kinds.has(doc.kind) ? { intent: INTENT_BOOST } : {}),
+      // "runbooks for …": a document of that kind, or a borderline one whose close runner-up it is.
+      ...(req.intent?.kinds.has(doc.kind) || (doc.kindRunnerUp && req.intent?.kinds.has(doc.kindRunnerUp))
+        ? { intent: INTENT_BOOST }
+        : {}),
     };
     parts.total = round(relevance(lexical, doc.cosine) * parts.kind! * (parts.intent ?? 1));
     const hit: DocHit = {

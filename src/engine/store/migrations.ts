@@ -385,6 +385,17 @@ const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 14,
+    description: "kinds: a document's own reading, which the kinds' second pass weighs with its siblings'",
+    sql: `
+      -- indexing/kindSiblings.ts: the kind model's reading of the page's own text (its top kinds and
+      -- probabilities, the signals), JSON. The second pass decides kind, kind_confidence and
+      -- kind_runner_up from it and the siblings' readings without reading their files again. NULL: a
+      -- kind by definition or a person's rule, or indexed before (judged again when the file changes).
+      ALTER TABLE docs ADD COLUMN kind_own TEXT;
+    `,
+  },
+  {
     version: 15,
     description: 'sealed fields: every field that hides, ranks or re-labels a record, the history and author trust',
     sql: `

@@ -75,6 +75,8 @@ describe('drift: a symbol keeps the kind of its definition', function () {
     s.sql('ALTER TABLE drift_refs DROP COLUMN command', []);
     s.sql('ALTER TABLE drift_refs DROP COLUMN already_broken', []);
     s.sql('DROP TABLE drift_dismissals', []);
+    // Nor version 14's own kind readings.
+    s.sql('ALTER TABLE docs DROP COLUMN kind_own', []);
     // Nor version 15's sealed copies.
     s.sql('ALTER TABLE memories DROP COLUMN state_sealed', []);
     for (const table of ['memory_events', 'authors', 'memory_vectors'])

@@ -78,7 +78,9 @@ describe('workspace index', () => {
   // timeline entries, the incident sections, past tense) all count for postmortem; what outweighs
   // them is the model's prior for `other` among prose pages and brevity (body:short, few lines):
   // every blind-labelled postmortem the model learnt from is a long write-up. Skipped, not changed,
-  // until the labels hold short ones.
+  // until the labels hold short ones. Third round: still `other` (0.77, postmortem 0.08): the new
+  // incident-vocabulary signals need two lines in incident words and its body has none ("outage" is
+  // only in its title), and the second pass does not reconsider a page read as `other`.
   it.skip('classifies a short incident write-up as a postmortem', async () => {
     await drain(engine, root);
     const kind = db.get<{ kind: string }>('SELECT kind FROM docs WHERE path = ?', [

@@ -81,4 +81,16 @@ describe('kind confidence: stored, listed, used by the kind filter', function ()
     assert.ok(open.results.every((h) => !h.flags.includes('borderline_kind')));
     assert.equal(open.results.length, 3);
   });
+
+  it('a question that names a kind ("runbooks for …") prefers the borderline documents of it too', async () => {
+    s.db.transaction(() => {
+      putDoc(s.db, doc('ops/restore.md', 'guide', 'restore the ledger database from the nightly dump', 'runbook'), 'x');
+      putDoc(s.db, doc('docs/ledger.md', 'guide', 'the ledger database ledger database nightly', 'readme'), 'x');
+    });
+    const named = await s.engine.recall({ query: 'runbooks for the ledger database' });
+    const byPath = new Map(named.results.map((h) => [h.record === 'doc' ? h.path : h.key, h.score]));
+    assert.equal(byPath.get('ops/restore.md')?.intent, 1.5, 'its close runner-up is the kind the question names');
+    assert.equal(byPath.get('docs/ledger.md')?.intent, undefined);
+    assert.equal(named.results[0].record === 'doc' && named.results[0].path, 'ops/restore.md');
+  });
 });

@@ -5,8 +5,12 @@
 // model's prior for short prose pages is `other`. One signal for "a numbered page in a decisions
 // folder" made it `adr`, but cost the dev repositories 1.1 points of document-kind accuracy
 // (adr-examples 36.5% → 25.0%: its ADRs are unnumbered example pages, judged less by their content
-// once the folder signal carried the kind), and the dev repositories decide the features. Skipped
-// until the second pass (a folder whose confident siblings agree) can pull it.
+// once the folder signal carried the kind), and the dev repositories decide the features. Still
+// skipped after the second pass (kindSiblings.ts, third round): its own reading is `other` (0.25;
+// guide 0.21, rfc 0.17), and the second pass only reconsiders pages read as a prose kind, because a
+// page read as `other` was chunked as plain text and the pass never re-reads a file to chunk it
+// again. Weighed with its four ADR siblings regardless, the second model would still not say `adr`
+// (rfc 0.32): adr is outside the stub's own top kinds, so its siblings' pull starts from the floor.
 
 import { strict as assert } from 'node:assert';
 import { classifyContextOf, classifyKind } from '../../../../src/engine/indexing/classify';

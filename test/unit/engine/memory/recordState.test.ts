@@ -183,6 +183,8 @@ describe('signed state: upgrading a store written before it', () => {
       // Nor version 13's drift columns and dismissals.
       s.db.exec('ALTER TABLE drift_refs DROP COLUMN command; ALTER TABLE drift_refs DROP COLUMN already_broken');
       s.db.exec('DROP TABLE drift_dismissals');
+      // Nor version 14's own kind readings.
+      s.db.exec('ALTER TABLE docs DROP COLUMN kind_own');
       s = s.reopen();
       assert.equal(s.db.get<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v, SCHEMA_VERSION);
       assert.equal(s.engine.get(KEY).memory.status, 'deprecated');
