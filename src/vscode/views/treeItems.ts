@@ -11,7 +11,6 @@ import { docTitle, kindLabel, kindReason, when } from './labels';
 import { memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
 
-
 /** Where a person's kind for a document is kept (the committed file teammates share). */
 export const KIND_SET_HERE = 'set in .lore/kinds';
 
