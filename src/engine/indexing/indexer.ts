@@ -374,10 +374,8 @@ function lastMatching<T>(items: readonly T[], test: (item: T) => boolean): numbe
 const KIND_RULES_STATE = 'kind_rules';
 
 export function appliedKindRules(ctx: EngineContext): KindRule[] {
-  const stored = getIndexState(ctx, KIND_RULES_STATE);
-  if (!stored) return [];
   try {
-    return JSON.parse(stored) as KindRule[];
+    return JSON.parse(getIndexState(ctx, KIND_RULES_STATE) || '[]') as KindRule[];
   } catch {
     return [];
   }

@@ -221,6 +221,8 @@ describe('sealed fields: upgrading a store from schema 13 (status and provenance
       ]);
     }
     dropSealColumns(s);
+    // Nor version 14's own kind readings.
+    s.db.exec('ALTER TABLE docs DROP COLUMN kind_own');
     s.db.exec('PRAGMA user_version = 13');
   }
 
