@@ -97,6 +97,7 @@ export { MARKDOWN } from './drift/resolve';
 export { headingSlug } from './text/slug';
 export { markdownHeadings, type PageHeading } from './text/headings';
 export { embedParts, rewriteEmbed } from './drift/embeds';
+export { joinPath } from './text/paths';
 export { keyFor, parseKey } from './model/keys';
 export { ANCHORED_DOC_KINDS, type AnchoredRecord } from './anchored';
 export {

@@ -9,7 +9,9 @@ import { patternFiles } from './patterns';
 import { definitionsIn, lineRange, type Target } from './target';
 import type { ReferenceForm } from './types';
 import { basename, parentsOf, type Workspace } from './workspace';
-import { dirName } from '../text/paths';
+import { dirName, joinPath } from '../text/paths';
+
+export { joinPath };
 
 export type Resolution =
   | { ok: true; form: ReferenceForm; target: Target }
@@ -19,19 +21,6 @@ export type Resolution =
 export const MARKDOWN = /\.(md|mdx|markdown|md\.erb)$/i;
 
 export const dirOf = (path: string | null): string => (path ? dirName(path) : '');
-
-/** Joins and normalises; null when the result leaves the workspace. */
-export function joinPath(base: string, relative: string): string | null {
-  const parts = base ? base.split('/') : [];
-  for (const part of relative.split('/')) {
-    if (!part || part === '.') continue;
-    if (part === '..') {
-      if (!parts.length) return null;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
-}
 
 /** A URL's fragment as the browser matches it: percent-decoded (`#3%EF%B8%8F⃣-x` is `#3️⃣-x`). */
 function decodedFragment(fragment: string): string {

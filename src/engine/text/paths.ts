@@ -1,6 +1,6 @@
-// Workspace-relative paths, always with `/`: a file's name, its folder, its stem and extension, and
-// the folders above it. The one place these are cut (the engine never uses node:path: it is pure,
-// and the same path must read the same on Windows).
+// Workspace-relative paths, always with `/`: a file's name, its folder, its stem and extension, the
+// folders above it, and a relative path joined onto a folder. The one place these are cut (the
+// engine never uses node:path: it is pure, and the same path must read the same on Windows).
 
 /** `docs/adr/0001-x.md` → `0001-x.md`. */
 export function baseName(path: string): string {
@@ -30,4 +30,17 @@ export function ancestors(path: string): string[] {
   const out: string[] = [];
   for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) out.push(path.slice(0, i));
   return out;
+}
+
+/** Joins and normalises; null when the result leaves the workspace. */
+export function joinPath(base: string, relative: string): string | null {
+  const parts = base ? base.split('/') : [];
+  for (const part of relative.split('/')) {
+    if (!part || part === '.') continue;
+    if (part === '..') {
+      if (!parts.length) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
 }

@@ -8,7 +8,7 @@
 // command builds the WorkspaceEdit from this, and the eval applies it to real documents.
 
 import { posix } from 'node:path';
-import { embedParts, rewriteEmbed } from '../../engine';
+import { embedParts, joinPath as joined, rewriteEmbed } from '../../engine';
 import type { DriftFinding } from '../contract';
 
 export interface Relink {
@@ -65,19 +65,6 @@ function tokenSpan(lineText: string, raw: string): number | 'missing' | 'several
 function splitHash(text: string): [string, string] {
   const hash = text.indexOf('#');
   return hash < 0 ? [text, ''] : [text.slice(0, hash), text.slice(hash)];
-}
-
-/** Joins and normalises a relative path onto a folder; null when it leaves the repository. */
-function joined(base: string, relative: string): string | null {
-  const parts = base ? base.split('/') : [];
-  for (const part of relative.split('/')) {
-    if (!part || part === '.') continue;
-    if (part === '..') {
-      if (!parts.length) return null;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
 }
 
 /** What `oldPath` adds to the path as written: a published page's source extension, a folder's index page. */
