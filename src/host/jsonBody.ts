@@ -81,18 +81,21 @@ function readUpTo(req: IncomingMessage, limit: number, what: string): Promise<{ 
   });
 }
 
-/** How long the rest of a refused body is read and dropped before its connection is closed. */
-const LINGER_MS = 2000;
+/** How long, at most, the rest of a refused body is read and dropped before its connection is closed. */
+const LINGER_MS = 10_000;
 
 /**
- * After a refusal is answered while the body is still arriving, what the client sends is read and
- * dropped for a moment, then the connection is closed: closing at once, with its bytes unread,
- * resets the connection, and the client's system may discard the answer before the client reads it.
+ * After a refusal is answered while the body is still arriving, the connection is half-closed: the
+ * answer is followed by the end of what the owner sends, so the client reads the whole answer before
+ * it sees the end, and what the client still sends is read and dropped until it closes (or for at
+ * most LINGER_MS). Closing at once, with its bytes unread, resets the connection, and the client's
+ * system may discard the answer before the client reads it: a loaded client missed it within 2 s.
  */
 export function closeAfterRefusal(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => {
     if (req.complete) return;
     req.resume();
+    req.socket.end();
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
   });
 }
