@@ -261,6 +261,9 @@ export function verifyRecall(ctx: EngineContext, result: RecallResult): RecallRe
     const at = hits.indexOf(hit);
     const below = Math.max(...later);
     if (below > at) {
+      // Its score follows its place: never shown above the record that replaced it, which would read
+      // as "0.439" printed under "0.266" in every door's list.
+      hit.score.total = Math.min(hit.score.total, hits[below].score.total);
       hits.splice(at, 1);
       hits.splice(below, 0, hit);
     }
