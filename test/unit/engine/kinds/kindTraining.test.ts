@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { labelledRepos } from '../../../../eval/kinds/dataset';
 import { FeatureCache } from '../../../../eval/kinds/featureCache';
 import { leaveOneOut, renderLoo } from '../../../../eval/kinds/loo';
-import { labelledFiles, samplesOf, trainKinds, weightsJson } from '../../../../eval/kinds/trainer';
+import { trainWithout } from '../../../../eval/kinds/foldPool';
+import {
+  DEFAULT_SETTINGS,
+  labelledFiles,
+  samplesOf,
+  trainKinds,
+  weightsJson,
+  type Sample,
+} from '../../../../eval/kinds/trainer';
 import { classifyKind } from '../../../../src/engine/indexing/classify';
 import { folderConventionsOf } from '../../../../src/engine/indexing/kindConventions';
 import { kindFeatures } from '../../../../src/engine/indexing/kindFeatures';
@@ -154,5 +162,19 @@ describe('kind model: training and inference', function () {
     const moved = second.features({ path, text, conventions: folderConventionsOf([path]) });
     assert.deepEqual([...moved], [...kindFeatures({ path, text, conventions: folderConventionsOf([path]) })]);
     assert.equal(second.misses, 2, "a change in the file's folder is a change in its features");
+  });
+  it('trains the leave-one-out models in worker threads to the same weights as in one thread', async () => {
+    const { repos } = dataset();
+    const byRepo = repos.map((r): [string, Sample[]] => [r.name, samplesOf(labelledFiles(r))]);
+    const jobs = repos.map((r) => [r.name]);
+    const threaded = await trainWithout(byRepo, jobs, DEFAULT_SETTINGS, 2);
+    const inline = await trainWithout(byRepo, jobs, DEFAULT_SETTINGS, 1);
+    assert.deepEqual(threaded.map(weightsJson), inline.map(weightsJson));
+    const withoutGamma = byRepo.filter(([name]) => name !== 'gamma').flatMap(([, samples]) => samples);
+    assert.equal(weightsJson(threaded[2]), weightsJson(trainKinds(withoutGamma)), 'the fold without gamma');
+    assert.deepEqual(
+      threaded.map((w) => w.trained.paths),
+      [14, 14, 14],
+    );
   });
 });
