@@ -13,7 +13,7 @@ import { SIBLING_PASS } from '../src/engine/indexing/kindSiblings';
 import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import type { SymbolParser } from '../src/engine';
 import { labelDirs, labelledRepos } from './kinds/dataset';
-import { leaveOneOut, renderLoo, type Baseline } from './kinds/loo';
+import { filesOf, leaveOneOut, modelsWithout, renderLoo, type Baseline } from './kinds/loo';
 import { DEFAULT_SETTINGS, type TrainSettings } from './kinds/trainer';
 import { evaluateDrift, readKnownBroken, scanUnmodified } from './drift';
 import { suites, type Suite } from './suites';
@@ -36,6 +36,8 @@ function repos(suite: Suite): string[] {
   return suite.repository ? [suite.repository] : [];
 }
 
+const cpuSeconds = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(1);
+
 /** The kind classifier, leave one repository out; whether a repository or the pooled figure is below the bar. */
 async function runKinds(values: {
   'kind-labels'?: string;
@@ -55,16 +57,21 @@ async function runKinds(values: {
   if (!repos.length) return false;
   const baseline = values.baseline ? ((await import(values.baseline)) as Baseline) : undefined;
   const started = Date.now();
+  const cpuAtStart = process.cpuUsage();
   // --kind-set dev scores only the dev repositories (each still trained on every other one).
   const only = values['kind-set'] ? repos.filter((r) => r.set === values['kind-set']).map((r) => r.name) : undefined;
   // --kind-settings '{"l2":0.001}' tries other training settings (chosen on the dev repositories only).
   const settings = { ...DEFAULT_SETTINGS, ...(JSON.parse(values['kind-settings'] ?? '{}') as Partial<TrainSettings>) };
   // The second pass (kindSiblings.ts) is scored as the index runs it (SIBLING_PASS); --siblings turns it on.
   const noSiblings = values['no-siblings'] || !(values.siblings ?? SIBLING_PASS);
-  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings });
+  // Features once per file (cached by content, featureCache.ts); the models in worker threads (foldPool.ts).
+  const files = filesOf(repos);
+  const models = await modelsWithout(repos, files, { settings, only });
+  const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings, files, models });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   console.log(
-    `   (${((Date.now() - started) / 1000).toFixed(1)} s; misses are listed with -v for dev repositories only)`,
+    `   (${((Date.now() - started) / 1000).toFixed(1)} s, CPU ${cpuSeconds(process.cpuUsage(cpuAtStart))} s in all ` +
+      `threads; misses are listed with -v for dev repositories only)`,
   );
   const scored = loo.results.filter((r) => r.set !== 'legacy');
   const pooled =

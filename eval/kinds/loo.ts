@@ -7,17 +7,19 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { predictKind } from '../../src/engine/indexing/kindModel';
+import { predictKind, type KindWeights } from '../../src/engine/indexing/kindModel';
 import { DOC_KINDS, PROSE_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { pathOnlyKind } from '../pathRule';
 import { CrossFit, neighbourhoodOf, predictBoth, type Neighbourhood } from './secondStage';
 import { repoContext, type LabelledRepo, type LabelSet } from './dataset';
+import { trainWithout } from './foldPool';
 import {
   DEFAULT_SETTINGS,
   labelledFiles,
   samplesOf,
   trainKinds,
   type LabelledFile,
+  type Sample,
   type TrainSettings,
 } from './trainer';
 
@@ -63,9 +65,13 @@ export function leaveOneOut(
     log?: (line: string) => void;
     /** Without the second pass (a page's folder's siblings): the first reading alone. */
     noSiblings?: boolean;
+    /** Each repository's labelled files, already read (filesOf). */
+    files?: Map<string, LabelledFile[]>;
+    /** Each scored repository's model trained without it, already trained (modelsWithout). */
+    models?: Map<string, KindWeights>;
   } = {},
 ): { results: RepoResult[]; kinds: Map<LabelSet, Map<DocKind, KindCounts>> } {
-  const files = new Map<string, LabelledFile[]>(repos.map((r) => [r.name, labelledFiles(r)]));
+  const files = options.files ?? filesOf(repos);
   const hoods = new Map<string, Neighbourhood>(
     options.noSiblings ? [] : repos.map((r) => [r.name, neighbourhoodOf(r, files.get(r.name)!)]),
   );
@@ -75,7 +81,7 @@ export function leaveOneOut(
   for (const repo of repos.filter((r) => !options.only || options.only.includes(r.name))) {
     const started = Date.now();
     const training = repos.filter((r) => r !== repo).flatMap((r) => samplesOf(files.get(r.name)!));
-    const weights = trainKinds(training, options.settings ?? DEFAULT_SETTINGS);
+    const weights = options.models?.get(repo.name) ?? trainKinds(training, options.settings ?? DEFAULT_SETTINGS);
     const both = crossFit ? predictBoth(hoods.get(repo.name)!, weights, crossFit.secondStage(repo.name)) : null;
     const result: RepoResult = {
       name: repo.name,
@@ -110,6 +116,27 @@ export function leaveOneOut(
     options.log?.(`   ${repo.name}: trained on ${training.length} pages of ${repos.length - 1} repositories`);
   }
   return { results, kinds };
+}
+
+/** Every repository's labelled files, read once (features from the cache where unchanged, featureCache.ts). */
+export function filesOf(repos: LabelledRepo[]): Map<string, LabelledFile[]> {
+  return new Map<string, LabelledFile[]>(repos.map((r) => [r.name, labelledFiles(r)]));
+}
+
+/** Each scored repository's model, trained on every other one, in worker threads (foldPool.ts). */
+export async function modelsWithout(
+  repos: LabelledRepo[],
+  files: Map<string, LabelledFile[]>,
+  options: { settings?: TrainSettings; only?: string[] } = {},
+): Promise<Map<string, KindWeights>> {
+  const scored = repos.filter((r) => !options.only || options.only.includes(r.name)).map((r) => r.name);
+  const byRepo = repos.map((r): [string, Sample[]] => [r.name, samplesOf(files.get(r.name)!)]);
+  const models = await trainWithout(
+    byRepo,
+    scored.map((name) => [name]),
+    options.settings ?? DEFAULT_SETTINGS,
+  );
+  return new Map(scored.map((name, i) => [name, models[i]]));
 }
 
 function baselineOf(baseline: Baseline, repo: LabelledRepo): Map<string, string> {

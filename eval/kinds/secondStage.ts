@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { definedKind } from '../../src/engine/indexing/kindRules';
-import { kindFeatures, READ_LIMIT, type Features } from '../../src/engine/indexing/kindFeatures';
+import { READ_LIMIT, type Features } from '../../src/engine/indexing/kindFeatures';
 import { predictKind, type KindWeights } from '../../src/engine/indexing/kindModel';
 import {
   NeighbourIndex,
@@ -28,6 +28,7 @@ import {
 import { PROSE_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { baseName, dirName } from '../../src/engine/text/paths';
 import { repoContext, type LabelledRepo } from './dataset';
+import { FeatureCache } from './featureCache';
 import { DEFAULT_SETTINGS, samplesOf, trainKinds, type LabelledFile, type Sample, type TrainSettings } from './trainer';
 
 export const FOLDS = 5;
@@ -56,13 +57,15 @@ export function neighbourhoodOf(repo: LabelledRepo, files: LabelledFile[]): Neig
   const folders = new Set(pages.map((f) => dirName(f.path)));
   const cousins = new Set(pages.map((f) => cousinKey(f.path)));
   const labelled = new Set(files.map((f) => f.path));
+  const cache = FeatureCache.forRepo(repo.name, repo.files);
   const others = ctx.paths
     .filter((p) => !labelled.has(p) && (folders.has(dirName(p)) || cousins.has(cousinKey(p))))
     .map((path): Unlabelled => {
       const text = readFileSync(join(repo.files, path), 'utf8').slice(0, READ_LIMIT);
       const defined = definedKind(path, text, ctx)?.kind ?? null;
-      return { path, defined, features: defined ? null : kindFeatures({ path, text, conventions: ctx.conventions }) };
+      return { path, defined, features: defined ? null : cache.features({ path, text, conventions: ctx.conventions }) };
     });
+  cache.save();
   return { name: repo.name, files, others };
 }
 
@@ -181,13 +184,25 @@ export function trainAgreement(samples: Sample[], settings: TrainSettings = SIBL
   const rowWeight = samples.map((s) => Math.pow(1 / perRepo.get(s.repo)!, settings.repoBalance));
   const total = rowWeight.reduce((a, b) => a + b, 0) || 1;
   const theta = PULLS.map(() => 0);
+  const J = PULLS.length;
+  // Each sample's offsets and neighbour signals as typed arrays, read once (the loop below runs
+  // iterations × samples times; the arithmetic and its order are those of reading the maps each time).
+  const offsets = samples.map((s) => Float64Array.from(classes, (k) => s.offset?.[k] ?? 0));
+  const signals = samples.map((s) => {
+    const x = new Float64Array(C * J);
+    for (let c = 0; c < C; c++) PULLS.forEach((p, j) => (x[c * J + j] = s.features.get(`${p}:${classes[c]}`) ?? 0));
+    return x;
+  });
+  const labels = samples.map((s) => classes.indexOf(s.kind));
   const scores = new Float64Array(C);
   for (let step = 0; step < settings.iterations; step++) {
     const grad = theta.map((t) => settings.l2 * t);
-    samples.forEach((s, r) => {
+    for (let r = 0; r < samples.length; r++) {
+      const x = signals[r];
+      const offset = offsets[r];
       for (let c = 0; c < C; c++) {
-        scores[c] = s.offset?.[classes[c]] ?? 0;
-        PULLS.forEach((p, j) => (scores[c] += theta[j] * (s.features.get(`${p}:${classes[c]}`) ?? 0)));
+        scores[c] = offset[c];
+        for (let j = 0; j < J; j++) scores[c] += theta[j] * x[c * J + j];
       }
       let max = -Infinity;
       for (let c = 0; c < C; c++) max = Math.max(max, scores[c]);
@@ -195,11 +210,11 @@ export function trainAgreement(samples: Sample[], settings: TrainSettings = SIBL
       for (let c = 0; c < C; c++) sum += scores[c] = Math.exp(scores[c] - max);
       const w = rowWeight[r] / total;
       for (let c = 0; c < C; c++) {
-        const residual = scores[c] / sum - (classes[c] === s.kind ? 1 : 0);
-        PULLS.forEach((p, j) => (grad[j] += w * residual * (s.features.get(`${p}:${classes[c]}`) ?? 0)));
+        const residual = scores[c] / sum - (c === labels[r] ? 1 : 0);
+        for (let j = 0; j < J; j++) grad[j] += w * residual * x[c * J + j];
       }
-    });
-    PULLS.forEach((_, j) => (theta[j] = Math.max(0, theta[j] - settings.learningRate * 20 * grad[j])));
+    }
+    for (let j = 0; j < J; j++) theta[j] = Math.max(0, theta[j] - settings.learningRate * 20 * grad[j]);
   }
   const weights: Record<string, number[]> = {};
   PULLS.forEach((p, j) => {

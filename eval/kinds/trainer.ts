@@ -8,10 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { definedKind } from '../../src/engine/indexing/kindRules';
-import { kindFeatures, READ_LIMIT, type Features } from '../../src/engine/indexing/kindFeatures';
+import { READ_LIMIT, type Features } from '../../src/engine/indexing/kindFeatures';
 import type { KindWeights } from '../../src/engine/indexing/kindModel';
 import { DOC_KINDS, type DocKind } from '../../src/engine/model/kinds';
 import { repoContext, type LabelledRepo } from './dataset';
+import { FeatureCache } from './featureCache';
 
 export interface Sample {
   repo: string;
@@ -59,14 +60,17 @@ function readHead(file: string): string {
 /** A repository's labelled files: the model's samples are the prose pages no definition decides. */
 export function labelledFiles(repo: LabelledRepo): LabelledFile[] {
   const ctx = repoContext(repo.files);
-  return repo.rows.map(({ path, kind }) => {
+  const cache = FeatureCache.forRepo(repo.name, repo.files);
+  const files = repo.rows.map(({ path, kind }) => {
     const text = readHead(join(repo.files, path));
     const defined = definedKind(path, text, ctx)?.kind ?? null;
     const sample = defined
       ? null
-      : { repo: repo.name, path, kind, features: kindFeatures({ path, text, conventions: ctx.conventions }) };
+      : { repo: repo.name, path, kind, features: cache.features({ path, text, conventions: ctx.conventions }) };
     return { path, kind, defined, sample };
   });
+  cache.save();
+  return files;
 }
 
 export function samplesOf(files: LabelledFile[]): Sample[] {

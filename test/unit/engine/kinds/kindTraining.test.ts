@@ -9,9 +9,20 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { labelledRepos } from '../../../../eval/kinds/dataset';
+import { FeatureCache } from '../../../../eval/kinds/featureCache';
 import { leaveOneOut, renderLoo } from '../../../../eval/kinds/loo';
-import { labelledFiles, samplesOf, trainKinds, weightsJson } from '../../../../eval/kinds/trainer';
+import { trainWithout } from '../../../../eval/kinds/foldPool';
+import {
+  DEFAULT_SETTINGS,
+  labelledFiles,
+  samplesOf,
+  trainKinds,
+  weightsJson,
+  type Sample,
+} from '../../../../eval/kinds/trainer';
 import { classifyKind } from '../../../../src/engine/indexing/classify';
+import { folderConventionsOf } from '../../../../src/engine/indexing/kindConventions';
+import { kindFeatures } from '../../../../src/engine/indexing/kindFeatures';
 import { closeRunnerUp, describeFeature, predictKind, probabilities } from '../../../../src/engine/indexing/kindModel';
 import { tempDir } from '../../../support/store';
 
@@ -129,5 +140,41 @@ describe('kind model: training and inference', function () {
     assert.match(read, /^gamma +held-out\* +8 /m);
     assert.match(read, /\* misses read while changing the features \(gamma\): not held out/);
     assert.match(read, /^pooled, never read +held-out +0 /m);
+  });
+  it('reads features from its cache as computed afresh, and an edited file afresh (featureCache.ts)', () => {
+    const file = join(tempDir(), 'cache', 'alpha.json');
+    const path = 'docs/runbooks/restore.md';
+    const conventions = folderConventionsOf([path, 'docs/runbooks/other.md']);
+    const text = '# Restore\n\n1. Stop the api\n2. Run the restore\n\n```bash\npsql -f dump.sql\n```\n';
+    const first = new FeatureCache(file);
+    assert.deepEqual([...first.features({ path, text, conventions })], [...kindFeatures({ path, text, conventions })]);
+    first.save();
+    const second = new FeatureCache(file);
+    const cached = second.features({ path, text, conventions });
+    assert.deepEqual([second.hits, second.misses], [1, 0]);
+    assert.deepEqual([...cached], [...kindFeatures({ path, text, conventions })]);
+    const edited = `${text}\n## Timeline\n\n- 10:02 paged\n`;
+    assert.deepEqual(
+      [...second.features({ path, text: edited, conventions })],
+      [...kindFeatures({ path, text: edited, conventions })],
+    );
+    assert.deepEqual([second.hits, second.misses], [1, 1]);
+    const moved = second.features({ path, text, conventions: folderConventionsOf([path]) });
+    assert.deepEqual([...moved], [...kindFeatures({ path, text, conventions: folderConventionsOf([path]) })]);
+    assert.equal(second.misses, 2, "a change in the file's folder is a change in its features");
+  });
+  it('trains the leave-one-out models in worker threads to the same weights as in one thread', async () => {
+    const { repos } = dataset();
+    const byRepo = repos.map((r): [string, Sample[]] => [r.name, samplesOf(labelledFiles(r))]);
+    const jobs = repos.map((r) => [r.name]);
+    const threaded = await trainWithout(byRepo, jobs, DEFAULT_SETTINGS, 2);
+    const inline = await trainWithout(byRepo, jobs, DEFAULT_SETTINGS, 1);
+    assert.deepEqual(threaded.map(weightsJson), inline.map(weightsJson));
+    const withoutGamma = byRepo.filter(([name]) => name !== 'gamma').flatMap(([, samples]) => samples);
+    assert.equal(weightsJson(threaded[2]), weightsJson(trainKinds(withoutGamma)), 'the fold without gamma');
+    assert.deepEqual(
+      threaded.map((w) => w.trained.paths),
+      [14, 14, 14],
+    );
   });
 });
