@@ -11,7 +11,7 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestResult, UiRequest } from './bridge';
+import { secondsSince, type TestResult, type UiRequest } from './bridge';
 import { selected, step } from './scenarios';
 import type { Page } from './tools';
 import { perform } from './ui';
@@ -193,16 +193,22 @@ export async function runOfferScenarios(ctx: OfferContext): Promise<TestResult[]
   for (const scenario of scenarios) {
     const title = `In the page: ${scenario.title}`;
     if (!selected(title)) continue;
+    const started = performance.now();
     try {
       await scenario.run();
-      results.push({ title, state: 'passed' });
+      results.push({ title, state: 'passed', seconds: secondsSince(started) });
     } catch (error) {
       const picture = join(ctx.artifacts, 'offer-failure-reload.png');
       await scenario
         .page()
         ?.screenshot({ path: picture })
         .catch(() => undefined);
-      results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
+      results.push({
+        title,
+        state: 'failed',
+        error: (error as Error).message.split('\n')[0],
+        seconds: secondsSince(started),
+      });
     }
   }
   return results;

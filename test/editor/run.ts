@@ -399,8 +399,9 @@ function readResults(bridge: string): SuiteResults {
 function report(results: SuiteResults): boolean {
   for (const test of results.tests) {
     const mark = test.state === 'passed' ? 'ok  ' : test.state === 'failed' ? 'FAIL' : 'skip';
+    const took = test.seconds === undefined ? '' : ` (${test.seconds} s)`;
     console.log(
-      `  ${mark} ${test.title}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`,
+      `  ${mark} ${test.title}${took}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`,
     );
   }
   const sidebar = join(ARTIFACTS, 'sidebar.png');

@@ -6,7 +6,7 @@
 
 import { execFile } from 'node:child_process';
 import { DRIFT_DOC, NEXT_ADR, SEEDED_DEAD_END, SEEDED_DECISION } from './seed';
-import type { TestResult } from './bridge';
+import { secondsSince, type TestResult } from './bridge';
 import type { Page } from './tools';
 import { perform } from './ui';
 
@@ -162,14 +162,20 @@ export async function runScenarios(ctx: ScenarioContext): Promise<TestResult[]> 
   for (const scenario of SCENARIOS) {
     const title = `In the page: ${scenario.title}`;
     if (!selected(title)) continue;
+    const started = performance.now();
     try {
       await scenario.run(ctx);
-      results.push({ title, state: 'passed' });
+      results.push({ title, state: 'passed', seconds: secondsSince(started) });
     } catch (error) {
       await ctx.page
         .screenshot({ path: `${ctx.artifacts}/scenario-failure-${results.length + 1}.png` })
         .catch(() => undefined);
-      results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
+      results.push({
+        title,
+        state: 'failed',
+        error: (error as Error).message.split('\n')[0],
+        seconds: secondsSince(started),
+      });
     }
   }
   return results;
