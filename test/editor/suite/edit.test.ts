@@ -197,7 +197,7 @@ describe('Editing a memory', () => {
       '--body',
       'The body the title change must keep.',
       '--anchor',
-      'Dockerfile',
+      'infra/main.tf',
       '--tag',
       'queue',
     ]);
@@ -218,7 +218,7 @@ describe('Editing a memory', () => {
     assert.match(text, / · version 2 · /, `the edit shows the second version:\n${text}`);
     assert.match(text, /^title: Edited from the CLI, retitled$/m);
     assert.match(text, /^description: Described again from the CLI\.$/m);
-    assert.match(text, /^anchors:\n {2}- Dockerfile$/m, `the anchor was kept:\n${text}`);
+    assert.match(text, /^anchors:\n {2}- infra\/main\.tf$/m, `the anchor was kept:\n${text}`);
     assert.match(text, /^tags:\n {2}- queue$/m, `the tag was kept:\n${text}`);
     assert.match(text, /\nThe body the title change must keep\.\n?$/, `the body was kept:\n${text}`);
     if (uiAvailable()) await ui({ action: 'screenshot', name: 'cli-remember-keeps-fields', part: 'window' });
