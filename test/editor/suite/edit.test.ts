@@ -181,7 +181,7 @@ describe('Editing a memory', () => {
   );
 
   it('lore remember on an existing key, from the CLI, keeps every field it did not name: Edit shows them', async () => {
-    // Issue 25, point 6: the obvious way to edit a memory from the CLI (a new title, nothing else)
+    // Issue 25, point 6: the obvious way to edit a memory from the CLI (a new title and description, no body)
     // once replaced the body with nothing. The editor is where a person then finds the loss.
     const key = 'decision/edited-from-the-cli';
     await loreCli([
