@@ -70,6 +70,8 @@ export interface TestResult {
   title: string;
   state: 'passed' | 'failed' | 'skipped';
   error?: string;
+  /** How long it took (wall clock; a loaded machine stretches it): where the tier's time goes. */
+  seconds?: number;
 }
 
 export interface SuiteResults {
@@ -77,6 +79,11 @@ export interface SuiteResults {
 }
 
 export const RESULTS_FILE = 'results.json';
+
+/** Seconds since `started` (a performance.now() reading), to a tenth: a result's `seconds`. */
+export function secondsSince(started: number): number {
+  return Math.round((performance.now() - started) / 100) / 10;
+}
 
 /** A measurement the suite reports (not asserts): figures.json, printed by the runner after the results. */
 export interface Figure {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { PlaywrightCore } from './tools';
+import type { Browser, PlaywrightCore } from './tools';
 
 /** A problem with the harness or its tools (not a failing test): printed as its message alone. */
 export class HarnessError extends Error {}
@@ -104,6 +104,11 @@ export function startCodeServer(tools: ToolPaths, options: CodeServerOptions): C
         // code-server keeps its own state under XDG folders: keep it in the scratch folder.
         XDG_CONFIG_HOME: join(scratch, 'xdg'),
         XDG_DATA_HOME: join(scratch, 'xdg'),
+        // The built-in Copilot Chat extension signs in to GitHub on start and retries without end
+        // offline, costing the extension host CPU every test waits behind; the server's scan of
+        // built-ins leaves it out. Lore's MCP tools reach agents through VS Code's own MCP and
+        // language-model tool services, which stay (suite/mcp.test.ts).
+        VSCODE_SKIP_BUILTIN_EXTENSIONS: 'GitHub.copilot-chat',
       },
     },
   );
@@ -154,4 +159,13 @@ export function launchChromium(tools: ToolPaths, profileDir: string, viewport: {
     args: CHROMIUM_FLAGS,
     viewport,
   });
+}
+
+/**
+ * One headless Chromium for a whole run: each window a person would open in a browser of its own is
+ * a context of it (a fresh profile each), which costs a page, not another browser's start.
+ */
+export function launchBrowser(tools: ToolPaths): Promise<Browser> {
+  const { chromium } = require(tools.playwrightCore) as PlaywrightCore;
+  return chromium.launch({ executablePath: tools.chromium, headless: true, args: CHROMIUM_FLAGS });
 }

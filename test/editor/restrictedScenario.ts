@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestResult } from './bridge';
+import { secondsSince, type TestResult } from './bridge';
 import { selected, step } from './scenarios';
 import type { Page } from './tools';
 import { perform } from './ui';
@@ -45,13 +45,14 @@ export async function runRestrictedScenario(ctx: RestrictedContext): Promise<Tes
   if (!selected(title)) return [];
   let page: Page | undefined;
   let close = async () => undefined as void;
+  const started = performance.now();
   try {
     ({ page, close } = await step('open the untrusted window', () => ctx.openUntrusted()));
     await restricted(page, ctx);
-    return [{ title, state: 'passed' }];
+    return [{ title, state: 'passed', seconds: secondsSince(started) }];
   } catch (error) {
     await page?.screenshot({ path: join(ctx.artifacts, 'restricted-mode-failure.png') }).catch(() => undefined);
-    return [{ title, state: 'failed', error: (error as Error).message.split('\n')[0] }];
+    return [{ title, state: 'failed', error: (error as Error).message.split('\n')[0], seconds: secondsSince(started) }];
   } finally {
     await close().catch(() => undefined);
   }

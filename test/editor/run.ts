@@ -22,7 +22,7 @@ import { FIGURES_FILE, RESULTS_FILE, writeWhole, type Figure, type SuiteResults 
 import { cliRunner, runScenarios } from './scenarios';
 import { runOfferScenarios } from './offerScenarios';
 import { runRestrictedScenario } from './restrictedScenario';
-import { CACHE, HarnessError, launchChromium, readToolPaths, startCodeServer, type ToolPaths } from './codeServer';
+import { CACHE, HarnessError, launchBrowser, readToolPaths, startCodeServer, type ToolPaths } from './codeServer';
 import type { TestElectron } from './tools';
 import { serveUiRequests } from './ui';
 
@@ -233,8 +233,9 @@ async function runCodeServer(
   try {
     const base = await server.url;
     console.log(`editor: code-server at ${base} (workspace ${workspace})`);
-    const launch = (profile: string) => launchChromium(tools, join(scratch, profile), { width: 1400, height: 900 });
-    const context = await launch('chromium-profile');
+    const browser = await launchBrowser(tools);
+    const launch = () => browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await launch();
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       // VS Code's web workbench calls these when it runs extension tests: the host's log lines,
@@ -298,7 +299,7 @@ async function runCodeServer(
       const offers = await runOfferScenarios({
         reloaded: second,
         freshWindow: async (folder) => {
-          const fresh = await launch('chromium-profile-fresh');
+          const fresh = await launch();
           const page = fresh.pages()[0] ?? (await fresh.newPage());
           await page.goto(`${base}?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(devPayload)}`, {
             timeout: TIMEOUT_MS,
@@ -329,7 +330,7 @@ async function runCodeServer(
             // The payload's extensionDevelopmentPath is honoured only with the test driver enabled.
             extraArgs: ['--vscode-option', 'enable-smoke-test-driver'],
           });
-          const window = await launch('chromium-profile-restricted');
+          const window = await launch();
           const page = window.pages()[0] ?? (await window.newPage());
           const at = await trusting.url;
           const payload = JSON.stringify([
@@ -352,6 +353,7 @@ async function runCodeServer(
       writeWhole(bridge, RESULTS_FILE, { tests: [...results.tests, ...scenarios, ...offers, ...restricted] });
     } finally {
       await context.close();
+      await browser.close();
     }
   } catch (error) {
     writeFileSync(join(ARTIFACTS, 'code-server.log'), server.log.join(''));
@@ -399,8 +401,9 @@ function readResults(bridge: string): SuiteResults {
 function report(results: SuiteResults): boolean {
   for (const test of results.tests) {
     const mark = test.state === 'passed' ? 'ok  ' : test.state === 'failed' ? 'FAIL' : 'skip';
+    const took = test.seconds === undefined ? '' : ` (${test.seconds} s)`;
     console.log(
-      `  ${mark} ${test.title}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`,
+      `  ${mark} ${test.title}${took}${test.error ? `\n         ${test.error.split('\n').join('\n         ')}` : ''}`,
     );
   }
   const sidebar = join(ARTIFACTS, 'sidebar.png');

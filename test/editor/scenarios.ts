@@ -6,7 +6,7 @@
 
 import { execFile } from 'node:child_process';
 import { DRIFT_DOC, NEXT_ADR, SEEDED_DEAD_END, SEEDED_DECISION } from './seed';
-import type { TestResult } from './bridge';
+import { secondsSince, type TestResult } from './bridge';
 import type { Page } from './tools';
 import { perform } from './ui';
 
@@ -47,18 +47,27 @@ const NOTIFICATION_CENTER = '.notifications-center';
  * command that moves the focus (View: Show Lore) does so after the palette has closed; on a loaded
  * machine the next palette could open first, lose the focus and close under the keys typed into it
  * (seen: 'palette "Lore: Forget": locator.fill: Timeout 30000ms exceeded'), so the next step waits
- * for the focus to land.
+ * for the focus to land. A workbench still settling after a (re)load can likewise close the palette
+ * under the keys: then, and only then (the palette is gone), it is opened again, at most three times.
+ * The one palette step of the page scenarios (offerScenarios.ts too).
  */
-async function palette(page: Page, title: string, settled?: string): Promise<void> {
+export async function palette(page: Page, title: string, settled?: string): Promise<void> {
   await step(`palette "${title}"`, async () => {
-    await page.keyboard.press('F1');
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('.quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: WAIT_MS });
-    await input.fill(`>${title}`, { timeout: WAIT_MS });
     const row = widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: WAIT_MS });
-    await input.press('Enter', { timeout: WAIT_MS });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: WAIT_MS });
+        await input.fill(`>${title}`, { timeout: WAIT_MS });
+        await row.waitFor({ state: 'visible', timeout: WAIT_MS });
+        await input.press('Enter', { timeout: WAIT_MS });
+        break;
+      } catch (error) {
+        if (attempt === 3 || (await input.isVisible())) throw error;
+      }
+    }
     if (settled) await page.locator(settled).first().waitFor({ state: 'visible', timeout: WAIT_MS });
   });
 }
@@ -162,14 +171,20 @@ export async function runScenarios(ctx: ScenarioContext): Promise<TestResult[]> 
   for (const scenario of SCENARIOS) {
     const title = `In the page: ${scenario.title}`;
     if (!selected(title)) continue;
+    const started = performance.now();
     try {
       await scenario.run(ctx);
-      results.push({ title, state: 'passed' });
+      results.push({ title, state: 'passed', seconds: secondsSince(started) });
     } catch (error) {
       await ctx.page
         .screenshot({ path: `${ctx.artifacts}/scenario-failure-${results.length + 1}.png` })
         .catch(() => undefined);
-      results.push({ title, state: 'failed', error: (error as Error).message.split('\n')[0] });
+      results.push({
+        title,
+        state: 'failed',
+        error: (error as Error).message.split('\n')[0],
+        seconds: secondsSince(started),
+      });
     }
   }
   return results;

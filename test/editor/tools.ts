@@ -49,8 +49,15 @@ export interface BrowserContext {
   close(): Promise<void>;
 }
 
+export interface Browser {
+  /** A window with a profile of its own, never used before (kept in memory until closed). */
+  newContext(options: { viewport: { width: number; height: number } }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
 export interface PlaywrightCore {
   chromium: {
+    launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<Browser>;
     launchPersistentContext(
       userDataDir: string,
       options: {

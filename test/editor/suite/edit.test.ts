@@ -180,6 +180,50 @@ describe('Editing a memory', () => {
     },
   );
 
+  it('lore remember on an existing key, from the CLI, keeps every field it did not name: Edit shows them', async () => {
+    // Issue 25, point 6: the obvious way to edit a memory from the CLI (a new title and description, no body)
+    // once replaced the body with nothing. The editor is where a person then finds the loss.
+    const key = 'decision/edited-from-the-cli';
+    await loreCli([
+      'remember',
+      '--type',
+      'decision',
+      '--key',
+      key,
+      '--title',
+      'Edited from the CLI',
+      '--description',
+      'Written once with every field.',
+      '--body',
+      'The body the title change must keep.',
+      '--anchor',
+      'infra/main.tf',
+      '--tag',
+      'queue',
+    ]);
+    // The CLI's obvious edit: the same type and key, a new title and description, no --body.
+    await loreCli([
+      'remember',
+      '--type',
+      'decision',
+      '--key',
+      key,
+      '--title',
+      'Edited from the CLI, retitled',
+      '--description',
+      'Described again from the CLI.',
+    ]);
+    await vscode.commands.executeCommand('lore.edit', { folder: folder(), key });
+    const text = vscode.window.activeTextEditor!.document.getText();
+    assert.match(text, / · version 2 · /, `the edit shows the second version:\n${text}`);
+    assert.match(text, /^title: Edited from the CLI, retitled$/m);
+    assert.match(text, /^description: Described again from the CLI\.$/m);
+    assert.match(text, /^anchors:\n {2}- infra\/main\.tf$/m, `the anchor was kept:\n${text}`);
+    assert.match(text, /^tags:\n {2}- queue$/m, `the tag was kept:\n${text}`);
+    assert.match(text, /\nThe body the title change must keep\.\n?$/, `the body was kept:\n${text}`);
+    if (uiAvailable()) await ui({ action: 'screenshot', name: 'cli-remember-keeps-fields', part: 'window' });
+  });
+
   it('Supersede picks the successor from a recall-backed list, not a typed key', async function () {
     if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
     const old = 'decision/fixed-worker-pool';

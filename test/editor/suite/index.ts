@@ -49,12 +49,13 @@ export async function run(): Promise<void> {
   const results: TestResult[] = [];
   const failures = await new Promise<number>((resolve) => {
     const runner = mocha.run(resolve);
-    runner.on('pass', (test) => results.push({ title: test.fullTitle(), state: 'passed' }));
+    const seconds = (test: Mocha.Test) => Math.round((test.duration ?? 0) / 100) / 10;
+    runner.on('pass', (test) => results.push({ title: test.fullTitle(), state: 'passed', seconds: seconds(test) }));
     runner.on('pending', (test) =>
       results.push({ title: test.fullTitle(), state: 'skipped', error: skipReason(test) }),
     );
     runner.on('fail', (test, error: Error) =>
-      results.push({ title: test.fullTitle(), state: 'failed', error: error.message }),
+      results.push({ title: test.fullTitle(), state: 'failed', error: error.message, seconds: seconds(test) }),
     );
   });
   await photographSidebar(results);
