@@ -331,8 +331,24 @@ function targetText(ws: Workspace, target: Target): string | null {
   return defs.length ? definitionsText(text, defs) : null;
 }
 
+/**
+ * What a target's fingerprint depends on besides its path's text and stat, as a memo key (Workspace.memo); null for a
+ * folder or a pattern, which depend on the listing. A symbol's also on the finder that reads its file now.
+ */
+function printKey(ws: Workspace, target: Target): string | null {
+  if (target.kind === 'dir' || target.kind === 'pattern') return null;
+  const finder = target.finder === undefined ? '\u0001' : String(target.finder);
+  const parser = target.kind === 'symbol' ? String(ws.parserFinder(target.path)) : '';
+  return `${target.kind}\u0000${target.symbol ?? ''}\u0000${finder}\u0000${parser}`;
+}
+
 /** A target's fingerprint now: the hash of its text, or of a whole file's bytes when it has no text (an image). */
 export function targetHash(ws: Workspace, target: Target): string | null {
+  const key = printKey(ws, target);
+  return key === null ? hashNow(ws, target) : ws.memo(target.path, `hash\u0000${key}`, () => hashNow(ws, target));
+}
+
+function hashNow(ws: Workspace, target: Target): string | null {
   const text = targetText(ws, target);
   if (text !== null) return sha256(text);
   return target.kind === 'file' ? ws.digest(target.path) : null;
@@ -355,6 +371,14 @@ export function legacyHeadingHash(ws: Workspace, target: Target): string | null 
 export const EMPTY_PRINT = sha256('');
 
 export function fingerprintOf(ws: Workspace, target: Target): Print | null {
+  const key = printKey(ws, target);
+  const print =
+    key === null ? printNow(ws, target) : ws.memo(target.path, `print\u0000${key}`, () => printNow(ws, target));
+  // A copy: callers may change what they are given.
+  return print && { ...print };
+}
+
+function printNow(ws: Workspace, target: Target): Print | null {
   const fingerprint = targetHash(ws, target);
   if (fingerprint === null) return null;
   const stat = target.kind === 'dir' ? { size: 0, mtimeMs: 0 } : (ws.stat(target.path) ?? { size: 0, mtimeMs: 0 });

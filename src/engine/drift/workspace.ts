@@ -36,6 +36,8 @@ export class Workspace {
   private indexedParsed = false;
   /** Paths refreshed while a symbol index is being built in steps (indexingSymbols), one set per build. */
   private readonly building = new Set<Set<string>>();
+  /** What was worked out from a path's text and stat (a target's fingerprint), dropped when they are (memo). */
+  private readonly derived = new Map<string, Map<string, unknown>>();
 
   constructor(readonly reader: WorkspaceReader) {}
 
@@ -78,6 +80,7 @@ export class Workspace {
       for (const changed of this.building) changed.add(path);
       this.texts.delete(path);
       this.stats.delete(path);
+      this.derived.delete(path);
       const before = this.defs.get(path);
       this.defs.delete(path);
       if (this.symbols && this.indexedParsed !== this.parsing()) this.symbols = null;
@@ -102,6 +105,21 @@ export class Workspace {
   forgetTexts(): void {
     this.texts.clear();
     this.stats.clear();
+    this.derived.clear();
+  }
+
+  /**
+   * `compute()`'s answer about one path's text and stat (`key` says which question), computed once for as long as
+   * they are kept: refreshing the path or forgetting texts drops it. An index's check fingerprints the same section
+   * or file for every link into it.
+   */
+  memo<V>(path: string, key: string, compute: () => V): V {
+    let byKey = this.derived.get(path);
+    if (!byKey) this.derived.set(path, (byKey = new Map()));
+    if (byKey.has(key)) return byKey.get(key) as V;
+    const value = compute();
+    byKey.set(key, value);
+    return value;
   }
 
   stat(path: string): FileStat | null {
