@@ -151,8 +151,8 @@ if (leftImport) {
   );
 }
 // start.ts reads dist/cliMain.js as Latin-1 (a copy, not a UTF-8 decode): a byte above 0x7f would be misread.
-const nonAscii = /[^\x00-\x7f]/.exec(readFileSync('dist/cliMain.js', 'latin1'));
-if (nonAscii) throw new Error(`dist/cliMain.js has a non-ASCII byte at ${nonAscii.index}: start.ts reads it as Latin-1`);
+const nonAscii = readFileSync('dist/cliMain.js').findIndex((byte) => byte > 0x7f);
+if (nonAscii >= 0) throw new Error(`dist/cliMain.js has a non-ASCII byte at ${nonAscii}: start.ts reads it as Latin-1`);
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
 // Drift's symbol parser (src/host/symbols/treeSitter.ts) loads the tree-sitter runtime and the
