@@ -103,6 +103,12 @@ await Promise.all([
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cliMain.js',
     banner: { js: CLI_MAIN_BANNER },
+    // Every cold command reads and hashes this file before it runs: without comments and
+    // indentation it is about half the size. Names are kept (stack traces, error classes), and the
+    // source map still points into src/. ASCII only, so start.ts reads it as Latin-1 (checked below).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    charset: 'ascii',
     plugins: [mcpSdkShims, builtinImports, secretlintP12],
     // A one-shot recall runs the model in-process (src/host/embed/modelSession.ts), from
     // node_modules as the worker does.
@@ -144,6 +150,9 @@ if (leftImport) {
     `dist/cliMain.js still calls import() (at ${leftImport.index}): start.ts cannot run it from the code cache`,
   );
 }
+// start.ts reads dist/cliMain.js as Latin-1 (a copy, not a UTF-8 decode): a byte above 0x7f would be misread.
+const nonAscii = readFileSync('dist/cliMain.js').findIndex((byte) => byte > 0x7f);
+if (nonAscii >= 0) throw new Error(`dist/cliMain.js has a non-ASCII byte at ${nonAscii}: start.ts reads it as Latin-1`);
 const wasm = join(dirname(require.resolve('node-sqlite3-wasm')), 'node-sqlite3-wasm.wasm');
 copyFileSync(wasm, 'dist/node-sqlite3-wasm.wasm');
 // Drift's symbol parser (src/host/symbols/treeSitter.ts) loads the tree-sitter runtime and the

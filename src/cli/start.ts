@@ -74,7 +74,8 @@ function loadCached(): CliMain | null {
   } catch {
     cachedData = undefined;
   }
-  const source = readFileSync(BUNDLE, 'utf8');
+  // The bundle is ASCII (esbuild.mjs checks): Latin-1 is a plain copy, where UTF-8 would be decoded.
+  const source = readFileSync(BUNDLE, 'latin1');
   // The bundle calls no import() (esbuild.mjs checks): a script from the cache would have no loader for it.
   const script = new Script(Module.wrap(source), { filename: BUNDLE, cachedData });
   // Made at exit, so it holds the functions this command compiled as well as the top level.

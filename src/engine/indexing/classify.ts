@@ -8,7 +8,6 @@ import { kindFeatures } from './kindFeatures';
 import { predictKind, type KindVerdict, type KindWeights } from './kindModel';
 import { chartRootsOf, definedKind } from './kindRules';
 import type { DocKind } from '../model/kinds';
-import shippedWeights from './kindWeights.json';
 
 export { chartRootsOf } from './kindRules';
 export { hasPlaceholders, isTemplateDocument } from '../text/templates';
@@ -28,7 +27,16 @@ export interface ClassifyOptions {
   weights?: KindWeights;
 }
 
-const SHIPPED = shippedWeights as unknown as KindWeights;
+let shipped: KindWeights | undefined;
+
+/**
+ * The trained weights (330 KB), loaded at the first classification: a command that classifies
+ * nothing (`lore recall`, the hooks) does not build them on every start.
+ */
+function shippedWeights(): KindWeights {
+  shipped ??= require('./kindWeights.json') as KindWeights;
+  return shipped;
+}
 
 /** What the index knows before it reads a file: chart roots and folder shapes from the path list. */
 export function classifyContextOf(
@@ -61,7 +69,7 @@ export function classifyKind(
       signals: options.explain ? [{ feature: 'definition', weight: 1, words: defined.reason }] : [],
     };
   const features = kindFeatures({ path, text, conventions: ctx.conventions });
-  return predictKind(options.weights ?? SHIPPED, features, options.explain);
+  return predictKind(options.weights ?? shippedWeights(), features, options.explain);
 }
 
 export function classify(path: string, text: string, ctx: ClassifyContext = { chartRoots: new Set() }): DocKind {

@@ -79,9 +79,11 @@ export const SECRET_FILE_GLOBS: readonly string[] = [
 ];
 
 // Case-insensitive: `PROD.TFVARS` and `Credentials.json` carry the same secrets.
-const matcher = picomatch([...SECRET_FILE_GLOBS], { dot: true, nocase: true });
+// Compiled at the first question, not when the bundle loads (a cold command that never asks skips it).
+let matcher: ((path: string) => boolean) | undefined;
 
 /** Whether a workspace-relative path (with `/`) names a secret-bearing file. */
 export function isSecretFile(path: string): boolean {
+  matcher ??= picomatch([...SECRET_FILE_GLOBS], { dot: true, nocase: true });
   return matcher(path);
 }

@@ -159,7 +159,7 @@ export function candidateLikeness(c: { type?: unknown; title?: unknown; descript
       .toLowerCase()
       .replace(/\s+/g, ' ')
       .trim()
-      .replace(/[.。]+$/, '');
+      .replace(/[.\u3002]+$/, '');
   return `${norm(c.type)}\n${norm(c.title)}\n${norm(c.description)}`;
 }
 

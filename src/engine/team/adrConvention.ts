@@ -241,7 +241,7 @@ function nygard(conv: AdrConvention, m: Memory, date: string): string {
     );
   }
   let heading = `# ${conv.next}. ${m.title}`;
-  const example = conv.headingExample && /^#\s+(.*?)(\d+)(\s*[.:–-]\s*|\s+)\S/.exec(conv.headingExample);
+  const example = conv.headingExample && /^#\s+(.*?)(\d+)(\s*[.:\u2013-]\s*|\s+)\S/.exec(conv.headingExample);
   if (example) {
     const number = String(conv.next).padStart(example[2].startsWith('0') ? example[2].length : 0, '0');
     heading = `# ${example[1]}${number}${example[3]}${m.title}`;

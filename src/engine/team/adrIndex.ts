@@ -40,7 +40,7 @@ function entries(text: string, files: ReadonlySet<string>): Entry[] {
 export function adrTitle(text: string | null): string | null {
   const heading = text ? /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] : undefined;
   if (!heading) return null;
-  return heading.replace(/^(?:[A-Za-z]+[-_ ]?)?\d+\s*[.:–-]?\s+/, '').trim() || heading;
+  return heading.replace(/^(?:[A-Za-z]+[-_ ]?)?\d+\s*[.:\u2013-]?\s+/, '').trim() || heading;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
