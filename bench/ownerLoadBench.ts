@@ -158,7 +158,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     LORE_HOME: home,
     LORE_EMBED: 'off',
     LORE_BENCH_PROBE_FILE: probeFile,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}${cpuProfile()}`.trim(),
   };
   const serve = await startServe({ home, workspace, env });
   let idle: ProbeStats;
@@ -196,6 +196,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     log(
       `owner load: ${files} files indexed in ${(indexMs / 1000).toFixed(1)} s; loop delay p99 ` +
         `${busy.eldP99Ms.toFixed(0)} ms (idle ${idle.eldP99Ms.toFixed(0)}), max ${busy.eldMaxMs.toFixed(0)} ms; ` +
+        `longest task ${busy.longestTaskCpuMs.toFixed(0)} ms CPU (idle ${idle.longestTaskCpuMs.toFixed(0)}); ` +
         `${busyRecalls.length} recalls meanwhile`,
     );
     for (let i = 0; i < options.idleRecalls; i++) idleRecalls.push(await timedRecall(serve, options.query));
@@ -245,8 +246,20 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
         'a save of one of the most-linked markdown files (written whole, then POST /changed as the editor does) ' +
         'to the drift event on /events naming it: re-indexed, chunks written, every reference into it classified',
       owner_cpu: "the lore serve process's CPU time over the index window (process.cpuUsage in the probe)",
+      longest_task:
+        'the most CPU lore serve used between two ticks of the probe\'s 10 ms timer over the index window: the ' +
+        'longest synchronous task in CPU ms (an upper bound; meaningful on a loaded machine, unlike the wall delay)',
     },
     figures: [
+      figure({
+        name: 'owner_load.longest_task_cpu',
+        label: "owner's longest synchronous task while the tree indexes (CPU)",
+        sizes,
+        unit: 'ms',
+        runs: [busy!.longestTaskCpuMs],
+        baseline: { label: 'idle', runs: [idle!.longestTaskCpuMs] },
+        target: { on: 'median', op: '<=', limit: 50 },
+      }),
       figure({
         name: 'owner_load.loop_delay.p99',
         label: 'owner event-loop delay p99 while the tree indexes',
@@ -285,6 +298,12 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     seconds: (Date.now() - started) / 1000,
     details: { idle: idle!, busy: busy!, indexMs: indexMs!, busyRecalls, idleRecalls, fresh, referencesChecked },
   };
+}
+
+/** `LORE_BENCH_OWNER_CPU_PROF=DIR`: lore serve writes a V8 CPU profile there when it stops (find its longest tasks). */
+function cpuProfile(): string {
+  const dir = process.env.LORE_BENCH_OWNER_CPU_PROF;
+  return dir ? ` --cpu-prof --cpu-prof-dir=${resolve(dir)}` : '';
 }
 
 async function rpcHint(serve: ServeProcess, paths: string[]): Promise<void> {
