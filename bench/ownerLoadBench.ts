@@ -158,7 +158,8 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     LORE_HOME: home,
     LORE_EMBED: 'off',
     LORE_BENCH_PROBE_FILE: probeFile,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}${cpuProfile()}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}`.trim(),
+    ...cpuProfile(),
   };
   const serve = await startServe({ home, workspace, env });
   let idle: ProbeStats;
@@ -300,10 +301,10 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
   };
 }
 
-/** `LORE_BENCH_OWNER_CPU_PROF=DIR`: lore serve writes a V8 CPU profile there when it stops (find its longest tasks). */
-function cpuProfile(): string {
-  const dir = process.env.LORE_BENCH_OWNER_CPU_PROF;
-  return dir ? ` --cpu-prof --cpu-prof-dir=${resolve(dir)}` : '';
+/** `LORE_BENCH_OWNER_CPU_PROF=FILE`: the probe writes lore serve's V8 CPU profile there when it stops. */
+function cpuProfile(): Record<string, string> {
+  const file = process.env.LORE_BENCH_OWNER_CPU_PROF;
+  return file ? { LORE_BENCH_PROBE_CPU_PROF: resolve(file) } : {};
 }
 
 async function rpcHint(serve: ServeProcess, paths: string[]): Promise<void> {
