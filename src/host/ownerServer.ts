@@ -120,8 +120,9 @@ function hint(
   logger: Logger,
 ): void {
   if (watcher) return watcher.hint(paths);
-  access
-    .use((engine) => engine.driftCheckInSlices(paths))
-    .then((findings) => events.emit(driftEvent(paths, findings)))
-    .catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
+  const check = async () => {
+    const findings = await access.use((engine) => engine.driftCheckInSlices(paths));
+    events.emit(driftEvent(paths, findings));
+  };
+  check().catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
 }
