@@ -248,7 +248,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
         'to the drift event on /events naming it: re-indexed, chunks written, every reference into it classified',
       owner_cpu: "the lore serve process's CPU time over the index window (process.cpuUsage in the probe)",
       longest_task:
-        'the most CPU lore serve used between two ticks of the probe\'s 10 ms timer over the index window: the ' +
+        "the most CPU lore serve used between two ticks of the probe's 10 ms timer over the index window: the " +
         'longest synchronous task in CPU ms (an upper bound; meaningful on a loaded machine, unlike the wall delay)',
     },
     figures: [

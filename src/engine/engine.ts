@@ -297,10 +297,7 @@ export class Engine {
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
-  async *index(
-    source: FileSource,
-    options: EngineIndexOptions = {},
-  ): AsyncGenerator<IndexProgress, IndexSummary> {
+  async *index(source: FileSource, options: EngineIndexOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
     const mark = this.memoryMark();
     // The changed documents' references are kept current as the run goes: committed batches are
     // handed to drift a few hundred paths at a time (each check has a fixed cost), between the

@@ -70,7 +70,7 @@ describe('the owner checks a change set in slices, and a re-indexed file once', 
     return { engine, drift, hint: (paths: string[]) => watcher!.hint(paths) };
   }
 
-  it('answers a recall asked when a branch switch of 600 code files starts to be checked, before the check ends', async () => {
+  it('answers a recall asked as a 600-file branch switch starts to be checked, before the check ends', async () => {
     const root = workspace();
     const { engine, drift, hint } = await owner(root);
     assert.equal(engine.driftFindings().length, 0);
@@ -84,12 +84,13 @@ describe('the owner checks a change set in slices, and a re-indexed file once', 
     const sliced = engine.driftCheckInSlices.bind(engine);
     const askOnce = () => {
       recalled ??= new Promise((resolve) =>
-        setImmediate(() =>
-          void engine.recall({ query: 'restart the workers', limit: 3 }).then((r) => {
-            answeredBeforeTheEvent = !eventHeard;
-            const [first] = r.results;
-            resolve(first?.record === 'doc' ? first.path : '');
-          }),
+        setImmediate(
+          () =>
+            void engine.recall({ query: 'restart the workers', limit: 3 }).then((r) => {
+              answeredBeforeTheEvent = !eventHeard;
+              const [first] = r.results;
+              resolve(first?.record === 'doc' ? first.path : '');
+            }),
         ),
       );
     };
@@ -112,7 +113,7 @@ describe('the owner checks a change set in slices, and a re-indexed file once', 
     );
   });
 
-  it('checks a saved document the index re-reads once, and the drift listener hears every reference into it', async () => {
+  it('checks a re-indexed saved document once, and the drift listener hears every reference into it', async () => {
     const root = workspace();
     const { engine, drift, hint } = await owner(root);
     const checks = countChecks(engine);
@@ -122,9 +123,9 @@ describe('the owner checks a change set in slices, and a re-indexed file once', 
     const event = await heard;
     assert.deepEqual(checks, [], 'the document was checked again after the index had checked it');
     assert.ok(event.paths.includes('docs/runbook.md'));
-    assert.deepEqual(
-      event.findings.map((f) => `${f.source.path} ${f.reference.raw} ${f.state}`).sort(),
-      ['docs/oncall.md runbook.md changed', 'docs/oncall.md runbook.md#restart changed'],
-    );
+    assert.deepEqual(event.findings.map((f) => `${f.source.path} ${f.reference.raw} ${f.state}`).sort(), [
+      'docs/oncall.md runbook.md changed',
+      'docs/oncall.md runbook.md#restart changed',
+    ]);
   });
 });
