@@ -43,6 +43,7 @@ import {
 import { acceptTarget, applyVerdicts, docReference, sameContent } from './verdicts';
 import { parentsOf, Workspace } from './workspace';
 import { forgetSites } from './site';
+import { inSlices } from './slices';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
@@ -249,7 +250,7 @@ export class DriftService {
   async indexed(paths: readonly string[]): Promise<DriftFinding[] | undefined> {
     if (!this.reader || !paths.length) return [];
     try {
-      return await this.inSlices(this.checking(checkedPaths(paths), true));
+      return await inSlices(this.checking(checkedPaths(paths), true), DriftService.sliceMs, (w) => this.slice(w));
     } catch (error) {
       const why = (error as Error).message;
       this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${why}`);
@@ -260,41 +261,18 @@ export class DriftService {
   }
 
   /**
-   * check() in slices, for an owner that must keep answering while it runs (a branch switch
-   * touches thousands of files): the same findings, each slice's writes in one transaction (a
-   * slice's steps are whole: a document's references synced, a reference classified), the thread
-   * turned between slices. A failure leaves the slices before it written and is thrown.
+   * check() in slices (slices.ts) for an owner that keeps answering: the same findings; a failure
+   * leaves the slices before it written and is thrown.
    */
   async checkInSlices(paths: readonly string[]): Promise<DriftFinding[]> {
     const unique = checkedPaths(paths);
     if (!this.reader || !unique.length) return this.check(unique);
     try {
-      return await this.inSlices(this.checking(unique, true));
+      return await inSlices(this.checking(unique, true), DriftService.sliceMs, (w) => this.slice(w));
     } finally {
       this.ctx.db.flush?.();
     }
   }
-
-  /**
-   * Runs a check's steps in slices of at most about DriftService.sliceMs, each slice's writes in
-   * one transaction, turning the thread (setImmediate: pending requests are read first) between them.
-   */
-  private async inSlices(steps: Generator<void, DriftFinding[]>): Promise<DriftFinding[]> {
-    for (;;) {
-      const started = performance.now();
-      const step = this.slice(() => {
-        let next = steps.next();
-        while (!next.done && performance.now() - started < DriftService.sliceMs) next = steps.next();
-        return next;
-      });
-      DriftService.slices++;
-      if (step.done) return step.value;
-      await new Promise((turned) => setImmediate(turned));
-    }
-  }
-
-  /** Slices run so far by this process (tests count them: a large check is more than one). */
-  static slices = 0;
 
   /**
    * How long one slice of an index's drift check holds the thread, in ms: about a batch write's
