@@ -5,7 +5,11 @@
 // the stall still in progress, so a long one is never missed because its tick has not run yet —
 // with the resident set size and its peak so far, to <file>, then starts a fresh window. Each window
 // also carries perf_hooks' monitorEventLoopDelay histogram (p99, max), the process's CPU time and
-// the main thread's event-loop utilisation over it.
+// the main thread's event-loop utilisation over it, and the longest task in CPU ms: the most CPU the
+// process used between two consecutive ticks of the 10 ms timer (a task that holds the thread keeps
+// the timer from firing, so its CPU lands in one gap). CPU time, unlike the wall delay, does not grow
+// when the machine is loaded; the figure is an upper bound (a gap also holds the short tasks around
+// it, so its floor is about the 10 ms interval).
 'use strict';
 
 const { isMainThread } = require('node:worker_threads');
@@ -22,10 +26,18 @@ if (isMainThread && file) {
   let last = performance.now();
   let since = last;
   let delays = [];
+  let cpuLast = process.cpuUsage();
+  let longestTaskCpuMs = 0;
+  const cpuGap = () => {
+    const used = process.cpuUsage(cpuLast);
+    cpuLast = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
   setInterval(() => {
     const t = performance.now();
     delays.push(Math.max(0, t - last - INTERVAL));
     last = t;
+    longestTaskCpuMs = Math.max(longestTaskCpuMs, cpuGap());
   }, INTERVAL).unref();
   let seq = 0;
   const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -51,7 +63,9 @@ if (isMainThread && file) {
         return (used.user + used.system) / 1000;
       })(),
       elu: performance.eventLoopUtilization(eluSince).utilization,
+      longestTaskCpuMs: Math.max(longestTaskCpuMs, cpuGap()),
     };
+    longestTaskCpuMs = 0;
     histogram.reset();
     cpuSince = process.cpuUsage();
     eluSince = performance.eventLoopUtilization();
@@ -61,4 +75,20 @@ if (isMainThread && file) {
     writeFileSync(`${file}.tmp`, JSON.stringify(stats));
     renameSync(`${file}.tmp`, file);
   });
+  // LORE_BENCH_PROBE_CPU_PROF=<file>: a V8 CPU profile of the whole process, written as it exits
+  // (node 20 refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.LORE_BENCH_PROBE_CPU_PROF;
+  if (profile) {
+    const inspector = require('node:inspector');
+    const session = new inspector.Session();
+    session.connect();
+    session.post('Profiler.enable');
+    session.post('Profiler.setSamplingInterval', { interval: 1000 });
+    session.post('Profiler.start');
+    process.on('exit', () =>
+      session.post('Profiler.stop', (error, result) => {
+        if (!error) writeFileSync(profile, JSON.stringify(result.profile));
+      }),
+    );
+  }
 }

@@ -54,6 +54,8 @@ export interface ProbeStats {
   /** The process's CPU time over the window, and its main thread's event-loop utilisation. */
   cpuMs: number;
   elu: number;
+  /** The most CPU the process used between two ticks of the probe's 10 ms timer: the longest task, in CPU ms. */
+  longestTaskCpuMs: number;
 }
 
 export const PROBE = resolve(__dirname, 'loopProbe.cjs');

@@ -159,6 +159,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     LORE_EMBED: 'off',
     LORE_BENCH_PROBE_FILE: probeFile,
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${PROBE}`.trim(),
+    ...cpuProfile(),
   };
   const serve = await startServe({ home, workspace, env });
   let idle: ProbeStats;
@@ -196,6 +197,7 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     log(
       `owner load: ${files} files indexed in ${(indexMs / 1000).toFixed(1)} s; loop delay p99 ` +
         `${busy.eldP99Ms.toFixed(0)} ms (idle ${idle.eldP99Ms.toFixed(0)}), max ${busy.eldMaxMs.toFixed(0)} ms; ` +
+        `longest task ${busy.longestTaskCpuMs.toFixed(0)} ms CPU (idle ${idle.longestTaskCpuMs.toFixed(0)}); ` +
         `${busyRecalls.length} recalls meanwhile`,
     );
     for (let i = 0; i < options.idleRecalls; i++) idleRecalls.push(await timedRecall(serve, options.query));
@@ -245,8 +247,20 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
         'a save of one of the most-linked markdown files (written whole, then POST /changed as the editor does) ' +
         'to the drift event on /events naming it: re-indexed, chunks written, every reference into it classified',
       owner_cpu: "the lore serve process's CPU time over the index window (process.cpuUsage in the probe)",
+      longest_task:
+        "the most CPU lore serve used between two ticks of the probe's 10 ms timer over the index window: the " +
+        'longest synchronous task in CPU ms (an upper bound; meaningful on a loaded machine, unlike the wall delay)',
     },
     figures: [
+      figure({
+        name: 'owner_load.longest_task_cpu',
+        label: "owner's longest synchronous task while the tree indexes (CPU)",
+        sizes,
+        unit: 'ms',
+        runs: [busy!.longestTaskCpuMs],
+        baseline: { label: 'idle', runs: [idle!.longestTaskCpuMs] },
+        target: { on: 'median', op: '<=', limit: 50 },
+      }),
       figure({
         name: 'owner_load.loop_delay.p99',
         label: 'owner event-loop delay p99 while the tree indexes',
@@ -285,6 +299,12 @@ export async function ownerLoadSection(options: OwnerLoadOptions): Promise<Secti
     seconds: (Date.now() - started) / 1000,
     details: { idle: idle!, busy: busy!, indexMs: indexMs!, busyRecalls, idleRecalls, fresh, referencesChecked },
   };
+}
+
+/** `LORE_BENCH_OWNER_CPU_PROF=FILE`: the probe writes lore serve's V8 CPU profile there when it stops. */
+function cpuProfile(): Record<string, string> {
+  const file = process.env.LORE_BENCH_OWNER_CPU_PROF;
+  return file ? { LORE_BENCH_PROBE_CPU_PROF: resolve(file) } : {};
 }
 
 async function rpcHint(serve: ServeProcess, paths: string[]): Promise<void> {

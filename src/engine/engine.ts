@@ -77,6 +77,14 @@ import { resolveInbox, type ResolveResult } from './steward/resolve';
 import { runSteward, type StewardRunOptions, type StewardRunResult } from './steward/run';
 import { sessionClose, type SessionCloseInput, type SessionCloseResult } from './steward/sessionClose';
 
+/**
+ * What the index's drift checks of its committed batches found (current references too): `paths`
+ * the batch's paths, `findings` undefined when the check failed (logged; the next change checks them).
+ */
+export type IndexDriftChecked = (paths: string[], findings: DriftFinding[] | undefined) => void;
+
+export type EngineIndexOptions = Omit<IndexOptions, 'embedder'> & { driftChecked?: IndexDriftChecked };
+
 /** How many indexed paths one drift check takes (see index()). */
 const DRIFT_PATHS_PER_CHECK = 200;
 
@@ -289,10 +297,7 @@ export class Engine {
   }
 
   /** Indexes the workspace's documents; yields progress, returns what changed. */
-  async *index(
-    source: FileSource,
-    options: Omit<IndexOptions, 'embedder'> = {},
-  ): AsyncGenerator<IndexProgress, IndexSummary> {
+  async *index(source: FileSource, options: EngineIndexOptions = {}): AsyncGenerator<IndexProgress, IndexSummary> {
     const mark = this.memoryMark();
     // The changed documents' references are kept current as the run goes: committed batches are
     // handed to drift a few hundred paths at a time (each check has a fixed cost), between the
@@ -301,13 +306,16 @@ export class Engine {
     const flush = async () => {
       const paths = pending;
       pending = [];
-      if (paths.length) await this.drift.indexed(paths);
+      if (!paths.length) return;
+      const findings = await this.drift.indexed(paths);
+      options.driftChecked?.(paths, findings);
     };
     const committed = (paths: string[]) => {
       options.committed?.(paths);
       pending.push(...paths);
     };
-    const run = indexWorkspace(this.ctx, source, { ...options, embedder: this.embedder, committed });
+    const { driftChecked: _told, ...indexOptions } = options;
+    const run = indexWorkspace(this.ctx, source, { ...indexOptions, embedder: this.embedder, committed });
     for (;;) {
       const step = await run.next();
       if (step.done) {
@@ -503,6 +511,14 @@ export class Engine {
   /** The per-save check: references to (or made by) these workspace-relative paths, classified now. */
   driftCheck(paths: string[]): DriftFinding[] {
     return this.drift.check(paths);
+  }
+
+  /**
+   * The per-save check in slices, for an owner that keeps answering meanwhile (a branch switch's
+   * thousands of paths): the same findings as driftCheck, each slice's writes in one transaction.
+   */
+  driftCheckInSlices(paths: string[]): Promise<DriftFinding[]> {
+    return this.drift.checkInSlices(paths);
   }
 
   /**

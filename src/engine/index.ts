@@ -1,6 +1,13 @@
 // The engine's public surface. Doors import from here, never from the modules behind it.
 
-export { Engine, SCHEMA_VERSION, type EngineOptions, type IndexStatus, type StoreStats } from './engine';
+export {
+  Engine,
+  SCHEMA_VERSION,
+  type EngineOptions,
+  type IndexDriftChecked,
+  type IndexStatus,
+  type StoreStats,
+} from './engine';
 export type { Embedder, EmbedderUnavailable } from './embed/embedder';
 export type { FileSource, SourceFile, IndexOptions, IndexProgress, IndexSummary } from './indexing/indexer';
 export { DOC_KINDS, type DocKind } from './model/kinds';

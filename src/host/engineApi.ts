@@ -9,6 +9,7 @@ import {
   type CanonicalizeOptions,
   type CanonicalizeResult,
   type ErrorCode,
+  type IndexDriftChecked,
   type IndexOptions,
   type IndexProgress,
   type IndexStatus,
@@ -71,7 +72,11 @@ export type RpcOp = (typeof RPC_OPS)[number];
 /** The ops the host answers around the engine (they read or write the workspace's files). */
 type HostOp = 'indexWorkspace' | 'canonicalize' | 'setKind' | 'removeKind' | 'listKinds';
 type EngineOp = Exclude<RpcOp, HostOp>;
-export type IndexRequest = Pick<IndexOptions, 'full' | 'signal'> & { discovery?: DiscoveryConfig };
+export type IndexRequest = Pick<IndexOptions, 'full' | 'signal'> & {
+  discovery?: DiscoveryConfig;
+  /** The owner's own runs only (never from a client's arguments): what drift's checks of the batches found. */
+  driftChecked?: IndexDriftChecked;
+};
 /** What the owner's side of a long RPC (indexing) is handed: where progress goes, and its cancel. */
 export interface RpcRun {
   onProgress?: (p: IndexProgress) => void;
@@ -164,6 +169,7 @@ async function indexOnce(
   const run = engine.index(files ? files(rules) : new WorkspaceFileSource(root, rules), {
     full: options.full,
     signal: options.signal,
+    driftChecked: options.driftChecked,
     // Read fresh each run, like .lore/config.json: an edit or a pull reaches the next index.
     kindRules: readKindRules(root),
   });

@@ -110,7 +110,7 @@ export function ownerServer(options: OwnerServerOptions): OwnerServer {
 
 /**
  * A client's hint that files changed: the watcher's one reaction when the owner watches; an owner
- * that does not (`lore mcp`) checks drift for them and says what it found.
+ * that does not (`lore mcp`) checks drift for them (in slices: it keeps answering) and says what it found.
  */
 function hint(
   paths: string[],
@@ -120,8 +120,9 @@ function hint(
   logger: Logger,
 ): void {
   if (watcher) return watcher.hint(paths);
-  access
-    .use((engine) => engine.driftCheck(paths))
-    .then((findings) => events.emit(driftEvent(paths, findings)))
-    .catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
+  const check = async () => {
+    const findings = await access.use((engine) => engine.driftCheckInSlices(paths));
+    events.emit(driftEvent(paths, findings));
+  };
+  check().catch((error) => logger.warn(`drift check of ${paths.length} hinted path(s) failed: ${error.message}`));
 }

@@ -5,7 +5,7 @@
 // in the editor does: an edit from a terminal or a `git pull` reaches the doc's references too.
 // What each run did is told to the owner's event listeners (ownerEvents.ts): `lore watch` prints it.
 
-import type { DriftFinding, Logger } from '../engine';
+import type { DriftFinding, IndexDriftChecked, Logger } from '../engine';
 import { CheckedContent } from './checkedContent';
 import { lastRequestedDiscovery, runIndex } from './engineApi';
 import { driftEvent, type OwnerEvents } from './ownerEvents';
@@ -19,7 +19,10 @@ const SETTLE_MS = 300;
  * files together): the owner waits only this long for more, so a save is current well within 200 ms.
  */
 const HINT_SETTLE_MS = 15;
-/** Changed files the index leaves out are checked by drift this many at a time (a rename inside one slice pairs up). */
+/**
+ * Changed files the index leaves out are checked by drift this many at a time (a rename inside one
+ * check pairs up); each check runs in slices of a few ms.
+ */
 const DRIFT_PATHS_PER_CHECK = 500;
 
 export class OwnerWatch {
@@ -84,32 +87,41 @@ export class OwnerWatch {
 
   private async reindex(): Promise<void> {
     this.touched = [...new Set([...this.touched, ...this.watch.takeTouched()])];
-    if (this.watch.pending) await this.index();
-    // The indexed ones were checked as their batches committed; the rest are checked here, and all of
-    // them again only when a listener wants the findings (`lore watch` prints them).
-    const toCheck = this.events?.wants('drift') ? this.touched : this.touched.filter((p) => !this.watch.lists(p));
-    // A path whose content is what the last check saw (the hint's and the watcher's report of one
-    // save, in different windows) is not checked again.
-    const digests = this.checkedContent.unchecked(toCheck);
+    const wantsDrift = this.events?.wants('drift') === true;
+    // The index's own drift check of each committed batch (its documents' references, the
+    // references into its files) is what a listener hears for those paths: never checked twice.
+    const covered = new Set<string>();
+    const found = new Map<string, DriftFinding>();
+    const told = (paths: string[], findings: DriftFinding[] | undefined) => {
+      if (!findings) return; // failed and logged: those paths stay to be checked below
+      for (const path of paths) covered.add(path);
+      for (const f of findings) found.set(f.id, f);
+    };
+    if (this.watch.pending) await this.index(told);
+    // The rest: changed files the index does not take and, for a listener, listed files whose
+    // content the index found unchanged. A path whose content is what the last check saw (the
+    // hint's and the watcher's report of one save, in different windows) is not checked again.
+    const toCheck = this.touched.filter((p) => !covered.has(p) && (wantsDrift || !this.watch.lists(p)));
+    const digests = await this.checkedContent.unchecked(toCheck);
+    if (wantsDrift && covered.size) this.checkedContent.checked(await this.checkedContent.unchecked([...covered]));
     this.touched = [...digests.keys()];
-    const unindexed = this.touched.length;
-    if (!unindexed) return;
     const checked = this.touched;
-    const found: DriftFinding[] = [];
-    // A branch switch can touch thousands of files: checked a slice at a time, so requests are answered in between.
+    // A branch switch can touch thousands of files: each check runs in slices (the owner answers
+    // between them), and takes at most DRIFT_PATHS_PER_CHECK paths.
     while (this.touched.length) {
       const slice = this.touched.slice(0, DRIFT_PATHS_PER_CHECK);
-      found.push(...(await this.access.use((engine) => engine.driftCheck(slice))));
+      for (const f of await this.access.use((engine) => engine.driftCheckInSlices(slice))) found.set(f.id, f);
       this.touched = this.touched.slice(slice.length);
     }
     this.checkedContent.checked(digests);
-    this.logger.debug(`drift: checked the references into ${unindexed} changed file(s)`);
-    const event = driftEvent(checked, found);
+    if (checked.length) this.logger.debug(`drift: checked the references into ${checked.length} changed file(s)`);
+    if (!checked.length && !covered.size) return;
+    const event = driftEvent([...new Set([...covered, ...checked])], [...found.values()]);
     if (event.findings.length)
       this.logger.info(
         `drift: ${event.findings.length} reference(s) into files changed on disk need a look (lore drift list)`,
       );
-    if (this.events?.wants('drift')) this.events.emit(event);
+    if (wantsDrift) this.events!.emit(event);
   }
 
   /**
@@ -127,12 +139,12 @@ export class OwnerWatch {
     await this.index();
   }
 
-  private async index(): Promise<void> {
+  private async index(driftChecked?: IndexDriftChecked): Promise<void> {
     const { summary, status } = await this.access.use((engine) =>
       runIndex(
         engine,
         this.root,
-        { signal: this.controller.signal, discovery: lastRequestedDiscovery(engine) },
+        { signal: this.controller.signal, discovery: lastRequestedDiscovery(engine), driftChecked },
         undefined,
         (rules) => this.watch.source(rules),
       ),

@@ -43,6 +43,7 @@ import {
 import { acceptTarget, applyVerdicts, docReference, sameContent } from './verdicts';
 import { parentsOf, Workspace } from './workspace';
 import { forgetSites } from './site';
+import { inSlices } from './slices';
 
 /** Documents whose references drift watches: prose, where people write paths and names down. */
 const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
@@ -157,13 +158,14 @@ export class DriftService {
     if (warm && docs.length) yield* ws.indexingSymbols();
     this.sync.settleRemotes(ws);
     for (const path of docs) {
-      this.sync.syncDoc(path, ws, false);
       yield;
+      this.sync.syncDoc(path, ws, false);
     }
-    this.sync.retryBrokenNaming(
+    yield* this.sync.retryingBrokenNaming(
       unique.filter((p) => ws.isFile(p)),
       ws,
     );
+    yield;
     const folders = new Set<string>();
     for (const path of unique) for (const folder of parentsOf(path)) folders.add(folder);
     const rows = [...refsTargeting(this.ctx.db, [...unique, ...folders]), ...refsOfSources(this.ctx.db, 'doc', docs)];
@@ -175,6 +177,8 @@ export class DriftService {
         seen.add(r.id) &&
         (r.target_kind === 'dir' || !folders.has(r.target_path ?? '') || named.has(r.target_path!)),
     );
+    // A changed code file's symbol references look the name up in the symbol index: built in steps here too.
+    if (warm && distinct.some((r) => r.symbol)) yield* ws.indexingSymbols();
     const search = { candidates: [...unique, ...sameContent(this.ctx, distinct)], wide: false };
     const out: DriftFinding[] = [];
     for (const row of distinct) {
@@ -238,26 +242,33 @@ export class DriftService {
   /**
    * After the index committed a batch: the changed documents' references extracted again and the
    * references into the changed files classified (the per-save check), so drift is current after
-   * `lore index` and after the editor's first index without a full scan. Done in slices of at most
-   * about DriftService.sliceMs, the thread turned between them: the owner answers agents and the
-   * editor while a batch of hundreds of documents is checked.
+   * `lore index` and after the editor's first index without a full scan. Done in slices (inSlices):
+   * the owner answers agents and the editor while a batch of hundreds of documents is checked.
+   * Returns the check's findings (current ones too), or undefined when it failed (logged: the
+   * references are checked again by the next change).
    */
-  async indexed(paths: readonly string[]): Promise<void> {
-    if (!this.reader || !paths.length) return;
+  async indexed(paths: readonly string[]): Promise<DriftFinding[] | undefined> {
+    if (!this.reader || !paths.length) return [];
     try {
-      const steps = this.checking(checkedPaths(paths), true);
-      for (let done = false; !done;) {
-        const started = performance.now();
-        done = this.slice(() => {
-          let step = steps.next();
-          while (!step.done && performance.now() - started < DriftService.sliceMs) step = steps.next();
-          return step.done === true;
-        });
-        if (!done) await new Promise((turned) => setImmediate(turned));
-      }
+      return await inSlices(this.checking(checkedPaths(paths), true), DriftService.sliceMs, (w) => this.slice(w));
     } catch (error) {
       const why = (error as Error).message;
       this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${why}`);
+      return undefined;
+    } finally {
+      this.ctx.db.flush?.();
+    }
+  }
+
+  /**
+   * check() in slices (slices.ts) for an owner that keeps answering: the same findings; a failure
+   * leaves the slices before it written and is thrown.
+   */
+  async checkInSlices(paths: readonly string[]): Promise<DriftFinding[]> {
+    const unique = checkedPaths(paths);
+    if (!this.reader || !unique.length) return this.check(unique);
+    try {
+      return await inSlices(this.checking(unique, true), DriftService.sliceMs, (w) => this.slice(w));
     } finally {
       this.ctx.db.flush?.();
     }

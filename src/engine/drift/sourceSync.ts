@@ -246,9 +246,10 @@ export class SourceSync {
   /**
    * A file that appears may be what a broken reference named (a dead link fixed by creating its
    * target): the sources whose broken references mention its name are resolved again. A save
-   * names a few files; a branch switch's thousands wait for the next full scan.
+   * names a few files; a branch switch's thousands wait for the next full scan. A step per source
+   * re-synced (a check in slices turns the thread between them).
    */
-  retryBrokenNaming(present: readonly string[], ws: Workspace): void {
+  *retryingBrokenNaming(present: readonly string[], ws: Workspace): Generator<void> {
     if (!present.length || present.length > MAX_RETRY_PATHS) return;
     const stems = [...new Set(present.map((p) => basename(p).split('.')[0]).filter((stem) => stem.length >= 2))];
     const broken = brokenRefs(this.ctx.db);
@@ -256,6 +257,7 @@ export class SourceSync {
       broken.filter((r) => stems.some((stem) => r.raw.includes(stem))).map((r) => `${r.source_kind}\u0000${r.source}`),
     );
     for (const entry of sources) {
+      yield;
       const [kind, source] = entry.split('\u0000');
       if (kind === 'doc') this.syncDoc(source, ws, true);
       else {

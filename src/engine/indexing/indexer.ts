@@ -28,6 +28,7 @@ import {
 } from './docStore';
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { ExtractOnce } from './extractOnce';
+import { SLICE_MS, turn } from './turns';
 import { centreFor, sealMemoryVector } from '../record/vectors';
 import { localStoreId } from '../record/integrity';
 import { emptyRepoRecordsSummary, isRepoRecordPath, type RepoRecordsSummary } from '../model/repoRecordFiles';
@@ -94,9 +95,7 @@ export interface IndexSummary {
   kind_rules?: { rules: number; problems: KindRuleProblem[]; reclassified: number };
 }
 
-function aborted(signal?: AbortSignal): boolean {
-  return signal?.aborted === true;
-}
+const aborted = (signal?: AbortSignal): boolean => signal?.aborted === true;
 
 /**
  * A batch's chunks are written in one transaction that holds the owner's thread; bounding them
@@ -116,11 +115,7 @@ const CHUNKS_PER_BATCH = 100;
  */
 const BATCHES_PER_COMMIT = 5;
 
-/**
- * Files read ahead of the one being indexed: reading is a round trip to the host's I/O threads
- * (open, stat, read, close), which a sequential index waited out file by file, about a sixth of a
- * full index's wall time. A few in flight hide it behind the chunking and writing of the current one.
- */
+/** Files read ahead of the one indexed: each read is a round trip to the I/O threads, hidden behind the work. */
 const READ_AHEAD = 8;
 
 export async function* indexWorkspace(
@@ -223,7 +218,9 @@ export async function* indexWorkspace(
     return text;
   };
 
+  let sliceStarted = performance.now();
   for (let i = 0; i < files.length; i++) {
+    if (performance.now() - sliceStarted >= SLICE_MS) sliceStarted = (await turn(), performance.now());
     if (aborted(options.signal)) {
       summary.cancelled = true;
       break;
@@ -297,6 +294,7 @@ export async function* indexWorkspace(
     if (batch.length >= batchSize || batchChunks >= CHUNKS_PER_BATCH) {
       commit();
       yield { phase: 'index', done: i + 1, total: files.length, path: file.path };
+      sliceStarted = performance.now(); // the consumer turned the thread (engineApi's runIndex)
     }
   }
   if (!summary.cancelled) {
