@@ -124,9 +124,6 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
   'drift/extract.ts -> indexing/classify.ts':
     'a page drift was given no kind for is classified here; next: DriftService passes the kind the index stored ' +
     '(drift/service.ts and indexing/classify.ts were being edited by other work)',
-  'steward/apply.ts -> memory/lifecycle.ts': 'the steward applies a proposal as a memory write (supersede, retract)',
-  'steward/apply.ts -> memory/save.ts': 'the steward applies a proposal as a memory save',
-  'steward/resolve.ts -> memory/lifecycle.ts': "resolving an Inbox item changes a record's status",
 };
 
 /** Import circles that remain, each named by its files (sorted) with why: this list may only shrink. */
