@@ -73,6 +73,7 @@ import { canonicalize, type CanonicalizeOptions, type CanonicalizeResult } from 
 import type { RepoFiles } from './team/repoFiles';
 import { DRIFTED_STATES, driftByMemory, type DriftSignal } from './steward/driftSignal';
 import { listInbox, type InboxFilter, type InboxList } from './steward/inbox';
+import type { MemoryWrites } from './steward/memoryWrites';
 import { resolveInbox, type ResolveResult } from './steward/resolve';
 import { runSteward, type StewardRunOptions, type StewardRunResult } from './steward/run';
 import { sessionClose, type SessionCloseInput, type SessionCloseResult } from './steward/sessionClose';
@@ -158,6 +159,9 @@ export const recordHooks: RecordHooks = {
   },
   recordFile: syncRepoRecord,
 };
+
+/** Memory's own save and lifecycle paths, the port the steward and the Inbox write through. */
+const memoryWrites: MemoryWrites = { save, supersede, promote, setStatus };
 
 export class Engine {
   private readonly ctx: EngineContext;
@@ -440,7 +444,7 @@ export class Engine {
    * Scans for duplicates, conflicts, stale records and dead-end collisions; merges exact duplicates, queues the rest.
    */
   stewardRun(options?: StewardRunOptions): StewardRunResult {
-    return this.writes(() => runSteward(this.ctx, options, this.stewardDrift()));
+    return this.writes(() => runSteward(this.ctx, memoryWrites, options, this.stewardDrift()));
   }
 
   /** The steward's Inbox: open items (or all with `state: 'all'`). */
@@ -450,7 +454,7 @@ export class Engine {
 
   /** Resolves an Inbox item with one of the actions it lists. */
   resolveInbox(actor: Actor, id: number | string, action: string, note?: string | null): ResolveResult {
-    return this.writes(() => resolveInbox(this.ctx, actor, id, action, note));
+    return this.writes(() => resolveInbox(this.ctx, memoryWrites, actor, id, action, note));
   }
 
   /** A session's candidate memories in, a plan out; accept applies the low-risk items and queues the rest. */
@@ -459,7 +463,7 @@ export class Engine {
     input: SessionCloseInput | Record<string, unknown>,
     options?: { mode?: 'review' | 'accept'; reviewFirst?: boolean },
   ): SessionCloseResult {
-    return this.writes(() => sessionClose(this.ctx, actor, input, options));
+    return this.writes(() => sessionClose(this.ctx, memoryWrites, actor, input, options));
   }
 
   /** Drifted anchors for the steward: the drift findings in a drifted state, by memory key. */

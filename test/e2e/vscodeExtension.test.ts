@@ -308,12 +308,15 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
       await agent.close();
     }
     const [waiting] = await tree('lore.inbox').getChildren();
-    assert.equal((tree('lore.inbox').getTreeItem(waiting) as TreeItem).contextValue, 'memory.quarantined');
+    assert.equal(
+      (tree('lore.inbox').getTreeItem(waiting) as TreeItem).contextValue,
+      'memory.quarantined canRetract canPromote',
+    );
     fake.answers.push(undefined); // the modal is dismissed
     await run('lore.promote', waiting);
     assert.equal(
       (tree('lore.inbox').getTreeItem((await tree('lore.inbox').getChildren())[0]) as TreeItem).contextValue,
-      'memory.quarantined',
+      'memory.quarantined canRetract canPromote',
       'no yes, no promotion',
     );
     fake.answers.push('Promote');
@@ -410,7 +413,7 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     const item = tree('lore.decisions').getTreeItem(decisions[0]) as TreeItem;
     assert.equal(item.label, 'Queue jobs in Postgres');
     assert.equal(item.description, 'Jobs use SKIP LOCKED rather than a broker');
-    assert.equal(item.contextValue, 'memory.active');
+    assert.equal(item.contextValue, 'memory.active canDeprecate canDispute canRetract canSupersede');
     assert.match((item.tooltip as { value: string }).value, /status \*\*active\*\* · basis \*\*declared\*\*/);
     const deadEnds = await tree('lore.deadEnds').getChildren();
     assert.equal((tree('lore.deadEnds').getTreeItem(deadEnds[0]) as TreeItem).label, 'Redis streams for jobs');
@@ -420,7 +423,10 @@ describe('VS Code extension, bundled, against a fake vscode', function () {
     fake.answers.push('the broker came back');
     await run('lore.dispute', decisions[0]);
     const [disputed] = await tree('lore.decisions').getChildren();
-    assert.equal((tree('lore.decisions').getTreeItem(disputed) as TreeItem).contextValue, 'memory.disputed');
+    assert.equal(
+      (tree('lore.decisions').getTreeItem(disputed) as TreeItem).contextValue,
+      'memory.disputed canDeprecate canRetract canSupersede',
+    );
 
     // Copy key from the context menu.
     await run('lore.copyKey', disputed);

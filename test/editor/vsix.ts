@@ -116,7 +116,7 @@ async function main(): Promise<number> {
         : '';
     check(
       'the installed CLI has every script of dist/ (cliMain.js, mcpSdk.js) and starts',
-      !missing.length && version === '0.1.0',
+      !missing.length && version === JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
       `missing: ${missing.join(', ') || 'none'}; --version: ${version}`,
     );
 

@@ -124,18 +124,10 @@ const KNOWN_VIOLATIONS: Record<string, string> = {
   'drift/extract.ts -> indexing/classify.ts':
     'a page drift was given no kind for is classified here; next: DriftService passes the kind the index stored ' +
     '(drift/service.ts and indexing/classify.ts were being edited by other work)',
-  'steward/apply.ts -> memory/lifecycle.ts': 'the steward applies a proposal as a memory write (supersede, retract)',
-  'steward/apply.ts -> memory/save.ts': 'the steward applies a proposal as a memory save',
-  'steward/resolve.ts -> memory/lifecycle.ts': "resolving an Inbox item changes a record's status",
 };
 
 /** Import circles that remain, each named by its files (sorted) with why: this list may only shrink. */
-const KNOWN_CIRCLES: Record<string, string> = {
-  'indexing/kindConventions.ts indexing/kindFeatures.ts': 'conventions tokenise as features do; features read them',
-  'drift/finders.ts drift/helmValues.ts drift/symbols.ts drift/workspace.ts':
-    'the workspace indexes symbols that finders locate through it',
-  'drift/extract.ts drift/mention.ts drift/target.ts': 'targets fingerprint mentions, which use extraction rules',
-};
+const KNOWN_CIRCLES: Record<string, string> = {};
 
 /** Every engine file's relative imports (static, re-export, type-only, dynamic), as engine-relative paths. */
 function engineImports(): Array<{ from: string; to: string }> {

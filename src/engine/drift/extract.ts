@@ -10,7 +10,7 @@ import { commandOf } from './commands';
 import { embedArguments, embedParts } from './embeds';
 import { placeholderPaths } from './patterns';
 import { FenceTracker } from '../text/fences';
-import { LINE_ANCHOR } from './target';
+import { LINE_ANCHOR } from './lineAnchor';
 import type { ReferenceForm } from './types';
 
 export interface RawReference {

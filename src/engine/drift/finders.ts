@@ -9,9 +9,15 @@
 //   parser when the patterns find the symbol unchanged (nothing changed, so nothing is absorbed).
 
 import { valueReads } from './helmValues';
-import { findDefinitions, symbolText, type SymbolDefinition } from './symbols';
+import type { SymbolDefinition } from './symbolDefinition';
+import { findDefinitions, symbolText } from './symbols';
 import type { ParsedDeclaration, SymbolParser } from './types';
-import type { Workspace } from './workspace';
+
+/** What choosing a definition asks of the workspace (workspace.ts keeps them, from locateAll). */
+interface DefinitionsByFile {
+  definitions(path: string): SymbolDefinition[];
+  patternDefinitions(path: string): SymbolDefinition[];
+}
 
 /** The finder id of the patterns; rows written before finders were recorded (null) are theirs. */
 export const PATTERN_FINDER = 'pattern';
@@ -59,7 +65,7 @@ function byScope(defs: LocatedDefinition[]): LocatedDefinition[] {
  * the name, else the patterns' among the definitions the file offers now.
  */
 export function chooseDefinitions(
-  ws: Workspace,
+  ws: DefinitionsByFile,
   path: string,
   name: string,
   finder: string | null | undefined,

@@ -3,8 +3,13 @@
 // `(.Values.global.networkPolicy).enabled`). Which chart a document means when several define the
 // same path: the one whose folder the document is in (resolve.ts), else the one it names.
 
-import type { SymbolDefinition } from './symbols';
-import { basename, parentsOf, type Workspace } from './workspace';
+import { ancestors, baseName } from '../text/paths';
+import type { SymbolDefinition } from './symbolDefinition';
+
+/** What finding a chart asks of the workspace: whether a file is there. */
+interface Files {
+  isFile(path: string): boolean;
+}
 
 /** A chart's values files: `values.yaml`, `values-prod.yaml`, chart-testing's `ci/*-values.yaml`. */
 const VALUES_FILE = /(^|\/)([\w.-]*-)?values[\w.-]*\.ya?ml$/i;
@@ -65,21 +70,21 @@ export function valueReads(path: string, text: string): SymbolDefinition[] {
 }
 
 /** The chart a file belongs to: the innermost folder above it holding a Chart.yaml. */
-export function chartOf(ws: Workspace, path: string): string | null {
-  return parentsOf(path).find((dir) => ws.isFile(`${dir}/Chart.yaml`)) ?? null;
+export function chartOf(ws: Files, path: string): string | null {
+  return ancestors(path).find((dir) => ws.isFile(`${dir}/Chart.yaml`)) ?? null;
 }
 
 /**
  * Of the charts `paths` belong to, the one a document names (`… a default NetworkPolicy for ztunnel`)
  * when it names exactly one of them; null otherwise, or when a path is in no chart.
  */
-export function namedChart(ws: Workspace, paths: readonly string[], text: string): string | null {
+export function namedChart(ws: Files, paths: readonly string[], text: string): string | null {
   const charts = paths.map((p) => chartOf(ws, p));
   if (charts.some((c) => c === null)) return null;
   const distinct = [...new Set(charts as string[])];
   if (distinct.length < 2) return null;
   const named = distinct.filter((chart) => {
-    const name = basename(chart).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const name = baseName(chart).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return new RegExp(`(^|[^\\w-])${name}($|[^\\w-])`, 'i').test(text);
   });
   return named.length === 1 ? named[0] : null;

@@ -7,18 +7,9 @@
 
 import { isValuesFile, valuePaths } from './helmValues';
 import { baseName } from '../text/paths';
+import type { SymbolDefinition } from './symbolDefinition';
 
-export interface SymbolDefinition {
-  name: string;
-  /** 0-based, inclusive. */
-  start: number;
-  end: number;
-  kind: 'function' | 'type' | 'field' | 'terraform' | 'key' | 'resource' | 'target' | 'flag' | 'variable' | 'value';
-  /** For Kubernetes resources, the resource kind (StatefulSet pods are named `<name>-<n>`). */
-  workload?: string;
-  /** For Terraform, the block: `variable`, `output`, `module`, `resource` or `data`. */
-  block?: string;
-}
+export type { SymbolDefinition } from './symbolDefinition';
 
 /**
  * What a definition is, as drift compares it when a symbol moves: its kind, a Terraform block's type

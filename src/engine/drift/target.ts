@@ -8,6 +8,7 @@ import { frontMatterTitle } from '../text/frontMatter';
 import { atxHeading } from '../text/headings';
 import { headingSlug, renderedHeading } from '../text/slug';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
+import { LINE_ANCHOR } from './lineAnchor';
 import { mentionLines } from './mention';
 import { patternText } from './patterns';
 import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
@@ -295,8 +296,7 @@ export function renamedSection(ws: Workspace, path: string, fingerprint: string)
   return found.length === 1 ? (found[0].explicit ?? found[0].id) : null;
 }
 
-/** GitHub's line anchors: `L10`, `L10-L20`, `L10-20`, and with columns as permalinks write them (`L152C1-L153C1`). */
-export const LINE_ANCHOR = /^L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?$/;
+export { LINE_ANCHOR } from './lineAnchor';
 
 export function lineRange(spec: string): [number, number] | null {
   const m = LINE_ANCHOR.exec(spec);

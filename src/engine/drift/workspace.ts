@@ -6,7 +6,8 @@
 // anchor that is not a plain file path (a folder, a bare name) costs that save a walk.
 
 import { locateAll, type FileDefinitions } from './finders';
-import { definesSymbols, type SymbolDefinition } from './symbols';
+import type { SymbolDefinition } from './symbolDefinition';
+import { definesSymbols } from './symbols';
 import type { FileStat, WorkspaceReader } from './types';
 import { ancestors, baseName } from '../text/paths';
 

@@ -6,22 +6,10 @@
 // linear in the paths.
 
 import { dirName as folderOf } from '../text/paths';
+import type { FolderConventions, FolderShape } from './kindConventionShapes';
 import { tokens } from './kindFeatures';
 
-export interface FolderShape {
-  files: number;
-  numbered: number;
-  prose: number;
-  subfolders: number;
-  /** The folder holds a README and an index page and nothing else (a folder-per-page site). */
-  hasIndexTwin: boolean;
-}
-
-export interface FolderConventions {
-  folders: Map<string, FolderShape>;
-  /** Navigation section words per page path. */
-  nav: Map<string, string[]>;
-}
+export type { FolderConventions, FolderShape } from './kindConventionShapes';
 
 const PROSE = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt|erb)$/i;
 const NUMBERED = /^(\d{1,5}[-_. ]|[a-z]{2,5}[-_ ]?\d{2,5}([-_. ]|$))/i;

@@ -7,7 +7,7 @@
 // number of times.
 
 import { atxHeading } from '../text/headings';
-import type { FolderConventions } from './kindConventions';
+import type { FolderConventions } from './kindConventionShapes';
 import { isImperative } from './procedure';
 import { dirName } from '../text/paths';
 import { FenceTracker } from '../text/fences';

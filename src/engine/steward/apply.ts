@@ -8,22 +8,22 @@ import type { RememberInput } from '../model/types';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
 import { recordEvent } from '../record/events';
-import { promote, supersede } from '../memory/lifecycle';
 import { requireCurrent } from '../record/current';
 import { toRememberInput } from '../record/rememberInput';
-import { save, type SaveResult } from '../memory/save';
 import { rowToMemory } from '../record/rows';
+import type { MemoryWrites, StewardSaveResult } from './memoryWrites';
 import type { SessionProposal } from './types';
 
 /** `duplicate` stops being a record of its own: superseded by `survivor`, with a merged event saying why. */
 export function mergeRecords(
   ctx: EngineContext,
+  memory: MemoryWrites,
   actor: Actor,
   survivor: string,
   duplicate: string,
   reason: string,
 ): void {
-  const result = supersede(ctx, actor, duplicate, survivor);
+  const result = memory.supersede(ctx, actor, duplicate, survivor);
   const row = requireCurrent(ctx, duplicate);
   recordEvent(ctx, actor, {
     key: duplicate,
@@ -45,21 +45,26 @@ export interface ProposalOutcome {
 }
 
 /** Applies a session proposal as planned. Promote checks that a person confirmed it. */
-export function applyProposal(ctx: EngineContext, actor: Actor, proposal: SessionProposal): ProposalOutcome {
+export function applyProposal(
+  ctx: EngineContext,
+  memory: MemoryWrites,
+  actor: Actor,
+  proposal: SessionProposal,
+): ProposalOutcome {
   switch (proposal.action) {
     case 'add':
-      return saved(save(ctx, actor, proposal.candidate));
+      return saved(memory.save(ctx, actor, proposal.candidate));
     case 'merge':
-      return saved(save(ctx, actor, mergedInput(ctx, proposal)));
+      return saved(memory.save(ctx, actor, mergedInput(ctx, proposal)));
     case 'supersede': {
-      const result = saved(save(ctx, actor, proposal.candidate));
+      const result = saved(memory.save(ctx, actor, proposal.candidate));
       const target = proposal.target ? rowToMemory(requireCurrent(ctx, proposal.target)) : null;
       // A shared fact_key already superseded the target during the save; otherwise do it here.
-      if (target && target.superseded_by !== proposal.key) supersede(ctx, actor, target.key, proposal.key);
+      if (target && target.superseded_by !== proposal.key) memory.supersede(ctx, actor, target.key, proposal.key);
       return result;
     }
     case 'promote': {
-      const r = promote(ctx, actor, proposal.key);
+      const r = memory.promote(ctx, actor, proposal.key);
       return { key: r.key, version: r.version, unchanged: false };
     }
   }
@@ -91,7 +96,7 @@ function mergedInput(ctx: EngineContext, proposal: SessionProposal): RememberInp
   return { ...restated, provenance: { ...restated.provenance, evidence } };
 }
 
-function saved(result: SaveResult): ProposalOutcome {
+function saved(result: StewardSaveResult): ProposalOutcome {
   if (!result.saved)
     throw new LoreError(
       'INVALID_STATE',

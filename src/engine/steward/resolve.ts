@@ -7,11 +7,11 @@ import { LIMITS } from '../model/limits';
 import { requireEnum, requireText, validateRemember } from '../model/validate';
 import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
-import { setStatus, supersede } from '../memory/lifecycle';
 import { requireCurrent } from '../record/current';
 import { currentRow, rowToMemory } from '../record/rows';
 import { applyProposal, mergeRecords, type ProposalOutcome } from './apply';
 import { closeItem, getItem } from './inbox';
+import type { MemoryWrites } from './memoryWrites';
 import { substanceDigest } from '../model/similarity';
 import { isLiveStatus } from '../model/types';
 import { INBOX_ACTIONS, type InboxAction, type InboxItem, type SeenRecord, type SessionProposal } from './types';
@@ -25,6 +25,7 @@ export interface ResolveResult {
 
 export function resolveInbox(
   ctx: EngineContext,
+  memory: MemoryWrites,
   actor: Actor,
   rawId: unknown,
   rawAction: unknown,
@@ -55,21 +56,21 @@ export function resolveInbox(
       case 'dismiss':
         break;
       case 'merge':
-        if (item.kind === 'session') outcome = applySession(ctx, actor, item, action);
+        if (item.kind === 'session') outcome = applySession(ctx, memory, actor, item, action);
         else {
           for (const duplicate of item.keys.slice(1)) {
-            mergeRecords(ctx, actor, item.keys[0], duplicate, reason);
+            mergeRecords(ctx, memory, actor, item.keys[0], duplicate, reason);
             changed.push(duplicate);
           }
         }
         break;
       case 'supersede':
-        if (item.kind === 'session') outcome = applySession(ctx, actor, item, action);
+        if (item.kind === 'session') outcome = applySession(ctx, memory, actor, item, action);
         else {
           // A conflict lists its records oldest first: the newest holds, the others give way to it.
           const newest = item.keys[item.keys.length - 1];
           for (const old of item.keys.slice(0, -1)) {
-            supersede(ctx, actor, old, newest);
+            memory.supersede(ctx, actor, old, newest);
             changed.push(old);
           }
         }
@@ -82,14 +83,14 @@ export function resolveInbox(
           const row = requireCurrent(ctx, key);
           const status = action === 'deprecate' ? 'deprecated' : 'disputed';
           if (row.status === status || !isLiveStatus(row.status)) continue;
-          setStatus(ctx, actor, key, status, reason);
+          memory.setStatus(ctx, actor, key, status, reason);
           changed.push(key);
         }
         break;
       }
       case 'add':
       case 'promote':
-        outcome = applySession(ctx, actor, item, action);
+        outcome = applySession(ctx, memory, actor, item, action);
         break;
     }
     if (outcome) changed.push(outcome.key);
@@ -97,7 +98,13 @@ export function resolveInbox(
   });
 }
 
-function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action: InboxAction): ProposalOutcome {
+function applySession(
+  ctx: EngineContext,
+  memory: MemoryWrites,
+  actor: Actor,
+  item: InboxItem,
+  action: InboxAction,
+): ProposalOutcome {
   if (!actor.human) {
     throw new LoreError(
       'HUMAN_ONLY',
@@ -111,7 +118,7 @@ function applySession(ctx: EngineContext, actor: Actor, item: InboxItem, action:
     action === item.proposal.action ? item.proposal : { ...item.proposal, action: 'add' as const, target: null };
   requireAsSeen(ctx, item, proposal.action === 'add' ? [proposal.key] : item.keys);
   if (proposal.action === 'promote') requireAsProposed(ctx, item, proposal);
-  return applyProposal(ctx, actor, proposal);
+  return applyProposal(ctx, memory, actor, proposal);
 }
 
 const stalePlan = (item: InboxItem) =>

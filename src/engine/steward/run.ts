@@ -9,6 +9,7 @@ import { nowIso, type EngineContext } from '../context';
 import { rowToMemory, type MemoryRow } from '../record/rows';
 import { sha256 } from '../model/digest';
 import { mergeRecords } from './apply';
+import type { MemoryWrites } from './memoryWrites';
 import type { DriftSignal } from './driftSignal';
 import { itemByFingerprint, openItem } from './inbox';
 import { assess } from './policy';
@@ -55,6 +56,7 @@ export interface StewardRunResult {
 
 export function runSteward(
   ctx: EngineContext,
+  memory: MemoryWrites,
   options: StewardRunOptions = {},
   drift: Map<string, DriftSignal[]> | null,
 ): StewardRunResult {
@@ -100,7 +102,7 @@ export function runSteward(
         outcome = dryRun ? 'would_apply' : 'applied';
         for (const duplicate of f.keys.slice(1)) {
           if (!dryRun)
-            mergeRecords(ctx, STEWARD_ACTOR, f.keys[0], duplicate, `steward: exact duplicate of ${f.keys[0]}`);
+            mergeRecords(ctx, memory, STEWARD_ACTOR, f.keys[0], duplicate, `steward: exact duplicate of ${f.keys[0]}`);
           mergedAway.add(duplicate);
         }
       } else if (dryRun) outcome = 'would_queue';

@@ -16,6 +16,7 @@ import { ftsQuery } from '../text/words';
 import { rowToMemory, type MemoryRow } from '../record/rows';
 import { digestOf } from '../model/digest';
 import { applyProposal } from './apply';
+import type { MemoryWrites } from './memoryWrites';
 import { NEAR_DUPLICATE_SIMILARITY, cosine, round, substanceDigest, termVector } from '../model/similarity';
 import { validateSession } from './sessionInput';
 import { queueForReview } from './sessionQueue';
@@ -235,6 +236,7 @@ function planSession(
 /** Step 3: low-risk items are applied, the rest queued for a person; one audit event for the close. */
 function applyPlan(
   ctx: EngineContext,
+  memory: MemoryWrites,
   actor: Actor,
   session: ValidSession,
   plans: PlannedItem[],
@@ -253,7 +255,7 @@ function applyPlan(
     if (draft.noop) {
       item.outcome = 'unchanged';
     } else if (item.applies) {
-      const outcome = applyProposal(ctx, actor, proposal);
+      const outcome = applyProposal(ctx, memory, actor, proposal);
       item.outcome = outcome.unchanged ? 'unchanged' : 'applied';
       item.version = outcome.version;
     } else {
@@ -273,6 +275,7 @@ function applyPlan(
 /** Closes a session in three steps: validate (validateSession), plan (planSession), apply (applyPlan, accept only). */
 export function sessionClose(
   ctx: EngineContext,
+  memory: MemoryWrites,
   actor: Actor,
   raw: unknown,
   options: SessionCloseOptions = {},
@@ -285,7 +288,7 @@ export function sessionClose(
     const items = plans.map((p) => p.item);
     const result = { mode, kind: session.kind, review_first: reviewFirst, items, notes };
     if (mode === 'review') return { ...result, applied: 0, queued: 0 };
-    return { ...result, ...applyPlan(ctx, actor, session, plans) };
+    return { ...result, ...applyPlan(ctx, memory, actor, session, plans) };
   };
   // Review reads only; accept lands whole or not at all.
   return mode === 'review' ? work() : ctx.memories.transaction(work);

@@ -1,6 +1,8 @@
 // The editor offers only the lifecycle acts the engine allows: every `when` clause in package.json
 // that shows a lifecycle command on a memory row is evaluated against the row's contextValue for
 // every status (anchored or not), and must say yes exactly when the engine's canBecome does. The
+// clauses test the row's capability tokens (canDispute…), never a list of statuses, and the other
+// memory menus (Edit, Open Anchor…) still read the row's status and anchor through the tokens. The
 // commands' own pickers ask canBecome directly (lifecycleCommands.ts), so there is no copy to drift.
 
 import { strict as assert } from 'node:assert';
@@ -60,4 +62,37 @@ describe('lifecycle menus follow the engine (canBecome)', () => {
       }
     });
   }
+
+  it('the lifecycle clauses test capability tokens, not lists of statuses', () => {
+    for (const menu of rowMenus)
+      assert.doesNotMatch(menu.when ?? '', new RegExp(STATUSES.join('|')), `${menu.command} restates statuses`);
+  });
+});
+
+describe('the other memory menus still read status and anchor with tokens on the row', () => {
+  const menus = MANIFEST.contributes.menus['view/item/context'];
+  /** Where each shows: the statuses and whether the row must be anchored (as before the tokens). */
+  const SHOWN: Record<string, { statuses: readonly string[]; anchored?: true }> = {
+    'lore.open': { statuses: STATUSES },
+    'lore.copyKey': { statuses: STATUSES },
+    'lore.forget': { statuses: STATUSES },
+    'lore.edit': { statuses: ['active', 'disputed', 'deprecated', 'quarantined'] },
+    'lore.openAnchor': { statuses: STATUSES, anchored: true },
+    'lore.reverify': { statuses: ['active', 'disputed', 'deprecated'] },
+    'lore.updateAnchor': { statuses: ['active', 'disputed', 'deprecated'], anchored: true },
+    'lore.promoteToRepository': { statuses: ['active'] },
+  };
+  for (const [command, shown] of Object.entries(SHOWN))
+    it(`${command} shows on the rows it did`, () => {
+      // Its menus on memory rows (an inline Reverify shows on drift findings only).
+      const found = menus.filter((m) => m.command === command && (m.when ?? '').includes('viewItem =~ /^memory'));
+      assert.ok(found.length > 0, `${command} has no row menu`);
+      for (const menu of found)
+        for (const status of STATUSES)
+          for (const anchored of [false, true]) {
+            const expected = shown.statuses.includes(status) && (anchored || !shown.anchored);
+            const when = (menu.when ?? 'true').replace(/&& isWorkspaceTrusted/, '');
+            assert.equal(holds(when, memoryContextValue(status, anchored)), expected, `${command} on ${status}`);
+          }
+    });
 });
