@@ -2,6 +2,7 @@
 
 import type { SqlDatabase } from '../ports';
 import { CENTRE_PREFIX, codeBlob } from '../record/vectors';
+import { memoryEmbeddingText } from '../record/memorySearch';
 import type { Chunk } from './chunk';
 import type { DocKind } from '../model/kinds';
 
@@ -160,7 +161,7 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
       [model, limit - out.length],
     );
     out.push(
-      ...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })),
+      ...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: memoryEmbeddingText(m) })),
     );
   }
   return out;

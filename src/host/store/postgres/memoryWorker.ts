@@ -9,6 +9,7 @@ import { LoreError } from '../../../engine';
 import type { PostgresSettings } from './connectionSettings';
 import { memoryQueries, type QueryScope } from './memoryQueries';
 import { searchQueries } from './searchQueries';
+import { vectorQueries } from './vectorQueries';
 import { PostgresStore } from './postgresStore';
 import { inTransaction } from './records';
 
@@ -44,7 +45,7 @@ function opened(): PostgresStore {
 }
 
 /** Every operation the engine's thread may ask for, by name. */
-const operations = { ...memoryQueries, ...searchQueries };
+const operations = { ...memoryQueries, ...searchQueries, ...vectorQueries };
 export type WorkerOp = keyof typeof operations;
 
 /**

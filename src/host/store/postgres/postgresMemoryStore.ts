@@ -181,6 +181,6 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     mark: () => call('mark'),
     keysWrittenSince: (mark) => call('keysWrittenSince', mark),
     counts: () => call('counts'),
-    search: postgresMemorySearch(call, authors),
+    search: postgresMemorySearch(call, authors, ctx),
   };
 }
