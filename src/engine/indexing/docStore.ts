@@ -160,9 +160,7 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
          AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
       [model, limit - out.length],
     );
-    out.push(
-      ...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: memoryEmbeddingText(m) })),
-    );
+    out.push(...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: memoryEmbeddingText(m) })));
   }
   return out;
 }

@@ -9,7 +9,15 @@
 import { HammingCodes } from '../../../engine/record/hammingKernel';
 import { memoryEmbeddingText, type MemoryVectorHit } from '../../../engine/record/memorySearch';
 import { codeBlob } from '../../../engine/record/vectors';
-import { candidatesFor, cosine, floats, mean, nearestByDistance, signCode, topK } from '../../../engine/record/vectorMath';
+import {
+  candidatesFor,
+  cosine,
+  floats,
+  mean,
+  nearestByDistance,
+  signCode,
+  topK,
+} from '../../../engine/record/vectorMath';
 import type { Sealed } from '../../../engine/record/seal';
 import type { QueryScope } from './memoryQueries';
 

@@ -11,11 +11,8 @@ import { makeTinyModel } from '../../../../scripts/makeTinyModel';
 import { Engine } from '../../../../src/engine';
 import { WasmSqlDatabase } from '../../../../src/host/sqlite';
 import { WorkspaceFileSource } from '../../../../src/host/fileSource';
-import {
-  createTransformersEmbedder,
-  isEmbedderUnavailable,
-  type TransformersEmbedder,
-} from '../../../../src/host/embed/transformersEmbedder';
+import { createInProcessEmbedder, type InProcessEmbedder } from '../../../../src/host/embed/inProcessEmbedder';
+import { isEmbedderUnavailable } from '../../../../src/host/embed/transformersEmbedder';
 import { parsePostgresSettings } from '../../../../src/host/store/postgres/connectionSettings';
 import {
   openPostgresMemoryStore,
@@ -132,7 +129,7 @@ describe('hybrid recall on PostgreSQL ranks as on SQLite (generated model)', fun
   const remote = 'https://example.invalid/team/hybrid.git';
   let url = '';
   let modelDir = '';
-  let embedder: TransformersEmbedder;
+  let embedder: InProcessEmbedder;
   let sqlite: TestStore;
   let shared: PostgresMemoryStore;
   let local: WasmSqlDatabase;
@@ -152,7 +149,7 @@ describe('hybrid recall on PostgreSQL ranks as on SQLite (generated model)', fun
   before(async () => {
     modelDir = tempDir('lore-pg-model-');
     const model = makeTinyModel(modelDir, { dtypes: ['fp32'] });
-    const made = await createTransformersEmbedder({ modelDir, modelName: model.name, dtype: 'fp32', batchSize: 8 });
+    const made = await createInProcessEmbedder({ modelDir, modelName: model.name, dtype: 'fp32', batchSize: 8 });
     if (isEmbedderUnavailable(made)) assert.fail(made.reason);
     embedder = made;
     url = await freshDatabase(await sharedCluster(), `lore_hybrid_${process.pid}`);
