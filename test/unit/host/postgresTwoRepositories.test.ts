@@ -85,6 +85,7 @@ describe('two repositories in one process on the shared store', function () {
     const alpha = engineOn(first);
     engineOn(first.repository('https://example.invalid/team/beta.git'));
     const found = await alpha.recall({ query: 'jobs', limit: 10 });
-    assert.deepEqual(found.results.map((r) => (r.record === "memory" ? r.title : r.path)).sort(), ['Alpha uses Postgres for jobs']);
+    const titles = found.results.map((r) => (r.record === 'memory' ? r.title : r.path)).sort();
+    assert.deepEqual(titles, ['Alpha runs migrations at deploy', 'Alpha uses Postgres for jobs']);
   });
 });

@@ -21,6 +21,13 @@ export interface MemoryWorkerData {
   loreVersion: string;
 }
 
+/** An operation by name; a store operation names the repository whose rows it reads or writes. */
+export interface BridgeRequest {
+  op: string;
+  args: unknown[];
+  repoId?: number;
+}
+
 export interface BridgeReply {
   value?: unknown;
   error?: { code: string; message: string; hint?: string };
@@ -36,7 +43,6 @@ export interface OpenedStore {
 const { port, signal, settings, remote, loreVersion } = workerData as MemoryWorkerData;
 
 let store: PostgresStore | undefined;
-let repoId = 0;
 let transaction: { client: QueryScope['client']; release(error?: unknown): void; depth: number } | undefined;
 
 function opened(): PostgresStore {
@@ -52,7 +58,9 @@ export type WorkerOp = keyof typeof operations;
  * One operation on one connection: the open transaction's, or a pooled one (with a transaction of
  * its own for a chain append, whose lock needs one).
  */
-async function runOp(op: WorkerOp, args: unknown[]): Promise<unknown> {
+async function runOp(op: WorkerOp, args: unknown[], repoId: number | undefined): Promise<unknown> {
+  // Never a default: engines of several repositories share this worker (a scope each).
+  if (!repoId) throw new LoreError('STORE_UNAVAILABLE', `the shared store's ${op} was asked for no repository`);
   const fn = operations[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
   const run = (client: QueryScope['client'], inTx: boolean) => fn({ client, repoId, inTransaction: inTx }, ...args);
   if (transaction) return await run(transaction.client, true);
@@ -64,14 +72,17 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
   async open(): Promise<OpenedStore> {
     store = await PostgresStore.open(settings, { loreVersion });
     const repository = await store.repository(remote);
-    repoId = repository.id;
-    return { storeId: repository.store_id, repoId, remote: repository.remote, label: store.info.label };
+    return { storeId: repository.store_id, repoId: repository.id, remote: repository.remote, label: store.info.label };
   },
-  /** Scopes the following operations to another repository (a store serves one repository at a time). */
+  /** Another repository on the same connection: its scope names its id on every operation. */
   async repository(other: unknown): Promise<OpenedStore> {
     const repository = await opened().repository(String(other));
-    repoId = repository.id;
-    return { storeId: repository.store_id, repoId, remote: repository.remote, label: opened().info.label };
+    return {
+      storeId: repository.store_id,
+      repoId: repository.id,
+      remote: repository.remote,
+      label: opened().info.label,
+    };
   },
   async begin() {
     if (transaction) {
@@ -139,9 +150,11 @@ function asReply(error: unknown): BridgeReply {
 }
 
 // One request at a time: the engine's thread waits for each answer before it asks again.
-port.on('message', (message: { op: string; args: unknown[] }) => {
+port.on('message', (message: BridgeRequest) => {
   const work =
-    message.op in control ? control[message.op](...message.args) : runOp(message.op as WorkerOp, message.args);
+    message.op in control
+      ? control[message.op](...message.args)
+      : runOp(message.op as WorkerOp, message.args, message.repoId);
   work.then(
     (value) => replyWith({ value }),
     (error: unknown) => replyWith(asReply(error)),

@@ -14,6 +14,7 @@ type Answer<K extends keyof Queries> = Awaited<ReturnType<Queries[K]>>;
 
 export type PortCall = <K extends keyof Queries>(op: K, ...args: Args<K>) => Answer<K>;
 
-export function portCall(bridge: SyncBridge): PortCall {
-  return (op, ...args) => bridge.call(op, ...args);
+/** Calls on one repository's rows: the scope's own id goes with every call. */
+export function portCall(bridge: SyncBridge, repoId: number): PortCall {
+  return (op, ...args) => bridge.callIn(repoId, op, args);
 }

@@ -23,8 +23,12 @@ export interface PostgresMemoryStore extends SharedMemoryStore {
   /** The repository's normalised remote and the store's host:port/database (never a password). */
   remote: string;
   label: string;
-  /** The same connection scoped to another repository (the store serves one at a time). */
+  /**
+   * Another repository on the same connection (one worker, one pool): each scope's engine reads and
+   * writes only its own repository's rows, whichever scope was opened last.
+   */
   repository(remote: string): PostgresMemoryStore;
+  /** Closes the connection, which every scope made by `repository` shares. */
   close(): void;
 }
 
@@ -52,7 +56,7 @@ function scoped(bridge: SyncBridge, store: OpenedStore): PostgresMemoryStore {
     storeId: store.storeId,
     remote: store.remote,
     label: store.label,
-    port: (ctx) => postgresMemoryPort(bridge, ctx),
+    port: (ctx) => postgresMemoryPort(bridge, store.repoId, ctx),
     repository: (remote) => scoped(bridge, bridge.call<OpenedStore>('repository', remote)),
     close: () => bridge.close(),
   };
@@ -137,8 +141,8 @@ function transactionOver(bridge: SyncBridge, ctx: () => EngineContext) {
   };
 }
 
-function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): MemoryStorePort {
-  const call = portCall(bridge);
+function postgresMemoryPort(bridge: SyncBridge, repoId: number, ctx: () => EngineContext): MemoryStorePort {
+  const call = portCall(bridge, repoId);
   const authors = sharedAuthors(call, ctx);
   const { withAuthors } = authors;
   const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
