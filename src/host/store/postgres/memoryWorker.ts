@@ -43,7 +43,15 @@ export interface OpenedStore {
 const { port, signal, settings, remote, loreVersion } = workerData as MemoryWorkerData;
 
 let store: PostgresStore | undefined;
-let transaction: { client: QueryScope['client']; release(error?: unknown): void; depth: number } | undefined;
+let transaction:
+  | {
+      client: QueryScope['client'];
+      release(error?: unknown): void;
+      depth: number;
+      /** The engine's write id and repository: a receipt is written with the commit (write_receipts). */
+      receipt?: { writeId: string; repoId: number };
+    }
+  | undefined;
 
 function opened(): PostgresStore {
   if (!store) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is not open');
@@ -71,6 +79,8 @@ async function runOp(op: WorkerOp, args: unknown[], repoId: number | undefined):
 const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
   async open(): Promise<OpenedStore> {
     store = await PostgresStore.open(settings, { loreVersion });
+    // Receipts only answer a retry's question, asked within seconds of its commit.
+    await store.withClient((client) => client.query("DELETE FROM write_receipts WHERE at < now() - interval '1 day'"));
     const repository = await store.repository(remote);
     return { storeId: repository.store_id, repoId: repository.id, remote: repository.remote, label: store.info.label };
   },
@@ -84,7 +94,7 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
       label: opened().info.label,
     };
   },
-  async begin() {
+  async begin(writeId?: unknown, repoId?: unknown) {
     if (transaction) {
       transaction.depth++;
       await transaction.client.query(`SAVEPOINT lore_${transaction.depth}`);
@@ -97,7 +107,15 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
       held.release(error);
       throw error;
     }
-    transaction = { ...held, depth: 0 };
+    const receipt = typeof writeId === 'string' ? { writeId, repoId: Number(repoId) } : undefined;
+    transaction = { ...held, depth: 0, receipt };
+  },
+  /** Whether a transaction with this write id committed (its receipt is there). */
+  async committed(writeId: unknown) {
+    return await opened().withClient(async (client) => {
+      const found = await client.query('SELECT 1 FROM write_receipts WHERE write_id = $1', [String(writeId)]);
+      return found.rows.length > 0;
+    });
   },
   async commit() {
     const t = transaction!;
@@ -107,6 +125,11 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
     }
     transaction = undefined;
     try {
+      if (t.receipt)
+        await t.client.query('INSERT INTO write_receipts (write_id, repo_id) VALUES ($1, $2)', [
+          t.receipt.writeId,
+          t.receipt.repoId,
+        ]);
       await t.client.query('COMMIT');
       t.release();
     } catch (error) {

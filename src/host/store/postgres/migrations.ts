@@ -322,6 +322,21 @@ const MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX memory_vectors_model ON memory_vectors (model, memory_id);
     `,
   },
+  {
+    version: 6,
+    description: "write receipts: a transaction's write id, so a retry after a lost commit finds it landed",
+    sql: `
+      -- Written in the engine's transaction just before it commits: after a connection lost while
+      -- committing, the client asks whether its write id is here (it landed: done) or not (retry).
+      -- Kept a day (pruned when a client opens the store): retries last seconds.
+      CREATE TABLE write_receipts (
+        write_id TEXT PRIMARY KEY,
+        repo_id BIGINT NOT NULL REFERENCES repositories (id) ON DELETE CASCADE,
+        at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX write_receipts_at ON write_receipts (at);
+    `,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
