@@ -20,7 +20,7 @@ import { tempDir } from '../support/store';
 
 const ROOT = join(__dirname, '..', '..');
 const WRITERS = 3;
-const COUNT = 30;
+const COUNT = 200;
 const KEYS = 4;
 
 interface RunningWriter {
