@@ -56,8 +56,7 @@ function client(): void {
     count: number;
     id: number;
   };
-  // A bridge serves one repository at a time: a client writes to its own (clients share repositories
-  // when there are fewer repositories than clients).
+  // A client writes to one repository (clients share repositories when there are fewer of them).
   const shared = openPostgresMemoryStore(parsePostgresSettings(url), remoteOf(id % repos), 'bench');
   const engine = new Engine({ db: new WasmSqlDatabase(join(tempDir('lore-scale-'), 'lore.db')), memoryStore: shared });
   for (let i = 0; i < count; i++) {
@@ -82,12 +81,35 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-async function main(): Promise<void> {
-  const quick = process.argv.includes('--quick');
-  const memories = arg('memories', quick ? 400 : 100_000);
-  const repos = arg('repos', quick ? 4 : 50);
-  const clients = arg('clients', quick ? 4 : 8);
-  const recalls = arg('recalls', quick ? 40 : 200);
+export interface PgScaleOptions {
+  memories: number;
+  repos: number;
+  clients: number;
+  recalls: number;
+}
+
+export interface PgScaleResult extends PgScaleOptions {
+  saves_per_second_wall: number;
+  client_cpu_ms_per_save: number;
+  recall_ms_wall: { p50: number; p99: number };
+  recall_cpu_ms_caller: { p50: number; p99: number };
+  /** Per recall (ms), for the bench's figures. */
+  walls: number[];
+  cpus: number[];
+}
+
+export function pgScaleOptions(quick: boolean): PgScaleOptions {
+  return {
+    memories: arg('memories', quick ? 400 : 100_000),
+    repos: arg('repos', quick ? 4 : 50),
+    clients: arg('clients', quick ? 4 : 8),
+    recalls: arg('recalls', quick ? 40 : 200),
+  };
+}
+
+/** Starts its own cluster, runs the clients' saves and the recalls, and removes the cluster. */
+export async function measurePgScale(options: PgScaleOptions): Promise<PgScaleResult> {
+  const { memories, repos, clients, recalls } = options;
   const cluster = await startCluster();
   try {
     const url = `${await freshDatabase(cluster, 'lore_scale')}?connect_timeout=60`;
@@ -126,31 +148,37 @@ async function main(): Promise<void> {
       cpus.push((used.user + used.system) / 1000);
     }
     shared.close();
-    walls.sort((a, b) => a - b);
-    cpus.sort((a, b) => a - b);
-    console.log(
-      JSON.stringify(
-        {
-          memories: saved,
-          repositories: repos,
-          clients,
-          saves_per_second_wall: Math.round(saved / seconds),
-          client_cpu_ms_per_save: Math.round((runs.reduce((a, b) => a + b, 0) * 1000) / saved),
-          recall_ms_wall: { p50: Math.round(quantile(walls, 0.5)), p99: Math.round(quantile(walls, 0.99)) },
-          recall_cpu_ms_caller: { p50: Math.round(quantile(cpus, 0.5)), p99: Math.round(quantile(cpus, 0.99)) },
-          note: 'wall figures on a shared, loaded machine: re-run idle',
-        },
-        null,
-        2,
-      ),
-    );
+    db.close();
+    const sortedWalls = [...walls].sort((a, b) => a - b);
+    const sortedCpus = [...cpus].sort((a, b) => a - b);
+    return {
+      memories: saved,
+      repos,
+      clients,
+      recalls,
+      saves_per_second_wall: Math.round(saved / seconds),
+      client_cpu_ms_per_save: Math.round((runs.reduce((a, b) => a + b, 0) * 1000) / saved),
+      recall_ms_wall: { p50: Math.round(quantile(sortedWalls, 0.5)), p99: Math.round(quantile(sortedWalls, 0.99)) },
+      recall_cpu_ms_caller: { p50: Math.round(quantile(sortedCpus, 0.5)), p99: Math.round(quantile(sortedCpus, 0.99)) },
+      walls,
+      cpus,
+    };
   } finally {
     cluster.destroy();
   }
 }
 
+async function main(): Promise<void> {
+  const {
+    walls: _walls,
+    cpus: _cpus,
+    ...result
+  } = await measurePgScale(pgScaleOptions(process.argv.includes('--quick')));
+  console.log(JSON.stringify({ ...result, note: 'wall figures on a shared, loaded machine: re-run idle' }, null, 2));
+}
+
 if (process.argv[2] === 'client') client();
-else
+else if (require.main === module)
   void main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -43,6 +43,7 @@ import {
 } from './result';
 import { transportOptions, transportSection } from './transportBench';
 import { writeReadmeSection } from './readme';
+import { pgOptions, pgSection } from './pgBench';
 
 export const BENCHES = [
   'real',
@@ -59,6 +60,7 @@ export const BENCHES = [
   'cold',
   'vectors',
   'kinds',
+  'postgres',
 ] as const;
 export type BenchName = (typeof BENCHES)[number];
 
@@ -150,6 +152,8 @@ async function runOne(name: BenchName, options: RunOptions): Promise<Section[]> 
       return [await vectorSection(vectorOptions(options.quick, common))];
     case 'kinds':
       return [kindsSection(kindsOptions(options.quick, { dir: options.dir }))];
+    case 'postgres':
+      return [await pgSection(pgOptions(options.quick))];
   }
 }
 

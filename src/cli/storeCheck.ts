@@ -1,10 +1,12 @@
 // `lore doctor`'s check of a shared store: when --store or LORE_STORE names a PostgreSQL store, it
 // connects (within the connect timeout), and reports where (host:port/database, never the
-// password), whether the connection is encrypted and the schema version against this Lore's.
+// password), whether the connection is encrypted, the schema version against this Lore's, and
+// whether the server has pgvector (never required).
 // Without the setting there is no such check: the SQLite store is the default.
 
 import { connectPostgres, storeError } from '../host/store/postgres/connect';
 import { PG_SCHEMA_VERSION, pgSchemaState } from '../host/store/postgres/migrations';
+import { describePgvector, pgvectorState } from '../host/store/postgres/pgvector';
 import { chooseStore } from '../host/store/storeSetting';
 
 export interface StoreCheck {
@@ -35,10 +37,11 @@ export async function sharedStoreCheck(env: NodeJS.ProcessEnv, flag?: string): P
             : version < PG_SCHEMA_VERSION
               ? `schema version ${version}, this Lore needs ${PG_SCHEMA_VERSION}: run lore store migrate`
               : `schema version ${version}, newer than this Lore understands (${PG_SCHEMA_VERSION}): upgrade Lore`;
+        const vectors = describePgvector(await pgvectorState(client));
         return {
           name: 'shared store',
           ok: version === PG_SCHEMA_VERSION,
-          detail: `${where} (${connection.tls ? 'TLS' : 'not encrypted'}), ${schema}`,
+          detail: `${where} (${connection.tls ? 'TLS' : 'not encrypted'}), ${schema}, ${vectors}`,
         };
       } finally {
         client.release();

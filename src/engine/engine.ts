@@ -338,7 +338,10 @@ export class Engine {
       ...indexCounts(this.ctx.db),
       model: this.embedder?.modelId ?? null,
       model_problem: this.embedderProblem,
-      pending: this.embedder ? countPending(this.ctx.db, this.embedder.modelId) : 0,
+      pending: this.embedder
+        ? countPending(this.ctx.db, this.embedder.modelId) +
+          (this.ctx.memories.search?.vectors?.countPending(this.embedder.modelId) ?? 0)
+        : 0,
       last_update: getIndexState(this.ctx, 'last_index'),
     };
   }

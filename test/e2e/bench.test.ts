@@ -83,6 +83,7 @@ describe('bench', () => {
         'cold',
         'vectors',
         'kinds',
+        'postgres',
       ]);
       const names = report.sections.flatMap((s) => s.figures.map((f) => f.name));
       for (const name of [
@@ -116,6 +117,10 @@ describe('bench', () => {
         'vectors.cold_recall_rss',
         'kinds.all',
         'kinds.prose',
+        // The shared store's figures where PostgreSQL is installed; else its section says it was skipped.
+        ...(report.sections.find((s) => s.bench === 'postgres')?.notes[0]?.startsWith('skipped:')
+          ? []
+          : ['postgres.saves', 'postgres.recall']),
       ]) {
         assert.ok(names.includes(name), `the report has ${name}`);
       }

@@ -291,7 +291,7 @@ describe('PostgreSQL store', function () {
         set.stdout,
         new RegExp(
           `ok {3}shared store: PostgreSQL at 127\\.0\\.0\\.1:${cluster.port}/lore_doctor \\(not encrypted\\), ` +
-            `schema version ${PG_SCHEMA_VERSION}`,
+            `schema version ${PG_SCHEMA_VERSION}, no pgvector \\(vectors are searched by their sign codes`,
         ),
       );
       assert.ok(!set.stdout.includes(cluster.password));

@@ -4,7 +4,7 @@
 // versions of a few shared records, each with the version it read as expected_version. One JSON
 // line per outcome on stdout: an acknowledged save, or a refusal with the winner it names.
 
-import { rmSync } from 'node:fs';
+import { rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine, LoreError } from '../../src/engine';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
@@ -22,6 +22,8 @@ export interface EngineWriterOptions {
 
 export type EngineWriterLine =
   | { type: 'ack'; writer: number; key: string; version: number; body: string }
+  /** The store could not be reached: a read (retried by the writer) or a save that was not acknowledged. */
+  | { type: 'unavailable'; writer: number; op: 'get' | 'remember'; message: string }
   | {
       type: 'refused';
       writer: number;
@@ -32,6 +34,32 @@ export type EngineWriterLine =
     };
 
 export const contendedTitle = (k: number) => `Contended record ${k}`;
+
+/** Written at once (the engine's thread blocks between saves, so a buffered write would wait for the end). */
+function emit(line: EngineWriterLine): void {
+  writeSync(1, `${JSON.stringify(line)}\n`);
+}
+
+function unavailable(error: unknown): error is LoreError {
+  return error instanceof LoreError && error.code === 'STORE_UNAVAILABLE';
+}
+
+/**
+ * The key's current version (0 before its first save). A read while the server is away fails with
+ * the store named; this writer, as any caller may, reads again a moment later.
+ */
+function readVersion(engine: Engine, key: string, writer: number): number {
+  for (;;) {
+    try {
+      return engine.get(key).memory.version;
+    } catch (error) {
+      if (error instanceof LoreError && error.code === 'NOT_FOUND') return 0;
+      if (!unavailable(error)) throw error;
+      emit({ type: 'unavailable', writer, op: 'get', message: error.message });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+}
 
 function main(): void {
   const options = JSON.parse(process.argv[2]) as EngineWriterOptions;
@@ -47,21 +75,23 @@ function main(): void {
     for (let i = 0; i < options.count; i++) {
       const title = contendedTitle(next() % options.keys);
       const key = `decision/${title.toLowerCase().replace(/ /g, '-')}`;
-      let expected = 0;
-      try {
-        expected = engine.get(key).memory.version;
-      } catch (error) {
-        if (!(error instanceof LoreError) || error.code !== 'NOT_FOUND') throw error;
-      }
+      const expected = readVersion(engine, key, options.writer);
       const body = `writer ${options.writer} save ${i}`;
-      const result = engine.remember(actor, {
-        type: 'decision',
-        title,
-        description: 'A record every writer saves',
-        body,
-        expected_version: expected,
-        provenance: { source: 'user', client: 'test' },
-      });
+      let result: ReturnType<Engine['remember']>;
+      try {
+        result = engine.remember(actor, {
+          type: 'decision',
+          title,
+          description: 'A record every writer saves',
+          body,
+          expected_version: expected,
+          provenance: { source: 'user', client: 'test' },
+        });
+      } catch (error) {
+        if (!unavailable(error)) throw error;
+        emit({ type: 'unavailable', writer: options.writer, op: 'remember', message: error.message });
+        continue;
+      }
       const line: EngineWriterLine = result.saved
         ? { type: 'ack', writer: options.writer, key, version: result.version, body }
         : {
@@ -72,7 +102,7 @@ function main(): void {
             winner: result.conflict.current_version,
             winnerBody: result.conflict.current?.body ?? null,
           };
-      process.stdout.write(`${JSON.stringify(line)}\n`);
+      emit(line);
     }
   } finally {
     shared.close();

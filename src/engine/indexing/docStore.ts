@@ -2,6 +2,7 @@
 
 import type { SqlDatabase } from '../ports';
 import { CENTRE_PREFIX, codeBlob } from '../record/vectors';
+import { memoryEmbeddingText } from '../record/memorySearch';
 import type { Chunk } from './chunk';
 import type { DocKind } from '../model/kinds';
 
@@ -159,9 +160,7 @@ export function pendingEmbeddings(db: SqlDatabase, model: string, limit: number)
          AND NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?) LIMIT ?`,
       [model, limit - out.length],
     );
-    out.push(
-      ...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: `${m.title}\n${m.description}\n${m.body}` })),
-    );
+    out.push(...memories.map((m) => ({ table: 'memory' as const, id: m.id, text: memoryEmbeddingText(m) })));
   }
   return out;
 }

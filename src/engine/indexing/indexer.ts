@@ -325,11 +325,27 @@ export async function* indexWorkspace(
   const embedder = options.embedder;
   if (embedder && !summary.cancelled) {
     ctx.db.transaction(() => dropOtherModels(ctx.db, embedder.modelId));
-    const total = countPending(ctx.db, embedder.modelId);
+    // A store that keeps memories' vectors itself (PostgreSQL) gets theirs after the local ones.
+    const shared = ctx.memories.search?.vectors;
+    const total = countPending(ctx.db, embedder.modelId) + (shared?.countPending(embedder.modelId) ?? 0);
     const size = options.embedBatchSize ?? 32;
     while (!aborted(options.signal)) {
       const pending = pendingEmbeddings(ctx.db, embedder.modelId, size);
-      if (!pending.length) break;
+      const sharedPending = pending.length || !shared ? [] : shared.pending(embedder.modelId, size);
+      if (!pending.length && !sharedPending.length) break;
+      if (sharedPending.length) {
+        const vectors = await embedder.embed(
+          sharedPending.map((p) => p.text),
+          options.signal,
+        );
+        shared!.store(
+          embedder.modelId,
+          sharedPending.map((p, i) => ({ id: p.id, vector: vectors[i] })),
+        );
+        summary.embedded += sharedPending.length;
+        yield { phase: 'embed', done: summary.embedded, total };
+        continue;
+      }
       const vectors = await embedder.embed(
         pending.map((p) => p.text),
         options.signal,

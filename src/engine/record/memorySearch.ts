@@ -22,6 +22,22 @@ export interface MemoryVectorHit {
   score: number;
 }
 
+/** The text a memory version is embedded from, on every store. */
+export function memoryEmbeddingText(m: Pick<MemoryRow, 'title' | 'description' | 'body'>): string {
+  return `${m.title}\n${m.description}\n${m.body}`;
+}
+
+/**
+ * Where a store that keeps memories' vectors itself takes them from the indexer: the current
+ * versions with no vector of a model yet, and the vectors made for them (each stored with its sign
+ * code around the model's centre and its seal, record/vectors.ts's rules).
+ */
+export interface MemoryVectorWrites {
+  pending(model: string, limit: number): Array<{ id: number; text: string }>;
+  countPending(model: string): number;
+  store(model: string, items: ReadonlyArray<{ id: number; vector: Float32Array }>): void;
+}
+
 /** The live, current dead ends a save is compared with (record/deadEnds.ts). */
 export interface DeadEndSource {
   /** A value that changes whenever the set of live dead ends does. */
@@ -52,4 +68,6 @@ export interface MemorySearchPort {
   sameTypeByTitle(title: readonly string[], type: string, exceptKey: string, limit: number): MemoryRow[];
   /** The nearest memory vectors of `model` to `query` (cosine), or undefined where vectors live elsewhere. */
   nearest?(model: string, query: Float32Array, k: number): MemoryVectorHit[];
+  /** Present with `nearest`: the indexer embeds the store's memories through it. */
+  vectors?: MemoryVectorWrites;
 }

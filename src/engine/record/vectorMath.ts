@@ -83,6 +83,28 @@ export function nearestByDistance(
   return out;
 }
 
+/**
+ * Candidates re-ranked by exact cosine: at least MIN_CANDIDATES, and CANDIDATES_PER_HIT per hit asked
+ * for. Reading a candidate's vector is a random read of the store (about 20 µs), which is what a
+ * search mostly costs; on clustered vectors 4 per hit already hold the exact top 10
+ * (test/unit/vectors.test.ts, bench/vectorBench.ts). Every store's vector search takes this many.
+ */
+const MIN_CANDIDATES = 200;
+const CANDIDATES_PER_HIT = 4;
+
+/** How many codes nearest the query's go on to the exact re-rank, for `k` hits. */
+export function candidatesFor(k: number): number {
+  return Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_HIT);
+}
+
+/** The cosine of two unit vectors: their dot product (0 when their lengths differ). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return 0;
+  let dot = 0;
+  for (let d = 0; d < a.length; d++) dot += a[d] * b[d];
+  return dot;
+}
+
 /** The element-wise mean of equal-length vectors. */
 export function mean(vectors: Float32Array[]): Float32Array {
   const out = new Float32Array(vectors[0]?.length ?? 0);

@@ -16,10 +16,10 @@
 import { createHash } from 'node:crypto';
 import type { SqlDatabase } from '../ports';
 import { HammingCodes } from './hammingKernel';
-import { aligned, bytes, floats, mean, nearestByDistance, signCode, topK } from './vectorMath';
+import { aligned, bytes, candidatesFor, cosine, floats, mean, nearestByDistance, signCode, topK } from './vectorMath';
 
 export { nearestByDistance, signCode, topK } from './vectorMath';
-import { checkSeal, makeSeal, type SealIdentity } from './seal';
+import { checkSeal, makeSeal, type SealIdentity, type Sealed } from './seal';
 import type { Signer } from './signatures';
 
 export interface VectorHit {
@@ -28,14 +28,6 @@ export interface VectorHit {
   score: number;
 }
 
-/**
- * Candidates re-ranked by exact cosine: at least this many, and CANDIDATES_PER_HIT per hit asked
- * for. Reading a candidate's vector is a random read of the store (about 20 µs), which is what a
- * search mostly costs; on clustered vectors 4 per hit already hold the exact top 10
- * (test/unit/vectors.test.ts, bench/vectorBench.ts).
- */
-const MIN_CANDIDATES = 200;
-const CANDIDATES_PER_HIT = 4;
 /** Vectors a centre is averaged from, when it is computed from stored vectors. */
 const CENTRE_SAMPLE = 1000;
 const PAGE = 4096;
@@ -275,8 +267,7 @@ export class VectorCache {
     if (!this.count || !this.centre || query.length !== this.centre.length) return [];
     const probe = signCode(query, this.centre);
     const { distances, histogram } = this.codes!.distances(probe);
-    const want = Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_HIT);
-    const candidates = nearestByDistance(distances, want, this.words * 32, histogram);
+    const candidates = nearestByDistance(distances, candidatesFor(k), this.words * 32, histogram);
     const hits: VectorHit[] = [];
     TABLES.forEach((t, which) => {
       const ids = candidates.filter((c) => this.tables[c] === which).map((c) => this.ids[c]);
@@ -290,9 +281,7 @@ export class VectorCache {
         for (const row of rows) {
           const vector = floats(row.vector);
           if (vector.length !== query.length) continue;
-          let dot = 0;
-          for (let d = 0; d < query.length; d++) dot += vector[d] * query[d];
-          hits.push({ table: t.table, id: row.id, score: dot });
+          hits.push({ table: t.table, id: row.id, score: cosine(vector, query) });
         }
       }
     });
@@ -338,6 +327,17 @@ function vectorFields(row: Pick<MemoryVectorRow, 'dims' | 'vector'>): object {
   return { dims: row.dims, vector: createHash('sha256').update(row.vector).digest('hex') };
 }
 
+/** The seal of a memory version's vector (every store seals its memory vectors by this rule). */
+export function memoryVectorSeal(
+  signer: Signer,
+  storeId: string,
+  memoryId: number,
+  model: string,
+  vector: Pick<MemoryVectorRow, 'dims' | 'vector'>,
+): Sealed {
+  return makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(vector));
+}
+
 /** Seals a memory version's vector as it was just stored. */
 export function sealMemoryVector(
   db: SqlDatabase,
@@ -351,7 +351,7 @@ export function sealMemoryVector(
     model,
   ]);
   if (!row) return;
-  const seal = makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(row));
+  const seal = memoryVectorSeal(signer, storeId, memoryId, model, row);
   db.run(
     'UPDATE memory_vectors SET sealed = ?, seal_signature = ?, seal_signer = ? WHERE memory_id = ? AND model = ?',
     [seal.sealed, seal.signature, seal.signer, memoryId, model],

@@ -9,6 +9,7 @@ import { LoreError } from '../../../engine';
 import type { PostgresSettings } from './connectionSettings';
 import { memoryQueries, type QueryScope } from './memoryQueries';
 import { searchQueries } from './searchQueries';
+import { vectorQueries } from './vectorQueries';
 import { PostgresStore } from './postgresStore';
 import { inTransaction } from './records';
 
@@ -18,6 +19,13 @@ export interface MemoryWorkerData {
   settings: PostgresSettings;
   remote: string;
   loreVersion: string;
+}
+
+/** An operation by name; a store operation names the repository whose rows it reads or writes. */
+export interface BridgeRequest {
+  op: string;
+  args: unknown[];
+  repoId?: number;
 }
 
 export interface BridgeReply {
@@ -35,8 +43,15 @@ export interface OpenedStore {
 const { port, signal, settings, remote, loreVersion } = workerData as MemoryWorkerData;
 
 let store: PostgresStore | undefined;
-let repoId = 0;
-let transaction: { client: QueryScope['client']; release(error?: unknown): void; depth: number } | undefined;
+let transaction:
+  | {
+      client: QueryScope['client'];
+      release(error?: unknown): void;
+      depth: number;
+      /** The engine's write id and repository: a receipt is written with the commit (write_receipts). */
+      receipt?: { writeId: string; repoId: number };
+    }
+  | undefined;
 
 function opened(): PostgresStore {
   if (!store) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is not open');
@@ -44,14 +59,16 @@ function opened(): PostgresStore {
 }
 
 /** Every operation the engine's thread may ask for, by name. */
-const operations = { ...memoryQueries, ...searchQueries };
+const operations = { ...memoryQueries, ...searchQueries, ...vectorQueries };
 export type WorkerOp = keyof typeof operations;
 
 /**
  * One operation on one connection: the open transaction's, or a pooled one (with a transaction of
  * its own for a chain append, whose lock needs one).
  */
-async function runOp(op: WorkerOp, args: unknown[]): Promise<unknown> {
+async function runOp(op: WorkerOp, args: unknown[], repoId: number | undefined): Promise<unknown> {
+  // Never a default: engines of several repositories share this worker (a scope each).
+  if (!repoId) throw new LoreError('STORE_UNAVAILABLE', `the shared store's ${op} was asked for no repository`);
   const fn = operations[op] as (scope: QueryScope, ...rest: unknown[]) => Promise<unknown>;
   const run = (client: QueryScope['client'], inTx: boolean) => fn({ client, repoId, inTransaction: inTx }, ...args);
   if (transaction) return await run(transaction.client, true);
@@ -62,17 +79,22 @@ async function runOp(op: WorkerOp, args: unknown[]): Promise<unknown> {
 const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
   async open(): Promise<OpenedStore> {
     store = await PostgresStore.open(settings, { loreVersion });
+    // Receipts only answer a retry's question, asked within seconds of its commit.
+    await store.withClient((client) => client.query("DELETE FROM write_receipts WHERE at < now() - interval '1 day'"));
     const repository = await store.repository(remote);
-    repoId = repository.id;
-    return { storeId: repository.store_id, repoId, remote: repository.remote, label: store.info.label };
+    return { storeId: repository.store_id, repoId: repository.id, remote: repository.remote, label: store.info.label };
   },
-  /** Scopes the following operations to another repository (a store serves one repository at a time). */
+  /** Another repository on the same connection: its scope names its id on every operation. */
   async repository(other: unknown): Promise<OpenedStore> {
     const repository = await opened().repository(String(other));
-    repoId = repository.id;
-    return { storeId: repository.store_id, repoId, remote: repository.remote, label: opened().info.label };
+    return {
+      storeId: repository.store_id,
+      repoId: repository.id,
+      remote: repository.remote,
+      label: opened().info.label,
+    };
   },
-  async begin() {
+  async begin(writeId?: unknown, repoId?: unknown) {
     if (transaction) {
       transaction.depth++;
       await transaction.client.query(`SAVEPOINT lore_${transaction.depth}`);
@@ -85,7 +107,15 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
       held.release(error);
       throw error;
     }
-    transaction = { ...held, depth: 0 };
+    const receipt = typeof writeId === 'string' ? { writeId, repoId: Number(repoId) } : undefined;
+    transaction = { ...held, depth: 0, receipt };
+  },
+  /** Whether a transaction with this write id committed (its receipt is there). */
+  async committed(writeId: unknown) {
+    return await opened().withClient(async (client) => {
+      const found = await client.query('SELECT 1 FROM write_receipts WHERE write_id = $1', [String(writeId)]);
+      return found.rows.length > 0;
+    });
   },
   async commit() {
     const t = transaction!;
@@ -95,6 +125,11 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
     }
     transaction = undefined;
     try {
+      if (t.receipt)
+        await t.client.query('INSERT INTO write_receipts (write_id, repo_id) VALUES ($1, $2)', [
+          t.receipt.writeId,
+          t.receipt.repoId,
+        ]);
       await t.client.query('COMMIT');
       t.release();
     } catch (error) {
@@ -138,9 +173,11 @@ function asReply(error: unknown): BridgeReply {
 }
 
 // One request at a time: the engine's thread waits for each answer before it asks again.
-port.on('message', (message: { op: string; args: unknown[] }) => {
+port.on('message', (message: BridgeRequest) => {
   const work =
-    message.op in control ? control[message.op](...message.args) : runOp(message.op as WorkerOp, message.args);
+    message.op in control
+      ? control[message.op](...message.args)
+      : runOp(message.op as WorkerOp, message.args, message.repoId);
   work.then(
     (value) => replyWith({ value }),
     (error: unknown) => replyWith(asReply(error)),

@@ -303,6 +303,40 @@ const MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX memories_search ON memories USING GIN (search_vector);
     `,
   },
+  {
+    version: 5,
+    description: "memory vectors: each model's centre for sign codes, and each vector's seal",
+    sql: `
+      -- The centre a model's sign codes are taken around (engine/record/vectors.ts), one per model
+      -- for the whole store, so codes compare across repositories: fixed by the first vectors stored.
+      CREATE TABLE vector_centres (
+        model TEXT PRIMARY KEY,
+        dims INTEGER NOT NULL,
+        centre BYTEA NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      -- As SQLite's (its schema 15): model, dimensions and the vector's digest, by the writer's key.
+      ALTER TABLE memory_vectors ADD COLUMN sealed TEXT;
+      ALTER TABLE memory_vectors ADD COLUMN seal_signature TEXT;
+      ALTER TABLE memory_vectors ADD COLUMN seal_signer TEXT;
+      CREATE INDEX memory_vectors_model ON memory_vectors (model, memory_id);
+    `,
+  },
+  {
+    version: 6,
+    description: "write receipts: a transaction's write id, so a retry after a lost commit finds it landed",
+    sql: `
+      -- Written in the engine's transaction just before it commits: after a connection lost while
+      -- committing, the client asks whether its write id is here (it landed: done) or not (retry).
+      -- Kept a day (pruned when a client opens the store): retries last seconds.
+      CREATE TABLE write_receipts (
+        write_id TEXT PRIMARY KEY,
+        repo_id BIGINT NOT NULL REFERENCES repositories (id) ON DELETE CASCADE,
+        at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX write_receipts_at ON write_receipts (at);
+    `,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

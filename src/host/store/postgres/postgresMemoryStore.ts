@@ -5,6 +5,8 @@
 // is sealed here, on the engine's thread where its signer is, by record/state.ts's rules: the row
 // must hold its seal before, and the state and its seal are written in one statement after.
 
+import { randomUUID } from 'node:crypto';
+import { LoreError } from '../../../engine';
 import type { EngineContext } from '../../../engine/context';
 import type { SharedMemoryStore } from '../../../engine/engine';
 import type { MemoryStorePort, StateChange } from '../../../engine/record/memoryStore';
@@ -23,8 +25,12 @@ export interface PostgresMemoryStore extends SharedMemoryStore {
   /** The repository's normalised remote and the store's host:port/database (never a password). */
   remote: string;
   label: string;
-  /** The same connection scoped to another repository (the store serves one at a time). */
+  /**
+   * Another repository on the same connection (one worker, one pool): each scope's engine reads and
+   * writes only its own repository's rows, whichever scope was opened last.
+   */
   repository(remote: string): PostgresMemoryStore;
+  /** Closes the connection, which every scope made by `repository` shares. */
   close(): void;
 }
 
@@ -37,23 +43,24 @@ export function openPostgresMemoryStore(
   settings: PostgresSettings,
   remote: string,
   loreVersion: string,
+  options: { retryForMs?: number } = {},
 ): PostgresMemoryStore {
   const bridge = new SyncBridge({ settings, remote, loreVersion });
   try {
-    return scoped(bridge, bridge.call<OpenedStore>('open'));
+    return scoped(bridge, bridge.call<OpenedStore>('open'), options.retryForMs ?? RETRY_FOR_MS);
   } catch (error) {
     bridge.close();
     throw error;
   }
 }
 
-function scoped(bridge: SyncBridge, store: OpenedStore): PostgresMemoryStore {
+function scoped(bridge: SyncBridge, store: OpenedStore, retryForMs: number): PostgresMemoryStore {
   return {
     storeId: store.storeId,
     remote: store.remote,
     label: store.label,
-    port: (ctx) => postgresMemoryPort(bridge, ctx),
-    repository: (remote) => scoped(bridge, bridge.call<OpenedStore>('repository', remote)),
+    port: (ctx) => postgresMemoryPort(bridge, store.repoId, ctx, retryForMs),
+    repository: (remote) => scoped(bridge, bridge.call<OpenedStore>('repository', remote), retryForMs),
     close: () => bridge.close(),
   };
 }
@@ -121,31 +128,104 @@ function sealedStateWrites(call: PortCall, authors: SharedAuthors, ctx: () => En
   return { writeState, sealedWrite, removeKey };
 }
 
-/** A transaction of the shared store around one of the engine's local store. */
-function transactionOver(bridge: SyncBridge, ctx: () => EngineContext) {
-  return <T>(work: () => T): T => {
-    bridge.call('begin');
+/** How long an engine's write keeps retrying through a lost connection (a restarted server). */
+const RETRY_FOR_MS = 15_000;
+const RETRY_PAUSE_MS = 250;
+
+/** Blocks this thread for `ms` (the engine is synchronous: it waits here as it waits for an answer). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** A failure that may be a lost connection: the store could not be reached or stopped answering. */
+function lostConnection(error: unknown): error is LoreError {
+  return error instanceof LoreError && error.code === 'STORE_UNAVAILABLE';
+}
+
+/**
+ * A transaction of the shared store around one of the engine's local store. The outermost one
+ * carries a write id, and its commit leaves a receipt (write_receipts) in the same transaction.
+ * A lost connection (a restarted server) is retried with a new attempt of the whole work for up to
+ * `retryForMs`: one lost before the commit wrote nothing; one lost while committing is asked about
+ * by its write id, and counts as done when its receipt is there. So an acknowledged write is never
+ * lost and a retry never writes twice; past the deadline the error names the store.
+ */
+function transactionOver(bridge: SyncBridge, repoId: number, ctx: () => EngineContext, retryForMs: number) {
+  let depth = 0;
+  const attempt = <T>(work: () => T, writeId: string | undefined): T => {
+    bridge.call('begin', writeId, repoId);
+    depth++;
     let result: T;
     try {
       result = ctx().db.transaction(work);
     } catch (error) {
-      bridge.call('rollback');
+      depth--;
+      try {
+        bridge.call('rollback');
+      } catch {
+        // A lost connection has rolled the transaction back already.
+      }
       throw error;
     }
-    bridge.call('commit');
+    depth--;
+    try {
+      bridge.call('commit');
+    } catch (error) {
+      if (writeId && lostConnection(error) && committedAfterAll(writeId)) return result;
+      throw error;
+    }
     return result;
+  };
+  /** Whether the write landed after all, asked until the server answers (or the deadline passes). */
+  const committedAfterAll = (writeId: string): boolean => {
+    const deadline = Date.now() + retryForMs;
+    for (;;) {
+      try {
+        return bridge.call<boolean>('committed', writeId);
+      } catch (error) {
+        if (!lostConnection(error) || Date.now() >= deadline) throw error;
+        pause(RETRY_PAUSE_MS);
+      }
+    }
+  };
+  return <T>(work: () => T): T => {
+    if (depth > 0) return attempt(work, undefined);
+    const deadline = Date.now() + retryForMs;
+    for (let retries = 0; ; retries++) {
+      try {
+        return attempt(work, randomUUID());
+      } catch (error) {
+        if (!lostConnection(error) || Date.now() >= deadline) {
+          if (retries > 0 && error instanceof LoreError)
+            throw new LoreError(
+              error.code,
+              error.message,
+              `${error.hint ? `${error.hint}; ` : ''}the write was tried ${retries + 1} times over ` +
+                `${Math.round(retryForMs / 1000)} s and not acknowledged`,
+              error.details,
+            );
+          throw error;
+        }
+        pause(RETRY_PAUSE_MS);
+      }
+    }
   };
 }
 
-function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): MemoryStorePort {
-  const call = portCall(bridge);
+function postgresMemoryPort(
+  bridge: SyncBridge,
+  repoId: number,
+  ctx: () => EngineContext,
+  retryForMs: number,
+): MemoryStorePort {
+  const call = portCall(bridge, repoId);
   const authors = sharedAuthors(call, ctx);
   const { withAuthors } = authors;
   const one = (row: MemoryRow | undefined) => (row ? withAuthors([row])[0] : undefined);
   const sealed = sealedStateWrites(call, authors, ctx);
   return {
     kind: 'postgresql',
-    transaction: transactionOver(bridge, ctx),
+    transaction: transactionOver(bridge, repoId, ctx, retryForMs),
     current: (key) => one(call('current', key)),
     version: (key, version) => one(call('version', key, version)),
     versions: (key) => withAuthors(call('versions', key)),
@@ -181,6 +261,6 @@ function postgresMemoryPort(bridge: SyncBridge, ctx: () => EngineContext): Memor
     mark: () => call('mark'),
     keysWrittenSince: (mark) => call('keysWrittenSince', mark),
     counts: () => call('counts'),
-    search: postgresMemorySearch(call, authors),
+    search: postgresMemorySearch(call, authors, ctx),
   };
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import { LoreError, type ErrorCode } from '../../../engine';
-import type { BridgeReply, MemoryWorkerData } from './memoryWorker';
+import type { BridgeReply, BridgeRequest, MemoryWorkerData } from './memoryWorker';
 
 /** How long one call may wait for its answer: lock waits and a lost connection's retries fit well within it. */
 const ANSWER_WITHIN_MS = 60_000;
@@ -47,9 +47,18 @@ export class SyncBridge {
 
   /** Runs `op` in the worker and returns its answer; its failure is thrown here as a LoreError. */
   call<T>(op: string, ...args: unknown[]): T {
+    return this.send<T>({ op, args });
+  }
+
+  /** Runs a store operation on one repository's rows (each scope names its own: engines share a worker). */
+  callIn<T>(repoId: number, op: string, args: unknown[]): T {
+    return this.send<T>({ op, args, repoId });
+  }
+
+  private send<T>(message: BridgeRequest): T {
     if (this.closed) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is closed');
     Atomics.store(this.signal, 0, 0);
-    this.channel.port1.postMessage({ op, args });
+    this.channel.port1.postMessage(message);
     const woke = Atomics.wait(this.signal, 0, 0, ANSWER_WITHIN_MS);
     const received = receiveMessageOnPort(this.channel.port1);
     if (!received) {

@@ -6,8 +6,13 @@
 
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { makeTinyModel } from '../../../../scripts/makeTinyModel';
 import { Engine } from '../../../../src/engine';
 import { WasmSqlDatabase } from '../../../../src/host/sqlite';
+import { WorkspaceFileSource } from '../../../../src/host/fileSource';
+import { createInProcessEmbedder, type InProcessEmbedder } from '../../../../src/host/embed/inProcessEmbedder';
+import { isEmbedderUnavailable } from '../../../../src/host/embed/transformersEmbedder';
 import { parsePostgresSettings } from '../../../../src/host/store/postgres/connectionSettings';
 import {
   openPostgresMemoryStore,
@@ -105,5 +110,120 @@ describe('recall on PostgreSQL ranks as on SQLite', function () {
     const onPg = contradicted(pg.remember(person, draft));
     assert.ok(onPg.length > 0, 'no contradiction was found on the shared store');
     assert.deepEqual(onPg, contradicted(sqlite.engine.remember(person, draft)));
+  });
+});
+
+// Hybrid recall (issue 28, point 4): the generated test model embeds the same corpus on each store.
+// PostgreSQL keeps the memories' vectors itself (float32 bytes, the sign code around the model's
+// centre, the vector's seal) and ranks them as SQLite does: the codes nearest the query's, then
+// exact cosine. Without pgvector (Debian's postgresql-15 has none) this is the path every server has.
+describe('hybrid recall on PostgreSQL ranks as on SQLite (generated model)', function () {
+  const missing = postgresMissing();
+  if (missing) {
+    it(`is skipped: ${missing}`, function () {
+      this.skip();
+    });
+    return;
+  }
+  this.timeout(300_000);
+  const remote = 'https://example.invalid/team/hybrid.git';
+  let url = '';
+  let modelDir = '';
+  let embedder: InProcessEmbedder;
+  let sqlite: TestStore;
+  let shared: PostgresMemoryStore;
+  let local: WasmSqlDatabase;
+  let pg: Engine;
+
+  const embedAll = async (engine: Engine) => {
+    const run = engine.index(new WorkspaceFileSource(tempDir()));
+    for (let step = await run.next(); !step.done; step = await run.next());
+  };
+  const scored = async (engine: Engine, query: string) => {
+    const found = await engine.recall({ query, limit: 10 });
+    assert.deepEqual(found.refused, [], `${query}: a record was refused`);
+    assert.equal(found.vectors, true, `${query}: recall did not use vectors`);
+    return found.results.map((r) => `${r.key} ${JSON.stringify(r.score)}`);
+  };
+
+  before(async () => {
+    modelDir = tempDir('lore-pg-model-');
+    const model = makeTinyModel(modelDir, { dtypes: ['fp32'] });
+    const made = await createInProcessEmbedder({ modelDir, modelName: model.name, dtype: 'fp32', batchSize: 8 });
+    if (isEmbedderUnavailable(made)) assert.fail(made.reason);
+    embedder = made;
+    url = await freshDatabase(await sharedCluster(), `lore_hybrid_${process.pid}`);
+    shared = openPostgresMemoryStore(parsePostgresSettings(url), remote, 'test');
+    sqlite = openTestStore();
+    sqlite.engine.useEmbedder(embedder);
+    local = new WasmSqlDatabase(join(tempDir(), 'lore.db'));
+    pg = new Engine({ db: local, clock: new TestClock(), memoryStore: shared, embedder });
+    for (const input of CORPUS) {
+      assert.equal(sqlite.engine.remember(person, input).saved, true);
+      assert.equal(pg.remember(person, input).saved, true);
+    }
+  });
+  after(async () => {
+    shared?.close();
+    local?.close();
+    sqlite?.cleanup();
+    await embedder?.close();
+  });
+
+  it('embeds the shared store’s memories into it: each current version once, with its code and seal', async () => {
+    assert.equal(pg.indexStatus().pending, CORPUS.length);
+    await embedAll(pg);
+    await embedAll(sqlite.engine);
+    assert.equal(pg.indexStatus().pending, 0);
+    // None landed in the engine's local store: they are the shared store's.
+    assert.equal(local.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_vectors')?.n, 0);
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const found = await client.query(
+        'SELECT COUNT(*)::int AS n, COUNT(v.code)::int AS codes, COUNT(v.seal_signature)::int AS seals, ' +
+          'MIN(v.dims) AS dims FROM lore.memory_vectors v JOIN lore.memories m ON m.id = v.memory_id ' +
+          'JOIN lore.repositories r ON r.id = m.repo_id WHERE r.remote = $1 AND v.model = $2',
+        [shared.remote, embedder.modelId],
+      );
+      assert.deepEqual(found.rows[0], { n: CORPUS.length, codes: CORPUS.length, seals: CORPUS.length, dims: 32 });
+      const centre = await client.query('SELECT dims FROM lore.vector_centres WHERE model = $1', [embedder.modelId]);
+      assert.deepEqual(centre.rows, [{ dims: 32 }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  for (const { query } of QUESTIONS) {
+    it(`"${query}": the same top 10 with the same lexical and vector scores`, async () => {
+      const expected = await scored(sqlite.engine, query);
+      assert.ok(expected.length >= 3, `${query}: SQLite found only ${expected.length}`);
+      assert.deepEqual(await scored(pg, query), expected);
+    });
+  }
+
+  it('finds by meaning alone on both stores (a question sharing no word with the corpus)', async () => {
+    const query = 'zzyzx qwv';
+    const onSqlite = await scored(sqlite.engine, query);
+    assert.ok(onSqlite.length > 0, 'SQLite found nothing by vector');
+    assert.deepEqual(await scored(pg, query), onSqlite);
+  });
+
+  it('a memory saved after the index is pending until embedded, then found by its vector', async () => {
+    const draft = {
+      type: 'runbook' as const,
+      title: 'Rotate the ingress certificate',
+      description: 'How the ingress certificate is rotated before it expires',
+      body: 'Run the rotation job, then check the expiry date on the load balancer.',
+      provenance: { source: 'user' as const, client: 'test' },
+    };
+    assert.equal(pg.remember(person, draft).saved, true);
+    assert.equal(sqlite.engine.remember(person, draft).saved, true);
+    assert.equal(pg.indexStatus().pending, 1);
+    await embedAll(pg);
+    await embedAll(sqlite.engine);
+    assert.equal(pg.indexStatus().pending, 0);
+    const query = 'ingress certificate rotation';
+    assert.deepEqual(await scored(pg, query), await scored(sqlite.engine, query));
   });
 });
