@@ -182,7 +182,9 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     return [added];
   }
   const text = readFileSync(target, 'utf8');
-  const at = lineToEdit(text, c.reference, c.target);
+  // A line range (`#L24-L28`, an embed's sed range) is edited on its first line: the end of the file is not in it.
+  const range = /^L(\d+)(?:-L\d+)?$/.exec(caseRows[0]?.reference.symbol ?? '');
+  const at = range ? Number(range[1]) - 1 : lineToEdit(text, c.reference, c.target);
   const lines = text.split('\n');
   if (at === null) {
     const end = lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;

@@ -10,6 +10,7 @@ import { headingSlug, renderedHeading } from '../text/slug';
 import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { mentionLines } from './mention';
 import { patternText } from './patterns';
+import { declaredText } from './ansibleVars';
 import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import { TextMemo } from './textMemo';
@@ -315,6 +316,7 @@ function targetText(ws: Workspace, target: Target): string | null {
     return files.length ? files.map(([p]) => p.slice(target.path.length + 1)).join('\n') : null;
   }
   if (target.kind === 'pattern') return patternText(ws, target.path);
+  if (target.kind === 'declared') return declaredText(ws, target);
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;
