@@ -25,7 +25,8 @@ const TRACKED_EXTENSION = new RegExp(
     'html?|css|scss|mk|lua|gradle|properties|env|csv|png|jpe?g|gif|svg)$',
   'i',
 );
-const GITHUB_FILE = /^https?:\/\/(?:www\.)?github\.com\/[^/\s]+\/[^/\s]+\/(?:blob|tree)\/|^https?:\/\/raw\.githubusercontent/i;
+const GITHUB_FILE =
+  /^https?:\/\/(?:www\.)?github\.com\/[^/\s]+\/[^/\s]+\/(?:blob|tree)\/|^https?:\/\/raw\.githubusercontent/i;
 /** `a/b.md`, `./x.sh`, `../docs/y.md`: path characters only, at least one slash between names (not `/etc/x`, `~/x`). */
 const PATH = /^(?:\.{1,2}\/)*[\w@+-][\w.@+~-]*(?:\/[\w.@+~-]+)+$/;
 /** A host written without its scheme (`github.com/x/y.go`, `k8s.io/api/x.go`): another site's, not a path here. */

@@ -34,16 +34,7 @@ export type ReferenceForm =
  * placeholders, which holds while a file matches it (patterns.ts); `declared`: an Ansible variable, which holds
  * while any declaration defines it (ansibleVars.ts).
  */
-export type TargetKind =
-  | 'file'
-  | 'dir'
-  | 'symbol'
-  | 'heading'
-  | 'lines'
-  | 'mention'
-  | 'pattern'
-  | 'declared'
-  | 'none';
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'pattern' | 'declared' | 'none';
 
 export interface DriftFinding {
   id: string;

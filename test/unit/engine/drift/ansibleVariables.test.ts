@@ -55,7 +55,10 @@ describe('drift: Ansible variables tasks and templates use', function () {
     assert.deepEqual([moved.state, moved.reference.target_path], ['current', 'vars/main.yml']);
     const [gone] = s.refs('tasks/main.yml', '{{ docker_packages_state }}');
     assert.equal(gone.state, 'gone');
-    assert.equal(gone.evidence.detail, 'docker_packages_state is declared nowhere in the workspace any more (it was in defaults/main.yml)');
+    assert.equal(
+      gone.evidence.detail,
+      'docker_packages_state is declared nowhere in the workspace any more (it was in defaults/main.yml)',
+    );
 
     // The template's variable: group_vars/ emptied, then a full scan agrees.
     s.write('group_vars/all.yml', '---\n');
