@@ -10,13 +10,12 @@
 import type { RawReference } from './extract';
 import type { Resolution } from './resolvePath';
 import type { Target } from './target';
+import { declarations } from './declared';
 import type { Workspace } from './workspace';
 
 /** A role's or playbook's task, handler or template file: where variables are used. */
 const USES = /(^|\/)(tasks|handlers)\/[^/]+\.ya?ml$|(^|\/)templates\/.+\.j2$/i;
-/** Where a name is declared: YAML only (a key, or a `register:`/`loop_var:` value). */
-const DECLARING = /\.ya?ml$/i;
-/** The variable an expression starts with: `{{ name }}`, `{{ name | default(x) }}`, `{{ name.attr }}`, `{{ name[0] }}`. */
+/** The variable an expression starts with: `{{ name }}`, `{{ name | default(x) }}`, `{{ name.attr }}`, `{{ x[0] }}`. */
 const USE = /\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 /** Names Ansible and Jinja fill in themselves (facts and magic variables have no declaration to lose). */
 const BUILT_IN =
@@ -41,26 +40,10 @@ export function variableUses(text: string): RawReference[] {
   return [...out.values()];
 }
 
-/** The YAML files that declare `name` now, sorted, a role's defaults/ and vars/ first. */
-function declarations(ws: Workspace, name: string): string[] {
-  // Any YAML key counts (a task's `set_fact:` or `vars:` too): a name some key still spells is never reported.
-  const paths = ws
-    .sitesOf(name)
-    .filter((s) => DECLARING.test(s.path) && s.defs.some((d) => d.kind !== 'value'))
-    .map((s) => s.path);
-  const rank = (p: string) => (/(^|\/)(defaults|vars)\//.test(p) ? 0 : 1);
-  return paths.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-}
-
 /** A use resolved: watched at a declaration of its name, when one exists now; else no reference. */
 export function resolveVariable(ws: Workspace, ref: RawReference): Resolution[] {
   const [first] = declarations(ws, ref.symbol!);
   return first ? [{ ok: true, form: 'variable', target: { path: first, kind: 'declared', symbol: ref.symbol! } }] : [];
-}
-
-/** What a declared variable's fingerprint covers: its name, while any declaration defines it. */
-export function declaredText(ws: Workspace, target: Target): string | null {
-  return target.symbol && declarations(ws, target.symbol).length ? target.symbol : null;
 }
 
 /**
