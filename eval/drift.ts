@@ -182,7 +182,9 @@ function applyEdit(root: string, c: DriftCase, caseRows: DriftFinding[]): string
     return [added];
   }
   const text = readFileSync(target, 'utf8');
-  const at = lineToEdit(text, c.reference, c.target);
+  // A line range (`#L24-L28`, an embed's sed range) is edited on its first line: the end of the file is not in it.
+  const range = /^L(\d+)(?:-L\d+)?$/.exec(caseRows[0]?.reference.symbol ?? '');
+  const at = range ? Number(range[1]) - 1 : lineToEdit(text, c.reference, c.target);
   const lines = text.split('\n');
   if (at === null) {
     const end = lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
@@ -446,6 +448,8 @@ export interface UnmodifiedResult {
   known: number;
   /** broken.tsv rows (other than `*`) some finding reports as already broken (there before Lore looked). */
   found: number;
+  /** The other broken.tsv rows, each with what the scan said of that reference (nothing: not extracted). */
+  missed: Array<KnownBroken & { seen: string }>;
   /** References watched as mentions (drift/mention.ts): the lines of a file beside the document using a name. */
   mentions: number;
   seconds: number;
@@ -471,16 +475,23 @@ export function scanUnmodified(
       known.some((k) => k.doc === f.source.path && (k.reference === f.reference.raw || k.reference === '*'));
     const falseAlarms = findings.filter((f) => !isKnown(f));
     const mentions = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM drift_refs WHERE target_kind = 'mention'");
+    const all = engine.driftFindings({ states: ALL_STATES });
+    const reported = (k: KnownBroken) =>
+      findings.some((f) => f.source.path === k.doc && f.reference.raw === k.reference && f.already_broken);
+    const missed = known
+      .filter((k) => k.reference !== '*' && !reported(k))
+      .map((k) => {
+        const same = all.filter((f) => f.source.path === k.doc && f.reference.raw === k.reference);
+        const seen = same.map((f) => `${f.reference.form} ${f.state}: ${f.evidence.detail}`).join('; ');
+        return { ...k, seen: seen || 'not extracted' };
+      });
     return {
       references: scan.references,
       by_state: scan.by_state,
       false_alarms: falseAlarms,
       known: findings.length - falseAlarms.length,
-      found: known.filter(
-        (k) =>
-          k.reference !== '*' &&
-          findings.some((f) => f.source.path === k.doc && f.reference.raw === k.reference && f.already_broken),
-      ).length,
+      found: known.filter((k) => k.reference !== '*' && reported(k)).length,
+      missed,
       mentions: mentions?.n ?? 0,
       seconds: (Date.now() - started) / 1000,
     };

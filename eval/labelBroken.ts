@@ -11,8 +11,11 @@ import { treeSitterSymbols } from '../src/host/symbols/treeSitter';
 import { scanUnmodified } from './drift';
 import { suites } from './suites';
 
+/** GitHub's anchor of a heading: from the text it renders (a link's or tag's text, never its address). */
 function githubSlug(heading: string): string {
   return heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
     .trim()
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]/gu, '')

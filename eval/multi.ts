@@ -172,6 +172,9 @@ export async function runAll(argv: string[]): Promise<number> {
         );
       if (shown.length < unmodified.false_alarms.length)
         console.log(`   … ${unmodified.false_alarms.length - shown.length} more (-v)`);
+      if (values.verbose)
+        for (const k of unmodified.missed)
+          console.log(`   already broken, not found: ${k.doc} → ${k.reference}: ${k.seen}`);
       if (!values['no-cases'] && existsSync(join(suite.labels, 'drift.jsonl'))) {
         const drift = evaluateDrift(suite.labels, parser, suite.files, repos(suite));
         row.cases = { right: drift.detected, total: drift.cases.length };

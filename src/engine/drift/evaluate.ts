@@ -8,6 +8,7 @@
 import { sha256 } from '../model/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
+import { declaredVerdict } from './ansibleVars';
 import { chartOf } from './helmValues';
 import { mentionCandidates } from './mention';
 import { definitionKind, kindsOf } from './symbols';
@@ -56,6 +57,7 @@ function describe(target: Target): string {
   if (target.kind === 'lines') return `lines ${target.symbol} of ${target.path}`;
   if (target.kind === 'dir') return `folder ${target.path}`;
   if (target.kind === 'mention') return `the lines of ${target.path} that use ${target.symbol}`;
+  if (target.kind === 'declared') return `${target.symbol}, declared in ${target.path}`;
   return target.path;
 }
 
@@ -151,6 +153,7 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
   )
     return null;
   const keep = { size: stat?.size ?? null, mtime_ms: stat?.mtimeMs ?? null };
+  if (target.kind === 'declared') return declaredVerdict(ws, target, keep);
   const hash = targetHash(ws, target);
   if (
     hash === row.fingerprint ||

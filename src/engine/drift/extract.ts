@@ -31,6 +31,8 @@ export interface RawReference {
   loose?: boolean;
   /** For a flag: the program the command line it is written in runs (commands.ts), as written. */
   command?: string;
+  /** Written in a code file's comment (codeComments.ts): kept only when it names a file of ours that is there. */
+  comment?: boolean;
 }
 
 // Every pattern here runs on untrusted text, line by line, and must stay linear in the line (a line

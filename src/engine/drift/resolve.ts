@@ -9,12 +9,14 @@
 // This module picks the resolver for a reference's form: resolvePath.ts (paths, links, file names,
 // patterns), resolveUrl.ts (GitHub and docs-site URLs), resolveSymbol.ts (symbols, roles, flags).
 
+import { resolveVariable } from './ansibleVars';
 import type { RawReference } from './extract';
 import { Neighbours } from './mention';
 import { isPlaceholderPath } from './patterns';
 import { fileResolution, resolveFilename, resolvePath, resolvePattern, type Resolution } from './resolvePath';
 import { resolveFlag, resolveRole, resolveSymbol } from './resolveSymbol';
-import { resolveUrl } from './resolveUrl';
+import { isOwnRepositoryUrl, resolveUrl } from './resolveUrl';
+import { targetHash } from './target';
 import type { Workspace } from './workspace';
 
 export { joinPath, MARKDOWN, type Resolution } from './resolvePath';
@@ -27,6 +29,13 @@ export function resolveReference(
   repositories: readonly string[] = [],
   near = new Neighbours(ws),
 ): Resolution[] {
+  // A code comment's path or URL counts only when it names a file of this repository that is there now
+  // (codeComments.ts): a folder, or a heading or line it names that is not found, is no reference either.
+  if (ref.comment) {
+    if (ref.form === 'url' && !isOwnRepositoryUrl(ref.raw, repositories)) return [];
+    const resolved = resolveReference(ws, { ...ref, comment: false }, source, repositories, near);
+    return resolved.filter((r) => r.ok && r.target.kind !== 'dir' && targetHash(ws, r.target) !== null);
+  }
   if (ref.form === 'url') {
     const resolved = resolveUrl(ws, ref, repositories, source);
     return ref.loose ? resolved.filter((r) => r.ok) : resolved;
@@ -35,6 +44,7 @@ export function resolveReference(
   if (ref.form === 'heading' && ref.path === undefined)
     return source && ref.fragment ? fileResolution(ws, source, ref.fragment, 'heading') : [];
   if (ref.form === 'role') return resolveRole(ws, ref, source);
+  if (ref.form === 'variable') return resolveVariable(ws, ref);
   // An embed names its file as the tool reads it (from the document's folder or the root), never by bare name.
   if (ref.form === 'embed') return resolvePath(ws, ref, source);
   if (ref.path !== undefined && isPlaceholderPath(ref.path)) return resolvePattern(ws, ref, source);

@@ -14,6 +14,14 @@ const RAW = /^https?:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\
 /** A commit id: a URL pinned to one names the file as it was then, not the tree now. */
 const COMMIT = /^[0-9a-f]{7,40}$/i;
 
+/** Whether a URL is a GitHub URL of one of `repositories` (this repository's remotes). */
+export function isOwnRepositoryUrl(raw: string, repositories: readonly string[]): boolean {
+  const m = GITHUB.exec(raw) ?? RAW.exec(raw);
+  if (!m) return false;
+  const repo = `${m[1]}/${m[2].replace(/\.git$/, '')}`.toLowerCase();
+  return repositories.some((r) => r.toLowerCase() === repo);
+}
+
 export function resolveUrl(
   ws: Workspace,
   ref: RawReference,

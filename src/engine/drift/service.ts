@@ -11,9 +11,8 @@ import type { Actor } from '../ports';
 import { nowIso, type EngineContext } from '../context';
 import { appendAudit } from '../record/audit';
 import { sha256 } from '../model/digest';
-import { RELEASE_NOTE } from './extract';
 import { docDriftFlags, driftFlags } from './flags';
-import { MARKDOWN } from './resolve';
+import { DRIFT_SOURCE } from './sources';
 import { memoryRefs, SourceSync } from './sourceSync';
 import {
   allRefs,
@@ -45,8 +44,6 @@ import { parentsOf, Workspace } from './workspace';
 import { forgetSites } from './site';
 import { inSlices } from './slices';
 
-/** Documents whose references drift watches: prose, where people write paths and names down. */
-const DRIFT_SOURCE = { test: (path: string) => MARKDOWN.test(path) || RELEASE_NOTE.test(path) };
 /** The memories whose references drift tracks: the live ones and those waiting in quarantine. */
 const TRACKED = new Set<string>(TRACKED_STATUSES);
 

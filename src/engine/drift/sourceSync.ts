@@ -7,6 +7,9 @@ import type { Memory } from '../model/types';
 import { nowIso, type EngineContext } from '../context';
 import { firstSecret } from '../model/secretRules';
 import { isMemoryKey } from './anchor';
+import { usesAnsibleVariables, variableUses } from './ansibleVars';
+import { extractFromComments } from './codeComments';
+import { isCodeSource } from './sources';
 import { extractFromMarkdown, extractFromMemory, refKey, type RawReference } from './extract';
 import { Neighbours } from './mention';
 import { resolveReference } from './resolve';
@@ -208,8 +211,12 @@ export class SourceSync {
     const text = ws.text(path);
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
     else {
-      // The kind the index stored, so a person's `.lore/kinds` rule (a changelog or not) holds here too.
-      this.syncSource('doc', path, extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path)), ws, retry);
+      // A code file says something only in its comments; a document's kind is the one the index stored, so a
+      // person's `.lore/kinds` rule (a changelog or not) holds here too.
+      const refs = isCodeSource(path)
+        ? [...extractFromComments(path, text), ...(usesAnsibleVariables(path) ? variableUses(text) : [])]
+        : extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path));
+      this.syncSource('doc', path, refs, ws, retry);
     }
   }
 
@@ -273,5 +280,6 @@ function unreadable(target: Target): string {
   if (target.kind === 'heading') return `${target.path} has no heading #${target.symbol}`;
   if (target.kind === 'lines') return `${target.path} has no lines ${target.symbol}`;
   if (target.kind === 'mention') return `${target.path} no longer uses ${target.symbol}`;
+  if (target.kind === 'declared') return `${target.symbol} is declared nowhere in the workspace`;
   return `${target.path} could not be read`;
 }

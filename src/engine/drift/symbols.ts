@@ -233,6 +233,9 @@ const findYaml: Finder = (lines) => {
       }
       out.push({ name: m[3], start: i, end, kind: 'key' });
     }
+    // An Ansible task's result (`register: docker_result`) and a loop's variable (`loop_var: role_item`) declare names.
+    const declared = /^\s*(?:-\s+)?(?:register|loop_var):\s*["']?([A-Za-z_]\w*)["']?\s*(#.*)?$/.exec(line);
+    if (declared) out.push({ name: declared[1], start: i, end: i, kind: 'variable' });
   });
   closeDocument(lines.length - 1);
   return out;

@@ -11,6 +11,7 @@ import { chooseDefinitions, definitionsText, finderOf } from './finders';
 import { LINE_ANCHOR } from './lineAnchor';
 import { mentionLines } from './mention';
 import { patternText } from './patterns';
+import { declaredText } from './declared';
 import { newSlugger, slugRuleOf, type SlugRule } from './slugs';
 import { kindsOf, type SymbolDefinition } from './symbols';
 import { TextMemo } from './textMemo';
@@ -315,6 +316,7 @@ function targetText(ws: Workspace, target: Target): string | null {
     return files.length ? files.map(([p]) => p.slice(target.path.length + 1)).join('\n') : null;
   }
   if (target.kind === 'pattern') return patternText(ws, target.path);
+  if (target.kind === 'declared') return declaredText(ws, target.symbol);
   const text = ws.text(target.path);
   if (text === null) return null;
   if (target.kind === 'file' || !target.symbol) return text;

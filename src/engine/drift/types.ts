@@ -24,15 +24,17 @@ export type ReferenceForm =
   | 'symbol' // a function, class, key, Terraform block or resource name
   | 'flag' // a command-line flag
   | 'role' // an Ansible role named in prose (`nodejs` role): its tasks/main.yml
+  | 'variable' // an Ansible variable a task or template uses (`{{ name }}`), while something declares it
   | 'anchor' // a memory's anchor
   | 'memory_link'; // a memory's link
 
 /**
  * What a resolved reference points at; the fingerprint covers exactly this. `mention`: the lines of a
  * file beside the document that use a name nothing defines (mention.ts); `pattern`: a path with
- * placeholders, which holds while a file matches it (patterns.ts).
+ * placeholders, which holds while a file matches it (patterns.ts); `declared`: an Ansible variable, which holds
+ * while any declaration defines it (ansibleVars.ts).
  */
-export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'pattern' | 'none';
+export type TargetKind = 'file' | 'dir' | 'symbol' | 'heading' | 'lines' | 'mention' | 'pattern' | 'declared' | 'none';
 
 export interface DriftFinding {
   id: string;
