@@ -9,6 +9,7 @@ import { sha256 } from '../model/digest';
 import { PATTERN_FINDER } from './finders';
 import type { RefRow } from './store';
 import { declaredVerdict } from './ansibleVars';
+import { isCodeSource } from './sources';
 import { chartOf } from './helmValues';
 import { mentionCandidates } from './mention';
 import { definitionKind, kindsOf } from './symbols';
@@ -174,6 +175,17 @@ export function evaluate(ws: Workspace, row: RefRow, search: Search): RefVerdict
         ...keep,
       };
   }
+  // A code comment says where a file is, not what it says: an edit of the file it names leaves the
+  // comment true (only a move or a deletion makes it untrue), so an edit is never drift there.
+  if (hash !== null && isCodeSource(row.source))
+    // Its baseline follows the edit, so a later move is still found by what the file holds then.
+    return {
+      state: 'current',
+      new_path: null,
+      detail: 'still there (a code comment names it)',
+      fingerprint: hash,
+      ...keep,
+    };
   if (hash !== null) {
     return {
       state: 'changed',

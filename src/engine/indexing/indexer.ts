@@ -22,15 +22,13 @@ import {
   pendingEmbeddings,
   putDoc,
   renameDoc,
-  storeVector,
   touchDoc,
   type DocRecord,
 } from './docStore';
 import { kindMatcher, sameDecisions, type KindRule, type KindRules, type KindRuleProblem } from './kindCorrections';
 import { ExtractOnce } from './extractOnce';
 import { SLICE_MS, turn } from './turns';
-import { centreFor, sealMemoryVector } from '../record/vectors';
-import { localStoreId } from '../record/integrity';
+import { embedLocalBatch, embedSharedBatch } from './embedBatches';
 import { emptyRepoRecordsSummary, isRepoRecordPath, type RepoRecordsSummary } from '../model/repoRecordFiles';
 
 export interface SourceFile {
@@ -334,32 +332,11 @@ export async function* indexWorkspace(
       const sharedPending = pending.length || !shared ? [] : shared.pending(embedder.modelId, size);
       if (!pending.length && !sharedPending.length) break;
       if (sharedPending.length) {
-        const vectors = await embedder.embed(
-          sharedPending.map((p) => p.text),
-          options.signal,
-        );
-        shared!.store(
-          embedder.modelId,
-          sharedPending.map((p, i) => ({ id: p.id, vector: vectors[i] })),
-        );
-        summary.embedded += sharedPending.length;
+        summary.embedded += await embedSharedBatch(shared!, embedder, sharedPending, options.signal);
         yield { phase: 'embed', done: summary.embedded, total };
         continue;
       }
-      const vectors = await embedder.embed(
-        pending.map((p) => p.text),
-        options.signal,
-      );
-      ctx.db.transaction(() => {
-        const centre = centreFor(ctx.db, embedder.modelId, vectors);
-        const storeId = localStoreId(ctx.db);
-        pending.forEach((item, i) => {
-          storeVector(ctx.db, item, embedder.modelId, vectors[i], centre);
-          // A memory version's vector ranks it in recall: sealed as stored (record/vectors.ts).
-          if (item.table === 'memory') sealMemoryVector(ctx.db, ctx.signer, storeId, item.id, embedder.modelId);
-        });
-      });
-      summary.embedded += pending.length;
+      summary.embedded += await embedLocalBatch(ctx, embedder, pending, options.signal);
       bumpVectorGeneration(ctx);
       yield { phase: 'embed', done: summary.embedded, total };
     }

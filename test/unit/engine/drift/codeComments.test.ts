@@ -37,6 +37,16 @@ describe('drift: paths and URLs in code comments', function () {
     assert.equal(moved.evidence.new_path, 'docs/design/job-queue.md');
   });
 
+  it('an edit of the file a comment names is no drift: the comment says where it is, not what it says', () => {
+    s = driftSpace({ 'pkg/queue/doc.go': GO, 'docs/design/queue.md': '# Queue\n\nOrder holds.\n' });
+    s.engine.driftScan();
+    s.write('docs/design/queue.md', '# Queue\n\nOrder holds, and retries keep it.\n');
+    s.engine.driftCheck(['docs/design/queue.md']);
+    const [row] = s.rows('pkg/queue/doc.go', 'docs/design/queue.md');
+    assert.equal(row.state, 'current');
+    assert.equal(row.detail, 'still there (a code comment names it)');
+  });
+
   it("a YAML comment's GitHub URL of this repository is tracked; another repository's never is", () => {
     const values = [
       '# Settings: https://github.com/acme/platform/blob/main/docs/settings.md#replicas',
