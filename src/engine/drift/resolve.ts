@@ -60,6 +60,10 @@ export function resolveReference(
     return resolvePath(ws, ref, source);
   }
   if (ref.form === 'flag') return resolveFlag(ws, ref, source);
+  // A memory's bare-word anchor that names a file at the root (`Dockerfile`, `Makefile`) is that file:
+  // anchors are written from the root, and such a file has no extension to say it is one.
+  if (ref.symbol && ref.form === 'anchor' && ref.path === undefined && ref.raw === ref.symbol && ws.isFile(ref.raw))
+    return fileResolution(ws, ref.raw, undefined, 'anchor');
   if (ref.symbol) return resolveSymbol(ws, ref, source, near);
   return [];
 }
