@@ -41,6 +41,7 @@ import {
   type IndexProgress,
   type IndexSummary,
 } from './indexing/indexer';
+import { classify } from './indexing/classify';
 import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
 import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrections';
@@ -211,6 +212,8 @@ export class Engine {
       this.ctx,
       options.files,
       typeof repositories === 'function' ? repositories : () => repositories ?? [],
+      // A page the index has not classified yet is classified as the index would: drift does not import indexing.
+      (path, text) => classify(path, text),
     );
   }
 
