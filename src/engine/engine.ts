@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { MemorySummary, RememberInput } from './model/types';
-import type { Actor, Clock, Logger, SqlDatabase } from './ports';
+import type { Actor, Clock, Logger, Signer, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext, RecordHooks } from './context';
 import { syncRepoRecord } from './team/repoRecords';
@@ -52,7 +52,6 @@ import type { AuditCheckpoint, AuditVerdict } from './record/audit';
 import type { MemoryStorePort } from './record/memoryStore';
 import { sqliteMemoryStore } from './record/sqliteMemoryStore';
 import { ephemeralSigner, IntegrityChecker, type Refusal } from './record/integrity';
-import type { Signer } from './record/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
