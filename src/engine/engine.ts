@@ -87,7 +87,7 @@ export type IndexDriftChecked = (paths: string[], findings: DriftFinding[] | und
 export type EngineIndexOptions = Omit<IndexOptions, 'embedder'> & { driftChecked?: IndexDriftChecked };
 
 /** How many indexed paths one drift check takes (see index()). */
-const DRIFT_PATHS_PER_CHECK = 200;
+const INDEXED_PATHS_PER_CHECK = 200;
 
 export interface EngineOptions {
   db: SqlDatabase;
@@ -330,7 +330,7 @@ export class Engine {
         this.trackSince(mark);
         return step.value;
       }
-      if (step.value.phase === 'embed' || pending.length >= DRIFT_PATHS_PER_CHECK) await flush();
+      if (step.value.phase === 'embed' || pending.length >= INDEXED_PATHS_PER_CHECK) await flush();
       yield step.value;
     }
   }
