@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTarget, formatNumber, formatSizes, type Section } from './result';
+import { withMarkedSection } from '../scripts/markedSection';
 
 interface Report {
   date: string;
@@ -63,16 +64,7 @@ export function writeReadmeSection(
 ): void {
   if (!existsSync(resultsFile)) throw new Error(`${resultsFile} does not exist: run npm run bench`);
   const section = performanceSection(JSON.parse(readFileSync(resultsFile, 'utf8')) as Report);
-  const text = readFileSync(readme, 'utf8');
-  if (!/<!-- bench:start -->[\s\S]*?<!-- bench:end -->/.test(text))
-    throw new Error(`${readme} has no <!-- bench:start --> … <!-- bench:end --> section`);
-  writeFileSync(
-    readme,
-    text.replace(
-      /<!-- bench:start -->[\s\S]*?<!-- bench:end -->/,
-      () => `<!-- bench:start -->\n${section}\n<!-- bench:end -->`,
-    ),
-  );
+  writeFileSync(readme, withMarkedSection(readFileSync(readme, 'utf8'), 'bench', section, readme));
 }
 
 if (require.main === module) writeReadmeSection(process.argv[2]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DocKind } from '../src/engine/model/kinds';
 import type { LabelSet } from './kinds/dataset';
 import { renderLoo, type KindCounts, type RepoResult } from './kinds/loo';
+import { withMarkedSection } from '../scripts/markedSection';
 
 /** One suite's drift figures, as the run's closing table shows them. */
 export interface DriftRow {
@@ -79,15 +80,13 @@ export function renderKindsTables(kinds: NonNullable<EvalResults['kinds']>): str
   return [header, renderLoo({ results: kinds.results, kinds: perKind })].join('\n');
 }
 
-function block(marker: string, run: string, table: string): string {
+function block(run: string, table: string): string {
   return [
-    `<!-- eval:${marker}:start -->`,
     `Written by \`npm run eval\` from \`eval/results.json\` (run of ${run}); do not edit by hand.`,
     '',
     '```',
     table,
     '```',
-    `<!-- eval:${marker}:end -->`,
   ].join('\n');
 }
 
@@ -101,10 +100,7 @@ export function renderQualityDoc(doc: string, results: EvalResults): string {
   let text = doc;
   for (const [marker, table] of parts) {
     if (table === undefined) continue;
-    const span = new RegExp(`<!-- eval:${marker}:start -->[\\s\\S]*?<!-- eval:${marker}:end -->`);
-    if (!span.test(text))
-      throw new Error(`the quality doc has no <!-- eval:${marker}:start --> … <!-- eval:${marker}:end --> section`);
-    text = text.replace(span, () => block(marker, run, table));
+    text = withMarkedSection(text, `eval:${marker}`, block(run, table), 'the quality doc');
   }
   return text;
 }

@@ -3,10 +3,9 @@
 
 import type { Memory, SaveWarnings } from './model/types';
 import type { RepoRecordsSummary } from './model/repoRecordFiles';
-import type { Clock, Logger, SqlDatabase } from './ports';
+import type { Clock, Logger, Signer, SqlDatabase } from './ports';
 import type { IntegrityChecker } from './record/integrity';
 import type { MemoryStorePort } from './record/memoryStore';
-import type { Signer } from './record/signatures';
 
 export interface EngineContext {
   db: SqlDatabase;

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { MemorySummary, RememberInput } from './model/types';
-import type { Actor, Clock, Logger, SqlDatabase } from './ports';
+import type { Actor, Clock, Logger, Signer, SqlDatabase } from './ports';
 import { silentLogger, systemClock } from './ports';
 import type { EngineContext, RecordHooks } from './context';
 import { syncRepoRecord } from './team/repoRecords';
@@ -41,6 +41,7 @@ import {
   type IndexProgress,
   type IndexSummary,
 } from './indexing/indexer';
+import { classify } from './indexing/classify';
 import { countPending, indexCounts, type IndexCounts } from './indexing/docStore';
 import { listDocs, type ListDocsInput, type ListDocsResult } from './indexing/docList';
 import { globMatcher, kindMatcher, type KindRule } from './indexing/kindCorrections';
@@ -51,7 +52,6 @@ import type { AuditCheckpoint, AuditVerdict } from './record/audit';
 import type { MemoryStorePort } from './record/memoryStore';
 import { sqliteMemoryStore } from './record/sqliteMemoryStore';
 import { ephemeralSigner, IntegrityChecker, type Refusal } from './record/integrity';
-import type { Signer } from './record/signatures';
 import { annotateGet, annotateRecall, type WithDrift } from './annotate';
 import { verifyKeys, verifyRecall, type Verification } from './search/verification';
 import { invalid } from './errors';
@@ -87,7 +87,7 @@ export type IndexDriftChecked = (paths: string[], findings: DriftFinding[] | und
 export type EngineIndexOptions = Omit<IndexOptions, 'embedder'> & { driftChecked?: IndexDriftChecked };
 
 /** How many indexed paths one drift check takes (see index()). */
-const DRIFT_PATHS_PER_CHECK = 200;
+const INDEXED_PATHS_PER_CHECK = 200;
 
 export interface EngineOptions {
   db: SqlDatabase;
@@ -211,6 +211,8 @@ export class Engine {
       this.ctx,
       options.files,
       typeof repositories === 'function' ? repositories : () => repositories ?? [],
+      // A page the index has not classified yet is classified as the index would: drift does not import indexing.
+      (path, text) => classify(path, text),
     );
   }
 
@@ -328,7 +330,7 @@ export class Engine {
         this.trackSince(mark);
         return step.value;
       }
-      if (step.value.phase === 'embed' || pending.length >= DRIFT_PATHS_PER_CHECK) await flush();
+      if (step.value.phase === 'embed' || pending.length >= INDEXED_PATHS_PER_CHECK) await flush();
       yield step.value;
     }
   }

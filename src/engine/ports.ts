@@ -1,4 +1,5 @@
-// The small interfaces the engine needs from its host: a SQL database, a clock and a logger.
+// The small interfaces the engine needs from its host: a SQL database, a clock, a logger and the
+// machine's signing key.
 // Hosts (CLI, MCP server, VS Code) implement them; the engine never touches process I/O itself.
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
@@ -55,4 +56,12 @@ export interface Actor {
   door: 'cli' | 'mcp' | 'ui' | 'steward' | 'import' | 'test';
   name: string;
   human?: boolean;
+}
+
+/** This machine's signing key (Ed25519): each record version it writes is signed with it (record/signatures.ts). */
+export interface Signer {
+  keyId: string;
+  /** Base64 SPKI DER of the public key. */
+  publicKey: string;
+  sign(message: string): string;
 }

@@ -23,7 +23,7 @@ const HINT_SETTLE_MS = 15;
  * Changed files the index leaves out are checked by drift this many at a time (a rename inside one
  * check pairs up); each check runs in slices of a few ms.
  */
-const DRIFT_PATHS_PER_CHECK = 500;
+const UNINDEXED_PATHS_PER_CHECK = 500;
 
 export class OwnerWatch {
   readonly watch: WorkspaceWatch;
@@ -107,9 +107,9 @@ export class OwnerWatch {
     this.touched = [...digests.keys()];
     const checked = this.touched;
     // A branch switch can touch thousands of files: each check runs in slices (the owner answers
-    // between them), and takes at most DRIFT_PATHS_PER_CHECK paths.
+    // between them), and takes at most UNINDEXED_PATHS_PER_CHECK paths.
     while (this.touched.length) {
-      const slice = this.touched.slice(0, DRIFT_PATHS_PER_CHECK);
+      const slice = this.touched.slice(0, UNINDEXED_PATHS_PER_CHECK);
       for (const f of await this.access.use((engine) => engine.driftCheckInSlices(slice))) found.set(f.id, f);
       this.touched = this.touched.slice(slice.length);
     }

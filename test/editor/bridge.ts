@@ -45,9 +45,9 @@ export type UiRequest =
   /**
    * The actions a person is offered on the row showing `row` in the view titled `view`: the inline
    * buttons drawn while the pointer is over it, and its context menu (opened, read, closed). JSON
-   * { inline: string[], menu: string[] }.
+   * { inline: string[], menu: string[] }. `screenshot`: the window is photographed with the menu open, as that name.
    */
-  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number }
+  | { action: 'treeItemMenu'; view: string; row: string; timeoutMs?: number; screenshot?: string }
   /** Clicks the row labelled exactly `label` in the view titled `view` (a group row opens or closes). */
   | {
       action: 'treeItemClick';

@@ -155,6 +155,8 @@ export async function perform(page: Page, request: UiRequest, artifacts: string)
       const items = page.locator('.context-view .monaco-menu .action-item:not(.disabled) .action-label');
       await items.first().waitFor({ state: 'visible', timeout });
       const menu = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      // The window with the menu open, before it is closed: what the person is offered.
+      if (request.screenshot) await page.screenshot({ path: join(artifacts, `${request.screenshot}.png`) });
       await page.keyboard.press('Escape');
       await page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout });
       return JSON.stringify({ inline, menu });

@@ -116,23 +116,10 @@ const LAYERS: Array<{ layer: string; parts: string[]; siblingsApart?: boolean }>
   { layer: 'L4 barrel', parts: ['index.ts'] },
 ];
 
-/**
- * Imports that still break the order, each with why: this list may only shrink. A new violation
- * fails; so does an entry here that no longer occurs (delete it).
- */
-const KNOWN_VIOLATIONS: Record<string, string> = {
-  'drift/extract.ts -> indexing/classify.ts':
-    'a page drift was given no kind for is classified here; next: DriftService passes the kind the index stored ' +
-    '(drift/service.ts and indexing/classify.ts were being edited by other work)',
-};
-
-/** Import circles that remain, each named by its files (sorted) with why: this list may only shrink. */
-const KNOWN_CIRCLES: Record<string, string> = {};
-
 /** Every engine file's relative imports (static, re-export, type-only, dynamic), as engine-relative paths. */
-function engineImports(): Array<{ from: string; to: string }> {
+function engineImports(): Edge[] {
   const specifier = /(?:\bfrom\s*|\bimport\s+|\b(?:require|import)\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
-  const edges: Array<{ from: string; to: string }> = [];
+  const edges: Edge[] = [];
   const files = new Set(sourceFiles(ENGINE));
   for (const file of files) {
     for (const m of readFileSync(file, 'utf8').matchAll(specifier)) {
@@ -151,6 +138,57 @@ function placeOf(path: string): { part: string; layer: number } {
   return { part, layer };
 }
 
+type Edge = { from: string; to: string };
+
+/** The imports that go up the stack or across to a sibling feature, as `from -> to`. */
+function againstOrder(edges: readonly Edge[]): string[] {
+  const found = new Set<string>();
+  for (const { from, to } of edges) {
+    const a = placeOf(from);
+    const b = placeOf(to);
+    const up = b.layer > a.layer;
+    const sideways = a.layer === b.layer && a.part !== b.part && LAYERS[a.layer].siblingsApart;
+    if (up || sideways) found.add(`${from} -> ${to}`);
+  }
+  return [...found].sort();
+}
+
+/** The import circles, each as its files (sorted), by Tarjan's strongly connected components. */
+function circlesOf(edges: readonly Edge[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      // A component of two or more files is a circle.
+      if (component.length > 1) circles.push(component.sort().join(' '));
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
 describe('the engine is a stack with a tested order', () => {
   const edges = engineImports();
 
@@ -161,63 +199,35 @@ describe('the engine is a stack with a tested order', () => {
     assert.ok(edges.length > 100, `read only ${edges.length} imports`);
   });
 
-  it('no import goes up the stack or across to a sibling feature, beyond the named list that only shrinks', () => {
-    const found = new Set<string>();
-    for (const { from, to } of edges) {
-      const a = placeOf(from);
-      const b = placeOf(to);
-      const up = b.layer > a.layer;
-      const sideways = a.layer === b.layer && a.part !== b.part && LAYERS[a.layer].siblingsApart;
-      if (up || sideways) found.add(`${from} -> ${to}`);
-    }
-    const fresh = [...found].filter((edge) => !(edge in KNOWN_VIOLATIONS)).sort();
-    assert.deepEqual(fresh, [], 'new imports against the layer order (see LAYERS in this file)');
-    const gone = Object.keys(KNOWN_VIOLATIONS).filter((edge) => !found.has(edge));
-    assert.deepEqual(gone, [], 'fixed: delete these from KNOWN_VIOLATIONS');
+  it('no import goes up the stack or across to a sibling feature, with no exception', () => {
+    assert.deepEqual(againstOrder(edges), [], 'imports against the layer order (see LAYERS in this file)');
   });
 
   it('no import circle in src/engine', () => {
-    const next = new Map<string, string[]>();
-    for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
-    // Tarjan's strongly connected components: any component of two or more files is a circle.
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
-    const circles: string[][] = [];
-    const visit = (v: string) => {
-      index.set(v, index.size);
-      low.set(v, index.get(v)!);
-      stack.push(v);
-      onStack.add(v);
-      for (const w of next.get(v) ?? []) {
-        if (!index.has(w)) {
-          visit(w);
-          low.set(v, Math.min(low.get(v)!, low.get(w)!));
-        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-      if (low.get(v) === index.get(v)) {
-        const component: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          component.push(w);
-        } while (w !== v);
-        if (component.length > 1) circles.push(component.sort());
-      }
-    };
-    for (const v of next.keys()) if (!index.has(v)) visit(v);
-    const named = new Set(circles.map((c) => c.join(' ')));
-    const fresh = [...named].filter((c) => !(c in KNOWN_CIRCLES));
-    assert.deepEqual(fresh, [], 'new import circles');
-    const gone = Object.keys(KNOWN_CIRCLES).filter((c) => !named.has(c));
-    assert.deepEqual(gone, [], 'broken circles: delete these from KNOWN_CIRCLES');
+    assert.deepEqual(circlesOf(edges), [], 'import circles');
   });
 
-  it('reads a circle and an upward import as such', () => {
+  it('reads an upward import, a sibling import and a circle as such', () => {
     assert.equal(placeOf('record/rows.ts').layer, 1);
-    assert.ok(placeOf('engine.ts').layer > placeOf('memory/save.ts').layer);
     assert.equal(placeOf('text/fences.ts').layer, 0);
+    const wrong: Edge[] = [
+      { from: 'drift/extract.ts', to: 'indexing/classify.ts' },
+      { from: 'model/kinds.ts', to: 'record/rows.ts' },
+      { from: 'memory/save.ts', to: 'engine.ts' },
+    ];
+    const right: Edge[] = [
+      { from: 'drift/extract.ts', to: 'text/fences.ts' },
+      { from: 'engine.ts', to: 'drift/service.ts' },
+      { from: 'drift/extract.ts', to: 'drift/commands.ts' },
+    ];
+    assert.deepEqual(againstOrder([...wrong, ...right]), wrong.map((e) => `${e.from} -> ${e.to}`).sort());
+    const circle: Edge[] = [
+      { from: 'trust/a.ts', to: 'trust/b.ts' },
+      { from: 'trust/b.ts', to: 'trust/c.ts' },
+      { from: 'trust/c.ts', to: 'trust/a.ts' },
+      { from: 'trust/c.ts', to: 'trust/d.ts' },
+    ];
+    assert.deepEqual(circlesOf(circle), ['trust/a.ts trust/b.ts trust/c.ts']);
+    assert.deepEqual(circlesOf(right), []);
   });
 });

@@ -3,7 +3,6 @@
 // heading and line anchors, bare file names, symbols and command-line flags. Resolution against
 // the workspace happens elsewhere (resolve.ts); this only reads text.
 
-import { classify } from '../indexing/classify';
 import { hasPlaceholders, isTemplateDocument } from '../text/templates';
 import type { DocKind } from '../model/kinds';
 import { commandOf } from './commands';
@@ -237,11 +236,13 @@ function htmlReferences(prose: string, line: number): RawReference[] {
 export const RELEASE_NOTE = /(^|\/)releasenotes\/notes\/[^/]+\.ya?ml$/i;
 
 /**
- * Every reference a markdown document makes, with 1-based line numbers. Given its path: a template
- * makes none (its names are placeholders), and a changelog only its links (a path an old entry
- * mentions was true then; an entry is history, not a claim about the tree now). `kind`: the kind
- * the index stored (a person's `.lore/kinds` rule included); without one it is classified here.
+ * Every reference a markdown document makes, with 1-based line numbers. Given its path and kind: a
+ * template makes none (its names are placeholders), and a changelog only its links (a path an old
+ * entry mentions was true then; an entry is history, not a claim about the tree now). The kind is
+ * the caller's to know (the index's, sourceSync.ts): drift does not classify pages itself.
  */
+export function extractFromMarkdown(text: string): RawReference[];
+export function extractFromMarkdown(text: string, path: string, kind: DocKind): RawReference[];
 export function extractFromMarkdown(text: string, path?: string, kind?: DocKind): RawReference[] {
   if (path === undefined || RELEASE_NOTE.test(path)) return extractAll(text);
   // A README about a folder of templates is read; a skeleton is not: a README with placeholders, or
@@ -249,7 +250,7 @@ export function extractFromMarkdown(text: string, path?: string, kind?: DocKind)
   const readme = /(^|\/)readme\.[^/]+$/i.test(path) && !/(^|[/_.-])template\/readme\.[^/]+$/i.test(path);
   if (isTemplateDocument(path, text) && (!readme || hasPlaceholders(text))) return [];
   const refs = extractAll(text);
-  return (kind ?? classify(path, text)) === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
+  return kind === 'changelog' ? refs.filter((r) => r.deliberate) : refs;
 }
 
 /**

@@ -37,6 +37,7 @@ import {
   type DriftFlag,
   type DriftScanResult,
   type DriftState,
+  type KindOf,
   type WorkspaceReader,
 } from './types';
 import { acceptTarget, applyVerdicts, docReference, sameContent } from './verdicts';
@@ -62,9 +63,10 @@ export class DriftService {
   constructor(
     private readonly ctx: EngineContext,
     private reader: WorkspaceReader | undefined,
-    repositories: () => readonly string[] = () => [],
+    repositories: () => readonly string[],
+    kindOf: KindOf,
   ) {
-    this.sync = new SourceSync(ctx, repositories);
+    this.sync = new SourceSync(ctx, repositories, kindOf);
   }
 
   useReader(reader: WorkspaceReader | undefined): void {

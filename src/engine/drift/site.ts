@@ -7,6 +7,7 @@
 // redirect, the gem's search page) is no finding; so is any unresolved page link of a site whose
 // generated pages cannot be read from its configuration (code-built proxies, taxonomies, routes).
 
+import { dirName } from '../text/paths';
 import { basename, type Workspace } from './workspace';
 
 export interface DocSite {
@@ -37,11 +38,6 @@ export function pageSources(page: string): string[] {
 
 const cache = new WeakMap<Workspace, DocSite[]>();
 
-function dirOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
 function join(dir: string, name: string): string {
   return [dir, name].filter(Boolean).join('/').replace(/\/+$/, '');
 }
@@ -63,9 +59,9 @@ export function docSites(ws: Workspace): DocSite[] {
   sites = [];
   for (const path of ws.allFiles()) {
     const name = basename(path);
-    const dir = dirOf(path);
+    const dir = dirName(path);
     if (path === 'config/tech-docs.yml' || path.endsWith('/config/tech-docs.yml'))
-      sites.push({ generator: 'tech-docs', root: join(dirOf(dir), 'source'), config: path });
+      sites.push({ generator: 'tech-docs', root: join(dirName(dir), 'source'), config: path });
     else if (/^mkdocs\.ya?ml$/.test(name)) {
       const docsDir = /^docs_dir:\s*['"]?([^'"\s#]+)/m.exec(ws.text(path) ?? '')?.[1] ?? 'docs';
       sites.push({ generator: 'mkdocs', root: join(dir, docsDir), config: path });
@@ -125,7 +121,7 @@ function pageKey(path: string): string {
  * pages. Null when a proxy's path is not a string the source shows, or Ruby rewrites the resource list.
  */
 function techDocsGenerated(ws: Workspace, site: DocSite): Generated | null {
-  const project = dirOf(site.root);
+  const project = dirName(site.root);
   const out: Generated = { pages: new Set(['search', 'sitemap.xml', 'api/pages.json']), prefixes: [] };
   const inProject = (p: string) => (project ? p.startsWith(`${project}/`) : true);
   for (const path of ws.allFiles()) {

@@ -8,6 +8,7 @@
 // (`/img/x.png`) is found in the site root or its `static/` folder.
 
 import { pageSources, siteMayServe, docSites, type DocSite } from './site';
+import { dirName } from '../text/paths';
 import { basename, type Workspace } from './workspace';
 
 export interface SiteAddress {
@@ -48,7 +49,7 @@ function docsifyAddresses(ws: Workspace, repositories: readonly string[]): SiteA
   const out: SiteAddress[] = [];
   for (const path of ws.withBasename('index.html')) {
     if (!/window\.\$docsify\b/.test(ws.text(path) ?? '')) continue;
-    const root = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    const root = dirName(path);
     const site: DocSite = { generator: 'docsify', root, config: path };
     const cname = ws.text(root ? `${root}/CNAME` : 'CNAME')?.trim();
     if (cname) out.push({ site, host: cname.toLowerCase().replace(/^www\./, ''), base: '' });
@@ -96,7 +97,7 @@ function sourcesOf(address: SiteAddress, page: string): string[] {
   const roots = [site.root];
   // Hugo and Docusaurus serve `static/` at the site root; Hugo sites often build content/ from docs/.
   if (site.generator === 'hugo' || site.generator === 'docusaurus') {
-    const project = site.root.includes('/') ? site.root.slice(0, site.root.lastIndexOf('/')) : '';
+    const project = dirName(site.root);
     roots.push(within(project, 'static'));
     if (site.generator === 'hugo') roots.push(within(project, 'docs'), 'docs');
   }

@@ -33,6 +33,7 @@ import {
 import { fingerprintOf, type Target } from './target';
 import { basename, type Workspace } from './workspace';
 import { TextMemo } from './textMemo';
+import type { KindOf } from './types';
 
 /** Whether a reference's text looks like a secret: the same link or path recurs in many documents and checks. */
 const secretLooking = new TextMemo<boolean>(8192);
@@ -54,6 +55,7 @@ export class SourceSync {
   constructor(
     private readonly ctx: EngineContext,
     private readonly repositories: () => readonly string[],
+    private readonly kindOf: KindOf,
   ) {}
 
   /** A check or scan starts: its listing by folder is made anew. */
@@ -212,10 +214,10 @@ export class SourceSync {
     if (text === null) deleteSource(this.ctx.db, 'doc', path);
     else {
       // A code file says something only in its comments; a document's kind is the one the index stored, so a
-      // person's `.lore/kinds` rule (a changelog or not) holds here too.
+      // person's `.lore/kinds` rule (a changelog or not) holds here too, and the index's classifier's otherwise.
       const refs = isCodeSource(path)
         ? [...extractFromComments(path, text), ...(usesAnsibleVariables(path) ? variableUses(text) : [])]
-        : extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path));
+        : extractFromMarkdown(text, path, storedDocKind(this.ctx.db, path) ?? this.kindOf(path, text));
       this.syncSource('doc', path, refs, ws, retry);
     }
   }

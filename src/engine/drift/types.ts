@@ -1,6 +1,8 @@
 // Drift's vocabulary: the states a reference can be in, the findings doors show, and the small
 // synchronous port through which the engine reads the workspace (the host implements it on disk).
 
+import type { DocKind } from '../model/kinds';
+
 // `ambiguous`: the reference names something several files match (a bare file name, a symbol defined in many
 // places); it is not broken, and it is not watched until it is written so that one thing matches. It is
 // no finding: kept for the explain view (asked for by state), never listed by default (NOT_FINDINGS).
@@ -62,6 +64,12 @@ export interface DriftScanResult {
   findings: DriftFinding[];
   by_state: Record<DriftState, number>;
 }
+
+/**
+ * The kind of a document the index has not stored a kind for (a changelog is read for its links
+ * only): the index's classifier, handed in by the engine, since a feature never imports a sibling.
+ */
+export type KindOf = (path: string, text: string) => DocKind;
 
 export interface FileStat {
   size: number;

@@ -5,6 +5,7 @@
 import picomatch from 'picomatch';
 import { isRepoRecordPath } from '../model/repoRecordFiles';
 import { isSecretFile } from './secretFiles';
+import { baseName } from '../text/paths';
 
 export const MAX_INDEXED_BYTES = 1024 * 1024;
 
@@ -267,10 +268,7 @@ export function discoveryMatcher(rules: DiscoveryRules = {}): DiscoveryMatcher {
     acceptsFile: (path, mode, head) => accepts(path) || (mayBeScript(path) && isExecutableScript(mode, head)),
     skipsFolder: (path) => (exclude(`${path}/`) || exclude(`${path}/x`)) && !onAllowPath(path),
     isOutputFolder: (path, entries) =>
-      outputFolders &&
-      OUTPUT_FOLDER_NAMES.has(path.slice(path.lastIndexOf('/') + 1)) &&
-      !onAllowPath(path) &&
-      looksLikeBuildOutput(entries),
+      outputFolders && OUTPUT_FOLDER_NAMES.has(baseName(path)) && !onAllowPath(path) && looksLikeBuildOutput(entries),
     maxBytes: rules.maxBytes ?? MAX_INDEXED_BYTES,
   };
 }

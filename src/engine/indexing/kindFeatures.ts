@@ -9,7 +9,7 @@
 import { atxHeading } from '../text/headings';
 import type { FolderConventions } from './kindConventionShapes';
 import { isImperative } from './procedure';
-import { dirName } from '../text/paths';
+import { baseName, dirName } from '../text/paths';
 import { FenceTracker } from '../text/fences';
 import { frontMatter } from '../text/frontMatter';
 
@@ -47,7 +47,7 @@ function scaled(n: number): number {
 /** Extensions that read as prose pages (the model's inputs); the rest are kinds by definition. */
 export function proseExtension(path: string): string | null {
   const lower = path.toLowerCase();
-  const name = lower.slice(lower.lastIndexOf('/') + 1);
+  const name = baseName(lower);
   if (lower.endsWith('.md.erb') || lower.endsWith('.html.md')) return 'md';
   if (lower.endsWith('.html.erb')) return 'html.erb';
   const dot = name.lastIndexOf('.');
@@ -432,7 +432,7 @@ function conventionFeatures(f: Features, path: string, conventions: FolderConven
     if (/(^|\/)(readme|index|_index)(\.[a-z]+)+$/i.test(path) && folder.prose <= 2 && !folder.subfolders) {
       add(f, 'sib:lone_landing');
       const own = dirName(path);
-      for (const t of tokens(own.slice(own.lastIndexOf('/') + 1), 8)) add(f, `name:${t}`);
+      for (const t of tokens(baseName(own), 8)) add(f, `name:${t}`);
     }
   }
   for (const t of conventions.nav.get(path) ?? []) add(f, `nav:${t}`);

@@ -6,13 +6,8 @@
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../model/digest';
 
-/** The machine's signing key, provided by the host (the private key never enters the store). */
-export interface Signer {
-  keyId: string;
-  /** Base64 SPKI DER of the public key. */
-  publicKey: string;
-  sign(message: string): string;
-}
+// The machine's signing key is a port the host provides (the private key never enters the store).
+export type { Signer } from '../ports';
 
 export interface SignedFields {
   key: string;

@@ -15,6 +15,8 @@ export class DriftTracker {
   private readonly changes = new Map<string, number>();
   /** Per folder, each referring doc's kind as the index classified it ('' when it is not indexed). */
   private readonly docKinds = new Map<string, Map<string, string>>();
+  /** Per folder, each referring memory's status as last read ('' when it could not be read). */
+  private readonly statuses = new Map<string, Map<string, string>>();
 
   onDidChange(listener: (folder: string) => void): { dispose(): void } {
     this.listeners.add(listener);
@@ -34,6 +36,29 @@ export class DriftTracker {
   /** The kind of doc at `path` ("adr", "runbook"...), once a finding from it was read. */
   docKind(folder: string, path: string): string | undefined {
     return this.docKinds.get(folder)?.get(path) || undefined;
+  }
+
+  /** The status of the memory `key` a finding comes from ("active", "disputed"...), once it was read. */
+  memoryStatus(folder: string, key: string): string | undefined {
+    return this.statuses.get(folder)?.get(key) || undefined;
+  }
+
+  /**
+   * What the finding rows of a memory may offer depends on its status (a disputed memory cannot be
+   * disputed again): read once per memory, and again on a full read (a person may have changed it).
+   */
+  private async learnStatuses(store: FolderStore, findings: DriftFinding[], again = false): Promise<void> {
+    const known = again ? new Map<string, string>() : (this.statuses.get(store.folder) ?? new Map<string, string>());
+    const keys = findings.flatMap((f) => (f.source.kind === 'memory' && f.source.key ? [f.source.key] : []));
+    for (const key of new Set(keys)) {
+      if (known.has(key)) continue;
+      try {
+        known.set(key, (await store.api.get(key)).memory.status);
+      } catch {
+        known.set(key, ''); // unknown: the row offers no lifecycle act rather than one the engine may refuse
+      }
+    }
+    this.statuses.set(store.folder, known);
   }
 
   private async learnKinds(store: FolderStore, findings: DriftFinding[], again = false): Promise<void> {
@@ -60,6 +85,7 @@ export class DriftTracker {
    */
   async checked(store: FolderStore, paths: readonly string[], findings: DriftFinding[]): Promise<void> {
     await this.learnKinds(store, findings);
+    await this.learnStatuses(store, findings);
     const map = this.latest.get(store.folder) ?? new Map<string, DriftFinding>();
     const touched = new Set(paths);
     // What the check covered is replaced: references into the changed files and those they make.
@@ -84,6 +110,7 @@ export class DriftTracker {
       if ((this.changes.get(store.folder) ?? 0) !== started) continue;
       // A full read learns the kinds again (a reindex may have classified a doc anew).
       await this.learnKinds(store, findings, true);
+      await this.learnStatuses(store, findings, true);
       if ((this.changes.get(store.folder) ?? 0) !== started) continue;
       this.latest.set(store.folder, new Map(findings.map((f) => [f.id, f])));
       this.emit(store.folder);
@@ -117,6 +144,7 @@ export class DriftTracker {
   forget(folder: string): void {
     this.latest.delete(folder);
     this.docKinds.delete(folder);
+    this.statuses.delete(folder);
     this.emit(folder);
   }
 }

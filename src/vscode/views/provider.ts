@@ -38,7 +38,8 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
   ) {}
 
   private driftRows(folder: string): LoreNode[] {
-    return driftNodes(folder, this.drift.known(folder), this.showAlreadyBroken(folder));
+    const statusOf = (key: string) => this.drift.memoryStatus(folder, key);
+    return driftNodes(folder, this.drift.known(folder), this.showAlreadyBroken(folder), statusOf);
   }
 
   refresh(folder?: string): void {
@@ -90,7 +91,9 @@ export class LoreTreeProvider implements vscode.TreeDataProvider<LoreNode> {
     }
     if (node.kind === 'folder') return this.rootOf(this.stores.get(node.folder));
     if (node.kind === 'group' && node.group === ALREADY_BROKEN_GROUP)
-      return alreadyBrokenNodes(node.folder, this.drift.known(node.folder));
+      return alreadyBrokenNodes(node.folder, this.drift.known(node.folder), (key) =>
+        this.drift.memoryStatus(node.folder, key),
+      );
     if (node.kind === 'group')
       return this.guard(node.folder, () => groupChildren(this.stores.get(node.folder).api, node.folder, node.group));
     return [];

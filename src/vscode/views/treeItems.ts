@@ -8,7 +8,7 @@ import { driftSentence } from '../editorWording';
 import { canRelink } from '../drift/relink';
 import { driftIcon } from '../drift/severity';
 import { docTitle, kindLabel, kindReason, when } from './labels';
-import { memoryContextValue } from './contextValues';
+import { findingContextValue, memoryContextValue } from './contextValues';
 import type { LoreNode } from './treeModel';
 
 /** Where a person's kind for a document is kept (the committed file teammates share). */
@@ -112,8 +112,8 @@ export function toTreeItem(node: LoreNode): vscode.TreeItem {
       item.tooltip = new vscode.MarkdownString(`${escapeMd(sentence)}\n\n${evidence}\n\nReferenced by \`${where}\``);
       item.iconPath = icon(id, color);
       // `.unlinked`: a relocated flag or symbol, whose text stays as written (no Update, relink.ts).
-      const unlinked = f.state === 'relocated' && !canRelink(f) ? '.unlinked' : '';
-      item.contextValue = f.source.kind === 'doc' ? `finding.doc.${f.state}${unlinked}` : 'finding.memory';
+      const unlinked = f.state === 'relocated' && !canRelink(f);
+      item.contextValue = findingContextValue(f, { unlinked, status: node.status });
       item.command = { command: 'lore.openAnchor', title: 'Open Reference', arguments: [node] };
       return item;
     }

@@ -15,7 +15,14 @@ export type LoreNode =
   | { kind: 'memory'; folder: string; memory: MemorySummary }
   | { kind: 'group'; folder: string; group: string; label: string; count: number }
   | { kind: 'doc'; folder: string; doc: DocSummary }
-  | { kind: 'finding'; folder: string; finding: DriftFinding; also: DriftFinding[] }
+  | {
+      kind: 'finding';
+      folder: string;
+      finding: DriftFinding;
+      also: DriftFinding[];
+      /** A memory's finding: the memory's status as last read (its row offers only what that status allows). */
+      status?: string;
+    }
   | { kind: 'inbox'; folder: string; item: InboxItem }
   | { kind: 'message'; folder: string; text: string; detail?: string };
 
@@ -110,11 +117,16 @@ function worstFirst(groups: ReturnType<typeof foldFindings>): ReturnType<typeof 
  * Drift caused since Lore started comes first; what was already broken when Lore first looked is one
  * group after it ("Already broken (N)"), left out when `showAlreadyBroken` is off.
  */
-export function driftNodes(folder: string, findings: DriftFinding[], showAlreadyBroken = true): LoreNode[] {
+export function driftNodes(
+  folder: string,
+  findings: DriftFinding[],
+  showAlreadyBroken = true,
+  statusOf: StatusOf = () => undefined,
+): LoreNode[] {
   const groups = foldFindings(findings);
   const fresh = worstFirst(groups.filter((g) => !g.finding.already_broken));
   const old = groups.filter((g) => g.finding.already_broken);
-  const nodes: LoreNode[] = fresh.map(({ finding, also }) => ({ kind: 'finding', folder, finding, also }));
+  const nodes = fresh.map(({ finding, also }) => findingNode(folder, finding, also, statusOf));
   if (old.length && showAlreadyBroken)
     nodes.push({
       kind: 'group',
@@ -127,11 +139,20 @@ export function driftNodes(folder: string, findings: DriftFinding[], showAlready
 }
 
 /** The findings under the Drift view's "already broken" group. */
-export function alreadyBrokenNodes(folder: string, findings: DriftFinding[]): LoreNode[] {
-  return worstFirst(foldFindings(findings).filter((g) => g.finding.already_broken)).map(({ finding, also }) => ({
-    kind: 'finding',
-    folder,
-    finding,
-    also,
-  }));
+export function alreadyBrokenNodes(
+  folder: string,
+  findings: DriftFinding[],
+  statusOf: StatusOf = () => undefined,
+): LoreNode[] {
+  return worstFirst(foldFindings(findings).filter((g) => g.finding.already_broken)).map(({ finding, also }) =>
+    findingNode(folder, finding, also, statusOf),
+  );
+}
+
+/** The status of the memory a finding of a memory comes from, as last read (drift/tracker.ts). */
+export type StatusOf = (key: string) => string | undefined;
+
+function findingNode(folder: string, finding: DriftFinding, also: DriftFinding[], statusOf: StatusOf): LoreNode {
+  const status = finding.source.kind === 'memory' && finding.source.key ? statusOf(finding.source.key) : undefined;
+  return { kind: 'finding', folder, finding, also, ...(status ? { status } : {}) };
 }

@@ -35,6 +35,7 @@ export async function run(): Promise<void> {
   require('./drift.test');
   require('./driftDocs.test');
   require('./driftRunbook.test');
+  require('./findingMenu.test');
   require('./remember.test');
   require('./recall.test');
   require('./edit.test');

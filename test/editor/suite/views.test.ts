@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SEEDED_DEAD_END, SEEDED_DECISION } from '../seed';
-import { activeLore, CONTAINER_ID, contributedViews, loreExtension, skip, viewNamed } from './lore';
+import { canBecome, type Transition } from '../../../src/engine';
+import { activeLore, CONTAINER_ID, contributedViews, loreCli, loreExtension, skip, viewNamed } from './lore';
 import { ui, uiAvailable } from './ui';
 
 const EXPECTED_VIEWS = [/decisions/i, /docs|runbooks/i, /dead ?ends/i, /drift/i, /inbox/i];
@@ -65,6 +66,40 @@ describe('Lore sidebar', () => {
       !bare.inline.includes('Open Anchor') && !bare.menu.includes('Open Anchor'),
       `not on the dead end: ${JSON.stringify(bare)}`,
     );
+  });
+
+  it("offers on a superseded memory's row only the lifecycle acts the engine allows", async function () {
+    if (!uiAvailable()) return skip(this, 'needs the browser page (code-server run)');
+    const remember = (key: string, title: string) =>
+      loreCli(['remember', '--type', 'decision', '--key', key, '--title', title, '--description', `${title}.`]);
+    await remember('decision/session-cookies', 'Sessions in signed cookies');
+    await remember('decision/session-store', 'Sessions in the shared store');
+    await loreCli(['supersede', 'decision/session-cookies', '--by', 'decision/session-store']);
+    const view = viewNamed(/decisions/i);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    await ui({ action: 'waitForSidebarText', view: view.name, text: 'superseded · Sessions in signed cookies.' });
+    const { menu } = JSON.parse(
+      (await ui({
+        action: 'treeItemMenu',
+        view: view.name,
+        row: 'Sessions in signed cookies',
+        screenshot: 'lifecycle-menu-superseded',
+      })) ?? '{}',
+    ) as { menu: string[] };
+    // Each lifecycle command's menu title, and where it leads: offered exactly when canBecome says so.
+    const acts: Record<string, Transition> = {
+      'lore.deprecate': 'deprecated',
+      'lore.dispute': 'disputed',
+      'lore.retract': 'retracted',
+      'lore.supersede': 'superseded',
+      'lore.promote': 'active',
+    };
+    const commands = loreExtension().packageJSON.contributes.commands as { command: string; title: string }[];
+    const titleOf = (command: string) => commands.find((c) => c.command === command)!.title;
+    const offered = Object.keys(acts).filter((command) => menu.includes(titleOf(command)));
+    const allowed = Object.keys(acts).filter((command) => canBecome('superseded', acts[command]));
+    assert.deepEqual(offered, allowed, `the menu: ${JSON.stringify(menu)}`);
+    assert.deepEqual(allowed, ['lore.retract'], 'a superseded record can only be retracted');
   });
 
   it('names the kinds of indexed document for people in Runbooks & Docs ("ADRs", "Runbooks")', async function () {

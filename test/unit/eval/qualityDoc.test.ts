@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderQualityDoc, saveResults, type EvalResults } from '../../../eval/qualityDoc';
+import { markedSection } from '../../../scripts/markedSection';
 
 const tally = (right: number, total: number) => ({ right, path: 0, baseline: 0, total });
 
@@ -73,13 +74,13 @@ describe('eval writes its tables into docs/quality.md', () => {
     const doc = renderQualityDoc(DOC, RESULTS);
     assert.equal(outside(doc), outside(DOC));
     assert.doesNotMatch(doc, /old kinds figures|old drift figures/);
-    const kinds = doc.slice(doc.indexOf('<!-- eval:kinds:start -->'), doc.indexOf('<!-- eval:kinds:end -->'));
+    const kinds = markedSection(doc, 'eval:kinds') ?? '';
     assert.match(kinds, /run of 2026-12-02/);
     assert.match(kinds, /over 2 labelled repositories/);
     assert.match(kinds, /^madr\s+dev\s+10\s+90\.0%.*\s5\s+80\.0%/m);
     assert.match(kinds, /^rust-rfcs\s+held-out\s+4\s+75\.0%/m);
     assert.match(kinds, /^\s+adr\s+80\.0%\s+100\.0%\s+\(4\)$/m);
-    const drift = doc.slice(doc.indexOf('<!-- eval:drift:start -->'), doc.indexOf('<!-- eval:drift:end -->'));
+    const drift = markedSection(doc, 'eval:drift') ?? '';
     assert.match(drift, /^madr\s+10\/10\s+2\/2\s+0\s+1\/1$/m);
     assert.match(drift, /held out \(labelled, not tuned on\):\nadr-examples\s+9\/10\s+-\s+0\s+-\s+below the bar$/m);
   });

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canBecome, STATUSES, type Transition } from '../../../src/engine';
-import { memoryContextValue } from '../../../src/vscode/views/contextValues';
+import { findingContextValue, memoryContextValue } from '../../../src/vscode/views/contextValues';
 
 const MANIFEST = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
   contributes: { menus: Record<string, { command: string; when?: string }[]> };
@@ -95,4 +95,57 @@ describe('the other memory menus still read status and anchor with tokens on the
             assert.equal(holds(when, memoryContextValue(status, anchored)), expected, `${command} on ${status}`);
           }
     });
+});
+
+describe("a memory's drift finding offers only the lifecycle acts its status allows", () => {
+  const menus = MANIFEST.contributes.menus['view/item/context'];
+  const memoryFinding = (status?: string) =>
+    findingContextValue({ source: { kind: 'memory' }, state: 'gone' }, { status });
+  /** Dispute and Supersede are offered on a finding (the memory's own row offers every act). */
+  const ON_FINDINGS: Record<string, Transition> = { 'lore.dispute': 'disputed', 'lore.supersede': 'superseded' };
+
+  for (const [command, to] of Object.entries(ACTS))
+    it(`${command} shows on a finding of a memory exactly when it is offered there and the engine allows it`, () => {
+      const found = menus.filter((m) => m.command === command);
+      const wrong: string[] = [];
+      for (const status of STATUSES) {
+        const value = memoryFinding(status);
+        const shown = found.some((m) => holds(m.when ?? 'true', value));
+        const expected = command in ON_FINDINGS && canBecome(status, to);
+        if (shown !== expected) wrong.push(`${status} (${value}): menu ${shown}, expected ${expected}`);
+      }
+      assert.deepEqual(wrong, []);
+      // A memory whose status could not be read is offered none.
+      assert.equal(
+        found.some((m) => holds(m.when ?? 'true', memoryFinding())),
+        false,
+      );
+    });
+
+  it("a disputed memory's finding offers Supersede, not Dispute; a quarantined one's neither", () => {
+    assert.equal(memoryFinding('disputed'), 'finding.memory canSupersede');
+    assert.equal(memoryFinding('quarantined'), 'finding.memory');
+    assert.equal(memoryFinding('active'), 'finding.memory canDispute canSupersede');
+  });
+
+  it("the finding's other menus (Open Reference, Re-verify, Update Anchor) show whatever the status", () => {
+    for (const command of ['lore.openAnchor', 'lore.reverify', 'lore.updateAnchor'])
+      for (const status of [...STATUSES, undefined]) {
+        const found = menus.filter((m) => m.command === command);
+        const when = (m: { when?: string }) => (m.when ?? 'true').replace(/&& isWorkspaceTrusted/, '');
+        assert.ok(
+          found.some((m) => holds(when(m), memoryFinding(status))),
+          `${command} on ${status}`,
+        );
+      }
+  });
+
+  it("a document's finding keeps its state in the value the menus match exactly", () => {
+    const doc = { source: { kind: 'doc' as const }, state: 'relocated' };
+    assert.equal(findingContextValue(doc), 'finding.doc.relocated');
+    assert.equal(findingContextValue(doc, { unlinked: true }), 'finding.doc.relocated.unlinked');
+    const update = menus.filter((m) => m.command === 'lore.updateReference');
+    assert.ok(update.every((m) => holds(m.when!, 'finding.doc.relocated')));
+    assert.ok(update.every((m) => !holds(m.when!, 'finding.doc.relocated.unlinked')));
+  });
 });
