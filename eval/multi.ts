@@ -72,6 +72,12 @@ async function runKinds(
   // Features once per file (cached by content, featureCache.ts); the models in worker threads (foldPool.ts).
   const files = filesOf(repos);
   const models = await modelsWithout(repos, files, { settings, only });
+  // With the second pass on, the first pass alone is scored too, from the same folds' models (before → after).
+  if (!noSiblings) {
+    console.log('first pass alone (no siblings):');
+    console.log(renderLoo(leaveOneOut(repos, { only, settings, noSiblings: true, files, models }), {}));
+    console.log('\nboth passes (siblings):');
+  }
   const loo = leaveOneOut(repos, { baseline, only, settings, noSiblings, files, models });
   console.log(renderLoo(loo, { verbose: values.verbose, baseline: !!baseline }));
   record.kinds = {
