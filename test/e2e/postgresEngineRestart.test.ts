@@ -19,7 +19,7 @@ import { tempDir } from '../support/store';
 import { startWriters, stopWriters } from '../support/writerProcess';
 
 const WRITERS = 3;
-const COUNT = 80;
+const COUNT = 100;
 const KEYS = 4;
 
 /** A local store that stops and starts the server as the engine enters its first nested transaction. */
@@ -72,9 +72,9 @@ describe('PostgreSQL restarted while engines write', function () {
       Array.from({ length: WRITERS }, (_, writer) => ({ url, remote, writer, count: COUNT, keys: KEYS })),
     );
     // Every writer is connected and writing (startWriters waited for each to open its store): the
-    // server goes away once each has a few saves acknowledged.
+    // server goes away once each has a few saves answered.
     await Promise.all(
-      writers.map((w) => Promise.race([w.acked(3), w.done.then(() => assert.fail('a writer ended early'))])),
+      writers.map((w) => Promise.race([w.answered(3), w.done.then(() => assert.fail('a writer ended early'))])),
     );
     cluster.stop();
     try {

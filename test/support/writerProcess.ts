@@ -17,6 +17,8 @@ export interface WriterProcess<Line> {
   lines: Line[];
   /** Resolves once the writer has printed `n` lines of type 'ack'. */
   acked(n: number): Promise<void>;
+  /** Resolves once the writer has printed `n` outcomes ('ack' or 'refused': a slow writer may lose every race). */
+  answered(n: number): Promise<void>;
   /** Resolves when the writer exits 0; rejects with its stderr otherwise. */
   done: Promise<void>;
 }
@@ -40,8 +42,8 @@ function startOne<Line extends { type: string }>(
   });
   children.add(child);
   const lines: Line[] = [];
-  const waiting: Array<{ n: number; resolve: () => void }> = [];
-  let acks = 0;
+  const waiting: Array<{ n: number; of: 'acks' | 'answers'; resolve: () => void }> = [];
+  const count = { acks: 0, answers: 0 };
   let stderr = '';
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -50,8 +52,9 @@ function startOne<Line extends { type: string }>(
     const line = JSON.parse(text) as Line;
     if (line.type === 'ready') return markReady();
     lines.push(line);
-    if (line.type === 'ack') acks++;
-    for (const w of waiting.filter((w) => acks >= w.n)) w.resolve();
+    if (line.type === 'ack') count.acks++;
+    if (line.type === 'ack' || line.type === 'refused') count.answers++;
+    for (const w of waiting.filter((w) => count[w.of] >= w.n)) w.resolve();
   });
   const done = new Promise<void>((resolve, reject) =>
     child.once('exit', (code, signal) => {
@@ -60,12 +63,15 @@ function startOne<Line extends { type: string }>(
       else reject(new Error(`writer ${options.writer} exited ${code ?? signal}: ${stderr}`));
     }),
   );
+  const reach = (n: number, of: 'acks' | 'answers') =>
+    count[of] >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, of, resolve }));
   return {
     child,
     ready,
     process: {
       lines,
-      acked: (n) => (acks >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+      acked: (n) => reach(n, 'acks'),
+      answered: (n) => reach(n, 'answers'),
       done,
     },
   };
