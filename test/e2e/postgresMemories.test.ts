@@ -121,7 +121,7 @@ describe('the CLI on a shared PostgreSQL store', function () {
     assert.doesNotMatch(refused.stdout + refused.stderr, new RegExp(new URL(url).password));
   });
 
-  it('index and recall embed with the configured model, as on SQLite: memory vectors in the shared store', async () => {
+  it("index and recall embed with the configured model, as on SQLite; lore doctor checks the vectors' seals", async () => {
     const alice = clone('https://example.invalid/team/embedded.git');
     const models = tempDir('lore-pg-models-');
     makeTinyModel(models, { name: 'tiny-pg', seed: 3 });
@@ -152,6 +152,20 @@ describe('the CLI on a shared PostgreSQL store', function () {
          JOIN lore.repositories r ON r.id = m.repo_id WHERE r.remote = 'example.invalid/team/embedded'`,
       );
       assert.equal(rows.rows[0].n, 2);
+      // lore doctor checks the shared store's vector seals, as it checks SQLite's.
+      const seals = () =>
+        (lore(alice, ['doctor'], withModel).json.checks as Array<{ name: string; ok: boolean; detail: string }>).find(
+          (c) => c.name === 'seals',
+        )!;
+      assert.equal(seals().ok, true, seals().detail);
+      await client.query(
+        `UPDATE lore.memory_vectors SET vector = decode(repeat('00', length(vector)), 'hex')
+         WHERE memory_id = (SELECT m.id FROM lore.memories m WHERE m.title = $1)`,
+        [QUEUE_TITLE],
+      );
+      const after = seals();
+      assert.equal(after.ok, false, after.detail);
+      assert.match(after.detail, /1 row\(s\) changed outside Lore: the tiny-pg@\S+ vector of decision\/[\w-]+ v1/);
     } finally {
       await client.end();
     }
