@@ -153,12 +153,28 @@ async function withSharedStore<T>(
   work: (engine: EngineApi) => T | Promise<T>,
   use: StoreUse,
 ): Promise<T> {
-  const shared = openPostgresMemoryStore(settings, workspaceRemote(workspace), LORE_VERSION);
-  const store = openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols, shared });
+  // The model loads (in its worker) while the stores open, as on SQLite: recall embeds its question
+  // and `lore index` the shared memories, with the same model and settings.
+  const model = use.embed
+    ? startEmbedder(storePaths(workspace).home, stderrLogger(), { late: use.embedLate === true })
+    : undefined;
+  let store: OpenStore;
+  try {
+    const shared = openPostgresMemoryStore(settings, workspaceRemote(workspace), LORE_VERSION);
+    store = openStore({ workspace, door: 'cli', logger: stderrLogger(), symbols: use.symbols, shared });
+  } catch (error) {
+    await model?.release();
+    throw error;
+  }
   try {
     await store.symbols;
-    if (use.person) await confirmHere(use.person);
-    return await work(localApi(store.engine, store.paths.workspaceRoot));
+    const releaseEmbedder = model ? await model.attach(store.engine) : async () => {};
+    try {
+      if (use.person) await confirmHere(use.person);
+      return await work(localApi(store.engine, store.paths.workspaceRoot));
+    } finally {
+      await releaseEmbedder();
+    }
   } finally {
     store.close();
   }

@@ -9,57 +9,18 @@
 //   naming host:port/database; the writers' retries (same write ids) lose nothing acknowledged.
 
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { join } from 'node:path';
 import { LoreError } from '../../src/engine';
 import { sha256 } from '../../src/engine/model/digest';
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { PostgresStore } from '../../src/host/store/postgres/postgresStore';
 import { freshDatabase, sharedCluster, type TestCluster } from '../support/postgres';
 import { versionBuilder, verifyWithEngine } from '../support/pgRecords';
-import type { WriterLine, WriterOptions } from '../support/pgWriter';
+import type { WriterLine } from '../support/pgWriter';
+import { startWriters, stopWriters } from '../support/writerProcess';
 
-const ROOT = join(__dirname, '..', '..');
-const WRITER = join(ROOT, 'test/support/pgWriter.ts');
 // The issue's load (8 × 500) takes minutes on a busy 2-core machine; the suite runs 8 × 60 unless
 // LORE_PG_FULL=1 asks for the whole load.
 const QUICK = process.env.LORE_PG_FULL !== '1';
-
-interface Writer {
-  lines: WriterLine[];
-  /** Resolves when the given number of acknowledgements have arrived. */
-  acked(n: number): Promise<void>;
-  done: Promise<void>;
-}
-
-function startWriter(options: WriterOptions): Writer {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, JSON.stringify(options)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: WriterLine[] = [];
-  const waiting: { n: number; resolve: () => void }[] = [];
-  let acks = 0;
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  createInterface({ input: child.stdout }).on('line', (text) => {
-    const line = JSON.parse(text) as WriterLine;
-    lines.push(line);
-    if (line.type === 'ack') acks++;
-    for (const w of waiting.filter((w) => acks >= w.n)) w.resolve();
-  });
-  const done = new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`writer ${options.writer} exited ${code}: ${stderr}`)),
-    ),
-  );
-  return {
-    lines,
-    acked: (n) => new Promise<void>((resolve) => (acks >= n ? resolve() : waiting.push({ n, resolve }))),
-    done,
-  };
-}
 
 interface ChainWrite {
   version: number;
@@ -132,6 +93,7 @@ describe('PostgreSQL store: many writers', function () {
     store = await PostgresStore.open(parsePostgresSettings(url), { loreVersion: 'test', retryForMs: 0 });
   });
   after(async () => {
+    stopWriters();
     await store?.close();
   });
 
@@ -141,8 +103,9 @@ describe('PostgreSQL store: many writers', function () {
   it(title, async () => {
     const remote = 'git@example.test:team/contended.git';
     const count = QUICK ? 60 : 500;
-    const writers = Array.from({ length: 8 }, (_, writer) =>
-      startWriter({ url, remote, writer, count, keys: 12, retryForMs: 0 }),
+    const writers = await startWriters<WriterLine>(
+      'test/support/pgWriter.ts',
+      Array.from({ length: 8 }, (_, writer) => ({ url, remote, writer, count, keys: 12, retryForMs: 0 })),
     );
     await Promise.all(writers.map((w) => w.done));
     const lines = writers.flatMap((w) => w.lines);
@@ -157,8 +120,9 @@ describe('PostgreSQL store: many writers', function () {
   it('a server restarted mid-load: a save while down names the store; retries lose nothing acked', async () => {
     const remote = 'https://example.test/team/restart.git';
     const count = QUICK ? 80 : 200;
-    const writers = Array.from({ length: 3 }, (_, writer) =>
-      startWriter({ url, remote, writer, count, keys: 6, retryForMs: 60_000 }),
+    const writers = await startWriters<WriterLine>(
+      'test/support/pgWriter.ts',
+      Array.from({ length: 3 }, (_, writer) => ({ url, remote, writer, count, keys: 6, retryForMs: 60_000 })),
     );
     const repo = await store.repository(remote);
     await Promise.all(writers.map((w) => w.acked(10)));

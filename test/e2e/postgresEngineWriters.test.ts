@@ -6,49 +6,21 @@
 // LORE_PG_FULL=1 runs the issue's 8 × 500.
 
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine';
 import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { openPostgresMemoryStore } from '../../src/host/store/postgres/postgresMemoryStore';
 import { postgresMissing } from '../support/bothStores';
-import type { EngineWriterLine, EngineWriterOptions } from '../support/engineWriter';
+import type { EngineWriterLine } from '../support/engineWriter';
 import { freshDatabase, sharedCluster } from '../support/postgres';
 import { tempDir } from '../support/store';
+import { startWriters, stopWriters } from '../support/writerProcess';
 
-const ROOT = join(__dirname, '..', '..');
 const FULL = process.env.LORE_PG_FULL === '1';
 const WRITERS = 8;
 const COUNT = FULL ? 500 : 30;
 const KEYS = 6;
-
-function runWriter(options: EngineWriterOptions): Promise<EngineWriterLine[]> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'test/support/engineWriter.ts'), JSON.stringify(options)],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(
-            out
-              .split('\n')
-              .filter(Boolean)
-              .map((l) => JSON.parse(l) as EngineWriterLine),
-          )
-        : reject(new Error(`writer ${options.writer} exited ${code}: ${err}`)),
-    ),
-  );
-}
 
 describe('PostgreSQL store: many writers through the engine', function () {
   const missing = postgresMissing();
@@ -59,6 +31,7 @@ describe('PostgreSQL store: many writers through the engine', function () {
     return;
   }
   this.timeout(FULL ? 1_800_000 : 600_000);
+  after(stopWriters);
 
   const title =
     `${WRITERS} engine processes × ${COUNT} contended saves: nothing acknowledged is lost, ` +
@@ -68,11 +41,12 @@ describe('PostgreSQL store: many writers through the engine', function () {
     const database = await freshDatabase(await sharedCluster(), `lore_engine_writers_${process.pid}`);
     const url = `${database}?connect_timeout=30`;
     const remote = 'https://example.invalid/team/contended.git';
-    const lines = (
-      await Promise.all(
-        Array.from({ length: WRITERS }, (_, writer) => runWriter({ url, remote, writer, count: COUNT, keys: KEYS })),
-      )
-    ).flat();
+    const writers = await startWriters<EngineWriterLine>(
+      'test/support/engineWriter.ts',
+      Array.from({ length: WRITERS }, (_, writer) => ({ url, remote, writer, count: COUNT, keys: KEYS })),
+    );
+    await Promise.all(writers.map((w) => w.done));
+    const lines = writers.flatMap((w) => w.lines);
     const acks = lines.filter((l) => l.type === 'ack');
     const refusals = lines.filter((l) => l.type === 'refused');
     assert.equal(acks.length + refusals.length, WRITERS * COUNT, 'every save was answered');

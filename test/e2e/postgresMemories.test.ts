@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
+import { makeTinyModel } from '../../scripts/makeTinyModel';
 import { rememberArgs, runCli, type CliResult } from '../support/cli';
 import { postgresMissing } from '../support/bothStores';
 import { freshDatabase, sharedCluster } from '../support/postgres';
@@ -118,5 +119,55 @@ describe('the CLI on a shared PostgreSQL store', function () {
     assert.notEqual(refused.code, 0);
     assert.match(refused.stdout + refused.stderr, /remote/);
     assert.doesNotMatch(refused.stdout + refused.stderr, new RegExp(new URL(url).password));
+  });
+
+  it("index and recall embed with the configured model, as on SQLite; lore doctor checks the vectors' seals", async () => {
+    const alice = clone('https://example.invalid/team/embedded.git');
+    const models = tempDir('lore-pg-models-');
+    makeTinyModel(models, { name: 'tiny-pg', seed: 3 });
+    const withModel = { LORE_MODEL_DIR: models, LORE_MODEL: 'tiny-pg' };
+    for (const [title, description] of [
+      [QUEUE_TITLE, 'Background jobs go through Postgres with SKIP LOCKED'],
+      ['Rotate certificates monthly', 'TLS certificates are renewed by the platform job every month'],
+    ]) {
+      const saved = lore(alice, rememberArgs(title, description), withModel);
+      assert.equal(saved.code, 0, saved.stderr);
+    }
+    const indexed = lore(alice, ['index'], withModel);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    assert.match(indexed.json.status.model, /^tiny-pg@/);
+    const recalled = lore(alice, ['recall', 'job queue'], withModel);
+    assert.equal(recalled.code, 0, recalled.stderr);
+    assert.equal(recalled.json.vectors, true, 'recall on the shared store used no vectors');
+    const memoryHits = recalled.json.results.filter((r: { key?: string }) => r.key);
+    assert.ok(memoryHits.length > 0, recalled.stdout);
+    assert.ok(memoryHits.every((r: { score: { vector?: number } }) => typeof r.score.vector === 'number'));
+
+    // The vectors are in the shared store, one per memory.
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      const rows = await client.query(
+        `SELECT count(*)::int AS n FROM lore.memory_vectors v JOIN lore.memories m ON m.id = v.memory_id
+         JOIN lore.repositories r ON r.id = m.repo_id WHERE r.remote = 'example.invalid/team/embedded'`,
+      );
+      assert.equal(rows.rows[0].n, 2);
+      // lore doctor checks the shared store's vector seals, as it checks SQLite's.
+      const seals = () =>
+        (lore(alice, ['doctor'], withModel).json.checks as Array<{ name: string; ok: boolean; detail: string }>).find(
+          (c) => c.name === 'seals',
+        )!;
+      assert.equal(seals().ok, true, seals().detail);
+      await client.query(
+        `UPDATE lore.memory_vectors SET vector = decode(repeat('00', length(vector)), 'hex')
+         WHERE memory_id = (SELECT m.id FROM lore.memories m WHERE m.title = $1)`,
+        [QUEUE_TITLE],
+      );
+      const after = seals();
+      assert.equal(after.ok, false, after.detail);
+      assert.match(after.detail, /1 row\(s\) changed outside Lore: the tiny-pg@\S+ vector of decision\/[\w-]+ v1/);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { WasmSqlDatabase } from '../../src/host/sqlite';
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { openPostgresMemoryStore } from '../../src/host/store/postgres/postgresMemoryStore';
 import { tempDir } from './store';
+import { readyThenWait } from './writerProcess';
 
 export interface EngineWriterOptions {
   url: string;
@@ -44,17 +45,21 @@ function unavailable(error: unknown): error is LoreError {
   return error instanceof LoreError && error.code === 'STORE_UNAVAILABLE';
 }
 
+/** How long a read keeps being retried while the store is away: a writer never waits for ever. */
+const READ_RETRY_MS = 60_000;
+
 /**
  * The key's current version (0 before its first save). A read while the server is away fails with
  * the store named; this writer, as any caller may, reads again a moment later.
  */
 function readVersion(engine: Engine, key: string, writer: number): number {
+  const deadline = Date.now() + READ_RETRY_MS;
   for (;;) {
     try {
       return engine.get(key).memory.version;
     } catch (error) {
       if (error instanceof LoreError && error.code === 'NOT_FOUND') return 0;
-      if (!unavailable(error)) throw error;
+      if (!unavailable(error) || Date.now() > deadline) throw error;
       emit({ type: 'unavailable', writer, op: 'get', message: error.message });
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
@@ -67,6 +72,7 @@ function main(): void {
   const shared = openPostgresMemoryStore(parsePostgresSettings(options.url), options.remote, 'test');
   const db = new WasmSqlDatabase(join(dir, 'lore.db'));
   const engine = new Engine({ db, memoryStore: shared });
+  readyThenWait();
   const actor = { door: 'test' as const, name: `writer-${options.writer}` };
   // Deterministic spread of keys per writer: a failure replays the same way.
   let state = options.writer * 7919 + 17;

@@ -8,6 +8,7 @@
 import { parsePostgresSettings } from '../../src/host/store/postgres/connectionSettings';
 import { PostgresStore } from '../../src/host/store/postgres/postgresStore';
 import { versionBuilder } from './pgRecords';
+import { readyThenWait } from './writerProcess';
 
 export interface WriterOptions {
   url: string;
@@ -43,13 +44,16 @@ async function main(): Promise<void> {
     retryForMs: options.retryForMs,
   });
   const repo = await store.repository(options.remote);
+  readyThenWait();
   let retries = 0;
   // A cheap deterministic spread of keys per writer (no Math.random: a failure replays the same way).
   let state = options.writer * 7919 + 17;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
   for (let i = 0; i < options.count; i++) {
     const key = `contended-${next() % options.keys}`;
+    // Read again while the server is away, for a minute at most: a writer never waits for ever.
     const readVersion = async (): Promise<number> => {
+      const deadline = Date.now() + 60_000;
       for (;;) {
         try {
           return await store.withClient(async (client) => {
@@ -59,7 +63,8 @@ async function main(): Promise<void> {
             );
             return (found.rows[0] as { version: number } | undefined)?.version ?? 0;
           });
-        } catch {
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
           retries++;
           await new Promise((resolve) => setTimeout(resolve, 250));
         }

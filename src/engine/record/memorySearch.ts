@@ -6,6 +6,7 @@
 // the candidates they find the same way.
 
 import type { MemoryRow } from './rows';
+import type { MemoryVectorRow } from './vectors';
 
 /** Which memory rows recall may return: live current ones now, or what was valid at `asOf`. */
 export interface RecallFilter {
@@ -36,6 +37,16 @@ export interface MemoryVectorWrites {
   pending(model: string, limit: number): Array<{ id: number; text: string }>;
   countPending(model: string): number;
   store(model: string, items: ReadonlyArray<{ id: number; vector: Float32Array }>): void;
+  /** Every stored vector with its seal, its memory's key and version, and each model's centre (`lore doctor`). */
+  sealedRows(): SealedVectorRows;
+  /** Drops one vector (a person's repair): the next index embeds that version again. */
+  drop(memoryId: number, model: string): void;
+}
+
+/** A store's memory vectors as `lore doctor` checks them (record/vectors.ts vectorRowProblems). */
+export interface SealedVectorRows {
+  rows: Array<MemoryVectorRow & { key: string; version: number }>;
+  centres: Record<string, Float32Array>;
 }
 
 /** The live, current dead ends a save is compared with (record/deadEnds.ts). */

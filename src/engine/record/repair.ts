@@ -12,7 +12,7 @@ import { nowIso } from '../context';
 import { authorRow, authorVerdict, everyAuthorRow, localStoreId, restoreAuthorFields } from './integrity';
 import { eventVerdict, everyEventRow, restoreEventFields, type EventRow } from './events';
 import { restoreRowFields, rowById, type MemoryRow } from './rows';
-import { dropMemoryVector, memoryVectorProblems } from './vectors';
+import { dropMemoryVector, memoryVectorProblems, vectorRowProblems } from './vectors';
 import { rowState, sealedState, stateIdentity } from './state';
 import { checkSeal, describeDifference, type SealDifference, type SealVerdict } from './seal';
 import { verifyPayload } from './signatures';
@@ -150,6 +150,24 @@ function authorProblems(ctx: EngineContext): Found[] {
 
 /** A vector has no sealed copy to restore: the repair drops it, and the next index embeds the version again. */
 function vectorProblems(ctx: EngineContext): Found[] {
+  const shared = ctx.memories.search?.vectors;
+  // A store that keeps the vectors itself (PostgreSQL) hands its rows over; they are sealed with its store id.
+  if (shared) {
+    const { rows, centres } = shared.sealedRows();
+    const owners = new Map(rows.map((r) => [r.memory_id, r]));
+    return vectorRowProblems(rows, ctx.storeId, verifier(ctx), (model) => centres[model]).map((v) => {
+      const owner = owners.get(v.memory_id)!;
+      return {
+        table: 'memory_vectors' as const,
+        key: owner.key,
+        row: `the ${v.model} vector of ${owner.key} v${owner.version}`,
+        reason: v.reason,
+        differences: [],
+        repairable: true,
+        restore: () => shared.drop(v.memory_id, v.model),
+      };
+    });
+  }
   return memoryVectorProblems(ctx.db, localStoreId(ctx.db), verifier(ctx)).map((v) => {
     const owner = rowById(ctx.db, v.memory_id);
     return {

@@ -13,14 +13,15 @@
 // page of rows at a time, and the pages are written then. Vectors are unit length: the dot
 // product is the cosine.
 
-import { createHash } from 'node:crypto';
 import type { SqlDatabase } from '../ports';
 import { HammingCodes } from './hammingKernel';
 import { aligned, bytes, candidatesFor, cosine, floats, mean, nearestByDistance, signCode, topK } from './vectorMath';
 
 export { nearestByDistance, signCode, topK } from './vectorMath';
-import { checkSeal, makeSeal, type SealIdentity, type Sealed } from './seal';
+import { codeBlob, memoryVectorSeal, vectorRowProblems, type MemoryVectorRow } from './vectorSeal';
 import type { Signer } from './signatures';
+
+export { codeBlob, memoryVectorSeal, vectorRowProblems, type MemoryVectorRow } from './vectorSeal';
 
 export interface VectorHit {
   table: 'chunk' | 'memory';
@@ -72,12 +73,6 @@ export function centreFor(db: SqlDatabase, model: string, fresh: Float32Array[])
   const centre = mean([...stored, ...fresh].slice(0, CENTRE_SAMPLE));
   writeCentre(db, model, centre);
   return centre;
-}
-
-/** The bytes stored in the `code` column for `vector`. */
-export function codeBlob(vector: Float32Array, centre: Float32Array): Uint8Array {
-  const code = signCode(vector, centre);
-  return new Uint8Array(code.buffer, code.byteOffset, code.byteLength);
 }
 
 /** Codes for vectors stored before codes existed (schema 9), computed once and written back. */
@@ -307,37 +302,6 @@ export function deleteMemoryVectors(db: SqlDatabase, ids: readonly number[]): vo
 // its sign code must be the one its vector gives around the model's centre. `lore doctor` reports a
 // vector that does not hold; the repair drops it, and the next index embeds the version again.
 
-/** A memory vector as stored, with its seal. */
-export interface MemoryVectorRow {
-  memory_id: number;
-  model: string;
-  dims: number;
-  vector: Uint8Array;
-  code: Uint8Array | null;
-  sealed: string | null;
-  seal_signature: string | null;
-  seal_signer: string | null;
-}
-
-function vectorIdentity(storeId: string, memoryId: number, model: string): SealIdentity {
-  return { table: 'memory_vectors', store_id: storeId, memory_id: memoryId, model };
-}
-
-function vectorFields(row: Pick<MemoryVectorRow, 'dims' | 'vector'>): object {
-  return { dims: row.dims, vector: createHash('sha256').update(row.vector).digest('hex') };
-}
-
-/** The seal of a memory version's vector (every store seals its memory vectors by this rule). */
-export function memoryVectorSeal(
-  signer: Signer,
-  storeId: string,
-  memoryId: number,
-  model: string,
-  vector: Pick<MemoryVectorRow, 'dims' | 'vector'>,
-): Sealed {
-  return makeSeal(signer, vectorIdentity(storeId, memoryId, model), vectorFields(vector));
-}
-
 /** Seals a memory version's vector as it was just stored. */
 export function sealMemoryVector(
   db: SqlDatabase,
@@ -371,24 +335,8 @@ export function memoryVectorProblems(
   storeId: string,
   verify: (signer: string, payload: string, signature: string) => boolean,
 ): Array<{ memory_id: number; model: string; reason: string }> {
-  const found: Array<{ memory_id: number; model: string; reason: string }> = [];
-  for (const row of db.all<MemoryVectorRow>('SELECT * FROM memory_vectors ORDER BY memory_id, model')) {
-    const seal = {
-      sealed: row.sealed ?? undefined,
-      signature: row.seal_signature ?? undefined,
-      signer: row.seal_signer ?? undefined,
-    };
-    const verdict = checkSeal(seal, vectorIdentity(storeId, row.memory_id, row.model), vectorFields(row), verify);
-    let reason = verdict.ok ? null : verdict.reason;
-    const centre = reason === null && row.code ? readCentre(db, row.model) : undefined;
-    if (centre && row.dims === centre.length) {
-      const expected = codeBlob(floats(row.vector), centre);
-      if (Buffer.compare(Buffer.from(expected), Buffer.from(row.code!)) !== 0)
-        reason = 'its sign code is not the one its vector gives (edited outside Lore)';
-    }
-    if (reason !== null) found.push({ memory_id: row.memory_id, model: row.model, reason });
-  }
-  return found;
+  const rows = db.all<MemoryVectorRow>('SELECT * FROM memory_vectors ORDER BY memory_id, model');
+  return vectorRowProblems(rows, storeId, verify, (model) => readCentre(db, model));
 }
 
 /** Drops a memory version's vector (a person's repair): the next index embeds the version again. */

@@ -12,6 +12,7 @@ import { searchQueries } from './searchQueries';
 import { vectorQueries } from './vectorQueries';
 import { PostgresStore } from './postgresStore';
 import { inTransaction } from './records';
+import { isConnectionLoss } from './connect';
 
 export interface MemoryWorkerData {
   port: MessagePort;
@@ -52,6 +53,18 @@ let transaction:
       receipt?: { writeId: string; repoId: number };
     }
   | undefined;
+
+/**
+ * A transaction whose connection is lost is over, whatever its savepoint depth: PostgreSQL rolled
+ * it back. It is dropped here, so the engine's retry begins a fresh one; kept, every later
+ * operation went to the dead connection and failed, and the engine could never write again.
+ */
+function dropIfLost(error: unknown): void {
+  if (!transaction || !isConnectionLoss(error)) return;
+  const t = transaction;
+  transaction = undefined;
+  t.release(error);
+}
 
 function opened(): PostgresStore {
   if (!store) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is not open');
@@ -95,6 +108,16 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
     };
   },
   async begin(writeId?: unknown, repoId?: unknown) {
+    // An outermost begin (it carries a write id) while one is open: that one was abandoned (its
+    // connection failed between calls); it is rolled back and dropped, never nested into.
+    if (transaction && typeof writeId === 'string') {
+      const stale = transaction;
+      transaction = undefined;
+      await stale.client.query('ROLLBACK').then(
+        () => stale.release(),
+        (error: unknown) => stale.release(error),
+      );
+    }
     if (transaction) {
       transaction.depth++;
       await transaction.client.query(`SAVEPOINT lore_${transaction.depth}`);
@@ -180,6 +203,9 @@ port.on('message', (message: BridgeRequest) => {
       : runOp(message.op as WorkerOp, message.args, message.repoId);
   work.then(
     (value) => replyWith({ value }),
-    (error: unknown) => replyWith(asReply(error)),
+    (error: unknown) => {
+      dropIfLost(error);
+      replyWith(asReply(error));
+    },
   );
 });

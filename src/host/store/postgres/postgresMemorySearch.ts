@@ -48,6 +48,8 @@ export function postgresMemorySearch(
           }),
         );
       },
+      sealedRows: () => call('sealedVectors'),
+      drop: (memoryId, model) => call('dropVector', memoryId, model),
     },
   };
 }

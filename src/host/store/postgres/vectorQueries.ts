@@ -7,7 +7,7 @@
 // as on SQLite. pgvector is detected (pgvector.ts) and never required.
 
 import { HammingCodes } from '../../../engine/record/hammingKernel';
-import { memoryEmbeddingText, type MemoryVectorHit } from '../../../engine/record/memorySearch';
+import { memoryEmbeddingText, type MemoryVectorHit, type SealedVectorRows } from '../../../engine/record/memorySearch';
 import { codeBlob } from '../../../engine/record/vectors';
 import {
   candidatesFor,
@@ -151,6 +151,32 @@ export const vectorQueries = {
       stored += done.rowCount ?? 0;
     }
     return stored;
+  },
+
+  /** Every vector of the repository's memories with its seal, and each model's centre (`lore doctor`). */
+  async sealedVectors(scope: QueryScope): Promise<SealedVectorRows> {
+    const found = await scope.client.query(
+      'SELECT v.memory_id, v.model, v.dims, v.vector, v.code, v.sealed, v.seal_signature, v.seal_signer, ' +
+        'm.key, m.version FROM memory_vectors v JOIN memories m ON m.id = v.memory_id ' +
+        'WHERE m.repo_id = $1 ORDER BY v.memory_id, v.model',
+      [scope.repoId],
+    );
+    const rows = found.rows as SealedVectorRows['rows'];
+    const centres: Record<string, Float32Array> = {};
+    for (const model of new Set(rows.map((r) => r.model))) {
+      const centre = await readCentre(scope, model);
+      if (centre) centres[model] = centre;
+    }
+    return { rows: rows.map((r) => ({ ...r, memory_id: Number(r.memory_id) })), centres };
+  },
+
+  /** Drops one of the repository's memory vectors (a person's repair). */
+  async dropVector(scope: QueryScope, memoryId: number, model: string): Promise<void> {
+    await scope.client.query(
+      'DELETE FROM memory_vectors WHERE memory_id = $2 AND model = $3 ' +
+        'AND memory_id IN (SELECT id FROM memories WHERE repo_id = $1)',
+      [scope.repoId, memoryId, model],
+    );
   },
 
   /**
