@@ -24,12 +24,15 @@ export interface MemoryWorkerData {
 
 /** An operation by name; a store operation names the repository whose rows it reads or writes. */
 export interface BridgeRequest {
+  /** The call's number, echoed in its reply: a reply to a call that already timed out is dropped. */
+  seq: number;
   op: string;
   args: unknown[];
   repoId?: number;
 }
 
 export interface BridgeReply {
+  seq: number;
   value?: unknown;
   error?: { code: string; message: string; hint?: string };
 }
@@ -184,11 +187,12 @@ const control: Record<string, (...args: unknown[]) => Promise<unknown>> = {
 
 function replyWith(reply: BridgeReply): void {
   port.postMessage(reply);
-  Atomics.store(signal, 0, 1);
+  // A count, not a flag: the caller waits for it to move past the value it saw before draining.
+  Atomics.add(signal, 0, 1);
   Atomics.notify(signal, 0);
 }
 
-function asReply(error: unknown): BridgeReply {
+function asReply(error: unknown): Omit<BridgeReply, 'seq'> {
   const failure = error instanceof LoreError ? error : store ? store.error(error) : (error as Error);
   const code = failure instanceof LoreError ? failure.code : 'STORE_UNAVAILABLE';
   const hint = failure instanceof LoreError ? failure.hint : undefined;
@@ -202,10 +206,10 @@ port.on('message', (message: BridgeRequest) => {
       ? control[message.op](...message.args)
       : runOp(message.op as WorkerOp, message.args, message.repoId);
   work.then(
-    (value) => replyWith({ value }),
+    (value) => replyWith({ seq: message.seq, value }),
     (error: unknown) => {
       dropIfLost(error);
-      replyWith(asReply(error));
+      replyWith({ seq: message.seq, ...asReply(error) });
     },
   );
 });

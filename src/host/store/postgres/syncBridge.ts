@@ -2,7 +2,7 @@
 // on a MessageChannel, blocks on Atomics.wait over a SharedArrayBuffer until the worker stores 1
 // and notifies, then takes the answer with receiveMessageOnPort. The engine is synchronous (its
 // SQLite store is), so this is how it reaches `pg`: only the caller's thread waits, and only for
-// its own store's answer (docs/postgres.md says why this and not an async engine).
+// its own call's answer (each call is numbered; a late answer to one that timed out is dropped) (docs/postgres.md says why this and not an async engine).
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +37,7 @@ export class SyncBridge {
   private readonly channel = new MessageChannel();
   private readonly worker: Worker;
   private closed = false;
+  private lastSeq = 0;
 
   constructor(data: Omit<MemoryWorkerData, 'port' | 'signal'>) {
     this.worker = startWorker(data, this.channel.port2, this.signal);
@@ -55,24 +56,38 @@ export class SyncBridge {
     return this.send<T>({ op, args, repoId });
   }
 
-  private send<T>(message: BridgeRequest): T {
+  private send<T>(request: Omit<BridgeRequest, 'seq'>): T {
     if (this.closed) throw new LoreError('STORE_UNAVAILABLE', 'the PostgreSQL store is closed');
-    Atomics.store(this.signal, 0, 0);
-    this.channel.port1.postMessage(message);
-    const woke = Atomics.wait(this.signal, 0, 0, ANSWER_WITHIN_MS);
-    const received = receiveMessageOnPort(this.channel.port1);
-    if (!received) {
-      throw new LoreError(
-        'STORE_UNAVAILABLE',
-        woke === 'timed-out'
-          ? `the PostgreSQL store did not answer within ${ANSWER_WITHIN_MS / 1000} s`
-          : 'the PostgreSQL store connection stopped',
-        'check the server (`lore doctor`) and try again',
-      );
+    const seq = ++this.lastSeq;
+    const deadline = Date.now() + ANSWER_WITHIN_MS;
+    this.channel.port1.postMessage({ ...request, seq });
+    for (;;) {
+      // Read the count before draining: a reply posted after the drain moves it, so the wait returns.
+      const seen = Atomics.load(this.signal, 0);
+      const reply = this.takeReply(seq);
+      if (reply) {
+        if (reply.error) throw new LoreError(reply.error.code as ErrorCode, reply.error.message, reply.error.hint);
+        return reply.value as T;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.signal, 0, seen, left) === 'timed-out') {
+        throw new LoreError(
+          'STORE_UNAVAILABLE',
+          `the PostgreSQL store did not answer within ${ANSWER_WITHIN_MS / 1000} s`,
+          'check the server (`lore doctor`) and try again',
+        );
+      }
     }
-    const reply = received.message as BridgeReply;
-    if (reply.error) throw new LoreError(reply.error.code as ErrorCode, reply.error.message, reply.error.hint);
-    return reply.value as T;
+  }
+
+  /** This call's reply if it has arrived; replies to earlier calls that timed out are dropped. */
+  private takeReply(seq: number): BridgeReply | undefined {
+    for (;;) {
+      const received = receiveMessageOnPort(this.channel.port1);
+      if (!received) return undefined;
+      const reply = received.message as BridgeReply;
+      if (reply.seq === seq) return reply;
+    }
   }
 
   close(): void {
