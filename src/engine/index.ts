@@ -82,6 +82,7 @@ export type { RepoRecordsSummary } from './team/repoRecords';
 export {
   DRIFT_STATES,
   NOT_FINDINGS,
+  driftReadsText,
   type DriftState,
   type DriftFinding,
   type DriftFlag,

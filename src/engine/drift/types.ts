@@ -1,6 +1,9 @@
 // Drift's vocabulary: the states a reference can be in, the findings doors show, and the small
 // synchronous port through which the engine reads the workspace (the host implements it on disk).
 
+import { MAX_INDEXED_BYTES } from '../indexing/discovery';
+import { isSecretFile } from '../indexing/secretFiles';
+
 // `ambiguous`: the reference names something several files match (a bare file name, a symbol defined in many
 // places); it is not broken, and it is not watched until it is written so that one thing matches. It is
 // no finding: kept for the explain view (asked for by state), never listed by default (NOT_FINDINGS).
@@ -72,6 +75,14 @@ export interface FileStat {
  * The workspace as drift reads it: every text file a reference may name (code included, not only
  * what the index covers), synchronous because checks run inside a save and a recall.
  */
+/**
+ * Whether drift reads a file's text at all (WorkspaceReader.read): never a secret-bearing file's, never one past the
+ * index's default cap. The disk reader applies it, and a text the index hands over is taken only where it holds.
+ */
+export function driftReadsText(path: string, bytes: number): boolean {
+  return bytes <= MAX_INDEXED_BYTES && !isSecretFile(path);
+}
+
 export interface WorkspaceReader {
   /** Workspace-relative paths (with `/`) of the files drift may look at. */
   list(): Array<{ path: string; size: number; mtimeMs: number }>;
