@@ -11,6 +11,13 @@
 // 3. A read-only data directory. A shared (read) lock is the `<db>.lock` folder, which cannot be made
 //    on a read-only file system; no process can write there either, so a read needs no lock and is
 //    granted. Lore opens such a store read-only (host/openStore.ts), so no write lock is ever asked.
+// 4. A lock held for the connection's life. The VFS's lock is the `<db>.lock` folder, made when a
+//    statement starts and removed when it ends: a mkdir and an rmdir for every statement outside a
+//    transaction, about a sixth of an owner's time under load. A store opened under Lore's owner lock
+//    (no other process opens it) names its file in the set at Symbol.for('lore.sqlite.heldLocks')
+//    (host/sqlite.ts): its folder stays until the connection closes. SQLite's own locking and
+//    journal are unchanged; a crash leaves the folder, as a crash mid-transaction always did, and
+//    the owner lock's takeover clears it (host/ownerLock.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -40,6 +47,19 @@ const PATCHES = [
     patched:
       'catch(err){if(level==1&&(err.code=="EROFS"||err.code=="EACCES"||err.code=="EPERM"))return SQLITE_OK;' +
       'if(err.code=="ENOSPC")return 13;return err.code=="EEXIST"?SQLITE_BUSY:SQLITE_IOERR_LOCK}',
+  },
+  {
+    name: 'held lock',
+    original: 'function _nodejsUnlock(fi,level){if(level==SQLITE_LOCK_NONE&&_isLocked(fi)){',
+    patched:
+      'function _heldLocks(){return globalThis[Symbol.for("lore.sqlite.heldLocks")]??=new Set}' +
+      'function _nodejsUnlock(fi,level,closing){if(level==SQLITE_LOCK_NONE&&_isLocked(fi)' +
+      '&&(closing||!_heldLocks().has(_path(fi)))){',
+  },
+  {
+    name: 'held lock released on close',
+    original: 'function _nodejsClose(fi){_nodejsUnlock(fi,SQLITE_LOCK_NONE);',
+    patched: 'function _nodejsClose(fi){_nodejsUnlock(fi,SQLITE_LOCK_NONE,true);',
   },
 ];
 
