@@ -18,6 +18,11 @@
 //    (host/sqlite.ts): its folder stays until the connection closes. SQLite's own locking and
 //    journal are unchanged; a crash leaves the folder, as a crash mid-transaction always did, and
 //    the owner lock's takeover clears it (host/ownerLock.ts).
+// 5. Strings bound to statements. The package copies a string into SQLite's memory with a JavaScript
+//    loop over its characters, twice (its UTF-8 length, then its bytes): a bulk index binds every
+//    chunk's text that way. A well-formed string of 32 characters or more is now measured and encoded
+//    by Node's own UTF-8 encoder, which writes the same bytes; a short one, or one holding a lone
+//    surrogate (which the package writes as three bytes of its own), goes the old way.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -60,6 +65,17 @@ const PATCHES = [
     name: 'held lock released on close',
     original: 'function _nodejsClose(fi){_nodejsUnlock(fi,SQLITE_LOCK_NONE);',
     patched: 'function _nodejsClose(fi){_nodejsUnlock(fi,SQLITE_LOCK_NONE,true);',
+  },
+  {
+    name: 'native string encoding',
+    original:
+      'function stringToHeap(str){const size=lengthBytesUTF8(str)+1;const ptr=_malloc(size);' +
+      'stringToUTF8(str,ptr,size);return ptr}',
+    patched:
+      'function stringToHeap(str){if(str.length>=32&&str.isWellFormed()){' +
+      'const bytes=Buffer.byteLength(str,"utf8");const ptr=_malloc(bytes+1);' +
+      'Buffer.from(HEAPU8.buffer,ptr,bytes+1).write(str,0,bytes,"utf8");HEAPU8[ptr+bytes]=0;return ptr}' +
+      'const size=lengthBytesUTF8(str)+1;const ptr=_malloc(size);stringToUTF8(str,ptr,size);return ptr}',
   },
 ];
 
