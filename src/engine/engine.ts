@@ -77,6 +77,7 @@ import type { MemoryWrites } from './steward/memoryWrites';
 import { resolveInbox, type ResolveResult } from './steward/resolve';
 import { runSteward, type StewardRunOptions, type StewardRunResult } from './steward/run';
 import { sessionClose, type SessionCloseInput, type SessionCloseResult } from './steward/sessionClose';
+import { driftReadsText } from './driftReads';
 
 /**
  * What the index's drift checks of its committed batches found (current references too): `paths`
@@ -309,16 +310,23 @@ export class Engine {
     // handed to drift a few hundred paths at a time (each check has a fixed cost), between the
     // index's steps, where drift can turn the thread between its own small slices.
     let pending: string[] = [];
+    // The texts the index read of the pending documents: drift's check takes them instead of reading the files again.
+    let texts = new Map<string, string>();
     const flush = async () => {
       const paths = pending;
+      const read = texts;
       pending = [];
+      texts = new Map();
       if (!paths.length) return;
-      const findings = await this.drift.indexed(paths);
+      const findings = await this.drift.indexed(paths, read);
       options.driftChecked?.(paths, findings);
     };
-    const committed = (paths: string[]) => {
-      options.committed?.(paths);
+    const committed = (paths: string[], batchTexts: ReadonlyMap<string, string>) => {
+      options.committed?.(paths, batchTexts);
       pending.push(...paths);
+      for (const [path, text] of batchTexts) {
+        if (driftReadsText(path, Buffer.byteLength(text))) texts.set(path, text);
+      }
     };
     const { driftChecked: _told, ...indexOptions } = options;
     const run = indexWorkspace(this.ctx, source, { ...indexOptions, embedder: this.embedder, committed });

@@ -89,6 +89,7 @@ export {
   type WorkspaceReader,
   type FileStat,
 } from './drift/types';
+export { driftReadsText } from './driftReads';
 export type { DriftFilter } from './drift/service';
 export type { ReverifyResult } from './memory/reverify';
 export { describeDrift, type WithDrift } from './annotate';

@@ -93,7 +93,8 @@ export function openStore(options: OpenStoreOptions): OpenStore {
     // A store the data directory knows of is never replaced by a new one (storeRecord.ts).
     checkStoreFile(paths);
     const known = readStoreRecord(paths);
-    db = new WasmSqlDatabase(paths.database, readOnly);
+    // Under the owner lock no other process opens the file: its SQLite lock is held until close.
+    db = new WasmSqlDatabase(paths.database, readOnly, !readOnly);
     if (known) checkStoreIdentity(paths, recordedStoreId(db));
     // Loading starts here, the one place every door opens a store (once per process).
     const parser = options.symbols === false ? undefined : treeSitterSymbols(options.logger);

@@ -5,13 +5,23 @@
 // `lore_-1` savepoint), and a statement whose step failed is dropped from the cache (its next reset
 // would repeat the old error). The error is said in a person's terms (sqliteFaults.ts).
 
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { RunResult, SqlDatabase, SqlParams } from '../engine';
 import { diskFault } from './sqliteFaults';
 
 /** A group of grouped() work commits once it has been open this long (what a kill can lose of an index). */
 const GROUP_MS = 1000;
+
+/**
+ * The database files whose VFS lock folder (`<db>.lock`) is kept from the first statement to close, not made and
+ * removed around every statement (scripts/patchSqliteWasm.mjs, fix 4, reads this set).
+ */
+export function heldLocks(): Set<string> {
+  const key = Symbol.for('lore.sqlite.heldLocks');
+  const scope = globalThis as { [key]?: Set<string> };
+  return (scope[key] ??= new Set());
+}
 
 export class WasmSqlDatabase implements SqlDatabase {
   private readonly db: Database;
@@ -20,15 +30,25 @@ export class WasmSqlDatabase implements SqlDatabase {
   /** When the open group (see grouped) began; undefined when none is open. */
   private groupSince: number | undefined;
 
-  /** `readOnly`: a store on a read-only disk, opened to be read (openStore.ts); every write is refused. */
+  /**
+   * `readOnly`: a store on a read-only disk, opened to be read (openStore.ts); every write is refused. `holdLock`:
+   * this process alone opens the file (it holds the owner lock), so the VFS lock is kept until close.
+   */
   constructor(
     readonly path: string,
     readonly readOnly = false,
+    private readonly holdLock = false,
   ) {
     // Required here, not imported: loading the module compiles SQLite's WebAssembly, which a
     // command that opens no store (`lore --help`, `--version`) should not pay for.
     const sqlite = require('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
-    this.db = new sqlite.Database(path, { readOnly, fileMustExist: readOnly });
+    if (holdLock) heldLocks().add(resolve(path));
+    try {
+      this.db = new sqlite.Database(path, { readOnly, fileMustExist: readOnly });
+    } catch (error) {
+      if (holdLock) heldLocks().delete(resolve(path));
+      throw error;
+    }
     // secure_delete zeroes freed pages so forgotten text does not linger in the file.
     this.db.exec(
       readOnly
@@ -167,9 +187,14 @@ export class WasmSqlDatabase implements SqlDatabase {
   }
 
   close(): void {
-    if (this.db.isOpen) this.flush();
-    for (const statement of this.statements.values()) statement.finalize();
-    this.statements.clear();
-    if (this.db.isOpen) this.db.close();
+    try {
+      if (this.db.isOpen) this.flush();
+    } finally {
+      // Closed even when the last commit fails: a held lock must not outlive the connection (the owner lock goes next).
+      for (const statement of this.statements.values()) statement.finalize();
+      this.statements.clear();
+      if (this.db.isOpen) this.db.close();
+      if (this.holdLock) heldLocks().delete(resolve(this.path));
+    }
   }
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SymbolParser, WorkspaceReader } from '../engine';
+import { driftReadsText, type SymbolParser, type WorkspaceReader } from '../engine';
 import { MAX_INDEXED_BYTES, type DiscoveryRules } from '../engine/indexing/discovery';
 import { isSecretFile } from '../engine/indexing/secretFiles';
 import { WorkspaceFileSource } from './fileSource';
@@ -45,7 +45,7 @@ export class DiskWorkspaceReader implements WorkspaceReader {
 
   read(path: string): string | null {
     const located = this.located(path);
-    if (!located || located.stat.size > MAX_INDEXED_BYTES) return null;
+    if (!located || !driftReadsText(path, located.stat.size)) return null;
     try {
       return fileText(readFileSync(located.absolute), MAX_INDEXED_BYTES);
     } catch {

@@ -112,7 +112,7 @@ const LAYERS: Array<{ layer: string; parts: string[]; siblingsApart?: boolean }>
     parts: ['memory', 'indexing', 'search', 'drift', 'steward', 'team'],
     siblingsApart: true,
   },
-  { layer: 'L3 composition', parts: ['engine.ts', 'anchored.ts', 'annotate.ts'] },
+  { layer: 'L3 composition', parts: ['engine.ts', 'anchored.ts', 'annotate.ts', 'driftReads.ts'] },
   { layer: 'L4 barrel', parts: ['index.ts'] },
 ];
 

@@ -145,11 +145,17 @@ export class DriftService {
    * With `warm`, the symbol index is built here a file at a time, not at the first reference that
    * needs it (one pause as long as the workspace).
    */
-  private *checking(unique: string[], warm: boolean): Generator<void, DriftFinding[]> {
+  private *checking(
+    unique: string[],
+    warm: boolean,
+    texts: ReadonlyMap<string, string> = new Map(),
+  ): Generator<void, DriftFinding[]> {
     const ws = this.ws();
     ws.forgetTexts();
     for (const path of unique) {
       ws.refresh([path]);
+      const text = texts.get(path);
+      if (text !== undefined) ws.knownText(path, text);
       yield;
     }
     forgetSites(ws, unique);
@@ -244,12 +250,14 @@ export class DriftService {
    * `lore index` and after the editor's first index without a full scan. Done in slices (inSlices):
    * the owner answers agents and the editor while a batch of hundreds of documents is checked.
    * Returns the check's findings (current ones too), or undefined when it failed (logged: the
-   * references are checked again by the next change).
+   * references are checked again by the next change). `texts`: what the index read of these files,
+   * taken as their text where drift would read the same (driftReadsText), so no file is read twice.
    */
-  async indexed(paths: readonly string[]): Promise<DriftFinding[] | undefined> {
+  async indexed(paths: readonly string[], texts?: ReadonlyMap<string, string>): Promise<DriftFinding[] | undefined> {
     if (!this.reader || !paths.length) return [];
     try {
-      return await inSlices(this.checking(checkedPaths(paths), true), DriftService.sliceMs, (w) => this.slice(w));
+      const steps = this.checking(checkedPaths(paths), true, texts);
+      return await inSlices(steps, DriftService.sliceMs, (w) => this.slice(w));
     } catch (error) {
       const why = (error as Error).message;
       this.ctx.logger.warn(`drift: references of ${paths.length} indexed file(s) not updated: ${why}`);

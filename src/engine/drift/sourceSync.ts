@@ -51,6 +51,11 @@ export function memoryRefs(
 export class SourceSync {
   /** The listing by folder (mention.ts) of the check or scan under way, made when first needed. */
   private neighbours: Neighbours | null = null;
+  /**
+   * The remotes of the check or scan under way, read once: reading them costs a stat of
+   * `.git/config`, which once per reference was a tenth of a full index's CPU.
+   */
+  private remotes: { ws: Workspace; list: readonly string[] } | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -58,9 +63,16 @@ export class SourceSync {
     private readonly kindOf: KindOf,
   ) {}
 
-  /** A check or scan starts: its listing by folder is made anew. */
+  /** A check or scan starts: its listing by folder is made anew and its remotes read again. */
   forgetNeighbours(): void {
     this.neighbours = null;
+    this.remotes = null;
+  }
+
+  /** The remotes for every reference one check or scan (one workspace view) resolves. */
+  private remotesFor(ws: Workspace): readonly string[] {
+    if (this.remotes?.ws !== ws) this.remotes = { ws, list: this.repositories() };
+    return this.remotes.list;
   }
 
   /** One listing by folder for every document a check or scan resolves, however many (an index batch's). */
@@ -94,7 +106,7 @@ export class SourceSync {
       finder: null,
       symbol_kind: null,
     };
-    return resolveReference(ws, ref, sourcePath, this.repositories(), near).map((resolution) => {
+    return resolveReference(ws, ref, sourcePath, this.remotesFor(ws), near).map((resolution) => {
       if (!resolution.ok)
         return {
           ...base,
@@ -233,7 +245,7 @@ export class SourceSync {
    * same keeps its baseline (an edit made meanwhile must not be absorbed), another is fingerprinted.
    */
   settleRemotes(ws: Workspace): void {
-    const remotes = JSON.stringify([...new Set(this.repositories().map((r) => r.toLowerCase()))].sort());
+    const remotes = JSON.stringify([...new Set(this.remotesFor(ws).map((r) => r.toLowerCase()))].sort());
     const known = knownRemotes(this.ctx.db);
     if (known === remotes) return;
     const now = nowIso(this.ctx);

@@ -168,6 +168,11 @@ export class Workspace {
     return [...(this.listed(), this.dirsByBase.get(name) ?? [])].sort();
   }
 
+  /** A path's text as another reader just read it (the index's batch): kept as if read here, until refreshed. */
+  knownText(path: string, text: string): void {
+    this.texts.set(path, text);
+  }
+
   text(path: string): string | null {
     if (!this.texts.has(path)) this.texts.set(path, this.reader.read(path));
     return this.texts.get(path)!;
@@ -204,11 +209,12 @@ export class Workspace {
     const finder = this.parserFinder(path);
     let defs = this.defs.get(path);
     if (!defs || defs.finder !== finder) {
+      const held = this.texts.has(path);
       const text = definesSymbols(path) || finder ? this.text(path) : null;
       defs = locateAll(path, text, this.reader.parser);
       this.defs.set(path, defs);
-      // Definitions are kept, the text is not: a full scan would otherwise hold the whole tree.
-      this.texts.delete(path);
+      // Definitions are kept, a text read for them is not: a full scan would otherwise hold the whole tree.
+      if (!held) this.texts.delete(path);
     }
     return defs;
   }

@@ -46,8 +46,11 @@ export interface FileSource {
 
 export interface IndexOptions {
   embedder?: Embedder;
-  /** After each batch is written: the paths it added, changed, renamed (both names) or deleted. */
-  committed?: (paths: string[]) => void;
+  /**
+   * After each batch is written: the paths it added, changed, renamed (both names) or deleted, and the texts it read
+   * of the documents it wrote (drift's check of the batch takes them rather than reading each file again).
+   */
+  committed?: (paths: string[], texts: ReadonlyMap<string, string>) => void;
   /** Re-read and re-chunk every file, not only changed ones. */
   full?: boolean;
   signal?: AbortSignal;
@@ -173,12 +176,15 @@ export async function* indexWorkspace(
   let batchChunks = 0;
   let grouped = 0;
   let batchPaths: string[] = [];
+  let batchTexts = new Map<string, string>();
   const commit = () => {
     if (!batch.length) return;
     const work = batch;
     const paths = batchPaths;
+    const texts = batchTexts;
     batch = [];
     batchPaths = [];
+    batchTexts = new Map();
     batchChunks = 0;
     const write = () => work.forEach((w) => w());
     // Batches share commits where the store can group them (each commit costs fsyncs).
@@ -186,7 +192,7 @@ export async function* indexWorkspace(
       ctx.db.grouped(write);
       if (++grouped % (options.batchesPerCommit ?? BATCHES_PER_COMMIT) === 0) ctx.db.flush?.();
     } else ctx.db.transaction(write);
-    if (paths.length) options.committed?.(paths);
+    if (paths.length) options.committed?.(paths, texts);
   };
 
   // Whether a listed file is read at all: a record file is not a document, an unchanged one is not read.
@@ -285,6 +291,7 @@ export async function* indexWorkspace(
       };
       batch.push(() => putDoc(ctx.db, doc, now));
       batchPaths.push(file.path);
+      batchTexts.set(file.path, raw);
       batchChunks += doc.chunks.length;
       summary.indexed++;
       summary.redactions += redactions;
@@ -309,7 +316,7 @@ export async function* indexWorkspace(
   // The kinds' second pass: each prose page weighed with its folder's stored readings (none re-read).
   const weighFolders = !summary.cancelled && (options.siblings ?? SIBLING_PASS);
   const reclassified = weighFolders ? reconsiderBySiblings(ctx.db, options.siblingWeights) : [];
-  if (reclassified.length) options.committed?.(reclassified);
+  if (reclassified.length) options.committed?.(reclassified, new Map());
   if (!summary.cancelled && recordFiles.length) {
     summary.records = emptyRepoRecordsSummary();
     for (const path of recordFiles) {

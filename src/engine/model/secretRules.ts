@@ -6,6 +6,7 @@
 // of that class begins (an unanchored `[a-z0-9.-]*` retried at every offset of `a.a.a.…` was
 // quadratic). test/unit/secretRules.test.ts checks the shape of every pattern.
 
+import { KeywordScan } from '../text/keywordScan';
 import { maintainedFindings } from './maintainedRules';
 import { pemExtent } from './pemBlock';
 
@@ -303,18 +304,28 @@ const KEYWORDS = new Map(
     return [rule, { folded, words: rule.keywords?.map((w) => (folded ? w.toLowerCase() : w)) }];
   }),
 );
+/** Every keyword, looked for in one pass: the case-sensitive ones, and the ones compared in any case. */
+const CASED = new KeywordScan(
+  SECRET_RULES.filter((rule) => !KEYWORDS.get(rule)!.folded).flatMap((rule) => rule.keywords ?? []),
+  false,
+);
+const FOLDED = new KeywordScan(
+  SECRET_RULES.filter((rule) => KEYWORDS.get(rule)!.folded).flatMap((rule) => rule.keywords ?? []),
+  true,
+);
 
 /**
  * The rules whose pattern may match `text`: those without keywords, and those whose keywords it holds one of. A
  * match contains a keyword (or its lookbehind does), so a rule skipped here would have found nothing.
  */
 function rulesFor(text: string): SecretRule[] {
-  let lower: string | undefined;
+  const cased = CASED.found(text);
+  const folded = FOLDED.found(text);
   return SECRET_RULES.filter((rule) => {
-    const { folded, words } = KEYWORDS.get(rule)!;
+    const { folded: ignoresCase, words } = KEYWORDS.get(rule)!;
     if (!words) return true;
-    const haystack = folded ? (lower ??= text.toLowerCase()) : text;
-    return words.some((word) => haystack.includes(word));
+    const held = ignoresCase ? folded : cased;
+    return words.some((word) => held.has(word));
   });
 }
 

@@ -86,4 +86,38 @@ describe('drift: remotes added after the store opened', () => {
       db.close();
     }
   });
+
+  it('a scan or check reads the remotes once, however many references it resolves', () => {
+    const root = tempDir('lore-remotes-');
+    mkdirSync(join(root, 'docs'));
+    const links = Array.from({ length: 30 }, (_, i) => `- [${i}](docs/p${i}.md) and \`docs/q${i}.md\``);
+    for (let i = 0; i < 30; i++) writeFileSync(join(root, `docs/p${i}.md`), `# P${i}\n`);
+    writeFileSync(
+      join(root, 'README.md'),
+      `# R\n${links.join('\n')}\n[ours](https://github.com/acme/shop/blob/main/docs/p1.md#missing)\n`,
+    );
+    const db = new WasmSqlDatabase(':memory:');
+    try {
+      const live = liveRepositories(root);
+      let reads = 0;
+      const engine = new Engine({ db, files: new DiskWorkspaceReader(root), repositories: () => (reads++, live()) });
+      engine.driftScan();
+      assert.ok(engine.driftFindings({ states: ['current'] }).length >= 30, 'the links are stored');
+      assert.equal(reads, 1, 'one scan, one read of the remotes');
+      origin(root, 'acme/shop');
+      writeFileSync(
+        join(root, 'README.md'),
+        `# R\n${links.join('\n')}\n[ours](https://github.com/acme/shop/blob/main/docs/p2.md#gone)\n`,
+      );
+      const found = engine.driftCheck(['README.md']).filter((f) => f.state === 'broken');
+      assert.equal(reads, 2, 'the next check reads them again');
+      assert.deepEqual(
+        found.map((f) => f.evidence.detail),
+        ['docs/p2.md has no heading #gone'],
+        'a remote added since the scan counts in the next check',
+      );
+    } finally {
+      db.close();
+    }
+  });
 });
