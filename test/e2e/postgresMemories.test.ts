@@ -121,7 +121,7 @@ describe('the CLI on a shared PostgreSQL store', function () {
     assert.doesNotMatch(refused.stdout + refused.stderr, new RegExp(new URL(url).password));
   });
 
-  it("index and recall embed with the configured model, as on SQLite; lore doctor checks the vectors' seals", async () => {
+  it("index and recall embed with the configured model as on SQLite; doctor checks the vectors' seals", async () => {
     const alice = clone('https://example.invalid/team/embedded.git');
     const models = tempDir('lore-pg-models-');
     makeTinyModel(models, { name: 'tiny-pg', seed: 3 });

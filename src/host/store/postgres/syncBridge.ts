@@ -1,8 +1,9 @@
 // A synchronous call into an asynchronous worker (the synckit pattern): the caller posts a request
-// on a MessageChannel, blocks on Atomics.wait over a SharedArrayBuffer until the worker stores 1
+// on a MessageChannel, blocks on Atomics.wait over a SharedArrayBuffer until the worker counts a reply
 // and notifies, then takes the answer with receiveMessageOnPort. The engine is synchronous (its
 // SQLite store is), so this is how it reaches `pg`: only the caller's thread waits, and only for
-// its own call's answer (each call is numbered; a late answer to one that timed out is dropped) (docs/postgres.md says why this and not an async engine).
+// its own call's answer (each call is numbered; a late answer to one that timed out is dropped).
+// docs/postgres.md says why this and not an async engine.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
