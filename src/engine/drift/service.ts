@@ -2,8 +2,7 @@
 // classifies them on a full scan or for the paths a save touched, answers "what drifted" for a
 // record, and re-verifies a memory (fresh fingerprints, basis → verified, audited). Its parts:
 // sourceSync.ts keeps a source's rows in step with its text, verdicts.ts writes a check's states
-// back, flags.ts answers for records about to be shown; this class holds the workspace view and
-// orders the steps.
+// back, flags.ts answers for records about to be shown; this class orders the steps.
 
 import { LoreError } from '../errors';
 import type { Memory } from '../model/types';
@@ -245,13 +244,11 @@ export class DriftService {
   }
 
   /**
-   * After the index committed a batch: the changed documents' references extracted again and the
-   * references into the changed files classified (the per-save check), so drift is current after
-   * `lore index` and after the editor's first index without a full scan. Done in slices (inSlices):
-   * the owner answers agents and the editor while a batch of hundreds of documents is checked.
-   * Returns the check's findings (current ones too), or undefined when it failed (logged: the
-   * references are checked again by the next change). `texts`: what the index read of these files,
-   * taken as their text where drift would read the same (driftReadsText), so no file is read twice.
+   * After the index committed a batch: the changed documents' references extracted again and those
+   * into the changed files classified, in slices (the owner keeps answering), so drift is current
+   * after an index without a full scan. Returns the findings, or undefined when the check failed
+   * (logged; the next change checks again). `texts`: what the index read (the engine keeps only
+   * those drift would read itself, driftReadsText), so no file is read twice.
    */
   async indexed(paths: readonly string[], texts?: ReadonlyMap<string, string>): Promise<DriftFinding[] | undefined> {
     if (!this.reader || !paths.length) return [];
@@ -267,10 +264,7 @@ export class DriftService {
     }
   }
 
-  /**
-   * check() in slices (slices.ts) for an owner that keeps answering: the same findings; a failure
-   * leaves the slices before it written and is thrown.
-   */
+  /** check() in slices (slices.ts) for an owner that keeps answering; a failure is thrown, earlier slices kept. */
   async checkInSlices(paths: readonly string[]): Promise<DriftFinding[]> {
     const unique = checkedPaths(paths);
     if (!this.reader || !unique.length) return this.check(unique);
