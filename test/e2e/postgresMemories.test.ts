@@ -160,7 +160,8 @@ describe('the CLI on a shared PostgreSQL store', function () {
       assert.equal(seals().ok, true, seals().detail);
       await client.query(
         `UPDATE lore.memory_vectors SET vector = decode(repeat('00', length(vector)), 'hex')
-         WHERE memory_id = (SELECT m.id FROM lore.memories m WHERE m.title = $1)`,
+         WHERE memory_id = (SELECT m.id FROM lore.memories m JOIN lore.repositories r ON r.id = m.repo_id
+           WHERE m.title = $1 AND r.remote = 'example.invalid/team/embedded' ORDER BY m.id LIMIT 1)`,
         [QUEUE_TITLE],
       );
       const after = seals();
